@@ -1,0 +1,21 @@
+# bgmatch: one image for the web, worker, beat and migrate services of docker-compose.yml.
+FROM python:3.11-slim
+
+# The code runs from /app, ahead of the installed copy, so that templates/ and static/ are found beside config/.
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PYTHONPATH=/app
+
+WORKDIR /app
+
+COPY . .
+RUN pip install . \
+    && DEBUG=0 SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput \
+    && useradd --system --home-dir /app --no-create-home bgmatch
+
+USER bgmatch
+EXPOSE 8000
+
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]

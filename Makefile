@@ -1,0 +1,46 @@
+# bgmatch: `make run` serves the site for a first look, `make test` runs the whole suite. `make help` lists targets.
+
+PY ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.DEFAULT_GOAL := help
+.PHONY: help venv run test lint typecheck bench clean
+
+help: ## List the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP) ## Create .venv and install the project with its dev tools (again only when pyproject.toml changes)
+
+run: venv ## Migrate and serve http://127.0.0.1:8000 (SQLite and eager tasks unless DATABASE_URL/CELERY_BROKER_URL)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: venv ## Run the whole test suite (extra pytest options: make test PYTEST_ARGS='-k health')
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+lint: venv ## Check lint and formatting with ruff
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: venv ## Type-check with mypy (strict on engine/)
+	$(BIN)/mypy engine games tournaments config
+
+bench: venv ## Run the engine benchmarks
+	$(BIN)/python bench/engine_bench.py
+
+clean: ## Remove the virtualenv, caches and collected static files (keeps db.sqlite3)
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache .mypy_cache staticfiles build dist *.egg-info
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,1 @@
+"""Admin registrations for the games app (none yet; admin writes will go through the services)."""

@@ -1,0 +1,1 @@
+"""Events around the matches: divisions, entries, rounds, pairings and brackets, standings and ratings."""
