@@ -1,0 +1,263 @@
+"""Legal plays for a position and a roll (RULES.md, "Moving", "Bearing off", "Acey-Deucey").
+
+Design, for speed in pure Python:
+
+* The mover's checkers are a mutable list of 27 counts (own numbering) changed and restored in place during a
+  depth-first search; the opponent is only consulted through a table of landing points per die, built once per
+  call, since the mover's steps never change which points the opponent blocks.
+* A play's identity is its resulting position, which is carried along as an integer: 4 bits per mover slot plus a
+  bit per hit point. Deduplication is a dict lookup on that integer; positions are only built when asked for.
+* Doubles: sources are taken in a fixed non-increasing order (bar, waiting, 24 ... 1), so each multiset of steps is
+  visited once (GNU Backgammon's ``GenerateMovesSub`` does the same). Every legal play has such an ordering:
+  checkers only move down, the bar must go first, and bearing off only gets easier as higher checkers come home.
+* Non-doubles: both orders of the dice are searched, but in the second order a pair of independent steps on two
+  board checkers (no chain, no bear-off, empty bar) is skipped, since the first order produced the same play.
+* Must-play (gnubg's ``SaveMoves``): keep the plays using the most dice; with one die, the larger if it can be played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from engine.errors import NotationError
+from engine.moves import Play, Step
+from engine.position import Position
+
+BAR = 25
+WAITING = 26
+_SHIFT = tuple(1 << (4 * i) for i in range(27))
+_HIT_BASE = 108  # 27 slots x 4 bits
+_SOURCE_ORDER = (25, 26, *range(24, 0, -1))
+_BLOCKED = -1
+_OVERSHOOT = -2
+
+RawStep = tuple[int, int, bool]
+
+
+class LegalPlays(Sequence[Play]):
+    """The distinct legal plays of one roll (one per resulting position), in generation order.
+
+    Supports ``len()``, iteration, indexing, ``in`` (a :class:`Play` or a resulting :class:`Position`), and
+    :meth:`positions`. An empty collection means the roll cannot be played at all.
+    """
+
+    __slots__ = ("_plays", "_raw", "dice", "position")
+
+    def __init__(self, position: Position, dice: tuple[int, int], raw: list[tuple[RawStep, ...]]) -> None:
+        self.position = position
+        self.dice = dice
+        self._raw = raw
+        self._plays: list[Play] | None = None
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def _materialise(self) -> list[Play]:
+        if self._plays is None:
+            self._plays = [Play(steps) for steps in self._raw]
+        return self._plays
+
+    def __iter__(self) -> Iterator[Play]:
+        return iter(self._materialise())
+
+    def __getitem__(self, index: int) -> Play:  # type: ignore[override]
+        return self._materialise()[index]
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, Play):
+            return item.apply(self.position) in self.positions()
+        if isinstance(item, Position):
+            return item in self.positions()
+        return False
+
+    def positions(self) -> list[Position]:
+        """The resulting positions, seen by the mover (before the turn passes), in the order of the plays."""
+        return [play.apply(self.position) for play in self._materialise()]
+
+    @property
+    def max_dice(self) -> int:
+        """How many dice every legal play uses (0 when the roll cannot be played)."""
+        return len(self._raw[0]) if self._raw else 0
+
+    def __repr__(self) -> str:
+        return f"<LegalPlays {self.dice[0]}{self.dice[1]}: {len(self)} plays>"
+
+
+def legal_plays(position: Position, dice: tuple[int, int], *, enter_all_first: bool = False) -> LegalPlays:
+    """All distinct legal plays of ``dice`` for the mover of ``position``.
+
+    ``enter_all_first`` is the Acey-Deucey option under which every waiting checker must enter before an entered
+    checker moves. For the Acey-Deucey 1-2 roll this returns the plays of the 1 and the 2; the chosen double that
+    follows is a separate call (see :mod:`engine.game`).
+
+    >>> from engine import Position
+    >>> len(legal_plays(Position.initial(), (3, 1)))
+    16
+
+    :raises NotationError: if a die is not 1..6.
+    """
+    d1, d2 = dice
+    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        raise NotationError(f"dice must be 1 to 6, got {d1}-{d2}")
+    if d1 == d2:
+        raw = _doubles(position, d1, enter_all_first)
+    else:
+        raw = _non_doubles(position, max(d1, d2), min(d1, d2), enter_all_first)
+    return LegalPlays(position, (d1, d2), raw)
+
+
+def _targets(opp: tuple[int, ...], die: int) -> list[int]:
+    """Landing point per source for one die: a point, 0 (exact bear-off), _OVERSHOOT, or _BLOCKED."""
+    table = [_BLOCKED] * 27
+    for src in range(1, 25):
+        dst = src - die
+        if dst >= 1:
+            table[src] = dst if opp[25 - dst] < 2 else _BLOCKED
+        else:
+            table[src] = 0 if dst == 0 else _OVERSHOOT
+    entry = 25 - die
+    table[BAR] = table[WAITING] = entry if opp[die] < 2 else _BLOCKED
+    return table
+
+
+def _blots(opp: tuple[int, ...]) -> list[bool]:
+    blot = [False] * 26
+    for p in range(1, 25):
+        blot[p] = opp[25 - p] == 1
+    return blot
+
+
+def _non_doubles(position: Position, hi: int, lo: int, enter_all_first: bool) -> list[tuple[RawStep, ...]]:
+    me0 = position.me
+    opp = position.opp
+    m = list(me0)
+    blot = _blots(opp)
+    outside0 = sum(me0[7:27])
+    start_sources = [p for p in _SOURCE_ORDER if me0[p]]
+    bar0 = me0[BAR]
+    tables = {hi: _targets(opp, hi), lo: _targets(opp, lo)}
+    shift = _SHIFT
+    found: dict[int, tuple[RawStep, ...]] = {}
+    singles: dict[int, tuple[int, tuple[RawStep, ...]]] = {}
+    two = False
+
+    for first, second, second_pass in ((hi, lo, False), (lo, hi, True)):
+        t_first = tables[first]
+        t_second = tables[second]
+        for s1 in _sources(m, start_sources, enter_all_first):
+            t1 = t_first[s1]
+            if t1 <= 0:
+                if t1 == _BLOCKED or outside0 or (t1 == _OVERSHOOT and _any_above(m, s1)):
+                    continue
+                t1 = 0
+            hit1 = blot[t1] if t1 else False
+            m[s1] -= 1
+            m[t1] += 1
+            if hit1:
+                blot[t1] = False
+            outside = outside0 - 1 if s1 > 6 >= t1 else outside0
+            key1 = shift[t1] - shift[s1] + ((1 << (_HIT_BASE + t1)) if hit1 else 0)
+            step1 = (s1, t1, hit1)
+            sources2 = start_sources if (t1 == 0 or me0[t1]) else [*start_sources, t1]
+            for s2 in _sources(m, sources2, enter_all_first):
+                if second_pass and s2 != t1 and not bar0 and s1 < BAR and s2 < BAR and t1 and t_second[s2] > 0:
+                    continue  # the same two independent steps were found in the first order
+                t2 = t_second[s2]
+                if t2 <= 0:
+                    if t2 == _BLOCKED or outside or (t2 == _OVERSHOOT and _any_above(m, s2)):
+                        continue
+                    t2 = 0
+                hit2 = blot[t2] if t2 else False
+                two = True
+                key = key1 + shift[t2] - shift[s2] + ((1 << (_HIT_BASE + t2)) if hit2 else 0)
+                if key not in found:
+                    found[key] = (step1, (s2, t2, hit2))
+            if not two and key1 not in singles:
+                singles[key1] = (first, (step1,))
+            if hit1:
+                blot[t1] = True
+            m[t1] -= 1
+            m[s1] += 1
+
+    if two:
+        return list(found.values())
+    if not singles:
+        return []
+    best = max(die for die, _ in singles.values())
+    return [steps for die, steps in singles.values() if die == best]
+
+
+def _sources(m: list[int], candidates: list[int], enter_all_first: bool) -> list[int]:
+    if m[BAR]:
+        return [BAR]
+    if enter_all_first and m[WAITING]:
+        return [WAITING]
+    return [p for p in candidates if m[p]]
+
+
+def _any_above(m: list[int], point: int) -> bool:
+    """Is any mover checker on a home-board point above ``point``? (the over-size bear-off rule)."""
+    return any(m[point + 1 : 7])
+
+
+def _doubles(position: Position, die: int, enter_all_first: bool) -> list[tuple[RawStep, ...]]:
+    m = list(position.me)
+    opp = position.opp
+    blot = _blots(opp)
+    table = _targets(opp, die)
+    # Sources in the canonical order, keeping only those whose landing point is not blocked.
+    order = [p for p in _SOURCE_ORDER if table[p] != _BLOCKED]
+    n = len(order)
+    shift = _SHIFT
+    outside_start = sum(m[7:27])
+    best = [0]
+    found: dict[int, tuple[RawStep, ...]] = {}
+    path: list[RawStep] = []
+
+    def search(i0: int, depth: int, key: int, outside: int) -> None:
+        extended = False
+        if depth < 4:
+            bar = m[BAR]
+            for i in range(i0, n):
+                src = order[i]
+                if not m[src]:
+                    continue
+                if bar and src != BAR:
+                    break
+                if enter_all_first and m[WAITING] and src < BAR:
+                    break
+                dst = table[src]
+                if dst <= 0:
+                    if outside or (dst == _OVERSHOOT and _any_above(m, src)):
+                        continue
+                    dst = 0
+                hit = blot[dst] if dst else False
+                m[src] -= 1
+                m[dst] += 1
+                if hit:
+                    blot[dst] = False
+                path.append((src, dst, hit))
+                search(
+                    i,
+                    depth + 1,
+                    key + shift[dst] - shift[src] + ((1 << (_HIT_BASE + dst)) if hit else 0),
+                    outside - 1 if src > 6 >= dst else outside,
+                )
+                path.pop()
+                if hit:
+                    blot[dst] = True
+                m[dst] -= 1
+                m[src] += 1
+                extended = True
+        if not extended and depth >= best[0]:
+            if depth > best[0]:
+                best[0] = depth
+                found.clear()
+            if depth and key not in found:
+                found[key] = tuple(path)
+
+    search(0, 0, 0, outside_start)
+    return list(found.values())
+
+
+__all__ = ["LegalPlays", "Step", "legal_plays"]
