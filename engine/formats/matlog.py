@@ -1,0 +1,393 @@
+"""Replaying a .mat match log through the engine, and building a .mat record from a match's actions.
+
+The syntax layer (:mod:`engine.formats.mat`) turns text into cells; here each cell becomes engine actions and every
+one of them is checked by :class:`~engine.match.MatchState`: plays against dice and position, who may double, no
+double in the Crawford game, take/drop only after a double, each game's points against its ending, each game's
+score header against the earlier games, and that no game starts after the match is won (DESIGN.md contract B).
+
+Dialect rules (FORMATS.md 1.5): an empty play is a dance when nothing can be played, the forced play when exactly
+one play is legal, and otherwise a roll followed by a resignation; a ``Wins`` line while the game is still being
+played means the other player resigned, for the points written; ``Losses`` and ``Resigns`` offer the resignation;
+Galaxy caps the final ``Wins`` at the points the winner needed, which is accepted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.actions import (
+    AcceptResignation,
+    Action,
+    ConcedeMatch,
+    Double,
+    Drop,
+    Move,
+    Resign,
+    Roll,
+    Take,
+)
+from engine.errors import EngineError
+from engine.formats.mat import Cell, CellKind, GameRecord, MatchRecord, RollMarker
+from engine.game import Phase
+from engine.match import MatchState
+from engine.types import ResultKind
+from engine.variants import NACKGAMMON, STANDARD, Variant
+
+
+@dataclass(frozen=True, slots=True)
+class LogFault:
+    """The first fault of a log: 1-based game, the move number as printed (or None), and the reason."""
+
+    game: int
+    move: int | None
+    message: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"game": self.game, "move": self.move, "message": self.message}
+
+
+@dataclass(slots=True)
+class GameReplay:
+    """One game of a replayed log: its actions (for storage) and how it ended."""
+
+    number: int
+    start_score: tuple[int, int]
+    actions: list[Action] = field(default_factory=list)
+    winner: int | None = None
+    points: int = 0
+    crawford: bool = False
+
+
+@dataclass(slots=True)
+class LogReplay:
+    """The result of replaying a whole log: per-game actions, the final state, and the first fault if any."""
+
+    record: MatchRecord
+    variant: Variant
+    crawford_rule: bool
+    games: list[GameReplay] = field(default_factory=list)
+    state: MatchState | None = None
+    fault: LogFault | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.fault is None
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """Points won in the replayed games, uncapped."""
+        totals = [0, 0]
+        for game in self.games:
+            if game.winner is not None:
+                totals[game.winner] += game.points
+        return totals[0], totals[1]
+
+    @property
+    def winner(self) -> int | None:
+        length = self.record.match_length
+        s = self.score
+        if length <= 0:
+            return None
+        if s[0] >= length:
+            return 0
+        if s[1] >= length:
+            return 1
+        return None
+
+
+class _FaultError(Exception):
+    def __init__(self, move: int | None, message: str) -> None:
+        super().__init__(message)
+        self.move = move
+        self.message = message
+
+
+def variant_of(record: MatchRecord) -> Variant:
+    """The variant named by the log's ``Variation`` tag (standard when absent).
+
+    :raises EngineError: for a variation the engine does not play (HyperGammon).
+    """
+    name = (record.tag("Variation") or "Backgammon").strip().lower().replace(" ", "")
+    if name in ("backgammon", "standard", ""):
+        return STANDARD
+    if name == "nackgammon":
+        return NACKGAMMON
+    raise EngineError(f"the variation {record.tag('Variation')!r} is not supported (backgammon, nackgammon)")
+
+
+def crawford_rule_of(record: MatchRecord) -> bool:
+    """The ``Crawford`` tag says whether the rule is in force (on when absent, as gnubg assumes)."""
+    return (record.tag("Crawford") or "On").strip().lower() not in ("off", "no", "false", "0")
+
+
+def replay_record(record: MatchRecord) -> LogReplay:
+    """Replay every game of ``record``; stops at the first fault and reports it (never raises for bad logs)."""
+    try:
+        variant = variant_of(record)
+    except EngineError as exc:
+        return LogReplay(record, STANDARD, True, fault=LogFault(1, None, str(exc)))
+    crawford = crawford_rule_of(record)
+    result = LogReplay(record, variant, crawford)
+    if record.match_length < 0:
+        result.fault = LogFault(1, None, "the match length cannot be negative")
+        return result
+    state = MatchState.new(record.match_length, variant=variant, crawford_rule=crawford)
+    players = record.players
+    for index, game in enumerate(record.games, start=1):
+        try:
+            _check_header(game, state, players, index)
+            state = _replay_game(game, state, result, index, last=index == len(record.games))
+        except _FaultError as fault:
+            result.fault = LogFault(index, fault.move, fault.message)
+            break
+    result.state = state
+    return result
+
+
+def _check_header(game: GameRecord, state: MatchState, players: tuple[str, str], index: int) -> None:
+    if state.is_over:
+        raise _FaultError(
+            None,
+            f"game {game.number} starts after the match was won "
+            f"({state.score[0]}-{state.score[1]} in a {state.length}-point match)",
+        )
+    if _fold(game.players) != _fold(players):
+        raise _FaultError(
+            None,
+            f"the score line names {game.players[0]!r} and {game.players[1]!r}, "
+            f"but the match is between {players[0]!r} and {players[1]!r}",
+        )
+    if game.score != state.score:
+        raise _FaultError(
+            None,
+            f"the score line says {game.score[0]}-{game.score[1]}, "
+            f"but the earlier games add up to {state.score[0]}-{state.score[1]}",
+        )
+    if game.set_position:
+        raise _FaultError(None, "games that start from a set-up position (XG 'Set Pos') are not supported")
+
+
+def _fold(names: tuple[str, str]) -> tuple[str, str]:
+    return (" ".join(names[0].split()).casefold(), " ".join(names[1].split()).casefold())
+
+
+def _replay_game(game: GameRecord, state: MatchState, result: LogReplay, index: int, *, last: bool) -> MatchState:
+    replay = GameReplay(index, state.score, crawford=state.crawford_game)
+    result.games.append(replay)
+    run = _GameRun(state, replay, game)
+    for cell in game.cells:
+        run.cell(cell)
+    return run.finish(last=last)
+
+
+class _GameRun:
+    """Feeds one game's cells to the match state, remembering what the log wrote about the result."""
+
+    def __init__(self, state: MatchState, replay: GameReplay, game: GameRecord) -> None:
+        self.state = state
+        self.start = state
+        self.replay = replay
+        self.game = game
+        self.written: Cell | None = None  # the Wins cell
+        self.pending_resign: Cell | None = None  # a roll followed by no play: a resignation must follow
+        self.last_move: int | None = None
+        self.finished_at: MatchState | None = None
+
+    # -- actions --------------------------------------------------------------------------------------------------
+
+    def apply(self, action: Action, cell: Cell) -> None:
+        try:
+            self.state = self.state.apply(action)
+        except EngineError as exc:
+            raise _FaultError(cell.move_number if cell.move_number is not None else self.last_move, str(exc)) from exc
+        self.replay.actions.append(action)
+        if self.state.game_number != self.start.game_number or self.state.is_over:
+            self.finished_at = self.state
+
+    @property
+    def over(self) -> bool:
+        return self.finished_at is not None
+
+    def cell(self, cell: Cell) -> None:
+        if cell.move_number is not None:
+            self.last_move = cell.move_number
+        kind = cell.kind
+        if kind is CellKind.WINS:
+            self._wins(cell)
+            return
+        if self.over:
+            if kind is CellKind.LOSSES:
+                return  # Galaxy writes "Losses N" for the loser after some endings; the Wins line decides
+            raise _FaultError(self._move(cell), f"the game is already over, but the log goes on: {cell.text.strip()!r}")
+        if self.pending_resign is not None and kind not in (CellKind.LOSSES, CellKind.RESIGNS):
+            roll = self.pending_resign
+            raise _FaultError(
+                self._move(roll),
+                f"no play is recorded for {_dice(roll)} although it can be played "
+                f"(e.g. {self.state.game.legal_plays()[0]})",
+            )
+        side = cell.side
+        if kind is CellKind.ROLL:
+            self._roll(cell)
+        elif kind is CellKind.DOUBLE:
+            expected = self.state.game.cube.value * 2
+            self.apply(Double(side), cell)
+            if cell.value is not None and cell.value != expected:
+                raise _FaultError(
+                    self._move(cell), f"the double is written as => {cell.value}, but it makes the cube {expected}"
+                )
+        elif kind is CellKind.TAKE:
+            self.apply(Take(side), cell)
+        elif kind is CellKind.DROP:
+            self.apply(Drop(side), cell)
+        elif kind in (CellKind.BEAVER, CellKind.RACCOON):
+            raise _FaultError(
+                self._move(cell), "beavers and raccoons are money-game conventions, not used in match play"
+            )
+        elif kind in (CellKind.LOSSES, CellKind.RESIGNS):
+            self._resign(side, cell.value, cell)
+
+    def _move(self, cell: Cell) -> int | None:
+        return cell.move_number if cell.move_number is not None else self.last_move
+
+    def _roll(self, cell: Cell) -> None:
+        assert cell.dice is not None
+        side = cell.side
+        self.apply(Roll(side, cell.dice), cell)
+        if self.state.game.phase is not Phase.MOVE:
+            return
+        if cell.marker is RollMarker.ILLEGAL_PLAY:
+            raise _FaultError(
+                self._move(cell), "the board was edited here ('Illegal play'); such a game cannot be checked"
+            )
+        text = (cell.play or "").strip()
+        if cell.marker is RollMarker.RESIGN_AFTER_ROLL:
+            self.pending_resign = cell
+            return
+        if cell.marker is RollMarker.CANNOT_MOVE or not text:
+            legal = self.state.game.legal_plays()
+            if len(legal) == 0:
+                self.apply(Move(side, ""), cell)
+            elif len(legal) == 1 and cell.marker is None:
+                self.apply(Move(side, legal[0]), cell)  # gnubg: an empty play with one legal play is that play
+            elif cell.marker is RollMarker.CANNOT_MOVE:
+                raise _FaultError(
+                    self._move(cell), f"'Cannot Move' is written for {_dice(cell)}, but e.g. {legal[0]} is legal"
+                )
+            else:
+                self.pending_resign = cell
+            return
+        self.apply(Move(side, text), cell)
+
+    def _resign(self, side: int, points: int | None, cell: Cell) -> None:
+        self.pending_resign = None
+        if points is not None and self._is_concession(side, points):
+            self.apply(ConcedeMatch(side), cell)
+            return
+        kind = self._kind_for(points, cell) if points is not None else ResultKind.SINGLE
+        self.apply(Resign(side, kind), cell)
+
+    def _is_concession(self, resigner: int, points: int) -> bool:
+        """More than a backgammon is at stake and at least the points the opponent needs: the match is given up
+        (Galaxy's ``Losses N`` for the whole match, Studio's nonsense ``Wins 4016 point``)."""
+        needed = self._needed(1 - resigner)
+        return needed is not None and points > 3 * self.state.game.cube.value and points >= needed
+
+    def _kind_for(self, points: int, cell: Cell) -> ResultKind:
+        cube = self.state.game.cube.value
+        for kind in ResultKind:
+            if points == kind * cube:
+                return kind
+        needed = self._needed(1 - cell.side) if cell.kind is CellKind.LOSSES else self._needed(cell.side)
+        if needed is not None and points == needed:
+            for kind in ResultKind:
+                if kind * cube >= points:
+                    return kind
+        raise _FaultError(
+            self._move(cell),
+            f"{points} point{'s' if points != 1 else ''} cannot be won by resignation with the cube at {cube} "
+            f"(a single, gammon or backgammon is worth {cube}, {2 * cube} or {3 * cube})",
+        )
+
+    def _needed(self, side: int) -> int | None:
+        length = self.start.length
+        return length - self.start.score[side] if length > 0 else None
+
+    def _wins(self, cell: Cell) -> None:
+        if self.written is not None:
+            raise _FaultError(self._move(cell), "the game has two results")
+        self.written = cell
+        if not self.over:
+            # Won while the game was still being played: the other player resigned.
+            if cell.value is None:
+                raise _FaultError(self._move(cell), "a resignation needs the points won ('Wins N points')")
+            game = self.state.game
+            if self.over:
+                pass  # the resignation conceded the match
+            elif game.phase is Phase.RESIGN_OFFERED:
+                assert game.resignation is not None
+                if game.resignation[0] == cell.side:
+                    raise _FaultError(self._move(cell), "the player who resigned cannot be the one who wins")
+                offered = game.resignation[1] * game.cube.value
+                if cell.value not in (offered, self._needed(cell.side)):
+                    raise _FaultError(
+                        self._move(cell), f"{cell.value} points are written, but the resignation was for {offered}"
+                    )
+            else:
+                if game.phase is Phase.DOUBLE_OFFERED:
+                    raise _FaultError(self._move(cell), "a double is waiting for a take or a drop, not a result")
+                self._resign(1 - cell.side, cell.value, cell)
+            if not self.over:
+                self.apply(AcceptResignation(cell.side), cell)
+        self._check_written()
+
+    def _check_written(self) -> None:
+        cell = self.written
+        finished = self.finished_at
+        if cell is None or finished is None:
+            return
+        outcome = finished.outcomes[-1]
+        if cell.side != outcome.winner:
+            raise _FaultError(
+                self._move(cell),
+                f"the log says the {'left' if cell.side == 0 else 'right'} player wins, but the game was won by "
+                f"the other player ({outcome.ended_by})",
+            )
+        if cell.value is None:
+            return
+        needed = self._needed(outcome.winner)
+        length = self.start.length
+        capped = (
+            finished.is_over
+            and needed is not None
+            and cell.value
+            in (
+                min(outcome.points, needed),
+                min(outcome.points, length),
+            )
+        )
+        if outcome.ended_by == "concession" or cell.value == outcome.points or capped:
+            return
+        kind = outcome.kind.label
+        raise _FaultError(
+            self._move(cell),
+            f"the log says {cell.value} point{'s' if cell.value != 1 else ''}, but the game was a {kind} "
+            f"with the cube at {outcome.cube_value}: {outcome.points} point{'s' if outcome.points != 1 else ''}",
+        )
+
+    def finish(self, *, last: bool) -> MatchState:
+        if self.pending_resign is not None:
+            roll = self.pending_resign
+            raise _FaultError(self._move(roll), f"no play is recorded for {_dice(roll)} and no resignation follows")
+        if self.finished_at is None:
+            if last:
+                return self.state  # the log stops in the middle of this game: a match in progress
+            raise _FaultError(self.last_move, "the game has no result, but another game follows")
+        outcome = self.finished_at.outcomes[-1]
+        self.replay.winner = outcome.winner
+        self.replay.points = outcome.points
+        return self.finished_at
+
+
+def _dice(cell: Cell) -> str:
+    return f"{cell.dice[0]}{cell.dice[1]}" if cell.dice else "the roll"
