@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 from engine.actions import (
@@ -83,6 +83,13 @@ class GameState:
     opening_winner: int | None = None
     outcome: Outcome | None = None
     moves_played: int = 0
+
+    def _with(self, **changes: Any) -> GameState:
+        """A copy with some fields changed (``dataclasses.replace`` without its per-call introspection)."""
+        new = object.__new__(GameState)
+        for name in _GAME_FIELDS:
+            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
+        return new
 
     @classmethod
     def new(cls, variant: Variant = STANDARD, *, cube_enabled: bool = True) -> GameState:
@@ -202,8 +209,7 @@ class GameState:
     def _start_turn(self, side: int, dice: tuple[int, int], *, opening: bool) -> GameState:
         acey = self.variant.acey_deucey and sorted(dice) == [1, 2]
         stage = 1 if acey else 0
-        return replace(
-            self,
+        return self._with(
             phase=Phase.MOVE,
             on_roll=side,
             dice=dice,
@@ -221,29 +227,29 @@ class GameState:
         else:
             play = action.play
             if play.steps or len(legal):
-                result = play.apply(position)
-                if result not in legal.positions():
+                found = legal.find(play.steps)
+                if found is None or len(found) != len(play):
                     # Re-run through the text path for a precise, player-facing reason.
                     parse_play(str(play) or "-", position, self.dice, legal=legal)
                     raise IllegalActionError(f"{play} is not a legal play for {self.dice[0]}-{self.dice[1]}")
         after = play.apply(position)
         boards = _boards(after, self.on_roll)
-        state = replace(self, boards=boards, moves_played=self.moves_played + 1)
+        state = self._with(boards=boards, moves_played=self.moves_played + 1)
         if after.me[0] == CHECKERS:
             kind = loss_kind(after.opp)
             return state._over(self.on_roll, kind, self.cube.value * kind, "bear-off")
         # Acey-Deucey 1-2 (RULES.md): play the 1 and the 2, choose a double and play it, then roll again; a part
         # that cannot be played in full forfeits the rest of the roll, the extra roll included.
         if self.acey_stage == 1 and len(play) == 2:
-            return replace(state, phase=Phase.CHOOSE_DOUBLE, dice=None, acey_stage=2)
+            return state._with(phase=Phase.CHOOSE_DOUBLE, dice=None, acey_stage=2)
         if self.acey_stage == 2 and len(play) == 4:
-            return replace(state, phase=Phase.ROLL, dice=None, acey_stage=3)
-        return replace(state, phase=Phase.ROLL, dice=None, on_roll=other(self.on_roll), acey_stage=0)
+            return state._with(phase=Phase.ROLL, dice=None, acey_stage=3)
+        return state._with(phase=Phase.ROLL, dice=None, on_roll=other(self.on_roll), acey_stage=0)
 
     def _choose_double(self, action: ChooseDouble) -> GameState:
         self._expect(Phase.CHOOSE_DOUBLE, action.side, "choosing a double")
         _check_die(action.die)
-        return replace(self, phase=Phase.MOVE, dice=(action.die, action.die))
+        return self._with(phase=Phase.MOVE, dice=(action.die, action.die))
 
     def _double(self, action: Double) -> GameState:
         self._expect(Phase.ROLL, action.side, "doubling")
@@ -252,11 +258,11 @@ class GameState:
         if self.acey_stage:
             raise IllegalActionError("you cannot double before the extra roll of an acey-deucey")
         self.cube.check_double(action.side)
-        return replace(self, phase=Phase.DOUBLE_OFFERED)
+        return self._with(phase=Phase.DOUBLE_OFFERED)
 
     def _take(self, action: Take) -> GameState:
         self._expect(Phase.DOUBLE_OFFERED, action.side, "taking")
-        return replace(self, phase=Phase.ROLL, cube=self.cube.taken(action.side))
+        return self._with(phase=Phase.ROLL, cube=self.cube.taken(action.side))
 
     def _drop(self, action: Drop) -> GameState:
         self._expect(Phase.DOUBLE_OFFERED, action.side, "dropping")
@@ -269,7 +275,7 @@ class GameState:
         if action.side not in (0, 1):
             raise IllegalActionError(f"there is no side {action.side}")
         kind = ResultKind(action.kind)
-        return replace(self, phase=Phase.RESIGN_OFFERED, resignation=(action.side, kind), resume=self.phase)
+        return self._with(phase=Phase.RESIGN_OFFERED, resignation=(action.side, kind), resume=self.phase)
 
     def _accept(self, action: AcceptResignation) -> GameState:
         self._expect(Phase.RESIGN_OFFERED, action.side, "accepting the resignation")
@@ -279,7 +285,7 @@ class GameState:
 
     def _reject(self, action: RejectResignation) -> GameState:
         self._expect(Phase.RESIGN_OFFERED, action.side, "rejecting the resignation")
-        return replace(self, phase=self.resume or Phase.ROLL, resignation=None, resume=None)
+        return self._with(phase=self.resume or Phase.ROLL, resignation=None, resume=None)
 
     def _game_result(self, action: GameResult) -> GameState:
         if self.phase is not Phase.OPENING:
@@ -302,7 +308,7 @@ class GameState:
         self, winner: int, kind: ResultKind, points: int, ended_by: str, cube_value: int | None = None
     ) -> GameState:
         outcome = Outcome(winner, kind, points, ended_by, self.cube.value if cube_value is None else cube_value)
-        return replace(self, phase=Phase.OVER, dice=None, outcome=outcome, resignation=None, resume=None)
+        return self._with(phase=Phase.OVER, dice=None, outcome=outcome, resignation=None, resume=None)
 
 
 def _boards(after: Position, mover: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -313,6 +319,8 @@ def _check_die(value: int) -> None:
     if not isinstance(value, int) or not 1 <= value <= 6:
         raise IllegalActionError(f"a die shows 1 to 6, not {value!r}")
 
+
+_GAME_FIELDS = tuple(f.name for f in fields(GameState))
 
 _HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
     OpeningRoll: GameState._opening,

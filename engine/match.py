@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from engine.actions import Action, ConcedeMatch
@@ -35,6 +35,13 @@ class MatchState:
     crawford_played: bool = False
     game: GameState = field(default_factory=GameState.new)
     outcomes: tuple[Outcome, ...] = ()
+
+    def _with(self, **changes: Any) -> MatchState:
+        """A copy with some fields changed (``dataclasses.replace`` without its per-call introspection)."""
+        new = object.__new__(MatchState)
+        for name in _MATCH_FIELDS:
+            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
+        return new
 
     @classmethod
     def new(cls, length: int, *, variant: Variant = STANDARD, crawford_rule: bool = True) -> MatchState:
@@ -112,7 +119,7 @@ class MatchState:
             return self._concede(action)
         game = self.game.apply(action)
         if game.phase is not Phase.OVER:
-            return replace(self, game=game)
+            return self._with(game=game)
         assert game.outcome is not None
         return self._finish_game(game, game.outcome)
 
@@ -124,7 +131,7 @@ class MatchState:
         winner = 1 - action.side
         needed = self.length - self.score[winner]
         outcome = Outcome(winner, ResultKind.SINGLE, needed, "concession", self.game.cube.value)
-        game = replace(self.game, phase=Phase.OVER, dice=None, outcome=outcome, resignation=None, resume=None)
+        game = self.game._with(phase=Phase.OVER, dice=None, outcome=outcome, resignation=None, resume=None)
         return self._finish_game(game, outcome)
 
     def _finish_game(self, game: GameState, outcome: Outcome) -> MatchState:
@@ -135,8 +142,7 @@ class MatchState:
         finished = self.length > 0 and max(new_score) >= self.length
         crawford_next = self.crawford_rule and not crawford_played and not finished and self.length - 1 in new_score
         next_game = GameState.new(self.variant, cube_enabled=not crawford_next)
-        return replace(
-            self,
+        return self._with(
             score=new_score,
             game_number=self.game_number + (0 if finished else 1),
             crawford_game=crawford_next,
@@ -219,6 +225,9 @@ class MatchState:
             raise
         except (ValueError, KeyError, TypeError, IndexError) as exc:
             raise InvalidPositionError(f"not a match snapshot: {exc}") from exc
+
+
+_MATCH_FIELDS = tuple(f.name for f in fields(MatchState))
 
 
 def _variant_data(variant: Variant) -> Any:

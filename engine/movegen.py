@@ -17,7 +17,7 @@ Design, for speed in pure Python:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from engine.errors import NotationError
 from engine.moves import Play, Step
@@ -41,12 +41,13 @@ class LegalPlays(Sequence[Play]):
     :meth:`positions`. An empty collection means the roll cannot be played at all.
     """
 
-    __slots__ = ("_plays", "_raw", "dice", "position")
+    __slots__ = ("_found", "_plays", "_raw", "dice", "position")
 
-    def __init__(self, position: Position, dice: tuple[int, int], raw: list[tuple[RawStep, ...]]) -> None:
+    def __init__(self, position: Position, dice: tuple[int, int], found: dict[int, tuple[RawStep, ...]]) -> None:
         self.position = position
         self.dice = dice
-        self._raw = raw
+        self._found = found  # resulting-position key -> steps
+        self._raw = list(found.values())
         self._plays: list[Play] | None = None
 
     def __len__(self) -> int:
@@ -65,10 +66,23 @@ class LegalPlays(Sequence[Play]):
 
     def __contains__(self, item: object) -> bool:
         if isinstance(item, Play):
-            return item.apply(self.position) in self.positions()
+            return self.find(item.steps) is not None
         if isinstance(item, Position):
             return item in self.positions()
         return False
+
+    def find(self, steps: Iterable[tuple[int, int, bool]]) -> Play | None:
+        """The legal play with the same resulting position as ``steps`` (applied to this position), or None.
+
+        The steps are not checked one by one: only their net effect (and the blots they land on) counts, so the
+        order in which they are given does not matter. A step from the bar (25) of a player with nobody on the
+        bar but checkers waiting to enter (Acey-Deucey) is read as entering one of those.
+        """
+        key = play_key(self.position, steps)
+        if key is None:
+            return None
+        raw = self._found.get(key)
+        return Play(raw) if raw is not None else None
 
     def positions(self) -> list[Position]:
         """The resulting positions, seen by the mover (before the turn passes), in the order of the plays."""
@@ -100,10 +114,39 @@ def legal_plays(position: Position, dice: tuple[int, int], *, enter_all_first: b
     if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
         raise NotationError(f"dice must be 1 to 6, got {d1}-{d2}")
     if d1 == d2:
-        raw = _doubles(position, d1, enter_all_first)
+        found = _doubles(position, d1, enter_all_first)
     else:
-        raw = _non_doubles(position, max(d1, d2), min(d1, d2), enter_all_first)
-    return LegalPlays(position, (d1, d2), raw)
+        found = _non_doubles(position, max(d1, d2), min(d1, d2), enter_all_first)
+    return LegalPlays(position, (d1, d2), found)
+
+
+def play_key(position: Position, steps: Iterable[tuple[int, int, bool]]) -> int | None:
+    """The integer identity of the position reached by ``steps`` (as :func:`legal_plays` keys its plays), or None
+    when the steps move checkers that are not there or land on a blocked point."""
+    me = position.me
+    opp = position.opp
+    shift = _SHIFT
+    counts: dict[int, int] = {}
+    key = 0
+    hits = 0
+    for src, dst, _ in steps:
+        if src == BAR and not me[BAR] and me[WAITING]:
+            src = WAITING
+        if not 0 <= dst <= 24 or not 1 <= src <= WAITING:
+            return None
+        have = counts.get(src, me[src]) - 1
+        if have < 0:
+            return None
+        counts[src] = have
+        counts[dst] = counts.get(dst, me[dst]) + 1
+        key += shift[dst] - shift[src]
+        if dst:
+            there = opp[25 - dst]
+            if there >= 2:
+                return None
+            if there == 1:
+                hits |= 1 << dst
+    return key + (hits << _HIT_BASE)
 
 
 def _targets(opp: tuple[int, ...], die: int) -> list[int]:
@@ -127,7 +170,7 @@ def _blots(opp: tuple[int, ...]) -> list[bool]:
     return blot
 
 
-def _non_doubles(position: Position, hi: int, lo: int, enter_all_first: bool) -> list[tuple[RawStep, ...]]:
+def _non_doubles(position: Position, hi: int, lo: int, enter_all_first: bool) -> dict[int, tuple[RawStep, ...]]:
     me0 = position.me
     opp = position.opp
     m = list(me0)
@@ -180,11 +223,11 @@ def _non_doubles(position: Position, hi: int, lo: int, enter_all_first: bool) ->
             m[s1] += 1
 
     if two:
-        return list(found.values())
+        return found
     if not singles:
-        return []
+        return {}
     best = max(die for die, _ in singles.values())
-    return [steps for die, steps in singles.values() if die == best]
+    return {key: steps for key, (die, steps) in singles.items() if die == best}
 
 
 def _sources(m: list[int], candidates: list[int], enter_all_first: bool) -> list[int]:
@@ -200,7 +243,7 @@ def _any_above(m: list[int], point: int) -> bool:
     return any(m[point + 1 : 7])
 
 
-def _doubles(position: Position, die: int, enter_all_first: bool) -> list[tuple[RawStep, ...]]:
+def _doubles(position: Position, die: int, enter_all_first: bool) -> dict[int, tuple[RawStep, ...]]:
     m = list(position.me)
     opp = position.opp
     blot = _blots(opp)
@@ -257,7 +300,7 @@ def _doubles(position: Position, die: int, enter_all_first: bool) -> list[tuple[
                 found[key] = tuple(path)
 
     search(0, 0, 0, outside_start)
-    return list(found.values())
+    return found
 
 
 __all__ = ["LegalPlays", "Step", "legal_plays"]

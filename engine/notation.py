@@ -132,19 +132,20 @@ def parse_play(text: str, position: Position, dice: tuple[int, int], *, legal: L
     hops = parse_hops(stripped)
     if len(legal) == 0:
         raise IllegalPlayError(f"no legal play exists for {_dice_text(dice)} here: the turn passes")
-    by_result = {play.apply(position): play for play in legal}
-    candidates: dict[Position, tuple[int, Play]] = {}
+    candidates: dict[tuple[Step, ...], tuple[int, Play]] = {}
     dice_pool = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
     written = {h.dst: h.star for h in hops}
+    blots = {p for p in range(1, 25) if position.opp[25 - p] == 1}
     for steps in _expansions(hops, dice_pool, position):
-        result, hits = _apply_steps(position, steps)
-        if result is None or result not in by_result:
+        play = legal.find(steps)
+        if play is None:
             continue
+        hits = {s.dst for s in steps if s.dst in blots}
         unwritten = sum(1 for p in hits if p not in written)
         mismatch = sum(1 for p, star in written.items() if star and p not in hits)
         score = unwritten * 10 + mismatch
-        if result not in candidates or score < candidates[result][0]:
-            candidates[result] = (score, by_result[result])
+        if play.steps not in candidates or score < candidates[play.steps][0]:
+            candidates[play.steps] = (score, play)
     if candidates:
         best = min(score for score, _ in candidates.values())
         chosen = [play for score, play in candidates.values() if score == best]
@@ -206,30 +207,6 @@ def _split_hop(hop: Hop, pool: list[int]) -> list[tuple[list[Step], list[int]]]:
 
     walk(hop.src, pool, [], [])
     return options
-
-
-def _apply_steps(position: Position, steps: list[Step]) -> tuple[Position | None, set[int]]:
-    """Apply steps without checking the rules (the legal set judges); returns the result and the hit points."""
-    me = list(position.me)
-    opp = list(position.opp)
-    hits: set[int] = set()
-    for step in steps:
-        src = step.src
-        if src == BAR and not me[BAR] and me[WAITING]:
-            src = WAITING
-        if me[src] <= 0:
-            return None, hits
-        me[src] -= 1
-        me[step.dst] += 1
-        if step.dst and opp[25 - step.dst] == 1:
-            opp[25 - step.dst] = 0
-            opp[BAR] += 1
-            hits.add(step.dst)
-        elif step.dst and opp[25 - step.dst] > 1:
-            return None, hits
-    if any(c < 0 for c in me):
-        return None, hits
-    return Position(me, opp, validate=False), hits
 
 
 def _explain(hops: list[Hop], dice: tuple[int, int], position: Position, legal: LegalPlays) -> str:

@@ -13,23 +13,28 @@ Galaxy caps the final ``Wins`` at the points the winner needed, which is accepte
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 from engine.actions import (
     AcceptResignation,
     Action,
+    ChooseDouble,
     ConcedeMatch,
     Double,
     Drop,
+    GameResult,
     Move,
+    OpeningRoll,
     Resign,
     Roll,
     Take,
 )
 from engine.errors import EngineError
-from engine.formats.mat import Cell, CellKind, GameRecord, MatchRecord, RollMarker
+from engine.formats.mat import Cell, CellKind, GameRecord, MatchRecord, RollMarker, write_mat
 from engine.game import Phase
 from engine.match import MatchState
+from engine.notation import parse_play
 from engine.types import ResultKind
 from engine.variants import NACKGAMMON, STANDARD, Variant
 
@@ -322,6 +327,10 @@ class _GameRun:
             if cell.value is None:
                 raise _FaultError(self._move(cell), "a resignation needs the points won ('Wins N points')")
             game = self.state.game
+            if game.phase is Phase.OPENING and not self.replay.actions:
+                self._scoresheet(cell)
+                self._check_written()
+                return
             if self.over:
                 pass  # the resignation conceded the match
             elif game.phase is Phase.RESIGN_OFFERED:
@@ -340,6 +349,20 @@ class _GameRun:
             if not self.over:
                 self.apply(AcceptResignation(cell.side), cell)
         self._check_written()
+
+    def _scoresheet(self, cell: Cell) -> None:
+        """A game written as its result only (no moves were recorded): the points must be possible."""
+        assert cell.value is not None
+        points = cell.value
+        if self._is_concession(1 - cell.side, points):
+            self.apply(ConcedeMatch(1 - cell.side), cell)
+            return
+        cube = 1
+        while points > 3 * cube and points % (2 * cube) == 0:
+            cube *= 2
+        if points > 3 * cube or points % cube:
+            raise _FaultError(self._move(cell), f"{points} points cannot be the result of one game")
+        self.apply(GameResult(cell.side, ResultKind(points // cube), cube), cell)
 
     def _check_written(self) -> None:
         cell = self.written
@@ -391,3 +414,122 @@ class _GameRun:
 
 def _dice(cell: Cell) -> str:
     return f"{cell.dice[0]}{cell.dice[1]}" if cell.dice else "the roll"
+
+
+# -- writing ---------------------------------------------------------------------------------------------------------
+
+
+def record_from_games(
+    games: Sequence[Sequence[Action]],
+    *,
+    players: tuple[str, str],
+    match_length: int,
+    variant: Variant = STANDARD,
+    crawford_rule: bool = True,
+    tags: Sequence[tuple[str, str]] = (),
+) -> MatchRecord:
+    """A .mat record of a match given as its games' actions (the inverse of :func:`replay_record`).
+
+    Plays are written in gnubg's export style (one ``from/to`` per die, 25 = bar, 0 = off). A game entered from a
+    scoresheet has no moves and is written as its result line only. Rejected resignations leave no trace, as in
+    every .mat writer.
+
+    :raises EngineError: if the actions are not a legal match, or the match cannot be written as .mat
+        (Acey-Deucey's chosen doubles have no notation there).
+    """
+    if variant.acey_deucey:
+        raise EngineError("Acey-Deucey matches cannot be written as .mat: the format has no way to record the double")
+    all_tags = list(tags)
+    if variant is not STANDARD and not any(k.lower() == "variation" for k, _ in all_tags):
+        all_tags.append(("Variation", variant.label or variant.name))
+    if not crawford_rule and not any(k.lower() == "crawford" for k, _ in all_tags):
+        all_tags.append(("Crawford", "Off"))
+    state = MatchState.new(match_length, variant=variant, crawford_rule=crawford_rule)
+    out: list[GameRecord] = []
+    for number, actions in enumerate(games, start=1):
+        writer = _GameWriter(state)
+        for action in actions:
+            writer.add(action)
+        state = writer.state
+        final = state.is_over and number == len(games)
+        out.append(
+            GameRecord(number=number, players=players, score=writer.start_score, cells=tuple(writer.cells(final)))
+        )
+    return MatchRecord(match_length=match_length, games=tuple(out), tags=tuple(all_tags))
+
+
+class _GameWriter:
+    def __init__(self, state: MatchState) -> None:
+        self.state = state
+        self.start_score = state.score
+        self.start_games = len(state.outcomes)
+        self._cells: list[Cell] = []
+        self._roll: Cell | None = None  # the roll cell waiting for its play
+
+    def add(self, action: Action) -> None:
+        before = self.state
+        game = before.game
+        after = before.apply(action)
+        if isinstance(action, (Roll, OpeningRoll)):
+            side = after.game.on_roll
+            dice = after.game.dice
+            assert dice is not None
+            self._flush_roll()
+            self._roll = Cell(side=side, kind=CellKind.ROLL, dice=dice, play="")
+        elif isinstance(action, Move):
+            assert self._roll is not None and game.dice is not None
+            play = action.play
+            if isinstance(play, str):
+                play = parse_play(play, game.position(), game.dice, legal=game.legal_plays())
+            self._cells.append(replace(self._roll, play=play.mat()))
+            self._roll = None
+        elif isinstance(action, Resign) and self._roll is not None:
+            # Rolled, then resigned: gnubg writes the roll with no play; when that would read as the one forced
+            # play, XG's "???" says it unambiguously.
+            marker = RollMarker.RESIGN_AFTER_ROLL if len(game.legal_plays()) == 1 else None
+            self._cells.append(replace(self._roll, marker=marker))
+            self._roll = None
+        elif isinstance(action, Double):
+            self._flush_roll()
+            self._cells.append(Cell(side=action.side, kind=CellKind.DOUBLE, value=game.cube.value * 2))
+        elif isinstance(action, Take):
+            self._cells.append(Cell(side=action.side, kind=CellKind.TAKE))
+        elif isinstance(action, Drop):
+            self._cells.append(Cell(side=action.side, kind=CellKind.DROP))
+        elif isinstance(action, ChooseDouble):
+            raise EngineError("Acey-Deucey's chosen double cannot be written in a .mat file")
+        self.state = after
+
+    def _flush_roll(self) -> None:
+        if self._roll is not None:
+            self._cells.append(self._roll)
+            self._roll = None
+
+    def cells(self, final: bool) -> list[Cell]:
+        self._flush_roll()
+        cells = list(self._cells)
+        if len(self.state.outcomes) > self.start_games:
+            outcome = self.state.outcomes[self.start_games]
+            points = outcome.points
+            if outcome.ended_by == "concession":
+                # Written as more than a backgammon is worth, which reads back as a concession here and as a
+                # match-winning resignation in GNU Backgammon (Backgammon Studio writes such lines too).
+                points = max(points, 3 * outcome.cube_value + 1)
+            cells.append(Cell(side=outcome.winner, kind=CellKind.WINS, value=points, and_the_match=final))
+        return cells
+
+
+def write_match(
+    games: Sequence[Sequence[Action]],
+    *,
+    players: tuple[str, str],
+    match_length: int,
+    variant: Variant = STANDARD,
+    crawford_rule: bool = True,
+    tags: Sequence[tuple[str, str]] = (),
+) -> str:
+    """The .mat text of a match given as its games' actions (see :func:`record_from_games`)."""
+    record = record_from_games(
+        games, players=players, match_length=match_length, variant=variant, crawford_rule=crawford_rule, tags=tags
+    )
+    return write_mat(record)
