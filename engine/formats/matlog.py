@@ -512,8 +512,9 @@ class _GameWriter:
             outcome = self.state.outcomes[self.start_games]
             points = outcome.points
             if outcome.ended_by == "concession":
-                # Written as more than a backgammon is worth, which reads back as a concession here and as a
-                # match-winning resignation in GNU Backgammon (Backgammon Studio writes such lines too).
+                # Written as more than a backgammon is worth, which reads back as a concession here. GNU Backgammon
+                # has no concession: it reads the line as a backgammon resignation (3 x cube), which wins the match
+                # there only when that covers the points the winner needed.
                 points = max(points, 3 * outcome.cube_value + 1)
             cells.append(Cell(side=outcome.winner, kind=CellKind.WINS, value=points, and_the_match=final))
         return cells
