@@ -166,7 +166,7 @@ _SCORE_RE = re.compile(r"\s*([^:]*?)\s*:\s*(\S+)\s+([^:]*?)\s*:\s*(\S+)\s*$")
 _RATING_RE = re.compile(r"(.*?)\s*,\s*(\d+(?:[.,]\d+)?)")
 _ROW_RE = re.compile(r"\s*(\d+)\)")
 _START_RE = re.compile(
-    r"(?<!\S)(?:([1-6])([1-6]):|(doubles|beavers|raccoons|takes|drops|passes|wins|losses|resigns)\b|(\d+)\)(?!\S))",
+    r"(?<!\S)(?:([0-9])([0-9]):|(doubles|beavers|raccoons|takes|drops|passes|wins|losses|resigns)\b|(\d+)\)(?!\S))",
     re.IGNORECASE,
 )
 _ILLEGAL_RE = re.compile(r"illegal\s+play\s*\((.*)\)", re.IGNORECASE)
