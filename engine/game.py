@@ -198,6 +198,7 @@ class GameState:
         _check_die(d1)
         _check_die(d2)
         if self.phase is Phase.OPENING:
+            _check_side(action.side)
             if d1 == d2:
                 raise IllegalActionError(
                     f"the opening roll cannot be a double ({d1}-{d2}): each player throws one die, equal dice again"
@@ -225,13 +226,15 @@ class GameState:
         if isinstance(action.play, str):
             play = parse_play(action.play, position, self.dice, legal=legal)
         else:
-            play = action.play
-            if play.steps or len(legal):
-                found = legal.find(play.steps)
-                if found is None or len(found) != len(play):
+            given = action.play
+            play = given
+            if given.steps or len(legal):
+                found = legal.find(given.steps)
+                if found is None or len(found) != len(given):
                     # Re-run through the text path for a precise, player-facing reason.
-                    parse_play(str(play) or "-", position, self.dice, legal=legal)
-                    raise IllegalActionError(f"{play} is not a legal play for {self.dice[0]}-{self.dice[1]}")
+                    parse_play(str(given) or "-", position, self.dice, legal=legal)
+                    raise IllegalActionError(f"{given} is not a legal play for {self.dice[0]}-{self.dice[1]}")
+                play = found  # the engine's own steps: hit flags come from the board, not from the caller
         after = play.apply(position)
         boards = _boards(after, self.on_roll)
         state = self._with(boards=boards, moves_played=self.moves_played + 1)
@@ -272,9 +275,8 @@ class GameState:
     def _resign(self, action: Resign) -> GameState:
         if self.phase not in (Phase.ROLL, Phase.MOVE):
             raise IllegalActionError(f"a resignation cannot be offered now: {self._waiting_for()}")
-        if action.side not in (0, 1):
-            raise IllegalActionError(f"there is no side {action.side}")
-        kind = ResultKind(action.kind)
+        _check_side(action.side)
+        kind = _result_kind(action.kind)
         return self._with(phase=Phase.RESIGN_OFFERED, resignation=(action.side, kind), resume=self.phase)
 
     def _accept(self, action: AcceptResignation) -> GameState:
@@ -290,9 +292,8 @@ class GameState:
     def _game_result(self, action: GameResult) -> GameState:
         if self.phase is not Phase.OPENING:
             raise IllegalActionError("a scoresheet result can only be entered for a game not recorded move by move")
-        if action.winner not in (0, 1):
-            raise IllegalActionError(f"the winner must be side 0 or 1, not {action.winner}")
-        kind = ResultKind(action.kind)
+        _check_side(action.winner)
+        kind = _result_kind(action.kind)
         value = action.cube_value
         if value < 1 or value & (value - 1):
             raise IllegalActionError(f"a cube value is 1, 2, 4, 8, ...; {value} is not one")
@@ -313,6 +314,18 @@ class GameState:
 
 def _boards(after: Position, mover: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return (after.me, after.opp) if mover == 0 else (after.opp, after.me)
+
+
+def _check_side(side: int) -> None:
+    if side not in (0, 1):
+        raise IllegalActionError(f"there is no side {side!r} (it must be side 0 or 1)")
+
+
+def _result_kind(kind: int) -> ResultKind:
+    try:
+        return ResultKind(kind)
+    except ValueError:
+        raise IllegalActionError(f"a game is won as a single (1), gammon (2) or backgammon (3), not {kind!r}") from None
 
 
 def _check_die(value: int) -> None:

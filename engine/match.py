@@ -223,7 +223,7 @@ class MatchState:
             )
         except EngineError:
             raise
-        except (ValueError, KeyError, TypeError, IndexError) as exc:
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
             raise InvalidPositionError(f"not a match snapshot: {exc}") from exc
 
 

@@ -27,6 +27,7 @@ BAR = 25
 WAITING = 26
 _SHIFT = tuple(1 << (4 * i) for i in range(27))
 _HIT_BASE = 108  # 27 slots x 4 bits
+_HIT = tuple(1 << (_HIT_BASE + i) for i in range(27))
 _SOURCE_ORDER = (25, 26, *range(24, 0, -1))
 _BLOCKED = -1
 _OVERSHOOT = -2
@@ -113,11 +114,171 @@ def legal_plays(position: Position, dice: tuple[int, int], *, enter_all_first: b
     d1, d2 = dice
     if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
         raise NotationError(f"dice must be 1 to 6, got {d1}-{d2}")
+    me = position.me
+    # Fast paths: nothing on the bar or waiting, and no bear-off possible within the turn (a checker outside the
+    # home board that no single die's worth of steps can bring in keeps every step a plain move).
+    plain = not (me[BAR] or me[WAITING])
     if d1 == d2:
-        found = _doubles(position, d1, enter_all_first)
+        if plain and _far_from_home(me, 4 * d1):
+            found = _doubles_plain(position, d1)
+        else:
+            found = _doubles(position, d1, enter_all_first)
+    elif plain and _far_from_home(me, d1 + d2):
+        found = _non_doubles_plain(position, max(d1, d2), min(d1, d2))
     else:
         found = _non_doubles(position, max(d1, d2), min(d1, d2), enter_all_first)
     return LegalPlays(position, (d1, d2), found)
+
+
+def _far_from_home(me: tuple[int, ...], pips: int) -> bool:
+    """True when bearing off cannot become possible during a turn that moves at most ``pips`` pips: the checkers
+    outside the home board need more than that to come in (at least one pip each, beyond point 6)."""
+    need = 0
+    for p in range(7, 25):
+        if me[p]:
+            need += (p - 6) * me[p]
+            if need > pips:
+                return True
+    return False
+
+
+def _single_steps(me: tuple[int, ...], rev: tuple[int, ...], die: int) -> list[tuple[int, int, int, bool]]:
+    """Every plain one-die step (key delta, src, dst, hit) from the mover's occupied points, highest first."""
+    shift = _SHIFT
+    out = []
+    for src in range(24, die, -1):
+        if me[src]:
+            dst = src - die
+            there = rev[dst]
+            if there < 2:
+                hit = there == 1
+                out.append((shift[dst] - shift[src] + (_HIT[dst] if hit else 0), src, dst, hit))
+    return out
+
+
+def _non_doubles_plain(position: Position, hi: int, lo: int) -> dict[int, tuple[RawStep, ...]]:
+    """Two dice, no bar, no bear-off: pairs of independent steps (order-free) plus one checker taking both."""
+    me = position.me
+    rev = position.opp[25::-1]  # rev[p] = opponent checkers on the mover's point p
+    highs = _single_steps(me, rev, hi)
+    lows = _single_steps(me, rev, lo)
+    found: dict[int, tuple[RawStep, ...]] = {}
+    hit_bit = _HIT
+    for k1, s1, t1, h1 in highs:
+        single_on_s1 = me[s1] < 2
+        for k2, s2, t2, h2 in lows:
+            if s2 == s1 and single_on_s1:
+                continue
+            if h2 and t2 == t1 and h1:
+                key = k1 + k2 - hit_bit[t2]
+                step2 = (s2, t2, False)
+            else:
+                key = k1 + k2
+                step2 = (s2, t2, h2)
+            if key not in found:
+                found[key] = ((s1, t1, h1), step2)
+    # One checker with both dice, through a point it does not already share with a checker of its own (with a
+    # checker already there the same result is a pair above).
+    shift = _SHIFT
+    for first, second in ((hi, lo), (lo, hi)):
+        for src in range(24, first + second, -1):
+            mid = src - first
+            if not me[src] or me[mid] or rev[mid] >= 2:
+                continue
+            dst = mid - second
+            there = rev[dst]
+            if there >= 2:
+                continue
+            h1 = rev[mid] == 1
+            h2 = there == 1
+            key = shift[dst] - shift[src] + (hit_bit[mid] if h1 else 0) + (hit_bit[dst] if h2 else 0)
+            if key not in found:
+                found[key] = ((src, mid, h1), (mid, dst, h2))
+    if found:
+        return found
+    if highs:
+        return {k: ((s, t, h),) for k, s, t, h in highs}
+    return {k: ((s, t, h),) for k, s, t, h in lows}
+
+
+def _doubles_plain(position: Position, die: int) -> dict[int, tuple[RawStep, ...]]:
+    """A double with no bar and no bear-off: four nested loops over sources in non-increasing order."""
+    m = list(position.me)
+    rev = position.opp[25::-1]
+    shift = _SHIFT
+    hit_bit = _HIT
+    # Sources whose landing point is open, highest first; landing points below die+1 would be bear-offs, which
+    # cannot happen here.
+    order = [p for p in range(24, die, -1) if rev[p - die] < 2]
+    step_key = {p: shift[p - die] - shift[p] for p in order}
+    blot = {p - die for p in order if rev[p - die] == 1}
+    found: dict[int, tuple[RawStep, ...]] = {}
+    best = 0
+    n = len(order)
+    for i in range(n):
+        a = order[i]
+        if not m[a]:
+            continue
+        ta = a - die
+        ha = ta in blot
+        m[a] -= 1
+        m[ta] += 1
+        ka = step_key[a] + (hit_bit[ta] if ha else 0)
+        deeper_b = False
+        for j in range(i, n):
+            b = order[j]
+            if not m[b]:
+                continue
+            tb = b - die
+            hb = tb in blot and not (ha and tb == ta)
+            m[b] -= 1
+            m[tb] += 1
+            kb = ka + step_key[b] + (hit_bit[tb] if hb else 0)
+            deeper_b = True
+            deeper_c = False
+            for k in range(j, n):
+                c = order[k]
+                if not m[c]:
+                    continue
+                tc = c - die
+                hc = tc in blot and not ((ha and tc == ta) or (hb and tc == tb))
+                m[c] -= 1
+                m[tc] += 1
+                kc = kb + step_key[c] + (hit_bit[tc] if hc else 0)
+                deeper_c = True
+                deeper_d = False
+                for q in range(k, n):
+                    d = order[q]
+                    if not m[d]:
+                        continue
+                    td = d - die
+                    hd = td in blot and not ((ha and td == ta) or (hb and td == tb) or (hc and td == tc))
+                    deeper_d = True
+                    key = kc + step_key[d] + (hit_bit[td] if hd else 0)
+                    if best < 4:
+                        best = 4
+                        found = {}
+                    found[key] = ((a, ta, ha), (b, tb, hb), (c, tc, hc), (d, td, hd))
+                if not deeper_d and best <= 3:
+                    if best < 3:
+                        best = 3
+                        found = {}
+                    found[kc] = ((a, ta, ha), (b, tb, hb), (c, tc, hc))
+                m[tc] -= 1
+                m[c] += 1
+            if not deeper_c and best <= 2:
+                if best < 2:
+                    best = 2
+                    found = {}
+                found[kb] = ((a, ta, ha), (b, tb, hb))
+            m[tb] -= 1
+            m[b] += 1
+        if not deeper_b and best <= 1:
+            best = 1
+            found[ka] = ((a, ta, ha),)
+        m[ta] -= 1
+        m[a] += 1
+    return found
 
 
 def play_key(position: Position, steps: Iterable[tuple[int, int, bool]]) -> int | None:
@@ -130,8 +291,8 @@ def play_key(position: Position, steps: Iterable[tuple[int, int, bool]]) -> int 
     key = 0
     hits = 0
     for src, dst, _ in steps:
-        if src == BAR and not me[BAR] and me[WAITING]:
-            src = WAITING
+        if src == BAR and counts.get(BAR, me[BAR]) <= 0 and counts.get(WAITING, me[WAITING]) > 0:
+            src = WAITING  # "bar" beyond the checkers on the bar: an Acey-Deucey checker entering
         if not 0 <= dst <= 24 or not 1 <= src <= WAITING:
             return None
         have = counts.get(src, me[src]) - 1
