@@ -1,7 +1,236 @@
-"""Models of the games app (none yet).
+"""Players, matches to N points, their games and the append-only action log.
 
-This app will own players, matches to N points, the games of a match and each game's append-only action log
-(rolls, plays, cube actions, resignations), with the cube history and results. The log is the source of truth:
-scores, cube state and positions stored on a match or game are caches rebuilt by replaying the log through
-engine/. Every write goes through games/services.py (DESIGN.md, "Where logic lives").
+The log (:class:`Action`) is the source of truth. A match's score, status and engine state, and each game's
+result, are caches written in the same transaction as the log row that changed them, and can be rebuilt by
+replaying the log through ``engine/`` (``games.services.rebuild_match``). Every write goes through
+``games/services.py`` (DESIGN.md, "Where logic lives").
+
+Sides: a match's ``player1`` is side 0 (the left column of a .mat file, gnubg's player 0), ``player2`` side 1.
 """
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from engine.variants import VARIANTS
+
+
+class Player(models.Model):
+    """A person who plays. Names need not be unique: club, country and the id tell two players apart."""
+
+    display_name = models.CharField(max_length=100)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
+    club = models.CharField(max_length=100, blank=True)
+    country = models.CharField(max_length=2, blank=True, help_text="ISO 3166 alpha-2 code")
+    contact = models.CharField(max_length=200, blank=True, help_text="e-mail or phone; never shown publicly")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["display_name", "id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(display_name=""), name="player_name_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def label(self) -> str:
+        """The name with what tells namesakes apart: ``Anna Berg (Oslo BK, NO) #12``."""
+        extra = ", ".join(x for x in (self.club, self.country) if x)
+        return f"{self.display_name} ({extra}) #{self.pk}" if extra else f"{self.display_name} #{self.pk}"
+
+
+class Match(models.Model):
+    """A match to ``length`` points (0 = an unlimited money session) between two players."""
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled"
+        IN_PROGRESS = "in_progress"
+        FINISHED = "finished"
+        FORFEITED = "forfeited"
+        VOID = "void"
+
+    class EntryMode(models.TextChoices):
+        MOVES = "moves", "move by move"
+        SCORESHEET = "scoresheet", "game results only"
+
+    player1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="matches_as_player1")
+    player2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="matches_as_player2")
+    length = models.PositiveSmallIntegerField(help_text="points to win; 0 for money play")
+    variant = models.CharField(max_length=32, choices=[(v, v) for v in VARIANTS], default="standard")
+    crawford = models.BooleanField(default=True, help_text="the Crawford rule is in force")
+    entry_mode = models.CharField(max_length=16, choices=EntryMode.choices, default=EntryMode.MOVES)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.SCHEDULED)
+    private = models.BooleanField(default=False, help_text="hidden from spectators")
+    score1 = models.PositiveIntegerField(default=0)
+    score2 = models.PositiveIntegerField(default=0)
+    winner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="matches_won")
+    seq = models.PositiveIntegerField(default=0, help_text="sequence number of the last action in the log")
+    state = models.TextField(blank=True, help_text="engine snapshot after the last action (a cache)")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    source = models.CharField(max_length=200, blank=True, help_text="where an imported match came from")
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.CheckConstraint(condition=~Q(player1=models.F("player2")), name="match_two_players"),
+            models.CheckConstraint(condition=Q(length__lte=99), name="match_length_at_most_99"),
+        ]
+        indexes = [models.Index(fields=["status"])]
+
+    def __str__(self) -> str:
+        length = "money" if self.length == 0 else f"{self.length}-point"
+        return f"{self.player1} vs {self.player2} ({length} #{self.pk})"
+
+    def player(self, side: int) -> Player:
+        return self.player1 if side == 0 else self.player2
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return self.score1, self.score2
+
+
+class Game(models.Model):
+    """One game of a match: its starting score, the Crawford flag, and (once over) how it ended."""
+
+    class EndedBy(models.TextChoices):
+        BEAR_OFF = "bear-off"
+        DROP = "drop"
+        RESIGNATION = "resignation"
+        SCORESHEET = "scoresheet"
+        DIRECTOR = "director"
+        CONCESSION = "concession"
+
+    class Kind(models.IntegerChoices):
+        SINGLE = 1
+        GAMMON = 2
+        BACKGAMMON = 3
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    start_score1 = models.PositiveIntegerField(default=0)
+    start_score2 = models.PositiveIntegerField(default=0)
+    crawford = models.BooleanField(default=False, help_text="this is the Crawford game")
+    opening_winner = models.PositiveSmallIntegerField(null=True, blank=True, help_text="side that moved first")
+    winner_side = models.PositiveSmallIntegerField(null=True, blank=True)
+    result_kind = models.PositiveSmallIntegerField(choices=Kind.choices, null=True, blank=True)
+    ended_by = models.CharField(max_length=16, choices=EndedBy.choices, blank=True)
+    cube_value = models.PositiveIntegerField(default=1)
+    cube_owner = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="game_number_unique_per_match"),
+            models.CheckConstraint(
+                condition=Q(winner_side__in=[0, 1]) | Q(winner_side__isnull=True), name="game_winner_side"
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="game_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.number} of match {self.match_id}"
+
+
+class EntryToken(models.Model):
+    """A per-side entry link for one match: whoever holds it may act for that side only. Revocable.
+
+    The token text is signed from ``nonce`` with the site's secret key, so a director can print it again at any
+    time; revoking clears the row's validity and a new row (new nonce) gives a new link.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="entry_tokens")
+    side = models.PositiveSmallIntegerField()
+    nonce = models.CharField(max_length=32, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(side__in=[0, 1]), name="entry_token_side")]
+
+    def __str__(self) -> str:
+        return f"entry link for side {self.side} of match {self.match_id}"
+
+
+class Action(models.Model):
+    """One row of a match's append-only log. Corrections are new rows that name what they undo and why."""
+
+    class Kind(models.TextChoices):
+        OPENING_ROLL = "opening-roll"
+        ROLL = "roll"
+        PLAY = "play"
+        CHOOSE_DOUBLE = "choose-double"
+        DOUBLE = "double"
+        TAKE = "take"
+        DROP = "drop"
+        RESIGN = "resign"
+        ACCEPT_RESIGNATION = "accept-resignation"
+        REJECT_RESIGNATION = "reject-resignation"
+        GAME_RESULT = "game-result"
+        CONCEDE_MATCH = "concede-match"
+        CORRECTION = "correction"
+        FORFEIT = "forfeit"
+        VOID = "void"
+        FINISH = "finish"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    game_number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=24, choices=Kind.choices)
+    side = models.PositiveSmallIntegerField(null=True, blank=True)
+    die1 = models.PositiveSmallIntegerField(null=True, blank=True)
+    die2 = models.PositiveSmallIntegerField(null=True, blank=True)
+    play = models.CharField(max_length=100, blank=True, help_text="canonical notation (gnubg style)")
+    steps = models.CharField(max_length=100, blank=True, help_text="the play as .mat sub-moves, in play order")
+    value = models.PositiveIntegerField(
+        null=True, blank=True, help_text="cube value offered; result kind; chosen double; result cube value"
+    )
+    data = models.JSONField(
+        default=dict, blank=True, help_text="what else the action says: a result's kind, cube and cause; a replacement"
+    )
+    position_id = models.CharField(max_length=200, blank=True, help_text="position after the action")
+    match_id_after = models.CharField(max_length=12, blank=True, help_text="GNU Backgammon Match ID after it")
+    undoes = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by")
+    reason = models.TextField(blank=True)
+    entered_by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    entered_by_token = models.ForeignKey(EntryToken, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # NULL (not "") for "no key", so that the partial unique constraint below ignores rows without one.
+    idempotency_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="action_seq_unique_per_match"),
+            models.UniqueConstraint(
+                fields=["match", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="action_idempotency_key_unique_per_match",
+            ),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="action_seq_positive"),
+            models.CheckConstraint(
+                condition=(Q(die1__gte=1) & Q(die1__lte=6)) | Q(die1__isnull=True), name="action_die1_range"
+            ),
+            models.CheckConstraint(
+                condition=(Q(die2__gte=1) & Q(die2__lte=6)) | Q(die2__isnull=True), name="action_die2_range"
+            ),
+            models.CheckConstraint(condition=Q(side__in=[0, 1]) | Q(side__isnull=True), name="action_side"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.kind} (match {self.match_id})"

@@ -1,0 +1,136 @@
+"""Who may do what to a match (DESIGN.md, "Access").
+
+Writes: the match's two players, each for its own side only (through their account or a per-side entry token),
+the match's directors (the user who created it, and whoever a registered director check accepts: tournaments/
+registers one for the directors of the event the match belongs to), and staff. Reads: everyone, unless the match
+is private. Entry tokens are signed from a per-row nonce; revoking one makes its link useless.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.core import signing
+from django.utils import timezone
+
+from games.errors import ApplicationError, ErrorCode
+from games.models import EntryToken, Match
+
+_SALT = "games.entry-token"
+
+#: Callables (user, match) -> bool that say whether a user directs a match; tournaments/ appends to this list.
+DIRECTOR_CHECKS: list[Callable[[Any, Match], bool]] = []
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who is acting: a logged-in user, the holder of an entry token, or nobody (anonymous)."""
+
+    user: Any = None
+    token: EntryToken | None = None
+
+    @property
+    def is_authenticated(self) -> bool:
+        return self.token is not None or bool(self.user is not None and self.user.is_authenticated)
+
+    def describe(self) -> str:
+        if self.token is not None:
+            return f"entry link for side {self.token.side}"
+        if self.user is not None and self.user.is_authenticated:
+            return str(self.user)
+        return "anonymous"
+
+
+SYSTEM = Actor()
+
+
+def is_director(user: Any, match: Match) -> bool:
+    """Staff, the match's creator, or a director accepted by a registered check."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff or (match.created_by_id is not None and match.created_by_id == user.pk):
+        return True
+    return any(check(user, match) for check in DIRECTOR_CHECKS)
+
+
+def sides_of(actor: Actor, match: Match) -> set[int]:
+    """The sides ``actor`` may act for as a player."""
+    if actor.token is not None:
+        return {actor.token.side} if actor.token.match_id == match.pk and actor.token.revoked_at is None else set()
+    user = actor.user
+    if user is None or not user.is_authenticated:
+        return set()
+    sides = set()
+    for side, player in ((0, match.player1), (1, match.player2)):
+        if player.user_id is not None and player.user_id == user.pk:
+            sides.add(side)
+    return sides
+
+
+def check_can_act(actor: Actor, match: Match, side: int | None, *, director_only: bool = False) -> None:
+    """Raise unless ``actor`` may write to ``match`` for ``side`` (None: an action of no side, directors only).
+
+    :raises ApplicationError: NOT_AUTHENTICATED for nobody, FORBIDDEN for the wrong person or side.
+    """
+    if actor is SYSTEM:
+        return
+    if not actor.is_authenticated:
+        raise ApplicationError(ErrorCode.NOT_AUTHENTICATED, "log in or use your entry link to record actions")
+    if actor.token is None and is_director(actor.user, match):
+        return
+    if director_only or side is None:
+        raise ApplicationError(ErrorCode.FORBIDDEN, "only a director of this match can do that")
+    allowed = sides_of(actor, match)
+    if side in allowed:
+        return
+    if allowed:
+        raise ApplicationError(
+            ErrorCode.FORBIDDEN, f"you can act only for {match.player(next(iter(allowed))).display_name}"
+        )
+    raise ApplicationError(ErrorCode.FORBIDDEN, "you are not a player or a director of this match")
+
+
+def can_read(user: Any, match: Match) -> bool:
+    if not match.private:
+        return True
+    return is_director(user, match) or bool(sides_of(Actor(user=user), match))
+
+
+# -- entry tokens ----------------------------------------------------------------------------------------------------
+
+
+def token_text(token: EntryToken) -> str:
+    """The secret text of an entry link (signed; contains no player data)."""
+    return signing.Signer(salt=_SALT).sign(f"{token.match_id}.{token.side}.{token.nonce}")
+
+
+def new_entry_token(match: Match, side: int) -> EntryToken:
+    """Create a fresh entry token for ``side`` (older ones stay valid until revoked)."""
+    return EntryToken.objects.create(match=match, side=side, nonce=secrets.token_urlsafe(18))
+
+
+def revoke_entry_token(token: EntryToken) -> None:
+    if token.revoked_at is None:
+        token.revoked_at = timezone.now()
+        token.save(update_fields=["revoked_at"])
+
+
+def access_entry_token(text: str) -> EntryToken:
+    """The live token a link's text stands for.
+
+    :raises ApplicationError: FORBIDDEN for a forged, malformed or revoked token (the same message for all, so a
+        guesser learns nothing).
+    """
+    refused = ApplicationError(ErrorCode.FORBIDDEN, "this entry link is not valid (it may have been revoked)")
+    try:
+        value = signing.Signer(salt=_SALT).unsign(text.strip())
+        match_id, side, nonce = value.split(".", 2)
+    except (signing.BadSignature, ValueError):
+        raise refused from None
+    token = EntryToken.objects.filter(nonce=nonce, match_id=int(match_id), side=int(side)).first()
+    if token is None or token.revoked_at is not None:
+        raise refused
+    return token

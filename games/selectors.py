@@ -1,0 +1,126 @@
+"""Reads for views and the API: the live state of a match, its log, its games and its cube history.
+
+Each selector runs a fixed number of queries whatever the size of the match (no N+1): the live state comes from
+the cached engine snapshot, the log and games in one query each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from engine.game import Phase
+from engine.match import MatchState
+from games.engine_bridge import load_state
+from games.models import Action, Game, Match
+
+Kind = Action.Kind
+
+
+def matches_visible_to(user: Any) -> QuerySet[Match]:
+    """Matches a user may read: every public match, plus private ones they play in or direct (staff: all)."""
+    qs = Match.objects.select_related("player1", "player2", "winner")
+    if user is not None and user.is_authenticated:
+        if user.is_staff:
+            return qs
+        return qs.filter(Q(private=False) | Q(created_by=user) | Q(player1__user=user) | Q(player2__user=user))
+    return qs.filter(private=False)
+
+
+def live_state(match: Match, state: MatchState | None = None) -> dict[str, Any]:
+    """Everything a client needs to show the match and offer the next action (from the cached snapshot)."""
+    state = state or load_state(match)
+    game = state.game
+    position = game.position()
+    pips = position.pips()
+    names = (match.player1.display_name, match.player2.display_name)
+    data: dict[str, Any] = {
+        "match": match.pk,
+        "seq": match.seq,
+        "status": match.status,
+        "length": match.length,
+        "variant": match.variant,
+        "entry_mode": match.entry_mode,
+        "players": [{"id": match.player1_id, "name": names[0]}, {"id": match.player2_id, "name": names[1]}],
+        "score": list(state.score),
+        "winner": None if state.winner is None else state.winner,
+        "game_number": state.game_number,
+        "crawford": state.crawford_game,
+        "post_crawford": state.post_crawford,
+        "phase": game.phase.value,
+        "on_roll": game.on_roll if game.phase is not Phase.OPENING else None,
+        "to_act": game.actor if game.phase not in (Phase.OPENING, Phase.OVER) else None,
+        "dice": list(game.dice) if game.dice else None,
+        "cube": {"value": game.cube.value, "owner": game.cube.owner, "usable": game.cube_enabled},
+        "resignation": ({"side": game.resignation[0], "kind": game.resignation[1].label} if game.resignation else None),
+        "position_id": position.key(),
+        "match_id": state.match_id(),
+        "pips": list(pips) if game.phase is Phase.OPENING else _pips_by_side(game.on_roll, pips),
+        "legal_actions": [] if match.status in _CLOSED else _legal_actions(match, state),
+        "legal_plays": [],
+    }
+    if game.phase is Phase.MOVE and match.status not in _CLOSED:
+        data["legal_plays"] = [str(play) for play in game.legal_plays()]
+    return data
+
+
+_CLOSED = (Match.Status.FINISHED, Match.Status.FORFEITED, Match.Status.VOID)
+
+
+def _pips_by_side(on_roll: int, pips: tuple[int, int]) -> list[int]:
+    return [pips[0], pips[1]] if on_roll == 0 else [pips[1], pips[0]]
+
+
+def _legal_actions(match: Match, state: MatchState) -> list[str]:
+    kinds = state.game.legal_action_kinds()
+    if match.entry_mode == Match.EntryMode.SCORESHEET:
+        return ["game-result"] if state.game.phase is Phase.OPENING else []
+    return kinds
+
+
+def match_log(match: Match) -> QuerySet[Action]:
+    """The whole log in order, with who entered each row (one query)."""
+    return Action.objects.filter(match=match).select_related("entered_by_user", "undoes").order_by("seq")
+
+
+def match_games(match: Match) -> QuerySet[Game]:
+    return Game.objects.filter(match=match).order_by("number")
+
+
+@dataclass(frozen=True, slots=True)
+class CubeEvent:
+    """One double in a game's cube history: who doubled, to what value, and the answer (None while pending)."""
+
+    game: int
+    seq: int
+    doubler: int
+    value: int
+    response: str | None  # "take" | "drop" | None
+    responder: int
+
+
+def cube_history(match: Match) -> list[CubeEvent]:
+    """Every double of the match in order, read from the log rows in force (one query)."""
+    rows = list(Action.objects.filter(match=match).order_by("seq").only("seq", "kind", "side", "game_number", "undoes"))
+    undone = {r.undoes_id for r in rows if r.kind == Kind.CORRECTION}
+    events: list[CubeEvent] = []
+    values: dict[int, int] = {}
+    pending: CubeEvent | None = None
+    for row in rows:
+        if row.kind == Kind.CORRECTION or row.pk in undone:
+            continue
+        if row.kind == Kind.DOUBLE and row.side is not None:
+            value = values.get(row.game_number, 1) * 2
+            pending = CubeEvent(row.game_number, row.seq, row.side, value, None, 1 - row.side)
+            events.append(pending)
+        elif row.kind in (Kind.TAKE, Kind.DROP) and pending is not None:
+            answered = CubeEvent(
+                pending.game, pending.seq, pending.doubler, pending.value, str(row.kind), pending.responder
+            )
+            events[-1] = answered
+            if row.kind == Kind.TAKE:
+                values[row.game_number] = pending.value
+            pending = None
+    return events

@@ -1,0 +1,776 @@
+"""The only way to write matches (DESIGN.md, "Where logic lives").
+
+Each service runs in one transaction: it locks the match row, returns the first result for a repeated idempotency
+key without writing, checks who is acting, refuses a stale expected sequence number (never merges), validates
+through the engine, appends to the log and updates the caches. Recording an action loads the cached engine
+snapshot instead of replaying the match, so its cost stays flat as the match grows; only director corrections
+replay the log.
+
+Lock order: a service locks exactly one match row (``SELECT ... FOR UPDATE``) before touching its games and log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from engine.actions import (
+    AcceptResignation,
+    ChooseDouble,
+    ConcedeMatch,
+    Double,
+    Drop,
+    GameResult,
+    Move,
+    OpeningRoll,
+    RejectResignation,
+    Resign,
+    Roll,
+    Take,
+)
+from engine.actions import Action as EngineAction
+from engine.errors import EngineError
+from engine.game import Phase
+from engine.match import MatchState
+from engine.moves import Play
+from engine.notation import parse_play
+from engine.types import ResultKind
+from engine.variants import VARIANTS
+from games.access import SYSTEM, Actor, check_can_act, sides_of
+from games.engine_bridge import engine_action, load_state, new_state, replacement_action, row_fields
+from games.errors import ApplicationError, ErrorCode
+from games.models import Action, Game, Match, Player
+from games.signals import match_finished, match_result_changed
+
+Kind = Action.Kind
+_CLOSED = (Match.Status.FINISHED, Match.Status.FORFEITED, Match.Status.VOID)
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """What a write produced: the match (caches updated), the log row, the engine state after it, and whether
+    this was a retry answered from the log (nothing written)."""
+
+    match: Match
+    action: Action
+    state: MatchState
+    retried: bool = False
+
+
+# -- players and matches ---------------------------------------------------------------------------------------
+
+
+def create_player(
+    *, display_name: str, club: str = "", country: str = "", contact: str = "", user: Any = None
+) -> Player:
+    name = " ".join(display_name.split())
+    if not name:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "a player needs a name")
+    if len(name) > 100:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "a player's name has at most 100 characters")
+    return Player.objects.create(
+        display_name=name, club=club.strip(), country=country.strip().upper(), contact=contact.strip(), user=user
+    )
+
+
+def start_match(
+    *,
+    player1: Player,
+    player2: Player,
+    length: int,
+    variant: str = "standard",
+    crawford: bool = True,
+    entry_mode: str = Match.EntryMode.MOVES,
+    private: bool = False,
+    created_by: Any = None,
+    source: str = "",
+) -> Match:
+    """Create a match, ready for its opening roll (or first scoresheet result)."""
+    if player1.pk == player2.pk:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "a match needs two different players")
+    if not 0 <= length <= 99:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, f"a match is played to 1-99 points (0 for money), not {length}")
+    if variant not in VARIANTS:
+        known = ", ".join(VARIANTS)
+        raise ApplicationError(ErrorCode.INVALID_INPUT, f"unknown variant {variant!r}; choose one of {known}")
+    if entry_mode not in Match.EntryMode.values:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "entry mode is 'moves' or 'scoresheet'")
+    match = Match(
+        player1=player1,
+        player2=player2,
+        length=length,
+        variant=variant,
+        crawford=crawford and length > 0,
+        entry_mode=entry_mode,
+        private=private,
+        created_by=created_by if created_by is not None and created_by.is_authenticated else None,
+        source=source,
+    )
+    match.state = new_state(match).snapshot()
+    match.save()
+    return match
+
+
+# -- recording actions -----------------------------------------------------------------------------------------
+
+
+def record_opening_roll(
+    match_id: int, *, actor: Actor, dice: tuple[int, int], expected_seq: int | None, idempotency_key: str | None = None
+) -> Recorded:
+    """Both opening dice (side 0's die first); the higher die's player moves first with both numbers."""
+    return _record(
+        match_id, OpeningRoll(dice), actor=actor, side=_any_side, expected_seq=expected_seq, key=idempotency_key
+    )
+
+
+def record_roll(
+    match_id: int,
+    *,
+    actor: Actor,
+    side: int,
+    dice: tuple[int, int],
+    expected_seq: int | None,
+    idempotency_key: str | None = None,
+) -> Recorded:
+    return _record(match_id, Roll(side, dice), actor=actor, side=side, expected_seq=expected_seq, key=idempotency_key)
+
+
+def record_play(
+    match_id: int,
+    *,
+    actor: Actor,
+    side: int,
+    play: str | Play,
+    expected_seq: int | None,
+    idempotency_key: str | None = None,
+) -> Recorded:
+    """The play of the dice just rolled, in any common notation ("" or "cannot move" when nothing is legal)."""
+    return _record(match_id, Move(side, play), actor=actor, side=side, expected_seq=expected_seq, key=idempotency_key)
+
+
+def choose_double(
+    match_id: int, *, actor: Actor, side: int, die: int, expected_seq: int | None, idempotency_key: str | None = None
+) -> Recorded:
+    """Acey-Deucey: the double chosen after playing a 1-2."""
+    return _record(
+        match_id, ChooseDouble(side, die), actor=actor, side=side, expected_seq=expected_seq, key=idempotency_key
+    )
+
+
+def offer_double(
+    match_id: int, *, actor: Actor, side: int, expected_seq: int | None, idempotency_key: str | None = None
+) -> Recorded:
+    return _record(match_id, Double(side), actor=actor, side=side, expected_seq=expected_seq, key=idempotency_key)
+
+
+def take(
+    match_id: int, *, actor: Actor, side: int, expected_seq: int | None, idempotency_key: str | None = None
+) -> Recorded:
+    return _record(match_id, Take(side), actor=actor, side=side, expected_seq=expected_seq, key=idempotency_key)
+
+
+def drop(
+    match_id: int, *, actor: Actor, side: int, expected_seq: int | None, idempotency_key: str | None = None
+) -> Recorded:
+    return _record(match_id, Drop(side), actor=actor, side=side, expected_seq=expected_seq, key=idempotency_key)
+
+
+def offer_resignation(
+    match_id: int,
+    *,
+    actor: Actor,
+    side: int,
+    kind: ResultKind | int,
+    expected_seq: int | None,
+    idempotency_key: str | None = None,
+) -> Recorded:
+    try:
+        result_kind = ResultKind(kind)
+    except ValueError:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "resign a single (1), gammon (2) or backgammon (3)") from None
+    return _record(
+        match_id, Resign(side, result_kind), actor=actor, side=side, expected_seq=expected_seq, key=idempotency_key
+    )
+
+
+def accept_resignation(
+    match_id: int, *, actor: Actor, side: int, expected_seq: int | None, idempotency_key: str | None = None
+) -> Recorded:
+    return _record(
+        match_id, AcceptResignation(side), actor=actor, side=side, expected_seq=expected_seq, key=idempotency_key
+    )
+
+
+def reject_resignation(
+    match_id: int, *, actor: Actor, side: int, expected_seq: int | None, idempotency_key: str | None = None
+) -> Recorded:
+    return _record(
+        match_id, RejectResignation(side), actor=actor, side=side, expected_seq=expected_seq, key=idempotency_key
+    )
+
+
+def record_game_result(
+    match_id: int,
+    *,
+    actor: Actor,
+    winner: int,
+    kind: ResultKind | int,
+    cube_value: int = 1,
+    expected_seq: int | None,
+    idempotency_key: str | None = None,
+) -> Recorded:
+    """Scoresheet entry of a whole game. Players may enter results only in a scoresheet match; directors always
+    (recorded as a director decision). The engine checks the points, the Crawford game and the match end."""
+    try:
+        result_kind = ResultKind(kind)
+    except ValueError:
+        raise ApplicationError(
+            ErrorCode.INVALID_INPUT, "a game is won as a single (1), gammon (2) or backgammon (3)"
+        ) from None
+
+    def build(match: Match) -> EngineAction:
+        scoresheet = match.entry_mode == Match.EntryMode.SCORESHEET
+        if not scoresheet and not _directs(actor, match):
+            raise ApplicationError(
+                ErrorCode.ILLEGAL_ACTION,
+                "this match is recorded move by move: game results come from the moves (a director can enter one)",
+            )
+        return GameResult(winner, result_kind, cube_value, "scoresheet" if scoresheet else "director")
+
+    return _record(match_id, build, actor=actor, side=_any_side, expected_seq=expected_seq, key=idempotency_key)
+
+
+# -- director actions --------------------------------------------------------------------------------------------
+
+
+def forfeit_match(
+    match_id: int, *, actor: Actor, loser_side: int, reason: str, expected_seq: int | None = None
+) -> Recorded:
+    """Award the match to the other player (no-show, withdrawal, penalty): they get the points they needed."""
+    _need_reason(reason)
+    return _record(
+        match_id,
+        ConcedeMatch(loser_side),
+        actor=actor,
+        side=None,
+        expected_seq=expected_seq,
+        key=None,
+        kind=Kind.FORFEIT,
+        reason=reason,
+        director_only=True,
+    )
+
+
+def void_match(match_id: int, *, actor: Actor, reason: str, expected_seq: int | None = None) -> Recorded:
+    """Cancel a match: no winner. Its log stays; ``reopen_match`` brings it back."""
+    _need_reason(reason)
+    return _mark(match_id, Kind.VOID, actor=actor, reason=reason, expected_seq=expected_seq)
+
+
+def finish_match(
+    match_id: int, *, actor: Actor, reason: str = "session ended", expected_seq: int | None = None
+) -> Recorded:
+    """End a money session (matches to N points finish by themselves)."""
+    return _mark(match_id, Kind.FINISH, actor=actor, reason=reason, expected_seq=expected_seq)
+
+
+def undo_last_action(match_id: int, *, actor: Actor, reason: str, expected_seq: int | None = None) -> Recorded:
+    """Take back the last action still in force (a new log row says what it undoes and why)."""
+    _need_reason(reason)
+    with transaction.atomic():
+        match = _lock(match_id)
+        check_can_act(actor, match, None, director_only=True)
+        _check_seq(match, expected_seq)
+        target = _effective_rows(match)[-1:] if match.seq else []
+        if not target:
+            raise ApplicationError(ErrorCode.CONFLICT, "there is nothing to undo: the match has no actions yet")
+        return _correct(match, actor, target[0], reason=reason)
+
+
+def reopen_match(match_id: int, *, actor: Actor, reason: str, expected_seq: int | None = None) -> Recorded:
+    """Reopen a finished, forfeited or void match by undoing the action that closed it."""
+    _need_reason(reason)
+    with transaction.atomic():
+        match = _lock(match_id)
+        check_can_act(actor, match, None, director_only=True)
+        _check_seq(match, expected_seq)
+        if match.status not in _CLOSED:
+            raise ApplicationError(ErrorCode.CONFLICT, "the match is not finished, forfeited or void")
+        return _correct(match, actor, _effective_rows(match)[-1], reason=reason)
+
+
+def replace_game_result(
+    match_id: int,
+    *,
+    actor: Actor,
+    game_number: int,
+    winner: int,
+    kind: ResultKind | int,
+    cube_value: int = 1,
+    reason: str,
+    expected_seq: int | None = None,
+) -> Recorded:
+    """Replace the result of a game entered from a scoresheet; later games are re-scored, and the change is
+    refused (nothing stored) if it makes a later game impossible (a double in what becomes the Crawford game)."""
+    _need_reason(reason)
+    with transaction.atomic():
+        match = _lock(match_id)
+        check_can_act(actor, match, None, director_only=True)
+        _check_seq(match, expected_seq)
+        rows = [r for r in _effective_rows(match) if r.game_number == game_number]
+        if not rows:
+            raise ApplicationError(ErrorCode.NOT_FOUND, f"game {game_number} has not been recorded")
+        results = [r for r in rows if r.kind in (Kind.GAME_RESULT, Kind.CONCEDE_MATCH, Kind.FORFEIT, Kind.CORRECTION)]
+        if len(rows) != 1 or not results:
+            raise ApplicationError(
+                ErrorCode.CONFLICT,
+                f"game {game_number} was recorded move by move; undo its actions instead of replacing its result",
+            )
+        replacement = {"winner": winner, "kind": int(ResultKind(kind)), "cube": cube_value, "ended_by": "director"}
+        return _correct(match, actor, results[0], reason=reason, replacement=replacement)
+
+
+# -- internals -----------------------------------------------------------------------------------------------------
+
+_SideRule = int | None | Callable[[Actor, Match], int | None]
+
+
+def _any_side(actor: Actor, match: Match) -> int | None:
+    """Actions either player may enter (the opening roll, a scoresheet result): any side the actor holds."""
+    sides = sides_of(actor, match)
+    return min(sides) if sides else None
+
+
+def _directs(actor: Actor, match: Match) -> bool:
+    from games.access import is_director
+
+    return actor is SYSTEM or (actor.token is None and is_director(actor.user, match))
+
+
+def _need_reason(reason: str) -> None:
+    if not reason or not reason.strip():
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "a correction needs a reason (it is kept in the match log)")
+
+
+def _lock(match_id: int) -> Match:
+    try:
+        return Match.objects.select_for_update(of=("self",)).select_related("player1", "player2").get(pk=match_id)
+    except Match.DoesNotExist:
+        raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no match {match_id}") from None
+
+
+def _check_seq(match: Match, expected_seq: int | None) -> None:
+    if expected_seq is not None and expected_seq != match.seq:
+        raise ApplicationError(
+            ErrorCode.STALE_SEQUENCE,
+            f"the match has moved on (action {match.seq} is the latest, you expected {expected_seq}): "
+            "reload and try again",
+            seq=match.seq,
+        )
+
+
+def _check_open(match: Match) -> None:
+    if match.status in _CLOSED:
+        raise ApplicationError(ErrorCode.MATCH_CLOSED, f"the match is {match.get_status_display().lower()}")
+
+
+def _record(
+    match_id: int,
+    action: EngineAction | Callable[[Match], EngineAction],
+    *,
+    actor: Actor,
+    side: _SideRule,
+    expected_seq: int | None,
+    key: str | None,
+    kind: str | None = None,
+    reason: str = "",
+    director_only: bool = False,
+) -> Recorded:
+    if key is not None and not 1 <= len(key) <= 64:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "an idempotency key has 1 to 64 characters")
+    try:
+        with transaction.atomic():
+            match = _lock(match_id)
+            if key is not None:
+                prior = Action.objects.filter(match=match, idempotency_key=key).first()
+                if prior is not None:
+                    return Recorded(match, prior, load_state(match), retried=True)
+            acting_side = side(actor, match) if callable(side) else side
+            check_can_act(actor, match, acting_side, director_only=director_only)
+            _check_open(match)
+            _check_seq(match, expected_seq)
+            engine_act = action(match) if callable(action) else action
+            before = load_state(match)
+            play = None
+            if isinstance(engine_act, Move):
+                play = _resolve_play(before, engine_act)
+                engine_act = Move(engine_act.side, play)
+            try:
+                after = before.apply(engine_act)
+            except EngineError as exc:
+                raise ApplicationError(ErrorCode.ILLEGAL_ACTION, str(exc)) from exc
+            row = _append(match, before, after, engine_act, play, actor=actor, key=key, kind=kind, reason=reason)
+            _after_action(match, before, after, row)
+            return Recorded(match, row, after)
+    except IntegrityError:
+        # Two retries with one idempotency key raced past the lookup: the first one's row answers.
+        if key is not None:
+            prior = Action.objects.filter(match_id=match_id, idempotency_key=key).first()
+            if prior is not None:
+                match = Match.objects.select_related("player1", "player2").get(pk=match_id)
+                return Recorded(match, prior, load_state(match), retried=True)
+        raise
+
+
+def _resolve_play(state: MatchState, move: Move) -> Play:
+    game = state.game
+    if game.phase is not Phase.MOVE or game.dice is None:
+        # Let the engine word the refusal (wrong phase, wrong side).
+        try:
+            state.apply(move)
+        except EngineError as exc:
+            raise ApplicationError(ErrorCode.ILLEGAL_ACTION, str(exc)) from exc
+    if move.side != game.on_roll:
+        raise ApplicationError(
+            ErrorCode.ILLEGAL_ACTION, f"it is {'player 1' if game.on_roll == 0 else 'player 2'}'s turn to play"
+        )
+    assert game.dice is not None
+    if isinstance(move.play, Play):
+        return move.play
+    try:
+        return parse_play(move.play, game.position(), game.dice, legal=game.legal_plays())
+    except EngineError as exc:
+        raise ApplicationError(ErrorCode.ILLEGAL_ACTION, str(exc)) from exc
+
+
+def _position_after(before: MatchState, after: MatchState, action: EngineAction, play: Play | None) -> str:
+    if after.game_number == before.game_number and not after.is_over:
+        return after.game.position().key()
+    # The action ended the game: keep its final board, not the next game's start.
+    if play is not None:
+        return before.game.position().apply(play).key()
+    return before.game.position().key()
+
+
+def _append(
+    match: Match,
+    before: MatchState,
+    after: MatchState,
+    action: EngineAction,
+    play: Play | None,
+    *,
+    actor: Actor,
+    key: str | None,
+    kind: str | None,
+    reason: str,
+) -> Action:
+    fields = row_fields(action, play)
+    if kind is not None:
+        fields["kind"] = kind
+    user = actor.user if actor.user is not None and actor.user.is_authenticated else None
+    return Action.objects.create(
+        match=match,
+        seq=match.seq + 1,
+        game_number=before.game_number,
+        position_id=_position_after(before, after, action, play),
+        match_id_after=after.match_id(),
+        entered_by_user=user,
+        entered_by_token=actor.token,
+        idempotency_key=key,
+        reason=reason,
+        **fields,
+    )
+
+
+def _after_action(match: Match, before: MatchState, after: MatchState, row: Action) -> None:
+    """Update the caches (match row, game rows) after ``row``; signal a finished match after commit."""
+    now = timezone.now()
+    _sync_game(match, before, after)
+    match.seq = row.seq
+    match.state = after.snapshot()
+    match.score1, match.score2 = after.score
+    update = ["seq", "state", "score1", "score2", "status"]
+    if match.status == Match.Status.SCHEDULED:
+        match.status = Match.Status.IN_PROGRESS
+        match.started_at = now
+        update.append("started_at")
+    if after.is_over:
+        match.status = Match.Status.FORFEITED if row.kind == Kind.FORFEIT else Match.Status.FINISHED
+        match.winner = match.player(after.winner or 0)
+        match.finished_at = now
+        update += ["winner", "finished_at"]
+        match_pk = match.pk
+        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_pk))
+    match.save(update_fields=update)
+
+
+def _sync_game(match: Match, before: MatchState, after: MatchState) -> None:
+    """Create the game row when a game starts; write its result when it ends (at most one query each)."""
+    starting = before.game.phase is Phase.OPENING
+    ended = len(after.outcomes) > len(before.outcomes)
+    if not (starting or ended):
+        return
+    fields: dict[str, Any] = {}
+    if starting:
+        fields.update(
+            start_score1=before.score[0],
+            start_score2=before.score[1],
+            crawford=before.crawford_game,
+            opening_winner=after.game.opening_winner if not ended else None,
+        )
+    if ended:
+        outcome = after.outcomes[-1]
+        fields.update(
+            winner_side=outcome.winner,
+            result_kind=int(outcome.kind),
+            ended_by=outcome.ended_by,
+            cube_value=outcome.cube_value,
+            cube_owner=before.game.cube.owner,
+            points=outcome.points,
+        )
+    if starting:
+        Game.objects.create(match=match, number=before.game_number, **fields)
+    else:
+        Game.objects.filter(match=match, number=before.game_number).update(**fields)
+
+
+def _mark(match_id: int, kind: str, *, actor: Actor, reason: str, expected_seq: int | None) -> Recorded:
+    with transaction.atomic():
+        match = _lock(match_id)
+        check_can_act(actor, match, None, director_only=True)
+        _check_open(match)
+        _check_seq(match, expected_seq)
+        state = load_state(match)
+        if kind == Kind.FINISH and match.length > 0:
+            raise ApplicationError(ErrorCode.CONFLICT, "a match to N points ends when a player reaches N")
+        user = actor.user if actor.user is not None and actor.user.is_authenticated else None
+        row = Action.objects.create(
+            match=match,
+            seq=match.seq + 1,
+            game_number=state.game_number,
+            kind=kind,
+            reason=reason,
+            entered_by_user=user,
+            position_id="",
+            match_id_after=state.match_id(),
+        )
+        match.seq = row.seq
+        match.status = Match.Status.VOID if kind == Kind.VOID else Match.Status.FINISHED
+        match.winner = None
+        match.finished_at = timezone.now()
+        match.save(update_fields=["seq", "status", "winner", "finished_at"])
+        match_pk = match.pk
+        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_pk))
+        return Recorded(match, row, state)
+
+
+# -- corrections (replay) ------------------------------------------------------------------------------------------
+
+
+def _effective_actions(match: Match) -> list[tuple[Action, EngineAction | None]]:
+    """The log in force, in order, as (row, engine action): a row undone by a correction drops out, or is replaced
+    by the correction's replacement (which may itself be corrected again). Rows with no engine action (void,
+    finish) come with None."""
+    rows = list(Action.objects.filter(match=match).order_by("seq"))
+    correction_of = {r.undoes_id: r for r in rows if r.kind == Kind.CORRECTION and r.undoes_id is not None}
+    out: list[tuple[Action, EngineAction | None]] = []
+    for row in rows:
+        if row.kind == Kind.CORRECTION:
+            continue
+        current: Action | None = row
+        action = engine_action(row)
+        while current is not None and current.pk in correction_of:
+            correction = correction_of[current.pk]
+            action = replacement_action(correction)
+            current = correction if action is not None else None
+        if current is not None:
+            out.append((current, action))
+    return out
+
+
+def _effective_rows(match: Match) -> list[Action]:
+    return [row for row, _ in _effective_actions(match)]
+
+
+def _correct(
+    match: Match, actor: Actor, target: Action, *, reason: str, replacement: dict[str, Any] | None = None
+) -> Recorded:
+    was_closed = match.status in _CLOSED
+    user = actor.user if actor.user is not None and actor.user.is_authenticated else None
+    row = Action.objects.create(
+        match=match,
+        seq=match.seq + 1,
+        game_number=target.game_number,
+        kind=Kind.CORRECTION,
+        undoes=target,
+        reason=reason,
+        data={"replacement": replacement} if replacement else {},
+        entered_by_user=user,
+        entered_by_token=actor.token,
+    )
+    match.seq = row.seq
+    state = rebuild_match(match)
+    row.match_id_after = state.match_id()
+    row.position_id = state.game.position().key()
+    row.save(update_fields=["match_id_after", "position_id"])
+    if was_closed or match.status in _CLOSED:
+        match_pk = match.pk
+        transaction.on_commit(lambda: match_result_changed.send(sender=Match, match_id=match_pk))
+    return Recorded(match, row, state)
+
+
+def rebuild_match(match: Match) -> MatchState:
+    """Replay the log in force and rewrite every cache (match row and game rows) from it.
+
+    :raises ApplicationError: ILLEGAL_ACTION when the log no longer replays (the caller's transaction rolls back).
+    """
+    state = new_state(match)
+    games: list[Game] = []
+    status = Match.Status.SCHEDULED
+    closing: str | None = None
+    for row, action in _effective_actions(match):
+        status = Match.Status.IN_PROGRESS
+        if action is None:
+            closing = row.kind
+            continue
+        before = state
+        try:
+            state = state.apply(action)
+        except EngineError as exc:
+            raise ApplicationError(
+                ErrorCode.ILLEGAL_ACTION, f"that change would make action {row.seq} of the log illegal: {exc}"
+            ) from exc
+        _collect_game(match, games, before, state)
+        if len(state.outcomes) > len(before.outcomes) and state.is_over:
+            closing = row.kind
+    Game.objects.filter(match=match).delete()
+    Game.objects.bulk_create(games)
+    match.state = state.snapshot()
+    match.score1, match.score2 = state.score
+    match.winner = None
+    if closing == Kind.VOID:
+        status = Match.Status.VOID
+    elif closing == Kind.FINISH:
+        status = Match.Status.FINISHED
+    elif state.is_over:
+        status = Match.Status.FORFEITED if closing == Kind.FORFEIT else Match.Status.FINISHED
+        match.winner = match.player(state.winner or 0)
+    match.status = status
+    if status not in _CLOSED:
+        match.finished_at = None
+    match.save()
+    return state
+
+
+# -- import ----------------------------------------------------------------------------------------------------------
+
+
+def import_match(
+    *,
+    players: tuple[str, str],
+    length: int,
+    variant: str,
+    crawford: bool,
+    games: Sequence[Iterable[EngineAction]],
+    source: str = "",
+    created_by: Any = None,
+    find_player: Callable[[str], Player] | None = None,
+) -> Match:
+    """Store a whole match (e.g. a replayed .mat log) with its full action log, exactly as if it had been entered
+    action by action; nothing is stored if any action is refused.
+
+    :raises ApplicationError: ILLEGAL_ACTION with the engine's reason and the action's place.
+    """
+    lookup = find_player or _player_named
+    with transaction.atomic():
+        p1, p2 = lookup(players[0]), lookup(players[1])
+        if p1.pk == p2.pk:
+            p2 = create_player(display_name=players[1])
+        entry_mode = Match.EntryMode.MOVES
+        match = start_match(
+            player1=p1,
+            player2=p2,
+            length=length,
+            variant=variant,
+            crawford=crawford,
+            entry_mode=entry_mode,
+            created_by=created_by,
+            source=source,
+        )
+        state = load_state(match)
+        rows: list[Action] = []
+        game_rows: list[Game] = []
+        only_results = True
+        for number, actions in enumerate(games, start=1):
+            for action in actions:
+                play = None
+                if isinstance(action, Move):
+                    play = _resolve_play(state, action)
+                    action = Move(action.side, play)
+                only_results = only_results and isinstance(action, (GameResult, ConcedeMatch))
+                before = state
+                try:
+                    state = state.apply(action)
+                except EngineError as exc:
+                    raise ApplicationError(ErrorCode.ILLEGAL_ACTION, f"game {number}: {exc}") from exc
+                fields = row_fields(action, play)
+                rows.append(
+                    Action(
+                        match=match,
+                        seq=len(rows) + 1,
+                        game_number=before.game_number,
+                        position_id=_position_after(before, state, action, play),
+                        match_id_after=state.match_id(),
+                        **fields,
+                    )
+                )
+                _collect_game(match, game_rows, before, state)
+        Action.objects.bulk_create(rows, batch_size=2000)
+        Game.objects.bulk_create(game_rows)
+        match.seq = len(rows)
+        match.state = state.snapshot()
+        match.score1, match.score2 = state.score
+        if only_results and rows:
+            match.entry_mode = Match.EntryMode.SCORESHEET
+        if rows:
+            match.status = Match.Status.IN_PROGRESS
+            match.started_at = timezone.now()
+        if state.is_over:
+            match.status = Match.Status.FINISHED
+            match.winner = match.player(state.winner or 0)
+            match.finished_at = match.started_at
+            match_pk = match.pk
+            transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_pk))
+        match.save()
+        return match
+
+
+def _collect_game(match: Match, games: list[Game], before: MatchState, after: MatchState) -> None:
+    if before.game.phase is Phase.OPENING:
+        games.append(
+            Game(
+                match=match,
+                number=before.game_number,
+                start_score1=before.score[0],
+                start_score2=before.score[1],
+                crawford=before.crawford_game,
+                opening_winner=after.game.opening_winner if after.game_number == before.game_number else None,
+            )
+        )
+    if len(after.outcomes) > len(before.outcomes):
+        outcome = after.outcomes[-1]
+        game = games[-1]
+        game.winner_side, game.result_kind, game.ended_by = outcome.winner, int(outcome.kind), outcome.ended_by
+        game.cube_value, game.cube_owner, game.points = outcome.cube_value, before.game.cube.owner, outcome.points
+
+
+def _player_named(name: str) -> Player:
+    """The one player with exactly this name, or a new one (two namesakes: a new player, never a guess)."""
+    found = list(Player.objects.filter(display_name=" ".join(name.split()))[:2])
+    if len(found) == 1:
+        return found[0]
+    return create_player(display_name=name or "Unknown player")
