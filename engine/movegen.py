@@ -17,7 +17,8 @@ Design, for speed in pure Python:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 from engine.errors import NotationError
 from engine.moves import Play, Step
@@ -42,17 +43,32 @@ class LegalPlays(Sequence[Play]):
     :meth:`positions`. An empty collection means the roll cannot be played at all.
     """
 
-    __slots__ = ("_found", "_plays", "_raw", "dice", "position")
+    __slots__ = ("_decode", "_found", "_plays", "_raw_list", "dice", "position")
 
-    def __init__(self, position: Position, dice: tuple[int, int], found: dict[int, tuple[RawStep, ...]]) -> None:
+    def __init__(
+        self,
+        position: Position,
+        dice: tuple[int, int],
+        found: dict[int, Any],
+        decode: Callable[[Any], tuple[RawStep, ...]] | None = None,
+    ) -> None:
         self.position = position
         self.dice = dice
-        self._found = found  # resulting-position key -> steps
-        self._raw = list(found.values())
+        self._found = found  # resulting-position key -> steps (or a compact form that ``decode`` turns into steps)
+        self._decode = decode
+        self._raw_list: list[tuple[RawStep, ...]] | None = None
         self._plays: list[Play] | None = None
 
+    @property
+    def _raw(self) -> list[tuple[RawStep, ...]]:
+        if self._raw_list is None:
+            decode = self._decode
+            values = self._found.values()
+            self._raw_list = [decode(v) for v in values] if decode else list(values)
+        return self._raw_list
+
     def __len__(self) -> int:
-        return len(self._raw)
+        return len(self._found)
 
     def _materialise(self) -> list[Play]:
         if self._plays is None:
@@ -83,16 +99,31 @@ class LegalPlays(Sequence[Play]):
         if key is None:
             return None
         raw = self._found.get(key)
-        return Play(raw) if raw is not None else None
+        if raw is None:
+            return None
+        return Play(self._decode(raw) if self._decode else raw)
 
     def positions(self) -> list[Position]:
         """The resulting positions, seen by the mover (before the turn passes), in the order of the plays."""
-        return [play.apply(self.position) for play in self._materialise()]
+        me0 = self.position.me
+        opp0 = self.position.opp
+        out = []
+        for steps in self._raw:
+            me = list(me0)
+            opp = list(opp0)
+            for src, dst, hit in steps:
+                me[src] -= 1
+                me[dst] += 1
+                if hit:
+                    opp[25 - dst] -= 1
+                    opp[BAR] += 1
+            out.append(Position.trusted(tuple(me), tuple(opp)))
+        return out
 
     @property
     def max_dice(self) -> int:
         """How many dice every legal play uses (0 when the roll cannot be played)."""
-        return len(self._raw[0]) if self._raw else 0
+        return len(next(iter(self._found.values()))) if self._found else 0
 
     def __repr__(self) -> str:
         return f"<LegalPlays {self.dice[0]}{self.dice[1]}: {len(self)} plays>"
@@ -120,7 +151,9 @@ def legal_plays(position: Position, dice: tuple[int, int], *, enter_all_first: b
     plain = not (me[BAR] or me[WAITING])
     if d1 == d2:
         if plain and _far_from_home(me, 4 * d1):
-            found = _doubles_plain(position, d1)
+            leaves = _doubles_plain(position, d1)
+            rev = position.opp[25::-1]
+            return LegalPlays(position, dice, leaves, lambda srcs: _double_steps(srcs, d1, rev))
         else:
             found = _doubles(position, d1, enter_all_first)
     elif plain and _far_from_home(me, d1 + d2):
@@ -201,84 +234,100 @@ def _non_doubles_plain(position: Position, hi: int, lo: int) -> dict[int, tuple[
     return {k: ((s, t, h),) for k, s, t, h in lows}
 
 
-def _doubles_plain(position: Position, die: int) -> dict[int, tuple[RawStep, ...]]:
-    """A double with no bar and no bear-off: four nested loops over sources in non-increasing order."""
-    m = list(position.me)
+def _doubles_plain(position: Position, die: int) -> dict[int, tuple[int, ...]]:
+    """A double with no bar and no bear-off: four flat loops over sources in non-increasing order.
+
+    Leaves are stored as source tuples and turned into steps only at the end; hits are folded into the key with
+    an OR (a blot point counts once however often it is landed on).
+    """
+    me = position.me
+    m = list(me)
     rev = position.opp[25::-1]
     shift = _SHIFT
     hit_bit = _HIT
-    # Sources whose landing point is open, highest first; landing points below die+1 would be bear-offs, which
-    # cannot happen here.
-    order = [p for p in range(24, die, -1) if rev[p - die] < 2]
-    step_key = {p: shift[p - die] - shift[p] for p in order}
-    blot = {p - die for p in order if rev[p - die] == 1}
-    found: dict[int, tuple[RawStep, ...]] = {}
+    # Points that can hold a checker during the turn (occupied, or reachable by up to three steps), whose
+    # landing point is open; highest first.
+    reach = set()
+    for p in range(24, 0, -1):
+        if me[p]:
+            for k in range(4):
+                q = p - k * die
+                if q <= die or rev[q - die] >= 2:
+                    break
+                reach.add(q)
+    order = sorted(reach, reverse=True)
+    cand = [(p, p - die, shift[p - die] - shift[p], hit_bit[p - die] if rev[p - die] == 1 else 0) for p in order]
+    n = len(cand)
+    leaves: dict[int, tuple[int, ...]] = {}
     best = 0
-    n = len(order)
     for i in range(n):
-        a = order[i]
+        a, ta, ka, ha = cand[i]
         if not m[a]:
             continue
-        ta = a - die
-        ha = ta in blot
         m[a] -= 1
         m[ta] += 1
-        ka = step_key[a] + (hit_bit[ta] if ha else 0)
         deeper_b = False
         for j in range(i, n):
-            b = order[j]
+            b, tb, kb, hb = cand[j]
             if not m[b]:
                 continue
-            tb = b - die
-            hb = tb in blot and not (ha and tb == ta)
             m[b] -= 1
             m[tb] += 1
-            kb = ka + step_key[b] + (hit_bit[tb] if hb else 0)
+            kab = ka + kb
+            hab = ha | hb
             deeper_b = True
             deeper_c = False
             for k in range(j, n):
-                c = order[k]
+                c, tc, kc, hc = cand[k]
                 if not m[c]:
                     continue
-                tc = c - die
-                hc = tc in blot and not ((ha and tc == ta) or (hb and tc == tb))
+                deeper_c = True
+                kabc = kab + kc
+                habc = hab | hc
                 m[c] -= 1
                 m[tc] += 1
-                kc = kb + step_key[c] + (hit_bit[tc] if hc else 0)
-                deeper_c = True
                 deeper_d = False
                 for q in range(k, n):
-                    d = order[q]
-                    if not m[d]:
-                        continue
-                    td = d - die
-                    hd = td in blot and not ((ha and td == ta) or (hb and td == tb) or (hc and td == tc))
-                    deeper_d = True
-                    key = kc + step_key[d] + (hit_bit[td] if hd else 0)
-                    if best < 4:
-                        best = 4
-                        found = {}
-                    found[key] = ((a, ta, ha), (b, tb, hb), (c, tc, hc), (d, td, hd))
-                if not deeper_d and best <= 3:
-                    if best < 3:
-                        best = 3
-                        found = {}
-                    found[kc] = ((a, ta, ha), (b, tb, hb), (c, tc, hc))
+                    d, _, kd, hd = cand[q]
+                    if m[d]:
+                        deeper_d = True
+                        leaves[kabc + kd + (habc | hd)] = (a, b, c, d)
                 m[tc] -= 1
                 m[c] += 1
+                if deeper_d:
+                    best = 4
+                elif best < 4:
+                    if best < 3:
+                        best = 3
+                        leaves = {}
+                    leaves[kabc + habc] = (a, b, c)
+            m[tb] -= 1
+            m[b] += 1
             if not deeper_c and best <= 2:
                 if best < 2:
                     best = 2
-                    found = {}
-                found[kb] = ((a, ta, ha), (b, tb, hb))
-            m[tb] -= 1
-            m[b] += 1
-        if not deeper_b and best <= 1:
-            best = 1
-            found[ka] = ((a, ta, ha),)
+                    leaves = {}
+                leaves[kab + hab] = (a, b)
         m[ta] -= 1
         m[a] += 1
-    return found
+        if not deeper_b and best <= 1:
+            best = 1
+            leaves[ka + ha] = (a,)
+    if best == 4:
+        return {key: srcs for key, srcs in leaves.items() if len(srcs) == 4}
+    return leaves
+
+
+def _double_steps(sources: tuple[int, ...], die: int, rev: tuple[int, ...]) -> tuple[RawStep, ...]:
+    hit: set[int] = set()
+    steps = []
+    for src in sources:
+        dst = src - die
+        is_hit = rev[dst] == 1 and dst not in hit
+        if is_hit:
+            hit.add(dst)
+        steps.append((src, dst, is_hit))
+    return tuple(steps)
 
 
 def play_key(position: Position, steps: Iterable[tuple[int, int, bool]]) -> int | None:

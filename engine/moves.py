@@ -51,7 +51,7 @@ class Play:
             if hit:
                 opp[25 - dst] -= 1
                 opp[BAR] += 1
-        return Position(me, opp, validate=False)
+        return Position.trusted(tuple(me), tuple(opp))
 
     @property
     def dice_used(self) -> int:

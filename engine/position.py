@@ -69,6 +69,15 @@ class Position:
     # -- construction ---------------------------------------------------------------------------------------------
 
     @classmethod
+    def trusted(cls, me: tuple[int, ...], opp: tuple[int, ...]) -> Position:
+        """A position from two 27-slot tuples the caller guarantees valid (the engine's own results)."""
+        new = object.__new__(cls)
+        object.__setattr__(new, "me", me)
+        object.__setattr__(new, "opp", opp)
+        object.__setattr__(new, "_hash", hash((me, opp)))
+        return new
+
+    @classmethod
     def initial(cls, variant: Variant = STANDARD) -> Position:
         """The starting position of ``variant`` (both sides set up alike)."""
         slots = variant.slots()
