@@ -97,7 +97,8 @@ class MatchState:
             resignation=resignation,
             dice=dice,
             match_length=self.length,
-            score=self.score,
+            # gnubg's Match ID cannot hold a score past the match length (the win is what matters there).
+            score=(min(self.score[0], self.length), min(self.score[1], self.length)) if self.length else self.score,
             jacoby=False,
         )
         return encode_match_id(fields)

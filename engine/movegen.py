@@ -146,11 +146,16 @@ def legal_plays(position: Position, dice: tuple[int, int], *, enter_all_first: b
     if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
         raise NotationError(f"dice must be 1 to 6, got {d1}-{d2}")
     me = position.me
+    bar = me[BAR]
+    if bar:
+        entered = _bar_only(position, d1, d2, bar)
+        if entered is not None:
+            return LegalPlays(position, dice, entered)
     # Fast paths: nothing on the bar or waiting, and no bear-off possible within the turn (a checker outside the
     # home board that no single die's worth of steps can bring in keeps every step a plain move).
     plain = not (me[BAR] or me[WAITING])
     if d1 == d2:
-        if plain and _far_from_home(me, 4 * d1):
+        if plain and (_far_from_home(me, 4 * d1) or not any(me[7:25])):
             leaves = _doubles_plain(position, d1)
             rev = position.opp[25::-1]
             return LegalPlays(position, dice, leaves, lambda srcs: _double_steps(srcs, d1, rev))
@@ -161,6 +166,29 @@ def legal_plays(position: Position, dice: tuple[int, int], *, enter_all_first: b
     else:
         found = _non_doubles(position, max(d1, d2), min(d1, d2), enter_all_first)
     return LegalPlays(position, (d1, d2), found)
+
+
+def _bar_only(position: Position, d1: int, d2: int, bar: int) -> dict[int, tuple[RawStep, ...]] | None:
+    """The plays when checkers on the bar decide everything: no entry point open (no play), or at least as many
+    checkers on the bar as dice (every die enters). None when other checkers may move too."""
+    rev = position.opp[25::-1]
+    dice = [d1] * 4 if d1 == d2 else [d1, d2]
+    open_dice = [d for d in dice if rev[25 - d] < 2]
+    if not open_dice:
+        return {}
+    if bar < len(dice):
+        return None
+    steps = []
+    key = 0
+    hits = 0
+    for die in open_dice:  # with two on the bar and one entry point open, the other die is lost
+        dst = 25 - die
+        hit = rev[dst] == 1 and not hits & _HIT[dst]
+        steps.append((BAR, dst, hit))
+        key += _SHIFT[dst] - _SHIFT[BAR]
+        if hit:
+            hits |= _HIT[dst]
+    return {key + hits: tuple(steps)}
 
 
 def _far_from_home(me: tuple[int, ...], pips: int) -> bool:
@@ -175,17 +203,19 @@ def _far_from_home(me: tuple[int, ...], pips: int) -> bool:
     return False
 
 
-def _single_steps(me: tuple[int, ...], rev: tuple[int, ...], die: int) -> list[tuple[int, int, int, bool]]:
+def _single_steps(occupied: list[int], rev: tuple[int, ...], die: int) -> list[tuple[int, int, int, bool]]:
     """Every plain one-die step (key delta, src, dst, hit) from the mover's occupied points, highest first."""
     shift = _SHIFT
+    hit_bit = _HIT
     out = []
-    for src in range(24, die, -1):
-        if me[src]:
-            dst = src - die
-            there = rev[dst]
-            if there < 2:
-                hit = there == 1
-                out.append((shift[dst] - shift[src] + (_HIT[dst] if hit else 0), src, dst, hit))
+    for src in occupied:
+        dst = src - die
+        if dst < 1:
+            break
+        there = rev[dst]
+        if there < 2:
+            hit = there == 1
+            out.append((shift[dst] - shift[src] + (hit_bit[dst] if hit else 0), src, dst, hit))
     return out
 
 
@@ -193,8 +223,9 @@ def _non_doubles_plain(position: Position, hi: int, lo: int) -> dict[int, tuple[
     """Two dice, no bar, no bear-off: pairs of independent steps (order-free) plus one checker taking both."""
     me = position.me
     rev = position.opp[25::-1]  # rev[p] = opponent checkers on the mover's point p
-    highs = _single_steps(me, rev, hi)
-    lows = _single_steps(me, rev, lo)
+    occupied = [p for p in range(24, 0, -1) if me[p]]
+    highs = _single_steps(occupied, rev, hi)
+    lows = _single_steps(occupied, rev, lo)
     found: dict[int, tuple[RawStep, ...]] = {}
     hit_bit = _HIT
     for k1, s1, t1, h1 in highs:
@@ -213,10 +244,13 @@ def _non_doubles_plain(position: Position, hi: int, lo: int) -> dict[int, tuple[
     # One checker with both dice, through a point it does not already share with a checker of its own (with a
     # checker already there the same result is a pair above).
     shift = _SHIFT
+    both = hi + lo
     for first, second in ((hi, lo), (lo, hi)):
-        for src in range(24, first + second, -1):
+        for src in occupied:
+            if src <= both:
+                break
             mid = src - first
-            if not me[src] or me[mid] or rev[mid] >= 2:
+            if me[mid] or rev[mid] >= 2:
                 continue
             dst = mid - second
             there = rev[dst]
@@ -235,10 +269,13 @@ def _non_doubles_plain(position: Position, hi: int, lo: int) -> dict[int, tuple[
 
 
 def _doubles_plain(position: Position, die: int) -> dict[int, tuple[int, ...]]:
-    """A double with no bar and no bear-off: four flat loops over sources in non-increasing order.
+    """A double with nothing on the bar and either no bear-off possible or every checker already home: four flat
+    loops over sources in non-increasing order. A bear-off with a die larger than the point is checked as it is
+    played (no checker may stand higher, RULES.md "Bearing off"); with sources taken highest first that is the
+    only order in which it can be legal.
 
-    Leaves are stored as source tuples and turned into steps only at the end; hits are folded into the key with
-    an OR (a blot point counts once however often it is landed on).
+    Leaves are stored as source tuples and turned into steps only when plays are read; hits are folded into the
+    key with an OR (a blot point counts once however often it is landed on).
     """
     me = position.me
     m = list(me)
@@ -247,29 +284,34 @@ def _doubles_plain(position: Position, die: int) -> dict[int, tuple[int, ...]]:
     hit_bit = _HIT
     # Points that can hold a checker during the turn (occupied, or reachable by up to three steps), whose
     # landing point is open; highest first.
+    home = not any(me[7:25])  # every checker home: bearing off is allowed from the start
     reach = set()
-    for p in range(24, 0, -1):
-        if me[p]:
-            for k in range(4):
-                q = p - k * die
-                if q <= die or rev[q - die] >= 2:
-                    break
-                reach.add(q)
-    order = sorted(reach, reverse=True)
-    cand = [(p, p - die, shift[p - die] - shift[p], hit_bit[p - die] if rev[p - die] == 1 else 0) for p in order]
+    for p in [q for q in range(24, 0, -1) if me[q]]:
+        for k in range(4):
+            q = p - k * die
+            if q < 1 or (q <= die and not home) or (q > die and rev[q - die] >= 2):
+                break
+            reach.add(q)
+    cand = []
+    for p in sorted(reach, reverse=True):
+        dst = p - die
+        if dst >= 1:
+            cand.append((p, dst, shift[dst] - shift[p], hit_bit[dst] if rev[dst] == 1 else 0, False))
+        else:
+            cand.append((p, 0, shift[0] - shift[p], 0, dst < 0))  # bear-off; True: the die is larger
     n = len(cand)
     leaves: dict[int, tuple[int, ...]] = {}
     best = 0
     for i in range(n):
-        a, ta, ka, ha = cand[i]
-        if not m[a]:
+        a, ta, ka, ha, over = cand[i]
+        if not m[a] or (over and any(m[a + 1 : 7])):
             continue
         m[a] -= 1
         m[ta] += 1
         deeper_b = False
         for j in range(i, n):
-            b, tb, kb, hb = cand[j]
-            if not m[b]:
+            b, tb, kb, hb, over = cand[j]
+            if not m[b] or (over and any(m[b + 1 : 7])):
                 continue
             m[b] -= 1
             m[tb] += 1
@@ -278,8 +320,8 @@ def _doubles_plain(position: Position, die: int) -> dict[int, tuple[int, ...]]:
             deeper_b = True
             deeper_c = False
             for k in range(j, n):
-                c, tc, kc, hc = cand[k]
-                if not m[c]:
+                c, tc, kc, hc, over = cand[k]
+                if not m[c] or (over and any(m[c + 1 : 7])):
                     continue
                 deeper_c = True
                 kabc = kab + kc
@@ -288,8 +330,8 @@ def _doubles_plain(position: Position, die: int) -> dict[int, tuple[int, ...]]:
                 m[tc] += 1
                 deeper_d = False
                 for q in range(k, n):
-                    d, _, kd, hd = cand[q]
-                    if m[d]:
+                    d, _, kd, hd, over = cand[q]
+                    if m[d] and not (over and any(m[d + 1 : 7])):
                         deeper_d = True
                         leaves[kabc + kd + (habc | hd)] = (a, b, c, d)
                 m[tc] -= 1
@@ -322,8 +364,8 @@ def _double_steps(sources: tuple[int, ...], die: int, rev: tuple[int, ...]) -> t
     hit: set[int] = set()
     steps = []
     for src in sources:
-        dst = src - die
-        is_hit = rev[dst] == 1 and dst not in hit
+        dst = max(src - die, 0)
+        is_hit = dst > 0 and rev[dst] == 1 and dst not in hit
         if is_hit:
             hit.add(dst)
         steps.append((src, dst, is_hit))
@@ -454,15 +496,39 @@ def _any_above(m: list[int], point: int) -> bool:
 
 
 def _doubles(position: Position, die: int, enter_all_first: bool) -> dict[int, tuple[RawStep, ...]]:
-    m = list(position.me)
-    opp = position.opp
-    blot = _blots(opp)
-    table = _targets(opp, die)
-    # Sources in the canonical order, keeping only those whose landing point is not blocked.
-    order = [p for p in _SOURCE_ORDER if table[p] != _BLOCKED]
+    me = position.me
+    m = list(me)
+    rev = position.opp[25::-1]
+    blot = [c == 1 for c in rev]
+    blot[0] = False
+    entry = 25 - die
+    # Sources in the canonical order (bar, waiting, 24 ... 1) that can hold a checker during the turn and whose
+    # landing point is not blocked; a landing at or below 0 is a bear-off.
+    table = [_BLOCKED] * 27
+    if rev[entry] < 2:
+        table[BAR] = table[WAITING] = entry
+    reach = set()
+    starts = [p for p in range(24, 0, -1) if me[p]]
+    if me[BAR] or me[WAITING]:
+        starts.insert(0, entry)
+    for p in starts:
+        for k in range(4):
+            q = p - k * die
+            if q < 1:
+                break
+            dst = q - die
+            if dst >= 1:
+                if rev[dst] >= 2:
+                    break
+                table[q] = dst
+            else:
+                table[q] = 0 if dst == 0 else _OVERSHOOT
+            reach.add(q)
+    order = [p for p in (BAR, WAITING) if me[p] and table[p] != _BLOCKED]
+    order += sorted(reach, reverse=True)
     n = len(order)
     shift = _SHIFT
-    outside_start = sum(m[7:27])
+    outside_start = sum(me[7:27])
     best = [0]
     found: dict[int, tuple[RawStep, ...]] = {}
     path: list[RawStep] = []

@@ -34,6 +34,7 @@ from engine.errors import EngineError
 from engine.formats.mat import Cell, CellKind, GameRecord, MatchRecord, RollMarker, write_mat
 from engine.game import Phase
 from engine.match import MatchState
+from engine.movegen import legal_plays
 from engine.notation import parse_play
 from engine.types import ResultKind
 from engine.variants import NACKGAMMON, STANDARD, Variant
@@ -483,10 +484,12 @@ class _GameWriter:
                 play = parse_play(play, game.position(), game.dice, legal=game.legal_plays())
             self._cells.append(replace(self._roll, play=play.mat()))
             self._roll = None
-        elif isinstance(action, Resign) and self._roll is not None:
+        elif isinstance(action, AcceptResignation) and self._roll is not None:
             # Rolled, then resigned: gnubg writes the roll with no play; when that would read as the one forced
-            # play, XG's "???" says it unambiguously.
-            marker = RollMarker.RESIGN_AFTER_ROLL if len(game.legal_plays()) == 1 else None
+            # play, XG's "???" says it unambiguously. (A rejected resignation leaves the roll waiting for its play.)
+            assert game.dice is not None
+            forced = len(legal_plays(game.position(), game.dice, enter_all_first=game.variant.enter_all_first)) == 1
+            marker = RollMarker.RESIGN_AFTER_ROLL if forced else None
             self._cells.append(replace(self._roll, marker=marker))
             self._roll = None
         elif isinstance(action, Double):
@@ -506,7 +509,11 @@ class _GameWriter:
             self._roll = None
 
     def cells(self, final: bool) -> list[Cell]:
-        self._flush_roll()
+        # Dice rolled but not yet played when the record stops (a match in progress) cannot be written: an empty
+        # play would read back as a dance or a resignation.
+        if self._roll is not None and self.state.game.phase is not Phase.MOVE:
+            self._flush_roll()
+        self._roll = None
         cells = list(self._cells)
         if len(self.state.outcomes) > self.start_games:
             outcome = self.state.outcomes[self.start_games]
