@@ -56,6 +56,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and ReDoc assets, served locally (no CDN)
     "engine",
     "games",
     "tournaments",
@@ -145,12 +147,37 @@ if env_bool("BEHIND_TLS_PROXY", default=False):
 # --- Django REST framework ----------------------------------------------------------------------------------
 
 REST_FRAMEWORK = {
+    # An entry link (X-Entry-Token), when sent, is the request's credential; it comes first so that it wins over a
+    # session, and so that a 401 names the "Token" scheme.
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "games.api.auth.EntryTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
     ],
     # Closed by default; public read-only endpoints opt out explicitly.
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PAGINATION_CLASS": "games.api.pagination.StandardPagination",
+    "PAGE_SIZE": 50,
+    "EXCEPTION_HANDLER": "games.api.exceptions.api_exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "bgmatch API",
+    "DESCRIPTION": (
+        "Match-play backgammon: players, matches to N points, the action log, director corrections, entry links "
+        "and .mat match logs. Errors are JSON `{code, message, ...}`."
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "ActionKindEnum": "games.models.Action.Kind",
+        "ResultKindEnum": ["single", "gammon", "backgammon"],
+    },
 }
 
 # --- Celery -------------------------------------------------------------------------------------------------

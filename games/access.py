@@ -79,10 +79,14 @@ def check_can_act(actor: Actor, match: Match, side: int | None, *, director_only
         return
     if not actor.is_authenticated:
         raise ApplicationError(ErrorCode.NOT_AUTHENTICATED, "log in or use your entry link to record actions")
+    if actor.token is not None and not EntryToken.objects.filter(pk=actor.token.pk, revoked_at__isnull=True).exists():
+        raise ApplicationError(ErrorCode.FORBIDDEN, "this entry link is not valid (it may have been revoked)")
     if actor.token is None and is_director(actor.user, match):
         return
-    if director_only or side is None:
+    if director_only:
         raise ApplicationError(ErrorCode.FORBIDDEN, "only a director of this match can do that")
+    if side is None:
+        raise ApplicationError(ErrorCode.FORBIDDEN, "you are not a player or a director of this match")
     allowed = sides_of(actor, match)
     if side in allowed:
         return

@@ -74,7 +74,7 @@ def _pips_by_side(on_roll: int, pips: tuple[int, int]) -> list[int]:
 
 
 def _legal_actions(match: Match, state: MatchState) -> list[str]:
-    kinds = state.game.legal_action_kinds()
+    kinds = ["play" if kind == "move" else kind for kind in state.game.legal_action_kinds()]
     if match.entry_mode == Match.EntryMode.SCORESHEET:
         return ["game-result"] if state.game.phase is Phase.OPENING else []
     return kinds

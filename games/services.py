@@ -115,6 +115,43 @@ def start_match(
     return match
 
 
+SETUP_FIELDS = ("player1", "player2", "length", "variant", "crawford", "entry_mode", "private")
+
+
+def update_match_setup(match_id: int, *, actor: Actor, changes: dict[str, Any]) -> Match:
+    """Change a match's set-up (players, length, variant, Crawford rule, entry mode, privacy). Everything but privacy
+    only while nothing has been recorded; the cached engine state is made again for the new set-up.
+
+    :raises ApplicationError: CONFLICT once the match has started; INVALID_INPUT for an unknown field or value.
+    """
+    unknown = sorted(set(changes) - set(SETUP_FIELDS))
+    if unknown:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, f"these fields cannot be changed here: {', '.join(unknown)}")
+    with transaction.atomic():
+        match = _lock(match_id)
+        check_can_act(actor, match, None, director_only=True)
+        setup = [name for name in changes if name != "private"]
+        if setup and (match.seq or match.status != Match.Status.SCHEDULED):
+            raise ApplicationError(
+                ErrorCode.CONFLICT, f"the match has started, so its set-up ({', '.join(setup)}) cannot change"
+            )
+        for name, value in changes.items():
+            setattr(match, name, value)
+        if match.player1_id == match.player2_id:
+            raise ApplicationError(ErrorCode.INVALID_INPUT, "a match needs two different players")
+        if not 0 <= match.length <= 99 or match.variant not in VARIANTS:
+            raise ApplicationError(
+                ErrorCode.INVALID_INPUT, "a match is played to 1-99 points (0 for money) in a known variant"
+            )
+        update = list(changes)
+        if setup:
+            match.crawford = match.crawford and match.length > 0
+            match.state = new_state(match).snapshot()
+            update += ["crawford", "state"]
+        match.save(update_fields=sorted(set(update)))
+        return match
+
+
 # -- recording actions -----------------------------------------------------------------------------------------
 
 
@@ -330,7 +367,15 @@ def replace_game_result(
                 ErrorCode.CONFLICT,
                 f"game {game_number} was recorded move by move; undo its actions instead of replacing its result",
             )
-        replacement = {"winner": winner, "kind": int(ResultKind(kind)), "cube": cube_value, "ended_by": "director"}
+        try:
+            result_kind = ResultKind(kind)
+        except ValueError:
+            raise ApplicationError(
+                ErrorCode.INVALID_INPUT, "a game is won as a single (1), gammon (2) or backgammon (3)"
+            ) from None
+        if winner not in (0, 1):
+            raise ApplicationError(ErrorCode.INVALID_INPUT, "the winner is side 0 or side 1")
+        replacement = {"winner": winner, "kind": int(result_kind), "cube": cube_value, "ended_by": "director"}
         return _correct(match, actor, results[0], reason=reason, replacement=replacement)
 
 
@@ -395,15 +440,23 @@ def _record(
     try:
         with transaction.atomic():
             match = _lock(match_id)
+            acting_side = side(actor, match) if callable(side) else side
+            check_can_act(actor, match, acting_side, director_only=director_only)
             if key is not None:
                 prior = Action.objects.filter(match=match, idempotency_key=key).first()
                 if prior is not None:
                     return Recorded(match, prior, load_state(match), retried=True)
-            acting_side = side(actor, match) if callable(side) else side
-            check_can_act(actor, match, acting_side, director_only=director_only)
             _check_open(match)
             _check_seq(match, expected_seq)
             engine_act = action(match) if callable(action) else action
+            if match.entry_mode == Match.EntryMode.SCORESHEET and not isinstance(
+                engine_act, (GameResult, ConcedeMatch)
+            ):
+                raise ApplicationError(
+                    ErrorCode.ILLEGAL_ACTION,
+                    "this match is kept on a scoresheet: enter each game's result (winner, single/gammon/backgammon, "
+                    "cube), not rolls and plays",
+                )
             before = load_state(match)
             play = None
             if isinstance(engine_act, Move):
@@ -571,11 +624,14 @@ def _mark(match_id: int, kind: str, *, actor: Actor, reason: str, expected_seq: 
 # -- corrections (replay) ------------------------------------------------------------------------------------------
 
 
-def _effective_actions(match: Match) -> list[tuple[Action, EngineAction | None]]:
+def effective_actions(match: Match, *, up_to_seq: int | None = None) -> list[tuple[Action, EngineAction | None]]:
     """The log in force, in order, as (row, engine action): a row undone by a correction drops out, or is replaced
     by the correction's replacement (which may itself be corrected again). Rows with no engine action (void,
-    finish) come with None."""
-    rows = list(Action.objects.filter(match=match).order_by("seq"))
+    finish) come with None. ``up_to_seq`` reads the log as it stood after that row."""
+    rows_qs = Action.objects.filter(match=match).order_by("seq")
+    if up_to_seq is not None:
+        rows_qs = rows_qs.filter(seq__lte=up_to_seq)
+    rows = list(rows_qs)
     correction_of = {r.undoes_id: r for r in rows if r.kind == Kind.CORRECTION and r.undoes_id is not None}
     out: list[tuple[Action, EngineAction | None]] = []
     for row in rows:
@@ -593,7 +649,8 @@ def _effective_actions(match: Match) -> list[tuple[Action, EngineAction | None]]
 
 
 def _effective_rows(match: Match) -> list[Action]:
-    return [row for row, _ in _effective_actions(match)]
+    """The rows in force (see :func:`effective_actions`)."""
+    return [row for row, _ in effective_actions(match)]
 
 
 def _correct(
@@ -617,9 +674,11 @@ def _correct(
     row.match_id_after = state.match_id()
     row.position_id = state.game.position().key()
     row.save(update_fields=["match_id_after", "position_id"])
-    if was_closed or match.status in _CLOSED:
-        match_pk = match.pk
+    match_pk = match.pk
+    if was_closed:
         transaction.on_commit(lambda: match_result_changed.send(sender=Match, match_id=match_pk))
+    elif match.status in _CLOSED:
+        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_pk))
     return Recorded(match, row, state)
 
 
@@ -632,7 +691,7 @@ def rebuild_match(match: Match) -> MatchState:
     games: list[Game] = []
     status = Match.Status.SCHEDULED
     closing: str | None = None
-    for row, action in _effective_actions(match):
+    for row, action in effective_actions(match):
         status = Match.Status.IN_PROGRESS
         if action is None:
             closing = row.kind
@@ -662,6 +721,10 @@ def rebuild_match(match: Match) -> MatchState:
     match.status = status
     if status not in _CLOSED:
         match.finished_at = None
+    elif match.finished_at is None:
+        match.finished_at = timezone.now()
+    if status == Match.Status.SCHEDULED:
+        match.started_at = None
     match.save()
     return state
 

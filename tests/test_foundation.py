@@ -73,9 +73,7 @@ def test_health_reports_database_ok(client: Client) -> None:
 
 
 @pytest.mark.django_db
-def test_health_is_503_when_the_broker_is_unreachable(
-    client: Client, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_health_is_503_when_the_broker_is_unreachable(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CELERY_BROKER_URL", raising=False)  # Celery reads it before its own configuration
     monkeypatch.setitem(celery_app.conf, "task_always_eager", False)
     monkeypatch.setitem(celery_app.conf, "broker_url", "redis://127.0.0.1:1/0")

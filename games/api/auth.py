@@ -1,0 +1,84 @@
+"""Who is calling: entry-link authentication, the permissions the views use, and the :class:`Actor` of a request.
+
+Three ways in (DESIGN.md, "Access"): the browser's session, ``Authorization: Token <key>`` for programs, and a
+player's per-side entry link sent as ``X-Entry-Token: <token text>``. An entry link, when sent, is the credential
+of the request (it wins over a session): ``request.user`` is anonymous and ``request.auth`` is the
+:class:`~games.models.EntryToken`. A forged or revoked link is refused with 403 and the access module's message.
+
+This module is loaded by DRF's settings: it must not import ``rest_framework.views`` (or drf-spectacular), which
+import those settings back. The OpenAPI description of the entry link lives in :mod:`games.api.schema`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+from rest_framework import exceptions, permissions
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.request import Request
+
+from games.access import Actor, access_entry_token, can_read
+from games.errors import ApplicationError
+from games.models import EntryToken, Match
+
+ENTRY_TOKEN_HEADER = "X-Entry-Token"
+#: What a client sends to authenticate (the ``WWW-Authenticate`` of a 401).
+AUTHENTICATE_HEADER = 'Token realm="api"'
+
+
+class EntryTokenRefused(exceptions.PermissionDenied):
+    """A forged, malformed or revoked entry link (403, not 401: a credential was sent and is wrong for good)."""
+
+
+class EntryTokenAuthentication(BaseAuthentication):
+    """``X-Entry-Token: <token text>``: act for one side of one match."""
+
+    def authenticate(self, request: Request) -> tuple[Any, EntryToken] | None:
+        text = request.META.get("HTTP_X_ENTRY_TOKEN", "").strip()
+        if not text:
+            return None
+        try:
+            token = access_entry_token(text)
+        except ApplicationError as exc:
+            raise EntryTokenRefused(exc.message) from None
+        return AnonymousUser(), token
+
+    def authenticate_header(self, request: Request) -> str:
+        # The first authentication class names the scheme of a 401; a program's way in is a DRF token.
+        return AUTHENTICATE_HEADER
+
+
+def entry_token(request: Request) -> EntryToken | None:
+    return request.auth if isinstance(request.auth, EntryToken) else None
+
+
+def actor_of(request: Request) -> Actor:
+    """The :class:`Actor` the services check: the entry link when one was sent, else the user."""
+    return Actor(user=request.user, token=entry_token(request))
+
+
+def may_read(request: Request, match: Match) -> bool:
+    """Public matches, and private ones for their players, directors and the holders of their entry links."""
+    token = entry_token(request)
+    return can_read(request.user, match) or (token is not None and token.match_id == match.pk)
+
+
+class IsAuthenticatedOrEntryToken(permissions.BasePermission):
+    """A logged-in user or an entry-link holder (anonymous callers get 401). What they may do is the services'
+    decision (their side only, directors only)."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return bool(request.user and request.user.is_authenticated) or entry_token(request) is not None
+
+
+class CanAddPlayersOrReadOnly(permissions.BasePermission):
+    """Anyone reads; staff and users with ``games.add_player`` register players."""
+
+    message = "only directors (staff, or users allowed to add players) can register players"
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        user = request.user
+        return bool(user and user.is_authenticated and (user.is_staff or user.has_perm("games.add_player")))

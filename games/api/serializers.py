@@ -1,0 +1,455 @@
+"""Input and output shapes of the games API.
+
+Input serializers check shape, types and ranges only (STYLE.md 4.5: dice 1..6, sides 0/1); whether an action is
+legal is the engine's call, made in the services. Output serializers render models and selector results; the
+``*Doc`` serializers only describe, for the OpenAPI schema, dictionaries the selectors build (``live_state``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from engine.game import Phase
+from engine.types import ResultKind
+from engine.variants import VARIANTS
+from games.access import token_text
+from games.models import Action, EntryToken, Game, Match, Player
+
+MAX_IDEMPOTENCY_KEY = 64
+MAX_REASON = 2000
+MAX_CUBE = 2**20
+
+# -- shared fields ---------------------------------------------------------------------------------------------------
+
+
+def side_field(**kwargs: Any) -> serializers.IntegerField:
+    """A side of the match: 0 is player1 (the left column of a .mat file), 1 is player2."""
+    return serializers.IntegerField(min_value=0, max_value=1, **kwargs)
+
+
+def dice_field(**kwargs: Any) -> serializers.ListField:
+    return serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=6), min_length=2, max_length=2, **kwargs
+    )
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "enum": [k.label for k in ResultKind]},
+            {"type": "integer", "minimum": 1, "maximum": 3},
+        ],
+        "description": "single, gammon or backgammon (or 1, 2, 3)",
+    }
+)
+class ResultKindField(serializers.Field):
+    """How much a game is worth before the cube: ``single|gammon|backgammon`` or ``1..3``; internally 1..3."""
+
+    default_error_messages = {"invalid": "expected single, gammon or backgammon (or 1, 2, 3)"}  # noqa: RUF012
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, str):
+            text = data.strip().lower()
+            for kind in ResultKind:
+                if text in (kind.label, str(int(kind))):
+                    return int(kind)
+        elif isinstance(data, int) and not isinstance(data, bool) and data in ResultKind._value2member_map_:
+            return data
+        self.fail("invalid")
+        raise AssertionError  # fail() always raises
+
+    def to_representation(self, value: int) -> str:
+        return ResultKind(value).label
+
+
+# -- players ---------------------------------------------------------------------------------------------------------
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    """A player as everyone sees them (never the contact details)."""
+
+    class Meta:
+        model = Player
+        fields: tuple[str, ...] = ("id", "display_name", "club", "country", "label")
+        read_only_fields: tuple[str, ...] = fields
+
+
+class PlayerStaffSerializer(PlayerSerializer):
+    """A player as staff see them: with the contact details and the linked user account."""
+
+    class Meta(PlayerSerializer.Meta):
+        fields = (*PlayerSerializer.Meta.fields, "contact", "user")
+        read_only_fields = fields
+
+
+class PlayerInput(serializers.Serializer):
+    display_name = serializers.CharField(max_length=100)
+    club = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    country = serializers.RegexField(
+        r"^[A-Za-z]{2}$", required=False, allow_blank=True, default="", help_text="ISO 3166 alpha-2 code"
+    )
+    contact = serializers.CharField(
+        max_length=200, required=False, allow_blank=True, default="", help_text="e-mail or phone; shown to staff only"
+    )
+
+
+class PlayerFilter(serializers.Serializer):
+    q = serializers.CharField(required=False, help_text="part of the name")
+    club = serializers.CharField(required=False)
+    country = serializers.CharField(required=False, max_length=2)
+
+
+# -- matches ---------------------------------------------------------------------------------------------------------
+
+
+class LiveStatePlayerDoc(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class CubeDoc(serializers.Serializer):
+    value = serializers.IntegerField()
+    owner = serializers.IntegerField(allow_null=True, help_text="side owning the cube; null when centred")
+    usable = serializers.BooleanField(help_text="false in the Crawford game")
+
+
+class ResignationDoc(serializers.Serializer):
+    side = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=[k.label for k in ResultKind])
+
+
+class LiveStateDoc(serializers.Serializer):
+    """What ``games.selectors.live_state`` returns: all a client needs to show the match and offer the next action."""
+
+    match = serializers.IntegerField()
+    seq = serializers.IntegerField(help_text="the last action's sequence number: send it as expected_seq")
+    status = serializers.ChoiceField(choices=Match.Status.choices)
+    length = serializers.IntegerField()
+    variant = serializers.CharField()
+    entry_mode = serializers.ChoiceField(choices=Match.EntryMode.choices)
+    players = LiveStatePlayerDoc(many=True)
+    score = serializers.ListField(child=serializers.IntegerField())
+    winner = serializers.IntegerField(allow_null=True, help_text="side that won the match")
+    game_number = serializers.IntegerField()
+    crawford = serializers.BooleanField(help_text="this game is the Crawford game")
+    post_crawford = serializers.BooleanField()
+    phase = serializers.ChoiceField(choices=[p.value for p in Phase])
+    on_roll = serializers.IntegerField(allow_null=True)
+    to_act = serializers.IntegerField(allow_null=True, help_text="side that decides next")
+    dice = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    cube = CubeDoc()
+    resignation = ResignationDoc(allow_null=True)
+    position_id = serializers.CharField()
+    match_id = serializers.CharField(help_text="GNU Backgammon Match ID")
+    pips = serializers.ListField(child=serializers.IntegerField(), help_text="pip counts of side 0 and side 1")
+    legal_actions = serializers.ListField(child=serializers.CharField())
+    legal_plays = serializers.ListField(child=serializers.CharField(), help_text="canonical notation")
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    """A match's summary."""
+
+    player1 = PlayerSerializer()
+    player2 = PlayerSerializer()
+    score = serializers.SerializerMethodField()
+    winner = serializers.PrimaryKeyRelatedField(read_only=True, help_text="the winning player's id")
+
+    class Meta:
+        model = Match
+        fields: tuple[str, ...] = (
+            "id",
+            "player1",
+            "player2",
+            "length",
+            "variant",
+            "crawford",
+            "entry_mode",
+            "private",
+            "status",
+            "score",
+            "winner",
+            "seq",
+            "source",
+            "created_at",
+            "started_at",
+            "finished_at",
+        )
+        read_only_fields: tuple[str, ...] = fields
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2))
+    def get_score(self, match: Match) -> list[int]:
+        return [match.score1, match.score2]
+
+
+class MatchDetailSerializer(MatchSerializer):
+    """A match's summary with its live state."""
+
+    state = serializers.SerializerMethodField()
+
+    class Meta(MatchSerializer.Meta):
+        fields = (*MatchSerializer.Meta.fields, "state")
+        read_only_fields = fields
+
+    @extend_schema_field(LiveStateDoc)
+    def get_state(self, match: Match) -> dict[str, Any]:
+        return self.context["state"]
+
+
+class MatchInput(serializers.Serializer):
+    player1 = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), help_text="side 0")
+    player2 = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), help_text="side 1")
+    length = serializers.IntegerField(min_value=0, max_value=99, help_text="points to win; 0 for money play")
+    variant = serializers.ChoiceField(choices=list(VARIANTS), default="standard")
+    crawford = serializers.BooleanField(default=True)
+    entry_mode = serializers.ChoiceField(choices=Match.EntryMode.choices, default=Match.EntryMode.MOVES)
+    private = serializers.BooleanField(default=False, help_text="hidden from spectators")
+
+
+class MatchFilter(serializers.Serializer):
+    status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
+    player = serializers.IntegerField(required=False, min_value=1, help_text="a player's id (either side)")
+
+
+class GameSerializer(serializers.ModelSerializer):
+    start_score = serializers.SerializerMethodField()
+    result = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = (
+            "number",
+            "start_score",
+            "crawford",
+            "opening_winner",
+            "winner_side",
+            "result",
+            "ended_by",
+            "cube_value",
+            "cube_owner",
+            "points",
+        )
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2))
+    def get_start_score(self, game: Game) -> list[int]:
+        return [game.start_score1, game.start_score2]
+
+    @extend_schema_field(serializers.ChoiceField(choices=[k.label for k in ResultKind], allow_null=True))
+    def get_result(self, game: Game) -> str | None:
+        return None if game.result_kind is None else ResultKind(game.result_kind).label
+
+
+class ActionRowSerializer(serializers.ModelSerializer):
+    """One row of the log. Who entered it is a user name or "entry link side N", never the link itself."""
+
+    game = serializers.IntegerField(source="game_number")
+    dice = serializers.SerializerMethodField()
+    undoes = serializers.SerializerMethodField()
+    entered_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Action
+        fields = (
+            "seq",
+            "game",
+            "kind",
+            "side",
+            "dice",
+            "play",
+            "value",
+            "data",
+            "position_id",
+            "match_id_after",
+            "undoes",
+            "reason",
+            "entered_by",
+            "created_at",
+        )
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField(), allow_null=True))
+    def get_dice(self, row: Action) -> list[int] | None:
+        return None if row.die1 is None or row.die2 is None else [row.die1, row.die2]
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True, help_text="seq of the row this one undoes"))
+    def get_undoes(self, row: Action) -> int | None:
+        return None if row.undoes is None else row.undoes.seq
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_entered_by(self, row: Action) -> str | None:
+        if row.entered_by_token_id is not None and row.entered_by_token is not None:
+            return f"entry link side {row.entered_by_token.side}"
+        if row.entered_by_user is not None:
+            return str(row.entered_by_user.get_username())
+        return None
+
+
+class LogFilter(serializers.Serializer):
+    game = serializers.IntegerField(required=False, min_value=1, help_text="only this game's rows")
+
+
+class CubeEventSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    seq = serializers.IntegerField(help_text="seq of the double")
+    doubler = serializers.IntegerField()
+    value = serializers.IntegerField(help_text="the cube's value once taken")
+    response = serializers.ChoiceField(choices=["take", "drop"], allow_null=True, help_text="null while pending")
+    responder = serializers.IntegerField()
+
+
+class ActionResultDoc(serializers.Serializer):
+    action = ActionRowSerializer()
+    state = LiveStateDoc()
+
+
+# -- recording actions -----------------------------------------------------------------------------------------------
+
+
+class ActionInput(serializers.Serializer):
+    """Fields every action carries."""
+
+    kind = serializers.CharField(help_text="the action: opening-roll, roll, play, double, take, drop, resign, ...")
+    expected_seq = serializers.IntegerField(
+        min_value=0, help_text="the seq of the last action you saw (a stale one is refused with 409)"
+    )
+    idempotency_key = serializers.CharField(
+        min_length=1,
+        max_length=MAX_IDEMPOTENCY_KEY,
+        required=False,
+        help_text="retrying with the same key returns the first answer; the Idempotency-Key header works too",
+    )
+
+
+class OpeningRollInput(ActionInput):
+    dice = dice_field(help_text="side 0's die first; the higher die moves first with both numbers")
+
+
+class RollInput(ActionInput):
+    side = side_field()
+    dice = dice_field()
+
+
+class PlayInput(ActionInput):
+    side = side_field()
+    play = serializers.CharField(
+        max_length=100, allow_blank=True, help_text='e.g. "24/18 13/11", "bar/22*", "6/off(2)"; "" when none is legal'
+    )
+
+
+class ChooseDoubleInput(ActionInput):
+    side = side_field()
+    die = serializers.IntegerField(min_value=1, max_value=6)
+
+
+class SideInput(ActionInput):
+    """double, take, drop, accept-resignation, reject-resignation."""
+
+    side = side_field()
+
+
+class ResignInput(ActionInput):
+    side = side_field()
+    result = ResultKindField(help_text="what is resigned, before the cube")
+
+
+class GameResultInput(ActionInput):
+    winner = side_field()
+    result = ResultKindField()
+    cube_value = serializers.IntegerField(min_value=1, max_value=MAX_CUBE, default=1)
+
+
+#: Input serializer for each ``kind`` ("move" is accepted for "play": live_state's legal_actions says "move").
+ACTION_INPUTS: dict[str, type[ActionInput]] = {
+    Action.Kind.OPENING_ROLL: OpeningRollInput,
+    Action.Kind.ROLL: RollInput,
+    Action.Kind.PLAY: PlayInput,
+    "move": PlayInput,
+    Action.Kind.CHOOSE_DOUBLE: ChooseDoubleInput,
+    Action.Kind.DOUBLE: SideInput,
+    Action.Kind.TAKE: SideInput,
+    Action.Kind.DROP: SideInput,
+    Action.Kind.RESIGN: ResignInput,
+    Action.Kind.ACCEPT_RESIGNATION: SideInput,
+    Action.Kind.REJECT_RESIGNATION: SideInput,
+    Action.Kind.GAME_RESULT: GameResultInput,
+}
+
+
+class ActionKindInput(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=[str(k) for k in ACTION_INPUTS])
+
+
+# -- director actions ------------------------------------------------------------------------------------------------
+
+
+class ReasonInput(serializers.Serializer):
+    reason = serializers.CharField(max_length=MAX_REASON, help_text="kept in the match log")
+    expected_seq = serializers.IntegerField(min_value=0, required=False, help_text="refuse if the match moved on")
+
+
+class FinishInput(ReasonInput):
+    reason = serializers.CharField(max_length=MAX_REASON, default="session ended")
+
+
+class ForfeitInput(ReasonInput):
+    loser_side = side_field()
+
+
+class ReplaceResultInput(ReasonInput):
+    game = serializers.IntegerField(min_value=1, max_value=999)
+    winner = side_field()
+    result = ResultKindField()
+    cube_value = serializers.IntegerField(min_value=1, max_value=MAX_CUBE, default=1)
+
+
+# -- entry links, files, errors --------------------------------------------------------------------------------------
+
+
+class EntryLinkSerializer(serializers.ModelSerializer):
+    """An entry link as its match's directors see it: the secret text while it is valid."""
+
+    token = serializers.SerializerMethodField()
+
+    class Meta:
+        model = EntryToken
+        fields = ("id", "side", "created_at", "revoked_at", "token")
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.CharField(allow_null=True, help_text="send as X-Entry-Token; null once revoked"))
+    def get_token(self, token: EntryToken) -> str | None:
+        return None if token.revoked_at is not None else token_text(token)
+
+
+class EntryLinkInput(serializers.Serializer):
+    side = side_field()
+
+
+class ImportInput(serializers.Serializer):
+    file = serializers.FileField(help_text="one .mat match log, at most 1 MiB")
+
+
+class ErrorDoc(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    fields = serializers.DictField(required=False, help_text="field errors (400 invalid_input)")
+    seq = serializers.IntegerField(required=False, help_text="the match's current seq (409 stale_sequence)")
+
+
+class LogFaultDoc(serializers.Serializer):
+    game = serializers.IntegerField(allow_null=True)
+    move = serializers.IntegerField(allow_null=True)
+    message = serializers.CharField()
+
+
+class InvalidLogDoc(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    error = LogFaultDoc()
+
+
+ERROR_RESPONSES: dict[int, Any] = {status: ErrorDoc for status in (400, 401, 403, 404, 409)}
+TEXT = OpenApiTypes.STR

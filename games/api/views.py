@@ -1,0 +1,506 @@
+"""The games API's views: parse the input with a serializer, call one service or selector, render the answer.
+
+Reads are public (``AllowAny``) but a private match is a 404 for whoever may not read it. Writes need a user
+(session or DRF token) or an entry link; what each caller may do (their own side, directors only) is decided by the
+services and :mod:`games.access`, never here. Every log-appending write answers ``{"action": <row>, "state": <live
+state>}``: 201 when written, 200 when a retry with the same idempotency key is answered from the log, with the
+first answer's body.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.http import HttpResponse
+from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema, extend_schema_view
+from rest_framework import generics, permissions, renderers, serializers, status
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from engine.errors import EngineError, FormatError
+from engine.formats.mat import read_mat
+from engine.formats.matlog import replay_record
+from games import selectors, services
+from games.access import Actor, is_director, new_entry_token, revoke_entry_token
+from games.api import serializers as s
+from games.api.auth import CanAddPlayersOrReadOnly, IsAuthenticatedOrEntryToken, actor_of, may_read
+from games.api.exceptions import ApiError
+from games.api.history import answer_state
+from games.api.schema import EntryTokenScheme  # noqa: F401  (registers the extension)
+from games.errors import ApplicationError, ErrorCode
+from games.export import match_mat
+from games.models import Action, EntryToken, Game, Match, Player
+
+MAX_IMPORT_BYTES = 1024 * 1024
+
+
+def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _readable_match(request: Request, match_id: int) -> Match:
+    """The match, if this caller may read it; otherwise 404 (a private match does not exist for spectators)."""
+    match = Match.objects.select_related("player1", "player2").filter(pk=match_id).first()
+    if match is None or not may_read(request, match):
+        raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no match {match_id}")
+    return match
+
+
+def _directed_match(request: Request, match_id: int) -> Match:
+    """The match, if this caller directs it (403 otherwise; 404 if they may not even read it)."""
+    match = _readable_match(request, match_id)
+    if actor_of(request).token is not None or not is_director(request.user, match):
+        raise ApplicationError(ErrorCode.FORBIDDEN, "only a director of this match can do that")
+    return match
+
+
+def _answer(recorded: services.Recorded) -> Response:
+    """``{"action", "state"}`` for a write: 201, or 200 with the first answer's body for a retry."""
+    match, state = recorded.match, recorded.state
+    if recorded.retried:
+        match, state = answer_state(match, recorded.action, state)
+    body = {"action": s.ActionRowSerializer(recorded.action).data, "state": selectors.live_state(match, state)}
+    return Response(body, status=status.HTTP_200_OK if recorded.retried else status.HTTP_201_CREATED)
+
+
+def _errors(*codes: int) -> dict[int, Any]:
+    return {code: OpenApiResponse(s.ErrorDoc, description=_ERROR_TEXT[code]) for code in codes}
+
+
+_ERROR_TEXT = {
+    400: "invalid input (`fields`) or an action the rules refuse (`illegal_action`, the engine's message)",
+    401: "not logged in and no entry link",
+    403: "not allowed (wrong side, not a director, an invalid or revoked entry link)",
+    404: "no such match (or a private one)",
+    409: "stale expected_seq (`seq` is the current one), the match is closed, or the action conflicts",
+}
+
+
+# -- players ---------------------------------------------------------------------------------------------------------
+
+
+@extend_schema_view(
+    get=extend_schema(summary="List players", parameters=[s.PlayerFilter], responses={200: s.PlayerSerializer}),
+    post=extend_schema(
+        summary="Register a player (staff, or users allowed to add players)",
+        request=s.PlayerInput,
+        responses={201: s.PlayerStaffSerializer, **_errors(400, 401, 403)},
+    ),
+)
+class PlayerListCreateApi(generics.ListAPIView):
+    permission_classes = (CanAddPlayersOrReadOnly,)
+
+    def get_serializer_class(self) -> type[s.PlayerSerializer]:
+        staff = self.request is not None and self.request.user.is_staff
+        return s.PlayerStaffSerializer if staff else s.PlayerSerializer
+
+    def get_queryset(self) -> QuerySet[Player]:
+        query = _valid(s.PlayerFilter, self.request.query_params)
+        players = Player.objects.all()
+        if query.get("q"):
+            players = players.filter(display_name__icontains=query["q"])
+        if query.get("club"):
+            players = players.filter(club__iexact=query["club"])
+        if query.get("country"):
+            players = players.filter(country__iexact=query["country"])
+        return players
+
+    def post(self, request: Request) -> Response:
+        player = services.create_player(**_valid(s.PlayerInput, request.data))
+        return Response(s.PlayerStaffSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema_view(get=extend_schema(summary="A player", responses={200: s.PlayerSerializer, **_errors(404)}))
+class PlayerDetailApi(generics.RetrieveAPIView):
+    permission_classes = (permissions.AllowAny,)
+    queryset = Player.objects.all()
+
+    def get_serializer_class(self) -> type[s.PlayerSerializer]:
+        staff = self.request is not None and self.request.user.is_staff
+        return s.PlayerStaffSerializer if staff else s.PlayerSerializer
+
+
+# -- matches ---------------------------------------------------------------------------------------------------------
+
+
+@extend_schema_view(
+    get=extend_schema(summary="List the matches you may see", parameters=[s.MatchFilter]),
+    post=extend_schema(
+        summary="Start a match (you direct the matches you start)",
+        request=s.MatchInput,
+        responses={201: s.MatchSerializer, **_errors(400, 401)},
+    ),
+)
+class MatchListCreateApi(generics.ListAPIView):
+    permission_classes = (permissions.IsAuthenticatedOrReadOnly,)
+    serializer_class = s.MatchSerializer
+
+    def get_queryset(self) -> QuerySet[Match]:
+        query = _valid(s.MatchFilter, self.request.query_params)
+        matches = selectors.matches_visible_to(self.request.user)
+        if query.get("status"):
+            matches = matches.filter(status=query["status"])
+        if query.get("player"):
+            matches = matches.filter(Q(player1_id=query["player"]) | Q(player2_id=query["player"]))
+        return matches
+
+    def post(self, request: Request) -> Response:
+        match = services.start_match(**_valid(s.MatchInput, request.data), created_by=request.user)
+        return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
+
+
+class MatchDetailApi(APIView):
+    permission_classes = (permissions.AllowAny,)
+
+    @extend_schema(summary="A match with its live state", responses={200: s.MatchDetailSerializer, **_errors(404)})
+    def get(self, request: Request, match_id: int) -> Response:
+        match = _readable_match(request, match_id)
+        context = {"state": selectors.live_state(match)}
+        return Response(s.MatchDetailSerializer(match, context=context).data)
+
+
+@extend_schema_view(get=extend_schema(summary="A match's games", responses={200: s.GameSerializer, **_errors(404)}))
+class MatchGameListApi(generics.ListAPIView):
+    permission_classes = (permissions.AllowAny,)
+    serializer_class = s.GameSerializer
+    queryset = Game.objects.none()  # for the schema; get_queryset answers
+
+    def get_queryset(self) -> QuerySet[Game]:
+        return selectors.match_games(_readable_match(self.request, self.kwargs["match_id"]))
+
+
+@extend_schema_view(
+    get=extend_schema(
+        summary="A match's action log (corrections included, in order)",
+        parameters=[s.LogFilter],
+        responses={200: s.ActionRowSerializer, **_errors(404)},
+    )
+)
+class MatchLogApi(generics.ListAPIView):
+    permission_classes = (permissions.AllowAny,)
+    serializer_class = s.ActionRowSerializer
+    queryset = Action.objects.none()
+
+    def get_queryset(self) -> QuerySet[Action]:
+        query = _valid(s.LogFilter, self.request.query_params)
+        rows = selectors.match_log(_readable_match(self.request, self.kwargs["match_id"]))
+        if query.get("game"):
+            rows = rows.filter(game_number=query["game"])
+        return rows.select_related("entered_by_token")
+
+
+class MatchCubeHistoryApi(APIView):
+    permission_classes = (permissions.AllowAny,)
+
+    @extend_schema(
+        summary="Every double of the match and its answer", responses={200: s.CubeEventSerializer(many=True)}
+    )
+    def get(self, request: Request, match_id: int) -> Response:
+        events = selectors.cube_history(_readable_match(request, match_id))
+        return Response(s.CubeEventSerializer(events, many=True).data)
+
+
+# -- recording actions -----------------------------------------------------------------------------------------------
+
+_Recorder = Callable[..., services.Recorded]
+
+
+def _dice(data: dict[str, Any]) -> tuple[int, int]:
+    return data["dice"][0], data["dice"][1]
+
+
+#: kind -> the service that records it (match id, actor, validated input, expected_seq=, idempotency_key=).
+_RECORDERS: dict[str, _Recorder] = {
+    Action.Kind.OPENING_ROLL: lambda m, a, d, **kw: services.record_opening_roll(m, actor=a, dice=_dice(d), **kw),
+    Action.Kind.ROLL: lambda m, a, d, **kw: services.record_roll(m, actor=a, side=d["side"], dice=_dice(d), **kw),
+    Action.Kind.PLAY: lambda m, a, d, **kw: services.record_play(m, actor=a, side=d["side"], play=d["play"], **kw),
+    Action.Kind.CHOOSE_DOUBLE: lambda m, a, d, **kw: services.choose_double(
+        m, actor=a, side=d["side"], die=d["die"], **kw
+    ),
+    Action.Kind.DOUBLE: lambda m, a, d, **kw: services.offer_double(m, actor=a, side=d["side"], **kw),
+    Action.Kind.TAKE: lambda m, a, d, **kw: services.take(m, actor=a, side=d["side"], **kw),
+    Action.Kind.DROP: lambda m, a, d, **kw: services.drop(m, actor=a, side=d["side"], **kw),
+    Action.Kind.RESIGN: lambda m, a, d, **kw: services.offer_resignation(
+        m, actor=a, side=d["side"], kind=d["result"], **kw
+    ),
+    Action.Kind.ACCEPT_RESIGNATION: lambda m, a, d, **kw: services.accept_resignation(m, actor=a, side=d["side"], **kw),
+    Action.Kind.REJECT_RESIGNATION: lambda m, a, d, **kw: services.reject_resignation(m, actor=a, side=d["side"], **kw),
+    Action.Kind.GAME_RESULT: lambda m, a, d, **kw: services.record_game_result(
+        m, actor=a, winner=d["winner"], kind=d["result"], cube_value=d["cube_value"], **kw
+    ),
+}
+_RECORDERS["move"] = _RECORDERS[Action.Kind.PLAY]
+
+_ACTION_REQUEST = PolymorphicProxySerializer(
+    component_name="Action",
+    serializers={str(kind): cls for kind, cls in s.ACTION_INPUTS.items() if kind != "move"},
+    resource_type_field_name="kind",
+)
+
+
+def _idempotency_key(request: Request, data: dict[str, Any]) -> str | None:
+    header = request.headers.get("Idempotency-Key")
+    body = data.get("idempotency_key")
+    if header is not None and body is not None and header != body:
+        raise serializers.ValidationError({"idempotency_key": ["differs from the Idempotency-Key header"]})
+    return body if body is not None else header
+
+
+class MatchActionRecordApi(APIView):
+    """Record one action of a match: a roll, a play, a cube action, a resignation or a scoresheet result."""
+
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="Record an action",
+        description=(
+            "`kind` chooses the action and its fields. `expected_seq` is the seq of the last action you saw; "
+            "a stale one is refused with 409 and the current `seq`. A retry with the same `idempotency_key` (or "
+            "`Idempotency-Key` header) writes nothing and answers 200 with the first answer's body. "
+            '"move" is accepted for "play".'
+        ),
+        request=_ACTION_REQUEST,
+        responses={
+            201: s.ActionResultDoc,
+            200: OpenApiResponse(s.ActionResultDoc, description="a retry, answered from the log"),
+            **_errors(400, 401, 403, 404, 409),
+        },
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        kind = _valid(s.ActionKindInput, request.data)["kind"]
+        data = _valid(s.ACTION_INPUTS[kind], request.data)
+        recorded = _RECORDERS[kind](
+            match_id,
+            actor_of(request),
+            data,
+            expected_seq=data["expected_seq"],
+            idempotency_key=_idempotency_key(request, data),
+        )
+        return _answer(recorded)
+
+
+# -- director actions ------------------------------------------------------------------------------------------------
+
+
+class _DirectorActionApi(APIView):
+    """A director's correction or decision: one input serializer, one service."""
+
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+    input_class: type[s.ReasonInput] = s.ReasonInput
+
+    def perform(self, match_id: int, actor: Actor, data: dict[str, Any]) -> services.Recorded:
+        raise NotImplementedError
+
+    def post(self, request: Request, match_id: int) -> Response:
+        return _answer(self.perform(match_id, actor_of(request), _valid(self.input_class, request.data)))
+
+
+def _director_schema(summary: str, request: type[serializers.Serializer]) -> Any:
+    return extend_schema_view(
+        post=extend_schema(
+            summary=summary, request=request, responses={201: s.ActionResultDoc, **_errors(400, 401, 403, 404, 409)}
+        )
+    )
+
+
+@_director_schema("Undo the last action in force (a correction row says what and why)", s.ReasonInput)
+class MatchUndoApi(_DirectorActionApi):
+    def perform(self, match_id: int, actor: Actor, data: dict[str, Any]) -> services.Recorded:
+        return services.undo_last_action(match_id, actor=actor, **data)
+
+
+@_director_schema("Reopen a finished, forfeited or void match", s.ReasonInput)
+class MatchReopenApi(_DirectorActionApi):
+    def perform(self, match_id: int, actor: Actor, data: dict[str, Any]) -> services.Recorded:
+        return services.reopen_match(match_id, actor=actor, **data)
+
+
+@_director_schema("Award the match to the other side (no-show, withdrawal, penalty)", s.ForfeitInput)
+class MatchForfeitApi(_DirectorActionApi):
+    input_class = s.ForfeitInput
+
+    def perform(self, match_id: int, actor: Actor, data: dict[str, Any]) -> services.Recorded:
+        return services.forfeit_match(match_id, actor=actor, **data)
+
+
+@_director_schema("Void the match (no winner; reopen brings it back)", s.ReasonInput)
+class MatchVoidApi(_DirectorActionApi):
+    def perform(self, match_id: int, actor: Actor, data: dict[str, Any]) -> services.Recorded:
+        return services.void_match(match_id, actor=actor, **data)
+
+
+@_director_schema("End a money session", s.FinishInput)
+class MatchFinishApi(_DirectorActionApi):
+    input_class = s.FinishInput
+
+    def perform(self, match_id: int, actor: Actor, data: dict[str, Any]) -> services.Recorded:
+        return services.finish_match(match_id, actor=actor, **data)
+
+
+@_director_schema("Replace the result of a game entered from a scoresheet", s.ReplaceResultInput)
+class MatchResultReplaceApi(_DirectorActionApi):
+    input_class = s.ReplaceResultInput
+
+    def perform(self, match_id: int, actor: Actor, data: dict[str, Any]) -> services.Recorded:
+        return services.replace_game_result(
+            match_id,
+            actor=actor,
+            game_number=data["game"],
+            winner=data["winner"],
+            kind=data["result"],
+            cube_value=data["cube_value"],
+            reason=data["reason"],
+            expected_seq=data.get("expected_seq"),
+        )
+
+
+# -- entry links -----------------------------------------------------------------------------------------------------
+
+
+class EntryLinkListCreateApi(APIView):
+    """A match's per-side entry links (directors only: the answers hold the secret texts)."""
+
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(summary="List the match's entry links", responses={200: s.EntryLinkSerializer(many=True)})
+    def get(self, request: Request, match_id: int) -> Response:
+        match = _directed_match(request, match_id)
+        links = EntryToken.objects.filter(match=match).order_by("id")
+        return Response(s.EntryLinkSerializer(links, many=True).data)
+
+    @extend_schema(
+        summary="Create an entry link for one side",
+        request=s.EntryLinkInput,
+        responses={201: s.EntryLinkSerializer, **_errors(400, 401, 403, 404)},
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        match = _directed_match(request, match_id)
+        token = new_entry_token(match, _valid(s.EntryLinkInput, request.data)["side"])
+        return Response(s.EntryLinkSerializer(token).data, status=status.HTTP_201_CREATED)
+
+
+class EntryLinkRevokeApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="Revoke an entry link", request=None, responses={200: s.EntryLinkSerializer, **_errors(401, 403, 404)}
+    )
+    def post(self, request: Request, match_id: int, token_id: int) -> Response:
+        match = _directed_match(request, match_id)
+        token = EntryToken.objects.filter(pk=token_id, match=match).first()
+        if token is None:
+            raise ApplicationError(ErrorCode.NOT_FOUND, f"match {match_id} has no entry link {token_id}")
+        revoke_entry_token(token)
+        return Response(s.EntryLinkSerializer(token).data)
+
+
+# -- .mat files ------------------------------------------------------------------------------------------------------
+
+
+class MatTextRenderer(renderers.BaseRenderer):
+    """text/plain: a .mat file as it is; anything else (an error body) as JSON text."""
+
+    media_type = "text/plain"
+    format = "mat"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
+        if isinstance(data, str):
+            return data.encode(self.charset)
+        return renderers.JSONRenderer().render(data)
+
+
+class MatchExportApi(APIView):
+    permission_classes = (permissions.AllowAny,)
+    renderer_classes = (
+        renderers.JSONRenderer,
+        MatTextRenderer,
+    )
+
+    @extend_schema(
+        summary="The match as a .mat match log (GNU Backgammon / Jellyfish format)",
+        responses={
+            (200, "text/plain"): OpenApiResponse(s.TEXT, description="the .mat file (an attachment)"),
+            **_errors(404),
+            409: OpenApiResponse(s.ErrorDoc, description="the match cannot be written as .mat (Acey-Deucey)"),
+        },
+    )
+    def get(self, request: Request, match_id: int) -> HttpResponse:
+        match = _readable_match(request, match_id)
+        try:
+            text = match_mat(match)
+        except EngineError as exc:
+            raise ApplicationError(ErrorCode.CONFLICT, str(exc)) from exc
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.mat"'
+        return response
+
+
+class MatchImportApi(APIView):
+    """Store a whole match from a .mat file, checked exactly as ``python -m engine check`` does."""
+
+    permission_classes = (permissions.IsAuthenticated,)
+    parser_classes = (
+        MultiPartParser,
+        FormParser,
+    )
+
+    @extend_schema(
+        summary="Import a .mat match log (one file, at most 1 MiB)",
+        request={"multipart/form-data": s.ImportInput},
+        responses={
+            201: s.MatchSerializer,
+            400: OpenApiResponse(s.InvalidLogDoc, description="`invalid_log` (nothing stored) or `invalid_input`"),
+            **_errors(401),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        if len(request.FILES.getlist("file")) > 1:
+            raise serializers.ValidationError({"file": ["send one .mat file per request"]})
+        upload = _valid(s.ImportInput, request.data)["file"]
+        if upload.size > MAX_IMPORT_BYTES:
+            raise serializers.ValidationError({"file": ["a match log has at most 1 MiB"]})
+        try:
+            record = read_mat(upload.read())
+        except FormatError as exc:
+            message = f"cannot read the match log: {exc}"
+            raise _invalid_log(message, {"game": None, "move": None, "message": message}) from exc
+        replay = replay_record(record)
+        if replay.fault is not None:
+            raise _invalid_log(replay.fault.message, replay.fault.as_dict())
+        match = services.import_match(
+            players=record.players,
+            length=record.match_length,
+            variant=replay.variant.name,
+            crawford=replay.crawford_rule,
+            games=[game.actions for game in replay.games],
+            source=os.path.basename(upload.name or "")[:200],
+            created_by=request.user,
+        )
+        return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
+
+
+def _invalid_log(message: str, error: dict[str, object]) -> ApiError:
+    return ApiError(status_code=400, code="invalid_log", message=message, error=error)
+
+
+# -- anything else under /api/ ---------------------------------------------------------------------------------------
+
+
+@extend_schema(exclude=True)
+class ApiNotFound(APIView):
+    """A JSON 404 for unknown URLs under /api/ (instead of Django's HTML page)."""
+
+    permission_classes = (permissions.AllowAny,)
+
+    def missing(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no API endpoint {request.path}")
+
+    get = post = put = patch = delete = options = missing
