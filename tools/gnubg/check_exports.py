@@ -6,7 +6,7 @@ Run from the repository root with the project's Python (NOT inside gnubg):
 
 Steps:
 
-1. Every log of the corpus (``/work/shared/corpus/mat``, or ``--corpus DIR``) is replayed by the engine
+1. Every log of the corpus (``../shared/corpus/mat`` beside the repository, or ``--corpus DIR``) is replayed by the engine
    (``replay_record``) and written again by the engine's writer (``write_match``) into a temporary folder.
 2. Each written file is imported by gnubg in a gnubg run of its own (``gnubg -t -q -r -p`` this same script, which
    then takes the "inside gnubg" branch below), so every message gnubg prints while importing belongs to that file.
@@ -202,7 +202,10 @@ def main() -> int:
     from engine.formats.matlog import replay_record, write_match
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--corpus", default="/work/shared/corpus/mat", help="folder of .mat logs (default: %(default)s)")
+    default_corpus = os.path.normpath(
+        os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "corpus", "mat")
+    )
+    ap.add_argument("--corpus", default=default_corpus, help="folder of .mat logs (default: ../shared/corpus/mat)")
     ap.add_argument("--out", default=str(root / "tests/engine/data/gnubg/import_check.txt"))
     ap.add_argument("--gnubg", default=os.environ.get("GNUBG") or "/usr/games/gnubg")
     ap.add_argument("--keep", help="write the exported files, gnubg's logs and re-exports here instead of a temp dir")
@@ -286,7 +289,7 @@ def main() -> int:
         "# Do the .mat files the engine writes import into GNU Backgammon with the same games and scores?",
         f"# Made by tools/gnubg/check_exports.py on {today} with {version}:",
         "#   .venv/bin/python tools/gnubg/check_exports.py",
-        "# Each corpus log (/work/shared/corpus/mat) is replayed by the engine (replay_record) and written again by",
+        "# Each corpus log (../shared/corpus/mat) is replayed by the engine (replay_record) and written again by",
         "# write_match; gnubg imports the written file in a run of its own",
         f"#   LC_ALL=C {shlex.quote(args.gnubg)} -t -q -r -p tools/gnubg/check_exports.py",
         "#   (inside gnubg the script runs: set display off; import mat FILE; export match mat FILE2)",
