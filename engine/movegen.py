@@ -285,20 +285,22 @@ def _doubles_plain(position: Position, die: int) -> dict[int, tuple[int, ...]]:
     # Points that can hold a checker during the turn (occupied, or reachable by up to three steps), whose
     # landing point is open; highest first.
     home = not any(me[7:25])  # every checker home: bearing off is allowed from the start
-    reach = set()
-    for p in [q for q in range(24, 0, -1) if me[q]]:
-        for k in range(4):
-            q = p - k * die
-            if q < 1 or (q <= die and not home) or (q > die and rev[q - die] >= 2):
-                break
-            reach.add(q)
+    lowest = 1 if home else die + 1  # below this a step would bear off, which is not allowed here
+    reach = [False] * 25
+    for p in range(24, 0, -1):
+        if me[p] and not reach[p]:
+            q = p
+            while q >= lowest and not reach[q] and (q <= die or rev[q - die] < 2):
+                reach[q] = True
+                q -= die
     cand = []
-    for p in sorted(reach, reverse=True):
-        dst = p - die
-        if dst >= 1:
-            cand.append((p, dst, shift[dst] - shift[p], hit_bit[dst] if rev[dst] == 1 else 0, False))
-        else:
-            cand.append((p, 0, shift[0] - shift[p], 0, dst < 0))  # bear-off; True: the die is larger
+    for p in range(24, 0, -1):
+        if reach[p]:
+            dst = p - die
+            if dst >= 1:
+                cand.append((p, dst, shift[dst] - shift[p], hit_bit[dst] if rev[dst] == 1 else 0, False))
+            else:
+                cand.append((p, 0, shift[0] - shift[p], 0, dst < 0))  # bear-off; True: the die is larger
     n = len(cand)
     leaves: dict[int, tuple[int, ...]] = {}
     best = 0
