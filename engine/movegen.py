@@ -157,11 +157,11 @@ def legal_plays(position: Position, dice: tuple[int, int], *, enter_all_first: b
     if d1 == d2:
         if plain and (_far_from_home(me, 4 * d1) or not any(me[7:25])):
             leaves = _doubles_plain(position, d1)
-            rev = position.opp[25::-1]
-            return LegalPlays(position, dice, leaves, lambda srcs: _double_steps(srcs, d1, rev))
         else:
-            found = _doubles(position, d1, enter_all_first)
-    elif plain and _far_from_home(me, d1 + d2):
+            leaves = _doubles(position, d1, enter_all_first)
+        rev = position.opp[25::-1]
+        return LegalPlays(position, dice, leaves, lambda srcs: _double_steps(srcs, d1, rev))
+    if plain and _far_from_home(me, d1 + d2):
         found = _non_doubles_plain(position, max(d1, d2), min(d1, d2))
     else:
         found = _non_doubles(position, max(d1, d2), min(d1, d2), enter_all_first)
@@ -363,10 +363,11 @@ def _doubles_plain(position: Position, die: int) -> dict[int, tuple[int, ...]]:
 
 
 def _double_steps(sources: tuple[int, ...], die: int, rev: tuple[int, ...]) -> tuple[RawStep, ...]:
+    """The steps of a double given by its sources in play order (25/26 enter, the rest move ``die`` pips)."""
     hit: set[int] = set()
     steps = []
     for src in sources:
-        dst = max(src - die, 0)
+        dst = 25 - die if src >= BAR else max(src - die, 0)
         is_hit = dst > 0 and rev[dst] == 1 and dst not in hit
         if is_hit:
             hit.add(dst)
@@ -497,88 +498,103 @@ def _any_above(m: list[int], point: int) -> bool:
     return any(m[point + 1 : 7])
 
 
-def _doubles(position: Position, die: int, enter_all_first: bool) -> dict[int, tuple[RawStep, ...]]:
+def _doubles(position: Position, die: int, enter_all_first: bool) -> dict[int, tuple[int, ...]]:
+    """Any double (bar, Acey-Deucey waiting checkers, bearing off that becomes possible during the turn): four
+    flat loops over sources in the canonical order bar, waiting, 24 ... 1, with every dynamic rule checked as the
+    step is played. Leaves are source tuples (see :func:`_doubles_decode`)."""
     me = position.me
     m = list(me)
     rev = position.opp[25::-1]
-    blot = [c == 1 for c in rev]
-    blot[0] = False
-    entry = 25 - die
-    # Sources in the canonical order (bar, waiting, 24 ... 1) that can hold a checker during the turn and whose
-    # landing point is not blocked; a landing at or below 0 is a bear-off.
-    table = [_BLOCKED] * 27
-    if rev[entry] < 2:
-        table[BAR] = table[WAITING] = entry
-    reach = set()
-    starts = [p for p in range(24, 0, -1) if me[p]]
-    if me[BAR] or me[WAITING]:
-        starts.insert(0, entry)
-    for p in starts:
-        for k in range(4):
-            q = p - k * die
-            if q < 1:
-                break
-            dst = q - die
-            if dst >= 1:
-                if rev[dst] >= 2:
-                    break
-                table[q] = dst
-            else:
-                table[q] = 0 if dst == 0 else _OVERSHOOT
-            reach.add(q)
-    order = [p for p in (BAR, WAITING) if me[p] and table[p] != _BLOCKED]
-    order += sorted(reach, reverse=True)
-    n = len(order)
     shift = _SHIFT
-    outside_start = sum(me[7:27])
-    best = [0]
-    found: dict[int, tuple[RawStep, ...]] = {}
-    path: list[RawStep] = []
+    hit_bit = _HIT
+    entry = 25 - die
+    cand: list[tuple[int, int, int, int, bool, int]] = []  # src, dst, key delta, hit bit, larger-die bear-off, home
+    if rev[entry] < 2:
+        delta = hit_bit[entry] if rev[entry] == 1 else 0
+        for src in (BAR, WAITING):
+            if me[src]:
+                cand.append((src, entry, shift[entry] - shift[src], delta, False, 1 if entry <= 6 else 0))
+    for src in range(24, 0, -1):
+        dst = src - die
+        if dst >= 1:
+            if rev[dst] < 2:
+                home_step = 1 if src > 6 >= dst else 0
+                cand.append((src, dst, shift[dst] - shift[src], hit_bit[dst] if rev[dst] == 1 else 0, False, home_step))
+        else:
+            cand.append((src, 0, shift[0] - shift[src], 0, dst < 0, 1 if src > 6 else 0))
+    n = len(cand)
+    outside0 = sum(me[7:27])
+    leaves: dict[int, tuple[int, ...]] = {}
+    best = 0
 
-    def search(i0: int, depth: int, key: int, outside: int) -> None:
-        extended = False
-        if depth < 4:
-            bar = m[BAR]
-            for i in range(i0, n):
-                src = order[i]
-                if not m[src]:
+    def allowed(src: int, dst: int, over: bool, outside: int) -> bool:
+        if m[BAR] and src != BAR:
+            return False
+        if enter_all_first and m[WAITING] and src < BAR:
+            return False
+        if dst == 0 and src <= 24:
+            return not outside and not (over and any(m[src + 1 : 7]))
+        return True
+
+    for i in range(n):
+        a, ta, ka, ha, oa, ga = cand[i]
+        if not m[a] or not allowed(a, ta, oa, outside0):
+            continue
+        out_a = outside0 - ga
+        m[a] -= 1
+        m[ta] += 1
+        deeper_b = False
+        for j in range(i, n):
+            b, tb, kb, hb, ob, gb = cand[j]
+            if not m[b] or not allowed(b, tb, ob, out_a):
+                continue
+            out_b = out_a - gb
+            m[b] -= 1
+            m[tb] += 1
+            kab = ka + kb
+            hab = ha | hb
+            deeper_b = True
+            deeper_c = False
+            for k in range(j, n):
+                c, tc, kc, hc, oc, gc = cand[k]
+                if not m[c] or not allowed(c, tc, oc, out_b):
                     continue
-                if bar and src != BAR:
-                    break
-                if enter_all_first and m[WAITING] and src < BAR:
-                    break
-                dst = table[src]
-                if dst <= 0:
-                    if outside or (dst == _OVERSHOOT and _any_above(m, src)):
-                        continue
-                    dst = 0
-                hit = blot[dst] if dst else False
-                m[src] -= 1
-                m[dst] += 1
-                if hit:
-                    blot[dst] = False
-                path.append((src, dst, hit))
-                search(
-                    i,
-                    depth + 1,
-                    key + shift[dst] - shift[src] + ((1 << (_HIT_BASE + dst)) if hit else 0),
-                    outside - 1 if src > 6 >= dst else outside,
-                )
-                path.pop()
-                if hit:
-                    blot[dst] = True
-                m[dst] -= 1
-                m[src] += 1
-                extended = True
-        if not extended and depth >= best[0]:
-            if depth > best[0]:
-                best[0] = depth
-                found.clear()
-            if depth and key not in found:
-                found[key] = tuple(path)
-
-    search(0, 0, 0, outside_start)
-    return found
+                deeper_c = True
+                kabc = kab + kc
+                habc = hab | hc
+                out_c = out_b - gc
+                m[c] -= 1
+                m[tc] += 1
+                deeper_d = False
+                for q in range(k, n):
+                    d, td, kd, hd, od, _ = cand[q]
+                    if m[d] and allowed(d, td, od, out_c):
+                        deeper_d = True
+                        leaves[kabc + kd + (habc | hd)] = (a, b, c, d)
+                m[tc] -= 1
+                m[c] += 1
+                if deeper_d:
+                    best = 4
+                elif best < 4:
+                    if best < 3:
+                        best = 3
+                        leaves = {}
+                    leaves[kabc + habc] = (a, b, c)
+            m[tb] -= 1
+            m[b] += 1
+            if not deeper_c and best <= 2:
+                if best < 2:
+                    best = 2
+                    leaves = {}
+                leaves[kab + hab] = (a, b)
+        m[ta] -= 1
+        m[a] += 1
+        if not deeper_b and best <= 1:
+            best = 1
+            leaves[ka + ha] = (a,)
+    if best == 4:
+        return {key: srcs for key, srcs in leaves.items() if len(srcs) == 4}
+    return leaves
 
 
 __all__ = ["LegalPlays", "Step", "legal_plays"]
