@@ -59,10 +59,11 @@ def play_from_steps(text: str) -> Play:
     return Play(tuple(steps))
 
 
-def row_fields(action: EngineAction, play: Play | None = None) -> dict[str, Any]:
-    """The log-row fields (kind, side, dice, play, value, data) of an engine action."""
+def row_fields(action: EngineAction, after: MatchState, play: Play | None = None) -> dict[str, Any]:
+    """The log-row fields (kind, side, dice, play, value, data) of an engine action; ``after`` is the state it led
+    to (the opening roll's side is the engine's word on who won it)."""
     if isinstance(action, OpeningRoll):
-        winner = 0 if action.dice[0] > action.dice[1] else 1
+        winner = after.game.opening_winner
         return {"kind": Kind.OPENING_ROLL, "side": winner, "die1": action.dice[0], "die2": action.dice[1]}
     if isinstance(action, Roll):
         return {"kind": Kind.ROLL, "side": action.side, "die1": action.dice[0], "die2": action.dice[1]}

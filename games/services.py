@@ -521,7 +521,7 @@ def _append(
     kind: str | None,
     reason: str,
 ) -> Action:
-    fields = row_fields(action, play)
+    fields = row_fields(action, after, play)
     if kind is not None:
         fields["kind"] = kind
     user = actor.user if actor.user is not None and actor.user.is_authenticated else None
@@ -780,7 +780,7 @@ def import_match(
                     state = state.apply(action)
                 except EngineError as exc:
                     raise ApplicationError(ErrorCode.ILLEGAL_ACTION, f"game {number}: {exc}") from exc
-                fields = row_fields(action, play)
+                fields = row_fields(action, state, play)
                 rows.append(
                     Action(
                         match=match,
