@@ -38,7 +38,8 @@ lint: venv ## Check lint and formatting with ruff
 typecheck: venv ## Type-check with mypy (strict on engine/)
 	$(BIN)/mypy engine games tournaments config
 
-bench: venv ## Run the engine benchmarks
+bench: venv ## Run the engine benchmark against OpenSpiel (installs the optional bench extra)
+	$(BIN)/python -m pip install -q -e '.[dev,bench]'
 	$(BIN)/python bench/engine_bench.py
 
 clean: ## Remove the virtualenv, caches and collected static files (keeps db.sqlite3)
