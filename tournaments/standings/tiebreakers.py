@@ -1,0 +1,163 @@
+"""Tie-breaks for match-play standings, with the chess definitions. Pure functions over a list of results.
+
+A player's *score* is his number of match wins; a bye counts as a win. The tie-breaks (codes are stable, they are
+stored in tournament settings):
+
+- ``wins``: matches won over the board, byes excluded (so a bye ranks below a real win).
+- ``buchholz``: the sum of the final scores of the player's opponents.
+- ``median-buchholz``: Buchholz without the highest and the lowest opponent score (0 with fewer than 3 opponents).
+- ``sonneborn-berger``: the sum of the final scores of the opponents the player beat (draws, which would count
+  half, do not exist in backgammon matches).
+- ``points-diff``: points won minus points lost, summed over the player's matches.
+- ``head-to-head``: matches won against the other players still tied when this tie-break is reached (tied on score
+  and on every earlier tie-break).
+
+A bye is a win against a *virtual opponent whose score is 0*: it adds one entry of 0 to the opponent scores used
+by Buchholz, median Buchholz and Sonneborn-Berger, and the bye's recorded points (normally 0-0) to points-diff.
+(FIDE's alternative, a virtual opponent with the player's own score, is not used: 0 is simpler to explain and does
+not reward the bye.) Players still tied after every tie-break share a position and keep the order of ``players``
+(or of their first appearance in ``results``).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TypeAlias
+
+PlayerId: TypeAlias = int | str
+
+
+class Tiebreak(enum.StrEnum):
+    MATCH_WINS = "wins"
+    BUCHHOLZ = "buchholz"
+    MEDIAN_BUCHHOLZ = "median-buchholz"
+    SONNEBORN_BERGER = "sonneborn-berger"
+    POINTS_DIFF = "points-diff"
+    HEAD_TO_HEAD = "head-to-head"
+
+
+@dataclass(frozen=True)
+class Result:
+    """A finished match: ``a`` against ``b`` (None = ``a`` had the bye), won by ``winner``."""
+
+    round: int
+    a: PlayerId
+    b: PlayerId | None
+    winner: PlayerId
+    points_a: int = 0
+    points_b: int = 0
+
+    def __post_init__(self) -> None:
+        if self.winner not in (self.a, self.b):
+            raise ValueError(f"round {self.round}: winner {self.winner!r} did not play {self.a!r} v {self.b!r}")
+        if self.a == self.b:
+            raise ValueError(f"round {self.round}: {self.a!r} cannot play himself")
+
+
+@dataclass(frozen=True)
+class Row:
+    position: int  # 1-based; players tied on score and every tie-break share it
+    player: PlayerId
+    score: int
+    tiebreaks: dict[Tiebreak, int] = field(default_factory=dict)
+
+
+def scores(results: Sequence[Result]) -> dict[PlayerId, int]:
+    """Match wins per player, byes included; players who never won score 0."""
+    out: dict[PlayerId, int] = defaultdict(int)
+    for r in results:
+        out[r.a] += r.winner == r.a
+        if r.b is not None:
+            out[r.b] += r.winner == r.b
+    return dict(out)
+
+
+def _opponent_scores(results: Sequence[Result], player: PlayerId, score: dict[PlayerId, int]) -> list[tuple[int, bool]]:
+    """(opponent's final score, player won) for each match of ``player``; a bye is (0, True)."""
+    out = []
+    for r in results:
+        if player not in (r.a, r.b):
+            continue
+        opponent = r.b if r.a == player else r.a
+        out.append((0 if opponent is None else score.get(opponent, 0), r.winner == player))
+    return out
+
+
+def match_wins(results: Sequence[Result], player: PlayerId) -> int:
+    return sum(r.winner == player and r.b is not None for r in results)
+
+
+def buchholz(results: Sequence[Result], player: PlayerId) -> int:
+    return sum(s for s, _ in _opponent_scores(results, player, scores(results)))
+
+
+def median_buchholz(results: Sequence[Result], player: PlayerId) -> int:
+    return sum(sorted(s for s, _ in _opponent_scores(results, player, scores(results)))[1:-1])
+
+
+def sonneborn_berger(results: Sequence[Result], player: PlayerId) -> int:
+    return sum(s for s, won in _opponent_scores(results, player, scores(results)) if won)
+
+
+def points_diff(results: Sequence[Result], player: PlayerId) -> int:
+    total = 0
+    for r in results:
+        if r.a == player:
+            total += r.points_a - r.points_b
+        elif r.b == player:
+            total += r.points_b - r.points_a
+    return total
+
+
+def head_to_head(results: Sequence[Result], player: PlayerId, tied: Sequence[PlayerId]) -> int:
+    """Matches ``player`` won against the players in ``tied``."""
+    others = set(tied) - {player}
+    return sum(r.winner == player and ({r.a, r.b} & others) != set() for r in results)
+
+
+_SIMPLE = {
+    Tiebreak.MATCH_WINS: match_wins,
+    Tiebreak.BUCHHOLZ: buchholz,
+    Tiebreak.MEDIAN_BUCHHOLZ: median_buchholz,
+    Tiebreak.SONNEBORN_BERGER: sonneborn_berger,
+    Tiebreak.POINTS_DIFF: points_diff,
+}
+
+
+def standings(
+    results: Sequence[Result], order: Sequence[Tiebreak], players: Sequence[PlayerId] | None = None
+) -> list[Row]:
+    """Rank by score, then by each tie-break of ``order`` in turn (higher is better for all of them)."""
+    if players is None:
+        players = list(dict.fromkeys(p for r in results for p in (r.a, r.b) if p is not None))
+    score = scores(results)
+    values: dict[PlayerId, dict[Tiebreak, int]] = {p: {} for p in players}
+    # Split the field into groups of tied players, refining them one criterion at a time.
+    groups = _split([list(players)], lambda p: score.get(p, 0))
+    for tiebreak in order:
+        for group in groups:
+            for p in group:
+                if tiebreak is Tiebreak.HEAD_TO_HEAD:
+                    values[p][tiebreak] = head_to_head(results, p, group) if len(group) > 1 else 0
+                else:
+                    values[p][tiebreak] = _SIMPLE[tiebreak](results, p)
+        groups = _split(groups, {p: values[p][tiebreak] for p in players}.__getitem__)
+    rows: list[Row] = []
+    for group in groups:
+        position = len(rows) + 1
+        rows.extend(Row(position, p, score.get(p, 0), values[p]) for p in group)
+    return rows
+
+
+def _split(groups: list[list[PlayerId]], key: Callable[[PlayerId], int]) -> list[list[PlayerId]]:
+    """Split each group by ``key(player)``, highest first; the order within a new group is kept."""
+    out: list[list[PlayerId]] = []
+    for group in groups:
+        by_value: dict[int, list[PlayerId]] = defaultdict(list)
+        for p in group:
+            by_value[key(p)].append(p)
+        out.extend(by_value[v] for v in sorted(by_value, reverse=True))
+    return out
