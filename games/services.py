@@ -561,21 +561,19 @@ def _after_action(match: Match, before: MatchState, after: MatchState, row: Acti
     match.save(update_fields=update)
 
 
-def _sync_game(match: Match, before: MatchState, after: MatchState) -> None:
-    """Create the game row when a game starts; write its result when it ends (at most one query each)."""
+def _game_fields(before: MatchState, after: MatchState) -> tuple[bool, dict[str, Any]]:
+    """What an action does to its game's row: (does it start the game?, the fields to write). Empty fields: the
+    row is untouched. Shared by recording (one query) and by replay and import (rows built in memory)."""
     starting = before.game.phase is Phase.OPENING
-    ended = len(after.outcomes) > len(before.outcomes)
-    if not (starting or ended):
-        return
     fields: dict[str, Any] = {}
     if starting:
         fields.update(
             start_score1=before.score[0],
             start_score2=before.score[1],
             crawford=before.crawford_game,
-            opening_winner=after.game.opening_winner if not ended else None,
+            opening_winner=after.game.opening_winner if after.game_number == before.game_number else None,
         )
-    if ended:
+    if len(after.outcomes) > len(before.outcomes):
         outcome = after.outcomes[-1]
         fields.update(
             winner_side=outcome.winner,
@@ -585,9 +583,15 @@ def _sync_game(match: Match, before: MatchState, after: MatchState) -> None:
             cube_owner=before.game.cube.owner,
             points=outcome.points,
         )
+    return starting, fields
+
+
+def _sync_game(match: Match, before: MatchState, after: MatchState) -> None:
+    """Create the game row when a game starts; write its result when it ends (at most one query each)."""
+    starting, fields = _game_fields(before, after)
     if starting:
         Game.objects.create(match=match, number=before.game_number, **fields)
-    else:
+    elif fields:
         Game.objects.filter(match=match, number=before.game_number).update(**fields)
 
 
@@ -813,22 +817,13 @@ def import_match(
 
 
 def _collect_game(match: Match, games: list[Game], before: MatchState, after: MatchState) -> None:
-    if before.game.phase is Phase.OPENING:
-        games.append(
-            Game(
-                match=match,
-                number=before.game_number,
-                start_score1=before.score[0],
-                start_score2=before.score[1],
-                crawford=before.crawford_game,
-                opening_winner=after.game.opening_winner if after.game_number == before.game_number else None,
-            )
-        )
-    if len(after.outcomes) > len(before.outcomes):
-        outcome = after.outcomes[-1]
-        game = games[-1]
-        game.winner_side, game.result_kind, game.ended_by = outcome.winner, int(outcome.kind), outcome.ended_by
-        game.cube_value, game.cube_owner, game.points = outcome.cube_value, before.game.cube.owner, outcome.points
+    """As :func:`_sync_game`, on game rows kept in memory (``games``, the current game last)."""
+    starting, fields = _game_fields(before, after)
+    if starting:
+        games.append(Game(match=match, number=before.game_number, **fields))
+    elif fields:
+        for name, value in fields.items():
+            setattr(games[-1], name, value)
 
 
 def _player_named(name: str) -> Player:
