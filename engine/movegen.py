@@ -501,7 +501,11 @@ def _any_above(m: list[int], point: int) -> bool:
 def _doubles(position: Position, die: int, enter_all_first: bool) -> dict[int, tuple[int, ...]]:
     """Any double (bar, Acey-Deucey waiting checkers, bearing off that becomes possible during the turn): four
     flat loops over sources in the canonical order bar, waiting, 24 ... 1, with every dynamic rule checked as the
-    step is played. Leaves are source tuples (see :func:`_doubles_decode`)."""
+    step is played. Leaves are source tuples (see :func:`_double_steps`).
+
+    The loops repeat those of :func:`_doubles_plain` with a rule check per step. They stay two functions on
+    purpose: routing plain positions through this one measured 72 us against 50 us median on the bench cases,
+    and plain doubles are the costliest and most common kind."""
     me = position.me
     m = list(me)
     rev = position.opp[25::-1]
