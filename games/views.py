@@ -1,0 +1,89 @@
+"""The spectator pages of a match: the page, its live part, the board at any entry, and the .mat download.
+
+Thin views (DESIGN.md, "Where logic lives"): read through :mod:`games.spectator`, render a template. Every page
+answers 404 for an unknown match and for a private one the visitor may not read. Nothing here shows an entry
+token. The live part answers ``304 Not Modified`` when the client's ``If-None-Match`` is the current ETag, which
+costs one query and no rendering.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import render
+from django.utils.http import parse_etags
+from django.views.decorators.http import require_GET
+
+from engine.errors import EngineError
+from games.export import match_mat
+from games.spectator import CLOSED, Entry, PageData, etag_of, match_for_page, page_data
+
+
+def _at(request: HttpRequest) -> int | None:
+    try:
+        return int(request.GET["at"])
+    except (KeyError, ValueError):
+        return None
+
+
+def _replay_context(data: PageData, entry: Entry | None) -> dict[str, object]:
+    if entry is None:
+        return {"entry": None}
+    previous, following = data.neighbours(entry)
+    return {"entry": entry, "scene": data.board(entry), "previous": previous, "following": following}
+
+
+def _live_context(data: PageData, etag: str) -> dict[str, object]:
+    return {"data": data, "etag": etag, "polling": data.match.status not in CLOSED}
+
+
+def _not_modified(request: HttpRequest, etag: str) -> bool:
+    """Whether the client's ``If-None-Match`` names ``etag`` (weak comparison, as RFC 9110 asks for GET)."""
+    sent = [tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))]
+    return "*" in sent or etag in sent
+
+
+@require_GET
+def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``/matches/<id>/``: the whole page; ``?at=<seq>`` adds the board after that entry of the move list."""
+    match = match_for_page(match_id, request.user)
+    data = page_data(match)
+    context = {**_live_context(data, etag_of(match)), **_replay_context(data, data.entry(_at(request)))}
+    return render(request, "games/match_detail.html", context)
+
+
+@require_GET
+def match_board(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``/matches/<id>/board/?at=<seq>``: the replay board fragment (what the page's script steps through)."""
+    match = match_for_page(match_id, request.user)
+    data = page_data(match)
+    entry = data.entry(_at(request))
+    if entry is None:
+        return HttpResponse(status=404)
+    return render(request, "games/_replay_board.html", {"data": data, **_replay_context(data, entry)})
+
+
+@require_GET
+def match_live(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``/matches/<id>/live/``: the live part, or 304 when nothing changed since the client's ETag."""
+    match = match_for_page(match_id, request.user)
+    etag = etag_of(match)
+    if _not_modified(request, etag):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        response = render(request, "games/_live.html", _live_context(page_data(match), etag))
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache" if match.private else "no-cache"
+    return response
+
+
+@require_GET
+def match_mat_download(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``/matches/<id>/match.mat``: the match log in GNU Backgammon's .mat layout, as an attachment."""
+    match = match_for_page(match_id, request.user)
+    try:
+        text = match_mat(match)
+    except EngineError as exc:  # an Acey-Deucey match, a name .mat cannot hold
+        return HttpResponse(str(exc), status=409, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.mat"'
+    return response
