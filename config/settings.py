@@ -156,6 +156,12 @@ REST_FRAMEWORK = {
     ],
     # Closed by default; public read-only endpoints opt out explicitly.
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # JSON bodies are parsed with a guard against pathological nesting (a 400, never a RecursionError and a 500).
+    "DEFAULT_PARSER_CLASSES": [
+        "games.api.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "games.api.pagination.StandardPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "games.api.exceptions.api_exception_handler",
@@ -195,6 +201,10 @@ CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or (
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Celery beat: re-enqueue the follow-up of results whose tasks were lost (broker down, worker killed).
+CELERY_BEAT_SCHEDULE = {
+    "reconcile-divisions": {"task": "tournaments.tasks.reconcile", "schedule": 60.0},
+}
 
 # --- Logging ------------------------------------------------------------------------------------------------
 

@@ -12,11 +12,13 @@ urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("health/", views.health, name="health"),
     path("admin/", admin.site.urls),
+    path("", include("games.urls")),
     # REST API (DRF) and its OpenAPI schema; Swagger UI is served from local static files. (drf-spectacular's
     # ReDoc page is not routed: its template loads Google Fonts from a CDN.)
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("games.api.urls")),
+    path("api/", include("tournaments.api.urls")),
     # Keep last: any other /api/.../ URL is a JSON 404.
     re_path(r"^api/(?:.*/)?$", ApiNotFound.as_view()),
 ]

@@ -24,6 +24,11 @@ _SALT = "games.entry-token"
 #: Callables (user, match) -> bool that say whether a user directs a match; tournaments/ appends to this list.
 DIRECTOR_CHECKS: list[Callable[[Any, Match], bool]] = []
 
+#: Callables (match, override) run before a correction changes the result of a closed match; each may refuse by
+#: raising ApplicationError (tournaments/ refuses once a later match that depends on the result has started,
+#: unless the director passes ``override=True``). They run inside the correction's transaction, match row locked.
+CORRECTION_GUARDS: list[Callable[[Match, bool], None]] = []
+
 
 @dataclass(frozen=True, slots=True)
 class Actor:
@@ -81,15 +86,15 @@ def check_can_act(actor: Actor, match: Match, side: int | None, *, director_only
         raise ApplicationError(ErrorCode.NOT_AUTHENTICATED, "log in or use your entry link to record actions")
     if actor.token is not None and not EntryToken.objects.filter(pk=actor.token.pk, revoked_at__isnull=True).exists():
         raise ApplicationError(ErrorCode.FORBIDDEN, "this entry link is not valid (it may have been revoked)")
+    allowed = sides_of(actor, match)
+    if side is not None and not director_only and side in allowed:
+        return  # a player for his own side: decided without asking the director checks (no query)
     if actor.token is None and is_director(actor.user, match):
         return
     if director_only:
         raise ApplicationError(ErrorCode.FORBIDDEN, "only a director of this match can do that")
     if side is None:
         raise ApplicationError(ErrorCode.FORBIDDEN, "you are not a player or a director of this match")
-    allowed = sides_of(actor, match)
-    if side in allowed:
-        return
     if allowed:
         raise ApplicationError(
             ErrorCode.FORBIDDEN, f"you can act only for {match.player(next(iter(allowed))).display_name}"

@@ -40,7 +40,7 @@ from engine.moves import Play
 from engine.notation import parse_play
 from engine.types import ResultKind
 from engine.variants import VARIANTS
-from games.access import SYSTEM, Actor, check_can_act, sides_of
+from games.access import CORRECTION_GUARDS, SYSTEM, Actor, check_can_act, sides_of
 from games.engine_bridge import engine_action, load_state, new_state, replacement_action, row_fields
 from games.errors import ApplicationError, ErrorCode
 from games.models import Action, Game, Match, Player
@@ -72,6 +72,12 @@ def create_player(
         raise ApplicationError(ErrorCode.INVALID_INPUT, "a player needs a name")
     if len(name) > 100:
         raise ApplicationError(ErrorCode.INVALID_INPUT, "a player's name has at most 100 characters")
+    if len(club.strip()) > 100:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "a club's name has at most 100 characters")
+    if len(country.strip()) not in (0, 2) or (not country.strip().isalpha() and country.strip()):
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "the country is a two-letter code such as NO or GB")
+    if len(contact.strip()) > 200:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "the contact has at most 200 characters")
     return Player.objects.create(
         display_name=name, club=club.strip(), country=country.strip().upper(), contact=contact.strip(), user=user
     )
@@ -315,8 +321,11 @@ def finish_match(
     return _mark(match_id, Kind.FINISH, actor=actor, reason=reason, expected_seq=expected_seq)
 
 
-def undo_last_action(match_id: int, *, actor: Actor, reason: str, expected_seq: int | None = None) -> Recorded:
-    """Take back the last action still in force (a new log row says what it undoes and why)."""
+def undo_last_action(
+    match_id: int, *, actor: Actor, reason: str, expected_seq: int | None = None, override: bool = False
+) -> Recorded:
+    """Take back the last action still in force (a new log row says what it undoes and why). ``override``: see
+    :data:`games.access.CORRECTION_GUARDS`."""
     _need_reason(reason)
     with transaction.atomic():
         match = _lock(match_id)
@@ -325,10 +334,12 @@ def undo_last_action(match_id: int, *, actor: Actor, reason: str, expected_seq: 
         target = _effective_rows(match)[-1:] if match.seq else []
         if not target:
             raise ApplicationError(ErrorCode.CONFLICT, "there is nothing to undo: the match has no actions yet")
-        return _correct(match, actor, target[0], reason=reason)
+        return _correct(match, actor, target[0], reason=reason, override=override)
 
 
-def reopen_match(match_id: int, *, actor: Actor, reason: str, expected_seq: int | None = None) -> Recorded:
+def reopen_match(
+    match_id: int, *, actor: Actor, reason: str, expected_seq: int | None = None, override: bool = False
+) -> Recorded:
     """Reopen a finished, forfeited or void match by undoing the action that closed it."""
     _need_reason(reason)
     with transaction.atomic():
@@ -337,7 +348,7 @@ def reopen_match(match_id: int, *, actor: Actor, reason: str, expected_seq: int 
         _check_seq(match, expected_seq)
         if match.status not in _CLOSED:
             raise ApplicationError(ErrorCode.CONFLICT, "the match is not finished, forfeited or void")
-        return _correct(match, actor, _effective_rows(match)[-1], reason=reason)
+        return _correct(match, actor, _effective_rows(match)[-1], reason=reason, override=override)
 
 
 def replace_game_result(
@@ -350,6 +361,7 @@ def replace_game_result(
     cube_value: int = 1,
     reason: str,
     expected_seq: int | None = None,
+    override: bool = False,
 ) -> Recorded:
     """Replace the result of a game entered from a scoresheet; later games are re-scored, and the change is
     refused (nothing stored) if it makes a later game impossible (a double in what becomes the Crawford game)."""
@@ -376,7 +388,7 @@ def replace_game_result(
         if winner not in (0, 1):
             raise ApplicationError(ErrorCode.INVALID_INPUT, "the winner is side 0 or side 1")
         replacement = {"winner": winner, "kind": int(result_kind), "cube": cube_value, "ended_by": "director"}
-        return _correct(match, actor, results[0], reason=reason, replacement=replacement)
+        return _correct(match, actor, results[0], reason=reason, replacement=replacement, override=override)
 
 
 # -- internals -----------------------------------------------------------------------------------------------------
@@ -658,9 +670,18 @@ def _effective_rows(match: Match) -> list[Action]:
 
 
 def _correct(
-    match: Match, actor: Actor, target: Action, *, reason: str, replacement: dict[str, Any] | None = None
+    match: Match,
+    actor: Actor,
+    target: Action,
+    *,
+    reason: str,
+    replacement: dict[str, Any] | None = None,
+    override: bool = False,
 ) -> Recorded:
     was_closed = match.status in _CLOSED
+    if was_closed:
+        for guard in CORRECTION_GUARDS:
+            guard(match, override)
     user = actor.user if actor.user is not None and actor.user.is_authenticated else None
     row = Action.objects.create(
         match=match,

@@ -1,3 +1,5 @@
+"""Events around the matches: divisions, entries, rounds, pairings and brackets, standings and ratings."""
+
 from django.apps import AppConfig
 
 
@@ -6,3 +8,19 @@ class TournamentsConfig(AppConfig):
     label = "tournaments"
     verbose_name = "Tournaments"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        """Plug into games/: event directors direct their matches; results move divisions forward; corrections
+        of results that later matches depend on are guarded."""
+        from games import signals
+        from games.access import CORRECTION_GUARDS, DIRECTOR_CHECKS
+        from tournaments.access import directs_match
+        from tournaments.receivers import on_match_changed
+        from tournaments.services.results import guard_correction
+
+        if directs_match not in DIRECTOR_CHECKS:
+            DIRECTOR_CHECKS.append(directs_match)
+        if guard_correction not in CORRECTION_GUARDS:
+            CORRECTION_GUARDS.append(guard_correction)
+        signals.match_finished.connect(on_match_changed, dispatch_uid="tournaments.match_finished")
+        signals.match_result_changed.connect(on_match_changed, dispatch_uid="tournaments.match_result_changed")

@@ -1,6 +1,367 @@
-"""Models of the tournaments app (none yet).
+"""Events, divisions, entries, rounds, pairings (bracket slots included), standings and ratings.
 
-This app will own events, divisions, entries, rounds, pairings and bracket nodes, and the cached standings
-rows and ratings. Standings, brackets and ratings are recomputed from finished matches by Celery tasks that
-react to games' ``match_finished`` signal; games/ never imports this app (DESIGN.md, "Layers").
+Terms
+- An **event** is what a club runs on a date (a weekend tournament, a club night). Its directors are users with
+  rights over this event only; a private event is hidden from spectators, and so are its matches.
+- A **division** is a flight or side event within an event (Championship, Intermediate, a jackpot, a last chance
+  run as its own division...). It has one format and the settings the draw, the matches and the standings need.
+- An **entry** is a player in a division: seed, declared rating, status.
+- A **round** groups the pairings played together: Swiss and round-robin rounds, and each round of each bracket
+  (main, consolation, last chance) of an elimination division.
+- A **pairing** is one board of a round. In an elimination division every slot of the bracket is a pairing from
+  the draw on, with its two *sources* (a seed, the winner or loser of another pairing, an entry place) and the
+  explanation of each; its players are filled in as the sources resolve. A pairing creates a games match when both
+  players are known. A bye is a pairing with one player.
+- **Standings** rows are a cache computed by a task from confirmed results; **ratings** rows are a cache of a
+  rating list recomputed from its history in match order.
+
+The truth is the match log in games/ plus the director decisions recorded on pairings; everything else here
+(pairing players, standings, ratings) is recomputed from them by the services in tournaments/services/.
 """
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from engine.variants import VARIANTS
+from games.models import Match, Player
+
+FORMATS = (
+    "single",
+    "main-consolation",
+    "progressive-consolation",
+    "main-consolation-lastchance",
+    "double-elimination",
+    "swiss",
+    "round-robin",
+)
+ELIMINATION_FORMATS = FORMATS[:5]
+
+
+class RatingList(models.Model):
+    """A club's or organisation's rating list: FIBS ratings recomputed from the rated matches of its events."""
+
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(max_length=100, unique=True)
+    start = models.FloatField(default=1500.0, help_text="rating of a new player")
+    k_factor = models.FloatField(
+        null=True, blank=True, help_text="a fixed K for everyone; empty = FIBS's max(1, 5 - experience/100)"
+    )
+    owners = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="rating_lists")
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Event(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft"
+        REGISTRATION = "registration"
+        RUNNING = "running"
+        FINISHED = "finished"
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=100, unique=True)
+    venue = models.CharField(max_length=200, blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC")
+    starts_on = models.DateField(null=True, blank=True)
+    ends_on = models.DateField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    public = models.BooleanField(default=True, help_text="spectators can follow it")
+    directors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="directed_events")
+    rating_list = models.ForeignKey(RatingList, null=True, blank=True, on_delete=models.SET_NULL, related_name="events")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_on", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_on__isnull=True) | Q(starts_on__isnull=True) | Q(ends_on__gte=models.F("starts_on")),
+                name="event_ends_after_it_starts",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Division(models.Model):
+    class Format(models.TextChoices):
+        SINGLE = "single", "single elimination"
+        MAIN_CONSOLATION = "main-consolation", "main with consolation"
+        PROGRESSIVE = "progressive-consolation", "main with progressive consolation"
+        LAST_CHANCE = "main-consolation-lastchance", "main, consolation and last chance"
+        DOUBLE = "double-elimination", "double elimination"
+        SWISS = "swiss", "Swiss"
+        ROUND_ROBIN = "round-robin", "round robin"
+
+    class Seeding(models.TextChoices):
+        RATING = "rating", "by rating"
+        MANUAL = "manual", "set by the director"
+        RANDOM = "random", "random (the seed of the draw is recorded)"
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration"
+        RUNNING = "running"
+        FINISHED = "finished"
+
+    class Work(models.TextChoices):
+        CURRENT = "current", "up to date"
+        PENDING = "pending", "being computed"
+        FAILED = "failed", "computation failed (shown to directors; retried)"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="divisions")
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(max_length=100)
+    format = models.CharField(max_length=32, choices=Format.choices)
+    match_length = models.PositiveSmallIntegerField(default=7, help_text="points, unless a round rule says otherwise")
+    round_lengths = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='per-round lengths: {"main:final": 11, "main:1": 5, "consolation": 5, "swiss:5": 9}',
+    )
+    crawford = models.BooleanField(default=True)
+    variant = models.CharField(max_length=32, choices=[(v, v) for v in VARIANTS], default="standard")
+    entry_mode = models.CharField(max_length=16, choices=Match.EntryMode.choices, default=Match.EntryMode.MOVES)
+    clock = models.CharField(max_length=100, blank=True, help_text='for the pairing sheet: "2 min/point + 12 s delay"')
+    seeding = models.CharField(max_length=16, choices=Seeding.choices, default=Seeding.RATING)
+    draw_seed = models.BigIntegerField(null=True, blank=True, help_text="random seed of the draw, shown to all")
+    tiebreaks = models.JSONField(default=list, blank=True, help_text="tie-break codes in order (Swiss, round robin)")
+    rounds_planned = models.PositiveSmallIntegerField(default=0, help_text="Swiss: rounds to play")
+    double_round_robin = models.BooleanField(default=False)
+    drop_rounds = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="main rounds whose losers drop into the consolation (empty: the default)"
+    )
+    last_chance_drop_rounds = models.PositiveSmallIntegerField(default=1)
+    last_chance_places = models.PositiveSmallIntegerField(default=0, help_text="places for late entries/buy-backs")
+    last_chance_closed = models.BooleanField(default=False)
+    grand_final_reset = models.BooleanField(default=True)
+    auto_pair = models.BooleanField(default=False, help_text="Swiss: pair the next round when all results are in")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTRATION)
+    standings_status = models.CharField(max_length=16, choices=Work.choices, default=Work.CURRENT)
+    standings_error = models.TextField(blank=True)
+    results_version = models.PositiveIntegerField(default=0, help_text="bumped by every result or correction")
+    standings_version = models.PositiveIntegerField(default=0, help_text="results_version the standings reflect")
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "slug"], name="division_slug_unique_per_event"),
+            models.CheckConstraint(condition=Q(format__in=FORMATS), name="division_format_known"),
+            models.CheckConstraint(
+                condition=Q(match_length__gte=1) & Q(match_length__lte=99), name="division_length_1_99"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} / {self.name}"
+
+    @property
+    def is_elimination(self) -> bool:
+        return self.format in ELIMINATION_FORMATS
+
+
+class Entry(models.Model):
+    class Status(models.TextChoices):
+        REGISTERED = "registered"
+        CHECKED_IN = "checked_in", "checked in"
+        WITHDRAWN = "withdrawn"
+        ELIMINATED = "eliminated"
+
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    seed = models.PositiveIntegerField(null=True, blank=True)
+    rating = models.FloatField(null=True, blank=True, help_text="declared rating used for seeding")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTERED)
+    late = models.BooleanField(default=False, help_text="entered after the division started")
+    place = models.CharField(max_length=40, blank=True, help_text="the last-chance place a buy-back or late entry took")
+    registered_at = models.DateTimeField(auto_now_add=True)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    withdrawal_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["division", "seed", "id"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["division", "player"], name="entry_player_once_per_division"),
+            models.UniqueConstraint(
+                fields=["division", "seed"], condition=Q(seed__isnull=False), name="entry_seed_unique_per_division"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.division}"
+
+
+class Round(models.Model):
+    class Bracket(models.TextChoices):
+        MAIN = "main"
+        CONSOLATION = "consolation"
+        LAST_CHANCE = "last-chance"
+        SWISS = "swiss"
+        ROUND_ROBIN = "round-robin"
+
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="rounds")
+    bracket = models.CharField(max_length=16, choices=Bracket.choices)
+    number = models.PositiveSmallIntegerField()
+    length = models.PositiveSmallIntegerField(help_text="match length of this round")
+    seed = models.BigIntegerField(null=True, blank=True, help_text="random seed used to pair it, if any")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["division", "bracket", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["division", "bracket", "number"], name="round_unique_per_bracket"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.division} {self.bracket} round {self.number}"
+
+
+class Pairing(models.Model):
+    """One board of a round: a Swiss/round-robin pairing, or a bracket slot (players filled in as it resolves)."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "waiting for earlier results"
+        READY = "ready", "ready to play"
+        PLAYING = "playing"
+        FINISHED = "finished"
+        BYE = "bye"
+        EMPTY = "empty", "no players (both sides empty)"
+        SKIPPED = "skipped", "not needed"
+
+    class Confirmation(models.TextChoices):
+        NOT_NEEDED = "", "not needed"
+        AWAITING = "awaiting", "waiting for the opponent's confirmation"
+        CONFIRMED = "confirmed"
+        DISPUTED = "disputed", "disputed: a director decides"
+
+    class Decision(models.TextChoices):
+        NONE = ""
+        FORFEIT_NO_SHOW = "forfeit-no-show", "forfeit (no-show)"
+        FORFEIT_WITHDRAWAL = "forfeit-withdrawal", "forfeit (withdrawal)"
+        FORFEIT_PENALTY = "forfeit-penalty", "forfeit (penalty points past half the match length)"
+        DIRECTOR = "director", "decided by the director"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="pairings")
+    key = models.CharField(max_length=40, help_text="stable id within the division, e.g. main-2-3 or swiss-4-1")
+    table = models.PositiveSmallIntegerField(help_text="board number within the round, from 1")
+    entry_a = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    entry_b = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    source_a = models.CharField(max_length=200, blank=True, help_text="why side A holds this player")
+    source_b = models.CharField(max_length=200, blank=True)
+    reason = models.CharField(max_length=300, blank=True, help_text="why this pairing was made")
+    conditional = models.BooleanField(default=False, help_text="played only if needed (grand-final reset)")
+    length = models.PositiveSmallIntegerField()
+    match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.PROTECT, related_name="pairing")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
+    winner = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    score_a = models.PositiveIntegerField(default=0)
+    score_b = models.PositiveIntegerField(default=0)
+    confirmation = models.CharField(max_length=16, choices=Confirmation.choices, blank=True, default="")
+    confirmation_side = models.PositiveSmallIntegerField(null=True, blank=True, help_text="side asked to confirm")
+    dispute = models.TextField(blank=True)
+    decision = models.CharField(max_length=24, choices=Decision.choices, blank=True, default="")
+    decision_reason = models.TextField(blank=True)
+    penalty_a = models.PositiveSmallIntegerField(default=0, help_text="penalty points given against side A")
+    penalty_b = models.PositiveSmallIntegerField(default=0)
+    swapped_reason = models.TextField(blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["round", "table"]
+        constraints = [
+            models.UniqueConstraint(fields=["division", "key"], name="pairing_key_unique_per_division"),
+            models.UniqueConstraint(fields=["round", "table"], name="pairing_table_unique_per_round"),
+            models.CheckConstraint(
+                condition=Q(entry_a__isnull=True) | Q(entry_b__isnull=True) | ~Q(entry_a=models.F("entry_b")),
+                name="pairing_two_entries",
+            ),
+        ]
+        indexes = [models.Index(fields=["division", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.division} {self.key}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.status == self.Status.BYE
+
+
+class Standing(models.Model):
+    """One row of a division's standings after ``after_round`` rounds (Swiss and round robin keep one table per
+    round; an elimination division keeps one table, ``after_round`` 0). Recomputed from scratch by a task."""
+
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="standings")
+    after_round = models.PositiveSmallIntegerField(default=0)
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="standings")
+    rank = models.PositiveIntegerField()
+    wins = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    byes = models.PositiveIntegerField(default=0)
+    points_for = models.PositiveIntegerField(default=0)
+    points_against = models.PositiveIntegerField(default=0)
+    tiebreaks = models.JSONField(default=dict)
+    results_version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["division", "-after_round", "rank", "entry"]
+        constraints = [
+            models.UniqueConstraint(fields=["division", "after_round", "entry"], name="standing_once_per_entry_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.entry}"
+
+
+class Rating(models.Model):
+    """A player's current rating on a rating list (cache; recomputed from the list's history)."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="ratings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    rating = models.FloatField()
+    experience = models.PositiveIntegerField(default=0)
+    matches = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["rating_list", "-rating"]
+        constraints = [models.UniqueConstraint(fields=["rating_list", "player"], name="rating_once_per_list")]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.rating:.2f}"
+
+
+class RatingChange(models.Model):
+    """What one rated match did to one player's rating (cache; recomputed with the list)."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="changes")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    order = models.PositiveIntegerField(help_text="position of the match in the list's history")
+    before = models.FloatField()
+    after = models.FloatField()
+    experience_before = models.PositiveIntegerField()
+    won = models.BooleanField()
+
+    class Meta:
+        ordering = ["rating_list", "order", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["rating_list", "match", "player"], name="rating_change_once_per_match"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.before:.2f} -> {self.after:.2f}"
+
+    @property
+    def delta(self) -> float:
+        return self.after - self.before

@@ -399,7 +399,14 @@ class ForfeitInput(ReasonInput):
     loser_side = side_field()
 
 
-class ReplaceResultInput(ReasonInput):
+class CorrectionInput(ReasonInput):
+    override = serializers.BooleanField(
+        default=False,
+        help_text="correct a final result even though a later tournament match that depends on it has started",
+    )
+
+
+class ReplaceResultInput(CorrectionInput):
     game = serializers.IntegerField(min_value=1, max_value=999)
     winner = side_field()
     result = ResultKindField()

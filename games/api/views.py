@@ -310,14 +310,18 @@ def _director_schema(summary: str, request: type[serializers.Serializer]) -> Any
     )
 
 
-@_director_schema("Undo the last action in force (a correction row says what and why)", s.ReasonInput)
+@_director_schema("Undo the last action in force (a correction row says what and why)", s.CorrectionInput)
 class MatchUndoApi(_DirectorActionApi):
+    input_class = s.CorrectionInput
+
     def perform(self, match_id: int, actor: Actor, data: dict[str, Any]) -> services.Recorded:
         return services.undo_last_action(match_id, actor=actor, **data)
 
 
-@_director_schema("Reopen a finished, forfeited or void match", s.ReasonInput)
+@_director_schema("Reopen a finished, forfeited or void match", s.CorrectionInput)
 class MatchReopenApi(_DirectorActionApi):
+    input_class = s.CorrectionInput
+
     def perform(self, match_id: int, actor: Actor, data: dict[str, Any]) -> services.Recorded:
         return services.reopen_match(match_id, actor=actor, **data)
 
@@ -358,6 +362,7 @@ class MatchResultReplaceApi(_DirectorActionApi):
             cube_value=data["cube_value"],
             reason=data["reason"],
             expected_seq=data.get("expected_seq"),
+            override=data["override"],
         )
 
 

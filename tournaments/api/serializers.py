@@ -1,0 +1,575 @@
+"""Input and output shapes of the tournaments API.
+
+Input serializers check shape, types and ranges only (STYLE.md 4.5); whether a setting, an entry or a decision is
+allowed is the services' call. Output serializers render models and selector results; the ``*Doc`` serializers
+only describe, for the OpenAPI schema, dictionaries the views build.
+
+Statuses are rendered as plain strings whose values are listed in their help text: the name ``status`` already
+names the games API's match statuses, and drf-spectacular would otherwise have to invent enum names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.validators import ProhibitNullCharactersValidator
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from engine.variants import VARIANTS
+from games.models import Match, Player
+from tournaments.models import Division, Entry, Event, Pairing, Rating, RatingChange, RatingList, Round, Standing
+from tournaments.standings.tiebreakers import Tiebreak
+
+MAX_REASON = 2000
+MAX_IMPORT_BYTES = 256 * 1024
+MAX_SEED = 100_000
+MAX_ROUND_RULES = 50
+#: Forfeit kinds (tournaments.services.results.FORFEIT_KINDS).
+FORFEIT_KINDS = ("no-show", "withdrawal", "penalty")
+BYE_RULE = "a bye counts as a match win against a virtual opponent scored 0 for Buchholz and Sonneborn-Berger"
+
+
+def _status_field(choices: Any, text: str = "") -> serializers.CharField:
+    values = " | ".join(str(value) or '""' for value in choices.values)
+    return serializers.CharField(read_only=True, help_text=f"{text}{values}")
+
+
+def _pair_field(help_text: str) -> Any:
+    return extend_schema_field(
+        serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2, help_text=help_text)
+    )
+
+
+# -- events and divisions --------------------------------------------------------------------------------------------
+
+
+class EventSerializer(serializers.ModelSerializer):
+    """An event as the list shows it."""
+
+    status = _status_field(Event.Status)
+    rating_list = serializers.SlugRelatedField(read_only=True, slug_field="slug", help_text="the rating list's slug")
+
+    class Meta:
+        model = Event
+        fields: tuple[str, ...] = (
+            "slug",
+            "name",
+            "venue",
+            "time_zone",
+            "starts_on",
+            "ends_on",
+            "status",
+            "public",
+            "rating_list",
+            "created_at",
+        )
+        read_only_fields: tuple[str, ...] = fields
+
+
+class DivisionSummarySerializer(serializers.ModelSerializer):
+    """A division in its event's page: what it is and how far it got."""
+
+    status = _status_field(Division.Status)
+    standings_status = _status_field(Division.Work)
+    entries = serializers.IntegerField(source="entry_count", help_text="entries not withdrawn")
+
+    class Meta:
+        model = Division
+        fields = ("slug", "name", "format", "match_length", "entry_mode", "status", "standings_status", "entries")
+        read_only_fields = fields
+
+
+class EventDetailSerializer(EventSerializer):
+    """An event with its divisions summarised (``context["divisions"]``: annotated with ``entry_count``)."""
+
+    divisions = serializers.SerializerMethodField()
+
+    class Meta(EventSerializer.Meta):
+        fields = (*EventSerializer.Meta.fields, "divisions")
+        read_only_fields = fields
+
+    @extend_schema_field(DivisionSummarySerializer(many=True))
+    def get_divisions(self, event: Event) -> list[dict[str, Any]]:
+        return DivisionSummarySerializer(self.context["divisions"], many=True).data
+
+
+class DivisionSerializer(serializers.ModelSerializer):
+    """A division's settings and state. ``context["director"]``: whether the caller directs its event (the
+    standings error is shown to directors only)."""
+
+    event = serializers.CharField(source="event.slug", read_only=True, help_text="the event's slug")
+    status = _status_field(Division.Status)
+    standings_status = _status_field(Division.Work, "current: up to date, pending: being computed, failed: ")
+    standings_error = serializers.SerializerMethodField()
+    bye_rule = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Division
+        fields = (
+            "event",
+            "slug",
+            "name",
+            "format",
+            "match_length",
+            "round_lengths",
+            "crawford",
+            "variant",
+            "entry_mode",
+            "clock",
+            "seeding",
+            "draw_seed",
+            "tiebreaks",
+            "bye_rule",
+            "rounds_planned",
+            "double_round_robin",
+            "drop_rounds",
+            "last_chance_drop_rounds",
+            "last_chance_places",
+            "last_chance_closed",
+            "grand_final_reset",
+            "auto_pair",
+            "status",
+            "standings_status",
+            "standings_error",
+            "results_version",
+            "standings_version",
+            "started_at",
+            "finished_at",
+        )
+        read_only_fields = fields
+        extra_kwargs = {"tiebreaks": {"help_text": "tie-break codes, in the order they are applied"}}  # noqa: RUF012
+
+    @extend_schema_field(
+        serializers.CharField(allow_null=True, help_text="why the last computation failed (directors only)")
+    )
+    def get_standings_error(self, division: Division) -> str | None:
+        return division.standings_error if self.context.get("director") else None
+
+    @extend_schema_field(serializers.CharField(help_text="how a bye counts in the tie-breaks"))
+    def get_bye_rule(self, division: Division) -> str:
+        return BYE_RULE
+
+
+class EventInput(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    slug = serializers.SlugField(
+        max_length=100, required=False, default="", help_text="the event's address; made from the name if empty"
+    )
+    venue = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    time_zone = serializers.CharField(max_length=64, default="UTC", help_text="an IANA name such as Europe/Oslo")
+    starts_on = serializers.DateField(required=False, allow_null=True, default=None)
+    ends_on = serializers.DateField(required=False, allow_null=True, default=None)
+    public = serializers.BooleanField(default=True, help_text="spectators can follow it")
+
+
+class DirectorInput(serializers.Serializer):
+    username = serializers.CharField(max_length=150, help_text="the user who becomes a director of the event")
+
+
+class DirectorsDoc(serializers.Serializer):
+    event = serializers.CharField()
+    directors = serializers.ListField(child=serializers.CharField(), help_text="usernames")
+
+
+class DivisionInput(serializers.Serializer):
+    """The fields of ``tournaments.services.DivisionSettings`` (the service checks how they fit together)."""
+
+    name = serializers.CharField(max_length=100)
+    slug = serializers.SlugField(max_length=100, required=False, default="", help_text="made from the name if empty")
+    format = serializers.ChoiceField(choices=Division.Format.choices)
+    match_length = serializers.IntegerField(min_value=1, max_value=99, default=7)
+    round_lengths = serializers.DictField(
+        child=serializers.IntegerField(min_value=1, max_value=99),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text='per-round lengths: {"main:final": 11, "main:1": 5, "consolation": 5, "swiss:5": 9}',
+    )
+    crawford = serializers.BooleanField(default=True)
+    variant = serializers.ChoiceField(choices=list(VARIANTS), default="standard")
+    entry_mode = serializers.ChoiceField(choices=Match.EntryMode.choices, default=Match.EntryMode.MOVES)
+    clock = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    seeding = serializers.ChoiceField(choices=Division.Seeding.choices, default=Division.Seeding.RATING)
+    draw_seed = serializers.IntegerField(min_value=0, max_value=2**62, required=False, allow_null=True, default=None)
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=[t.value for t in Tiebreak]),
+        max_length=len(Tiebreak),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="tie-break codes in order (default: buchholz, sonneborn-berger, points-diff)",
+    )
+    rounds_planned = serializers.IntegerField(min_value=0, max_value=100, default=0, help_text="Swiss: rounds to play")
+    double_round_robin = serializers.BooleanField(default=False)
+    drop_rounds = serializers.IntegerField(min_value=0, max_value=20, required=False, allow_null=True, default=None)
+    last_chance_drop_rounds = serializers.IntegerField(min_value=0, max_value=20, default=1)
+    last_chance_places = serializers.IntegerField(min_value=0, max_value=1024, default=0)
+    grand_final_reset = serializers.BooleanField(default=True)
+    auto_pair = serializers.BooleanField(default=False, help_text="Swiss: pair the next round when all results are in")
+
+    def validate_round_lengths(self, value: dict[str, int] | None) -> dict[str, int] | None:
+        if value is not None and len(value) > MAX_ROUND_RULES:
+            raise serializers.ValidationError(f"at most {MAX_ROUND_RULES} round rules")
+        return value
+
+    def validate_tiebreaks(self, value: list[str] | None) -> list[str] | None:
+        if value is not None and len(set(value)) != len(value):
+            raise serializers.ValidationError("name each tie-break once")
+        return value
+
+
+# -- entries ---------------------------------------------------------------------------------------------------------
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    player = serializers.IntegerField(source="player_id", read_only=True, help_text="the player's id")
+    name = serializers.CharField(source="player.display_name", read_only=True)
+    status = _status_field(Entry.Status)
+
+    class Meta:
+        model = Entry
+        fields = ("id", "player", "name", "seed", "rating", "status", "late", "place")
+        read_only_fields = fields
+
+
+class EntryInput(serializers.Serializer):
+    """An existing player (``player``) or a new one (``name``, ``club``, ``country``)."""
+
+    player = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), required=False, allow_null=True, default=None, help_text="an existing player"
+    )
+    name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="", help_text="a new player")
+    club = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    country = serializers.RegexField(
+        r"^[A-Za-z]{2}$", required=False, allow_blank=True, default="", help_text="ISO 3166 alpha-2 code"
+    )
+    rating = serializers.FloatField(
+        required=False, allow_null=True, default=None, help_text="declared rating, used for seeding"
+    )
+    seed = serializers.IntegerField(min_value=1, max_value=MAX_SEED, required=False, allow_null=True, default=None)
+    place = serializers.CharField(
+        max_length=40, required=False, allow_blank=True, default="", help_text="a last-chance place (late entry)"
+    )
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if (data["player"] is None) == (not data["name"].strip()):
+            raise serializers.ValidationError("give either an existing player's id or a new player's name")
+        return data
+
+
+class EntryImportInput(serializers.Serializer):
+    """The list as JSON text (``csv``) or as an uploaded file (``file``), UTF-8, at most 256 KB."""
+
+    csv = serializers.CharField(
+        required=False,
+        trim_whitespace=False,
+        help_text="CSV text with a header row: name (required), club, country, rating, seed",
+    )
+    file = serializers.FileField(required=False, help_text="the same as an uploaded .csv file")
+
+    def validate_csv(self, value: str) -> str:
+        if len(value.encode("utf-8")) > MAX_IMPORT_BYTES:
+            raise serializers.ValidationError("a list has at most 256 KB")
+        return value.removeprefix("\ufeff")
+
+    def validate_file(self, upload: Any) -> str:
+        if upload.size > MAX_IMPORT_BYTES:
+            raise serializers.ValidationError("a list has at most 256 KB")
+        try:
+            text = upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise serializers.ValidationError("the file is not UTF-8 text") from None
+        ProhibitNullCharactersValidator()(text)
+        return text
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if ("csv" in data) == ("file" in data):
+            raise serializers.ValidationError("send the list either as csv text or as a file")
+        return {"text": data.get("csv", data.get("file"))}
+
+
+class ImportResultDoc(serializers.Serializer):
+    created = serializers.IntegerField(help_text="entries registered")
+    entries = EntrySerializer(many=True)
+
+
+class CheckInInput(serializers.Serializer):
+    present = serializers.BooleanField(default=True, help_text="false undoes a check-in")
+
+
+class SeedInput(serializers.Serializer):
+    seed = serializers.IntegerField(min_value=1, max_value=MAX_SEED, allow_null=True, help_text="null clears it")
+
+
+class WithdrawInput(serializers.Serializer):
+    reason = serializers.CharField(max_length=MAX_REASON, required=False, allow_blank=True, default="")
+
+
+# -- running a division ----------------------------------------------------------------------------------------------
+
+
+class StartInput(serializers.Serializer):
+    only_checked_in = serializers.BooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="play only the checked-in players; null: them if anyone has checked in, else everyone",
+    )
+
+
+class SwapInput(serializers.Serializer):
+    first = serializers.IntegerField(min_value=1, help_text="an entry id")
+    second = serializers.IntegerField(min_value=1, help_text="an entry id")
+    reason = serializers.CharField(max_length=MAX_REASON, help_text="shown on the pairing")
+
+
+class QueuedDoc(serializers.Serializer):
+    division = serializers.CharField()
+    task = serializers.CharField(help_text="the task enqueued")
+
+
+# -- rounds, pairings, standings -------------------------------------------------------------------------------------
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Round
+        fields = ("id", "bracket", "number", "length", "seed")
+        read_only_fields = fields
+
+
+class PairingSideDoc(serializers.Serializer):
+    entry = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    seed = serializers.IntegerField(allow_null=True)
+
+
+def _side(entry: Entry | None) -> dict[str, Any] | None:
+    if entry is None:
+        return None
+    return {"entry": entry.pk, "player": entry.player_id, "name": entry.player.display_name, "seed": entry.seed}
+
+
+class PairingSerializer(serializers.ModelSerializer):
+    """A board of a round, or a slot of a bracket with the sources that feed it (``source_a``, ``source_b``)."""
+
+    bracket = serializers.CharField(source="round.bracket", read_only=True)
+    round = serializers.IntegerField(source="round.number", read_only=True)
+    a = serializers.SerializerMethodField()
+    b = serializers.SerializerMethodField()
+    status = _status_field(Pairing.Status)
+    winner = serializers.IntegerField(source="winner_id", read_only=True, allow_null=True, help_text="an entry id")
+    score = serializers.SerializerMethodField()
+    match = serializers.IntegerField(source="match_id", read_only=True, allow_null=True, help_text="the match's id")
+    confirmation = _status_field(Pairing.Confirmation, "who confirms a scoresheet result: ")
+    decision = _status_field(Pairing.Decision)
+
+    class Meta:
+        model = Pairing
+        fields = (
+            "id",
+            "key",
+            "bracket",
+            "round",
+            "table",
+            "a",
+            "b",
+            "source_a",
+            "source_b",
+            "reason",
+            "status",
+            "winner",
+            "score",
+            "length",
+            "match",
+            "confirmation",
+            "confirmation_side",
+            "decision",
+            "decision_reason",
+            "swapped_reason",
+            "conditional",
+        )
+        read_only_fields = fields
+
+    @extend_schema_field(PairingSideDoc(allow_null=True))
+    def get_a(self, pairing: Pairing) -> dict[str, Any] | None:
+        return _side(pairing.entry_a)
+
+    @extend_schema_field(PairingSideDoc(allow_null=True))
+    def get_b(self, pairing: Pairing) -> dict[str, Any] | None:
+        return _side(pairing.entry_b)
+
+    @_pair_field("points of side a and side b")
+    def get_score(self, pairing: Pairing) -> list[int]:
+        return [pairing.score_a, pairing.score_b]
+
+
+class RoundPairingsDoc(serializers.Serializer):
+    round = RoundSerializer()
+    pairings = PairingSerializer(many=True)
+
+
+class QueueItemSerializer(serializers.Serializer):
+    """A result waiting for a confirmation, or disputed."""
+
+    division = serializers.CharField(source="division.slug")
+    pairing = PairingSerializer(source="*")
+    dispute = serializers.CharField(help_text="what the player says is wrong")
+    updated_at = serializers.DateTimeField()
+
+
+class PairingFilter(serializers.Serializer):
+    bracket = serializers.ChoiceField(choices=Round.Bracket.choices, required=False)
+    round = serializers.IntegerField(min_value=1, max_value=32767, required=False, help_text="the round's number")
+
+
+class DisputeInput(serializers.Serializer):
+    reason = serializers.CharField(max_length=MAX_REASON, help_text="read by the directors")
+
+
+class PairingForfeitInput(serializers.Serializer):
+    loser = serializers.IntegerField(min_value=1, help_text="the entry id of the player who forfeits")
+    kind = serializers.ChoiceField(choices=list(FORFEIT_KINDS))
+    reason = serializers.CharField(max_length=MAX_REASON, help_text="shown on the pairing")
+
+
+class StandingRowSerializer(serializers.ModelSerializer):
+    entry = serializers.IntegerField(source="entry_id", read_only=True)
+    player = serializers.IntegerField(source="entry.player_id", read_only=True)
+    name = serializers.CharField(source="entry.player.display_name", read_only=True)
+    tiebreaks = serializers.DictField(
+        child=serializers.IntegerField(), read_only=True, help_text="value per tie-break code"
+    )
+
+    class Meta:
+        model = Standing
+        fields = (
+            "rank",
+            "entry",
+            "player",
+            "name",
+            "wins",
+            "losses",
+            "byes",
+            "points_for",
+            "points_against",
+            "tiebreaks",
+        )
+        read_only_fields = fields
+
+
+class StandingsDoc(serializers.Serializer):
+    division = serializers.CharField()
+    after_round = serializers.IntegerField(help_text="0: an elimination division's single table, or none yet")
+    standings_status = serializers.CharField(
+        help_text="current | pending (a result arrived: show 'standings pending') | failed"
+    )
+    results_version = serializers.IntegerField()
+    standings_version = serializers.IntegerField(help_text="the results_version the rows reflect")
+    rows = StandingRowSerializer(many=True)
+
+
+class StandingsFilter(serializers.Serializer):
+    after_round = serializers.IntegerField(
+        min_value=0, max_value=32767, required=False, help_text="the table after this round (default: the latest)"
+    )
+
+
+# -- rating lists ----------------------------------------------------------------------------------------------------
+
+
+class RatingRowSerializer(serializers.ModelSerializer):
+    rank = serializers.SerializerMethodField()
+    player = serializers.IntegerField(source="player_id", read_only=True)
+    name = serializers.CharField(source="player.display_name", read_only=True)
+
+    class Meta:
+        model = Rating
+        fields = ("rank", "player", "name", "rating", "experience", "matches")
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.IntegerField(help_text="players with the same rating share it"))
+    def get_rank(self, rating: Rating) -> int:
+        return self.context["ranks"][rating.pk]
+
+
+class RatingListSerializer(serializers.ModelSerializer):
+    ratings = serializers.SerializerMethodField()
+
+    class Meta:
+        model = RatingList
+        fields = ("slug", "name", "start", "k_factor", "computed_at", "ratings")
+        read_only_fields = fields
+
+    @extend_schema_field(RatingRowSerializer(many=True))
+    def get_ratings(self, rating_list: RatingList) -> list[dict[str, Any]]:
+        rows = self.context["ratings"]
+        return RatingRowSerializer(rows, many=True, context={"ranks": self.context["ranks"]}).data
+
+
+class RatingChangeSerializer(serializers.ModelSerializer):
+    """One rated match of a player. ``match`` and ``opponent`` are null for a private match the caller may not
+    see."""
+
+    match = serializers.SerializerMethodField()
+    opponent = serializers.SerializerMethodField()
+    delta = serializers.FloatField(read_only=True)
+
+    class Meta:
+        model = RatingChange
+        fields = ("order", "match", "opponent", "won", "before", "after", "delta", "experience_before")
+        read_only_fields = fields
+
+    def _shown(self, change: RatingChange) -> bool:
+        return not change.match.private or change.match_id in self.context["visible"]
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_match(self, change: RatingChange) -> int | None:
+        return change.match_id if self._shown(change) else None
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True, help_text="the opponent's player id"))
+    def get_opponent(self, change: RatingChange) -> int | None:
+        if not self._shown(change):
+            return None
+        match = change.match
+        return match.player2_id if match.player1_id == change.player_id else match.player1_id
+
+
+# -- next match ------------------------------------------------------------------------------------------------------
+
+
+class NamedDoc(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+
+
+class PlayerDoc(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class NextMatchDoc(serializers.Serializer):
+    """The player's next match to play (ready or in progress); null fields when there is none."""
+
+    player = PlayerDoc()
+    event = NamedDoc(allow_null=True)
+    division = NamedDoc(allow_null=True)
+    side = serializers.IntegerField(allow_null=True, help_text="0: side a (player 1 of the match), 1: side b")
+    pairing = PairingSerializer(allow_null=True)
+
+
+def next_match(player: Player, pairing: Pairing | None) -> dict[str, Any]:
+    """The :class:`NextMatchDoc` of ``player`` (``pairing`` from ``selectors.next_pairing_for``, or None)."""
+    answer: dict[str, Any] = {"player": {"id": player.pk, "name": player.display_name}}
+    if pairing is None:
+        return {**answer, "event": None, "division": None, "side": None, "pairing": None}
+    division = pairing.division
+    return {
+        **answer,
+        "event": {"slug": division.event.slug, "name": division.event.name},
+        "division": {"slug": division.slug, "name": division.name},
+        "side": 0 if pairing.entry_a is not None and pairing.entry_a.player_id == player.pk else 1,
+        "pairing": PairingSerializer(pairing).data,
+    }

@@ -1,0 +1,43 @@
+"""Routes of the tournaments API, included by config/urls.py under ``/api/`` (after the games API)."""
+
+from django.urls import path
+
+from tournaments.api import views
+
+app_name = "tournaments_api"
+
+_DIVISION = "events/<slug:event>/divisions/<slug:division>/"
+_ENTRY = _DIVISION + "entries/<int:entry_id>/"
+
+urlpatterns = [
+    path("events/", views.EventListCreateApi.as_view(), name="event-list"),
+    path("events/<slug:event>/", views.EventDetailApi.as_view(), name="event-detail"),
+    path("events/<slug:event>/directors/", views.EventDirectorAddApi.as_view(), name="event-directors"),
+    path("events/<slug:event>/queue/", views.EventQueueApi.as_view(), name="event-queue"),
+    path("events/<slug:event>/divisions/", views.DivisionCreateApi.as_view(), name="division-create"),
+    path(_DIVISION, views.DivisionDetailApi.as_view(), name="division-detail"),
+    path(_DIVISION + "entries/", views.EntryListCreateApi.as_view(), name="entry-list"),
+    path(_DIVISION + "entries/import/", views.EntryImportApi.as_view(), name="entry-import"),
+    path(_ENTRY + "check-in/", views.EntryCheckInApi.as_view(), name="entry-check-in"),
+    path(_ENTRY + "seed/", views.EntrySeedApi.as_view(), name="entry-seed"),
+    path(_ENTRY + "withdraw/", views.EntryWithdrawApi.as_view(), name="entry-withdraw"),
+    path(_DIVISION + "rounds/", views.RoundListApi.as_view(), name="round-list"),
+    path(_DIVISION + "pairings/", views.PairingListApi.as_view(), name="pairing-list"),
+    path(_DIVISION + "standings/", views.StandingListApi.as_view(), name="standings"),
+    path(_DIVISION + "start/", views.DivisionStartApi.as_view(), name="division-start"),
+    path(_DIVISION + "pair-next-round/", views.DivisionRoundPairApi.as_view(), name="division-pair-next-round"),
+    path(_DIVISION + "close-last-chance/", views.DivisionLastChanceCloseApi.as_view(), name="division-close-lc"),
+    path(_DIVISION + "swap/", views.DivisionSwapApi.as_view(), name="division-swap"),
+    path(_DIVISION + "recompute/", views.DivisionRecomputeApi.as_view(), name="division-recompute"),
+    path("pairings/<int:pairing_id>/confirm/", views.PairingConfirmApi.as_view(), name="pairing-confirm"),
+    path("pairings/<int:pairing_id>/dispute/", views.PairingDisputeApi.as_view(), name="pairing-dispute"),
+    path("pairings/<int:pairing_id>/forfeit/", views.PairingForfeitApi.as_view(), name="pairing-forfeit"),
+    path("rating-lists/<slug:slug>/", views.RatingListDetailApi.as_view(), name="rating-list-detail"),
+    path(
+        "rating-lists/<slug:slug>/players/<int:player_id>/history/",
+        views.RatingHistoryApi.as_view(),
+        name="rating-history",
+    ),
+    path("players/<int:player_id>/next-match/", views.PlayerNextMatchApi.as_view(), name="player-next-match"),
+    path("entry-links/next-match/", views.EntryLinkNextMatchApi.as_view(), name="entry-link-next-match"),
+]

@@ -1,0 +1,573 @@
+"""The tournaments API's views: parse the input with a serializer, call one service or selector, render the answer.
+
+Reads are public (``AllowAny``) but a private event, its divisions, entries, pairings and standings are a 404 for
+whoever may not see it (``tournaments.selectors.events_visible_to``). Writes need a user (session or DRF token) or
+an entry link; who may do what (the event's directors and staff; the player asked to confirm a result) is decided
+by the services, never here. A write answers with what it wrote, rendered as the matching read renders it.
+
+Lists inside a division (entries, rounds, pairings, standings) are not paginated: a division is bounded and the
+pairings list is the whole bracket (every slot with the sources that feed it). The events list is paginated like
+the games API's lists.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import generics, permissions, serializers, status
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.access import sides_of
+from games.api.auth import IsAuthenticatedOrEntryToken, actor_of, entry_token
+from games.api.schema import EntryTokenScheme  # noqa: F401  (registers the extension)
+from games.api.serializers import ErrorDoc
+from games.errors import ApplicationError, ErrorCode
+from games.models import Player
+from tournaments import selectors, services
+from tournaments.access import check_directs, directs_event
+from tournaments.api import reads
+from tournaments.api import serializers as s
+from tournaments.models import Division, Entry, Event, Pairing, RatingList
+
+
+def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _errors(*codes: int) -> dict[int, Any]:
+    return {code: OpenApiResponse(ErrorDoc, description=_ERROR_TEXT[code]) for code in codes}
+
+
+_ERROR_TEXT = {
+    400: "invalid input (`fields`), or settings, entries or decisions the services refuse (`invalid_input`)",
+    401: "not logged in (and no entry link where one is accepted)",
+    403: "not allowed (not a director of this event, not the player asked, an entry link for a director's work)",
+    404: "no such event, division, entry, pairing or player (or a private one)",
+    409: "not now: the division has started, the round is not complete, the result is not awaiting an answer, ...",
+}
+
+
+class ReadOrActor(IsAuthenticatedOrEntryToken):
+    """Anyone reads; a user or an entry-link holder writes (what he may write is the services' decision)."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return request.method in permissions.SAFE_METHODS or super().has_permission(request, view)
+
+
+class HasEntryToken(permissions.BasePermission):
+    message = "send your entry link as the X-Entry-Token header"
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return entry_token(request) is not None
+
+
+# -- lookups: 404 for what does not exist or may not be seen ---------------------------------------------------------
+
+
+def _event(request: Request, slug: str) -> Event:
+    event = reads.visible_event(request.user, slug)
+    if event is None:
+        raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no event {slug!r}")
+    return event
+
+
+def _division(request: Request, event: str, division: str) -> Division:
+    found = reads.visible_division(request.user, event, division)
+    if found is None:
+        raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no division {event}/{division}")
+    return found
+
+
+def _entry(division: Division, entry_id: int) -> Entry:
+    entry = reads.entry_of(division, entry_id)
+    if entry is None:
+        raise ApplicationError(ErrorCode.NOT_FOUND, f"{division.name} has no entry {entry_id}")
+    return entry
+
+
+def _entry_field(division: Division, field: str, entry_id: int) -> Entry:
+    """An entry named in the input: a field error when it is not one of the division's."""
+    entry = reads.entry_of(division, entry_id)
+    if entry is None:
+        raise serializers.ValidationError({field: [f"{division.name} has no entry {entry_id}"]})
+    return entry
+
+
+def _pairing(request: Request, pairing_id: int) -> Pairing:
+    """The pairing, if its event is visible to the caller or the caller plays its match (an entry link of a
+    private event's match answers for its own result)."""
+    pairing = reads.pairing_row(pairing_id)
+    if pairing is not None:
+        event = pairing.division.event
+        if event.public or reads.can_see_event(request.user, event.pk):
+            return pairing
+        if pairing.match is not None and sides_of(actor_of(request), pairing.match):
+            return pairing
+    raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no pairing {pairing_id}")
+
+
+def _division_answer(division: Division, *, director: bool, code: int = status.HTTP_200_OK) -> Response:
+    return Response(s.DivisionSerializer(division, context={"director": director}).data, status=code)
+
+
+def _pairing_answer(pairing_id: int) -> Response:
+    return Response(s.PairingSerializer(reads.pairing_row(pairing_id)).data)
+
+
+# -- events ----------------------------------------------------------------------------------------------------------
+
+
+@extend_schema_view(
+    get=extend_schema(summary="List the events you may see (newest first)", responses={200: s.EventSerializer}),
+    post=extend_schema(
+        summary="Create an event (you become its first director)",
+        request=s.EventInput,
+        responses={201: s.EventDetailSerializer, **_errors(400, 401, 409)},
+    ),
+)
+class EventListCreateApi(generics.ListAPIView):
+    permission_classes = (ReadOrActor,)
+    serializer_class = s.EventSerializer
+    queryset = Event.objects.none()  # for the schema; get_queryset answers
+
+    def get_queryset(self) -> QuerySet[Event]:
+        return selectors.events_visible_to(self.request.user).select_related("rating_list")
+
+    def post(self, request: Request) -> Response:
+        event = services.create_event(actor=actor_of(request), **_valid(s.EventInput, request.data))
+        body = s.EventDetailSerializer(event, context={"divisions": []}).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class EventDetailApi(APIView):
+    permission_classes = (permissions.AllowAny,)
+
+    @extend_schema(summary="An event with its divisions", responses={200: s.EventDetailSerializer, **_errors(404)})
+    def get(self, request: Request, event: str) -> Response:
+        found = _event(request, event)
+        context = {"divisions": reads.division_summaries(found)}
+        return Response(s.EventDetailSerializer(found, context=context).data)
+
+
+class EventDirectorAddApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="Make a user a director of the event",
+        request=s.DirectorInput,
+        responses={200: s.DirectorsDoc, **_errors(400, 401, 403, 404)},
+    )
+    def post(self, request: Request, event: str) -> Response:
+        found = _event(request, event)
+        username = _valid(s.DirectorInput, request.data)["username"]
+        user = get_user_model().objects.filter(username=username).first()
+        actor = actor_of(request)
+        if user is None:
+            check_directs(actor, found)  # only directors learn which usernames exist
+            raise serializers.ValidationError({"username": [f"there is no user {username!r}"]})
+        services.add_director(found, actor=actor, user=user)
+        return Response({"event": found.slug, "directors": reads.event_directors(found)})
+
+
+class EventQueueApi(APIView):
+    """The directors' queue: results awaiting the opponent's confirmation, and disputed ones."""
+
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="Results awaiting confirmation and disputes (directors)",
+        responses={200: s.QueueItemSerializer(many=True), **_errors(401, 403, 404)},
+    )
+    def get(self, request: Request, event: str) -> Response:
+        found = _event(request, event)
+        check_directs(actor_of(request), found)
+        return Response(s.QueueItemSerializer(selectors.director_queue(found), many=True).data)
+
+
+# -- divisions -------------------------------------------------------------------------------------------------------
+
+
+class DivisionCreateApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="Add a division (a flight or side event) to the event",
+        request=s.DivisionInput,
+        responses={201: s.DivisionSerializer, **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, event: str) -> Response:
+        found = _event(request, event)
+        data = _valid(s.DivisionInput, request.data)
+        slug = data.pop("slug")
+        division = services.create_division(
+            found, actor=actor_of(request), settings=services.DivisionSettings(**data), slug=slug
+        )
+        return _division_answer(division, director=True, code=status.HTTP_201_CREATED)
+
+
+class DivisionDetailApi(APIView):
+    permission_classes = (permissions.AllowAny,)
+
+    @extend_schema(
+        summary="A division: settings, status, tie-break order, the seed of the draw",
+        responses={200: s.DivisionSerializer, **_errors(404)},
+    )
+    def get(self, request: Request, event: str, division: str) -> Response:
+        found = _division(request, event, division)
+        return _division_answer(found, director=directs_event(request.user, found.event))
+
+
+class DivisionStartApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="Seed the field and draw (brackets, the first Swiss round, every round-robin round)",
+        request=s.StartInput,
+        responses={200: s.DivisionSerializer, **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, event: str, division: str) -> Response:
+        found = _division(request, event, division)
+        started = services.start_division(found, actor=actor_of(request), **_valid(s.StartInput, request.data))
+        return _division_answer(started, director=True)
+
+
+class DivisionRoundPairApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="Pair the next Swiss round (every result of the current round must count)",
+        request=None,
+        responses={201: s.RoundPairingsDoc, **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, event: str, division: str) -> Response:
+        found = _division(request, event, division)
+        rnd = services.pair_next_round(found, actor=actor_of(request))
+        body = {
+            "round": s.RoundSerializer(rnd).data,
+            "pairings": s.PairingSerializer(reads.round_pairings(found, rnd), many=True).data,
+        }
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class DivisionLastChanceCloseApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="Close the last-chance entries (free places become byes)",
+        request=None,
+        responses={200: s.DivisionSerializer, **_errors(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, event: str, division: str) -> Response:
+        found = _division(request, event, division)
+        closed = services.close_last_chance_places(found, actor=actor_of(request))
+        return _division_answer(closed, director=True)
+
+
+class DivisionSwapApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="Swap two players' places (seeds in a bracket, boards in a round) before their matches start",
+        request=s.SwapInput,
+        responses={200: s.PairingSerializer(many=True), **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, event: str, division: str) -> Response:
+        found = _division(request, event, division)
+        data = _valid(s.SwapInput, request.data)
+        first, second = _entry_field(found, "first", data["first"]), _entry_field(found, "second", data["second"])
+        services.swap_players(found, actor=actor_of(request), first=first, second=second, reason=data["reason"])
+        return Response(s.PairingSerializer(selectors.pairings_of(found), many=True).data)
+
+
+class DivisionRecomputeApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="Recompute the division: sync its pairings, then its standings and ratings (queued)",
+        request=None,
+        responses={202: s.QueuedDoc, **_errors(401, 403, 404)},
+    )
+    def post(self, request: Request, event: str, division: str) -> Response:
+        found = _division(request, event, division)
+        check_directs(actor_of(request), found.event)
+        services.schedule_followup(found.pk)
+        body = {"division": found.slug, "task": "tournaments.tasks.advance_division"}
+        return Response(body, status=status.HTTP_202_ACCEPTED)
+
+
+# -- entries ---------------------------------------------------------------------------------------------------------
+
+
+class EntryListCreateApi(APIView):
+    permission_classes = (ReadOrActor,)
+
+    @extend_schema(summary="A division's entries", responses={200: s.EntrySerializer(many=True), **_errors(404)})
+    def get(self, request: Request, event: str, division: str) -> Response:
+        found = _division(request, event, division)
+        return Response(s.EntrySerializer(reads.entries_of(found), many=True).data)
+
+    @extend_schema(
+        summary="Enter a player (an existing one by id, or a new one by name)",
+        request=s.EntryInput,
+        responses={201: s.EntrySerializer, **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, event: str, division: str) -> Response:
+        found = _division(request, event, division)
+        entry = services.register_player(found, actor=actor_of(request), **_valid(s.EntryInput, request.data))
+        return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+class EntryImportApi(APIView):
+    """Register a list of players from CSV: all or nothing."""
+
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+    parser_classes = (JSONParser, MultiPartParser, FormParser)
+
+    @extend_schema(
+        summary="Import entries from CSV (JSON `csv` text or a `file` upload, at most 256 KB; all or nothing)",
+        request={"application/json": s.EntryImportInput, "multipart/form-data": s.EntryImportInput},
+        responses={201: s.ImportResultDoc, **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, event: str, division: str) -> Response:
+        found = _division(request, event, division)
+        text = _valid(s.EntryImportInput, request.data)["text"]
+        report = services.import_entries_csv(found, actor=actor_of(request), text=text)
+        body = {"created": len(report.created), "entries": s.EntrySerializer(report.created, many=True).data}
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class _EntryActionApi(APIView):
+    """A director's change to one entry: one input serializer, one service; answers the entry."""
+
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+    input_class: type[serializers.Serializer]
+
+    def perform(self, entry: Entry, request: Request, data: dict[str, Any]) -> Entry:
+        raise NotImplementedError
+
+    def post(self, request: Request, event: str, division: str, entry_id: int) -> Response:
+        entry = _entry(_division(request, event, division), entry_id)
+        return Response(s.EntrySerializer(self.perform(entry, request, _valid(self.input_class, request.data))).data)
+
+
+def _entry_schema(summary: str, request: type[serializers.Serializer]) -> Any:
+    return extend_schema_view(
+        post=extend_schema(
+            summary=summary, request=request, responses={200: s.EntrySerializer, **_errors(400, 401, 403, 404, 409)}
+        )
+    )
+
+
+@_entry_schema("Check a player in (or undo it)", s.CheckInInput)
+class EntryCheckInApi(_EntryActionApi):
+    input_class = s.CheckInInput
+
+    def perform(self, entry: Entry, request: Request, data: dict[str, Any]) -> Entry:
+        return services.check_in(entry, actor=actor_of(request), **data)
+
+
+@_entry_schema("Set a manual seed before the start", s.SeedInput)
+class EntrySeedApi(_EntryActionApi):
+    input_class = s.SeedInput
+
+    def perform(self, entry: Entry, request: Request, data: dict[str, Any]) -> Entry:
+        return services.set_seed(entry, actor=actor_of(request), **data)
+
+
+@_entry_schema("Withdraw a player (an unfinished match of his is forfeited)", s.WithdrawInput)
+class EntryWithdrawApi(_EntryActionApi):
+    input_class = s.WithdrawInput
+
+    def perform(self, entry: Entry, request: Request, data: dict[str, Any]) -> Entry:
+        return services.withdraw_entry(entry, actor=actor_of(request), **data)
+
+
+# -- rounds, pairings, standings -------------------------------------------------------------------------------------
+
+
+class RoundListApi(APIView):
+    permission_classes = (permissions.AllowAny,)
+
+    @extend_schema(summary="A division's rounds", responses={200: s.RoundSerializer(many=True), **_errors(404)})
+    def get(self, request: Request, event: str, division: str) -> Response:
+        found = _division(request, event, division)
+        return Response(s.RoundSerializer(selectors.rounds_of(found), many=True).data)
+
+
+class PairingListApi(APIView):
+    """The pairings of a division. For an elimination division this is the bracket: every slot, with the
+    explanation of each source that feeds it (a seed, the winner or loser of another slot, a place)."""
+
+    permission_classes = (permissions.AllowAny,)
+
+    @extend_schema(
+        summary="A division's pairings, or its bracket as slots with their feeds",
+        parameters=[s.PairingFilter],
+        responses={200: s.PairingSerializer(many=True), **_errors(400, 404)},
+    )
+    def get(self, request: Request, event: str, division: str) -> Response:
+        query = _valid(s.PairingFilter, request.query_params)
+        found = _division(request, event, division)
+        pairings = reads.pairings_in(found, bracket=query.get("bracket"), number=query.get("round"))
+        return Response(s.PairingSerializer(pairings, many=True).data)
+
+
+class StandingListApi(APIView):
+    permission_classes = (permissions.AllowAny,)
+
+    @extend_schema(
+        summary="A division's standings (the latest table, or the one after a round)",
+        parameters=[s.StandingsFilter],
+        responses={200: s.StandingsDoc, **_errors(400, 404)},
+    )
+    def get(self, request: Request, event: str, division: str) -> Response:
+        query = _valid(s.StandingsFilter, request.query_params)
+        found = _division(request, event, division)
+        rows = selectors.standings_table(found, after_round=query.get("after_round"))
+        body = {
+            "division": found.slug,
+            "after_round": rows[0].after_round if rows else query.get("after_round", 0),
+            "standings_status": found.standings_status,
+            "results_version": found.results_version,
+            "standings_version": found.standings_version,
+            "rows": s.StandingRowSerializer(rows, many=True).data,
+        }
+        return Response(body)
+
+
+# -- answering for a result, director decisions on a pairing ---------------------------------------------------------
+
+
+class PairingConfirmApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="Confirm the result the opponent entered (the player asked, by entry link or account; directors)",
+        request=None,
+        responses={200: s.PairingSerializer, **_errors(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pairing_id: int) -> Response:
+        pairing = _pairing(request, pairing_id)
+        services.confirm_result(pairing, actor=actor_of(request))
+        return _pairing_answer(pairing.pk)
+
+
+class PairingDisputeApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="Dispute the result the opponent entered (the player asked): a director decides",
+        request=s.DisputeInput,
+        responses={200: s.PairingSerializer, **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pairing_id: int) -> Response:
+        pairing = _pairing(request, pairing_id)
+        services.dispute_result(pairing, actor=actor_of(request), **_valid(s.DisputeInput, request.data))
+        return _pairing_answer(pairing.pk)
+
+
+class PairingForfeitApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="Award the match to the opponent of `loser` (no-show, withdrawal, penalty)",
+        request=s.PairingForfeitInput,
+        responses={200: s.PairingSerializer, **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pairing_id: int) -> Response:
+        pairing = _pairing(request, pairing_id)
+        data = _valid(s.PairingForfeitInput, request.data)
+        loser = _entry_field(pairing.division, "loser", data["loser"])
+        services.award_forfeit(pairing, actor=actor_of(request), loser=loser, kind=data["kind"], reason=data["reason"])
+        return _pairing_answer(pairing.pk)
+
+
+# -- rating lists ----------------------------------------------------------------------------------------------------
+
+
+def _rating_list(slug: str) -> RatingList:
+    found = RatingList.objects.filter(slug=slug).first()
+    if found is None:
+        raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no rating list {slug!r}")
+    return found
+
+
+def _player(player_id: int) -> Player:
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no player {player_id}")
+    return player
+
+
+class RatingListDetailApi(APIView):
+    permission_classes = (permissions.AllowAny,)
+
+    @extend_schema(summary="A rating list with its ratings, best first", responses={200: s.RatingListSerializer})
+    def get(self, request: Request, slug: str) -> Response:
+        rating_list = _rating_list(slug)
+        rows, ranks = reads.rating_table(rating_list)
+        return Response(s.RatingListSerializer(rating_list, context={"ratings": rows, "ranks": ranks}).data)
+
+
+class RatingHistoryApi(APIView):
+    permission_classes = (permissions.AllowAny,)
+
+    @extend_schema(
+        summary="A player's rating changes on the list, in match order",
+        responses={200: s.RatingChangeSerializer(many=True), **_errors(404)},
+    )
+    def get(self, request: Request, slug: str, player_id: int) -> Response:
+        rating_list, player = _rating_list(slug), _player(player_id)
+        changes, visible = reads.rating_history(rating_list, player, request.user)
+        return Response(s.RatingChangeSerializer(changes, many=True, context={"visible": visible}).data)
+
+
+# -- your next match -------------------------------------------------------------------------------------------------
+
+
+class PlayerNextMatchApi(APIView):
+    permission_classes = (permissions.AllowAny,)
+
+    @extend_schema(
+        summary="A player's next match to play (null fields when there is none)",
+        responses={200: s.NextMatchDoc, **_errors(404)},
+    )
+    def get(self, request: Request, player_id: int) -> Response:
+        player = _player(player_id)
+        pairing = selectors.next_pairing_for(player)
+        if pairing is not None and not _may_see(request, pairing, player):
+            pairing = None
+        return Response(s.next_match(player, pairing))
+
+
+def _may_see(request: Request, pairing: Pairing, player: Player) -> bool:
+    """A pairing in an event the caller may see, or the caller's own."""
+    user = request.user
+    if user.is_authenticated and player.user_id == user.pk:
+        return True
+    event = pairing.division.event
+    return event.public or reads.can_see_event(user, event.pk)
+
+
+class EntryLinkNextMatchApi(APIView):
+    """ "Your next match" for the holder of an entry link: the next match of the link's player."""
+
+    permission_classes = (HasEntryToken,)
+
+    @extend_schema(
+        summary="The next match of the entry link's player (send X-Entry-Token)",
+        responses={200: s.NextMatchDoc, **_errors(401, 403)},
+    )
+    def get(self, request: Request) -> Response:
+        token = entry_token(request)
+        assert token is not None  # HasEntryToken
+        player = reads.token_player(token)
+        return Response(s.next_match(player, selectors.next_pairing_for(player)))

@@ -1,0 +1,28 @@
+"""How tournaments/ hears from games/: a match of a pairing finished or had its result changed.
+
+games/ sends its signals after its transaction commits; the receiver marks the division's standings pending and
+enqueues the follow-up (tournaments.services.results.schedule_followup). If anything here fails, the result is
+already stored in games/ and the periodic reconcile task picks the division up.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import DatabaseError, transaction
+
+from tournaments.models import Pairing
+from tournaments.services.results import schedule_followup
+
+log = logging.getLogger(__name__)
+
+
+def on_match_changed(sender: Any, match_id: int, **kwargs: Any) -> None:
+    try:
+        with transaction.atomic():
+            division_id = Pairing.objects.filter(match_id=match_id).values_list("division_id", flat=True).first()
+            if division_id is not None:
+                schedule_followup(division_id)
+    except DatabaseError:
+        log.exception("could not schedule the follow-up of match %s; reconcile will", match_id)

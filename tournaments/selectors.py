@@ -1,0 +1,68 @@
+"""Reads for pages and the API: events a user may see, standings tables, rounds, the bracket as slots with their
+feeds, the directors' queue, a player's next match. Each runs a fixed number of queries whatever the field size.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from games.models import Player
+from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
+
+
+def events_visible_to(user: Any) -> QuerySet[Event]:
+    """Public events, plus the private ones a user directs (staff: all)."""
+    qs = Event.objects.all()
+    if user is not None and user.is_authenticated:
+        if user.is_staff:
+            return qs
+        return qs.filter(Q(public=True) | Q(directors=user)).distinct()
+    return qs.filter(public=True)
+
+
+def divisions_visible_to(user: Any) -> QuerySet[Division]:
+    return Division.objects.filter(event__in=events_visible_to(user)).select_related("event")
+
+
+def standings_table(division: Division, *, after_round: int | None = None) -> list[Standing]:
+    """The latest table (or the one after ``after_round``), with each row's entry and player."""
+    qs = Standing.objects.filter(division=division)
+    if after_round is None:
+        after_round = qs.order_by("-after_round").values_list("after_round", flat=True).first() or 0
+    return list(qs.filter(after_round=after_round).select_related("entry__player").order_by("rank", "entry__seed"))
+
+
+def rounds_of(division: Division) -> list[Round]:
+    return list(division.rounds.order_by("number", "bracket"))
+
+
+def pairings_of(division: Division, *, round: Round | None = None) -> list[Pairing]:
+    """Pairings (bracket slots included) with players and match, in round and table order."""
+    qs = division.pairings.select_related("round", "entry_a__player", "entry_b__player", "winner__player", "match")
+    if round is not None:
+        qs = qs.filter(round=round)
+    return list(qs.order_by("round__bracket", "round__number", "table"))
+
+
+def director_queue(event: Event) -> list[Pairing]:
+    """Results waiting for a confirmation or disputed, oldest first."""
+    waiting = (Pairing.Confirmation.AWAITING, Pairing.Confirmation.DISPUTED)
+    return list(
+        Pairing.objects.filter(division__event=event, confirmation__in=waiting)
+        .select_related("division", "round", "entry_a__player", "entry_b__player", "match")
+        .order_by("updated_at")
+    )
+
+
+def next_pairing_for(player: Player) -> Pairing | None:
+    """The player's next match to play (ready or in progress), across running divisions."""
+    entries = Entry.objects.filter(player=player, division__status=Division.Status.RUNNING)
+    open_ = (Pairing.Status.READY, Pairing.Status.PLAYING)
+    return (
+        Pairing.objects.filter(Q(entry_a__in=entries) | Q(entry_b__in=entries), status__in=open_)
+        .select_related("division__event", "round", "entry_a__player", "entry_b__player", "match")
+        .order_by("round__number", "id")
+        .first()
+    )

@@ -1,0 +1,387 @@
+"""Setting an event up: events, directors, divisions, registration (one by one or a CSV list), check-in.
+
+Every function checks that the actor directs the event, validates, and writes in one transaction; a refusal is an
+``ApplicationError`` that says what was wrong and writes nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import zoneinfo
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from games.access import Actor
+from games.errors import ApplicationError, ErrorCode
+from games.models import Match, Player
+from games.services import create_player
+from tournaments.access import check_directs
+from tournaments.models import FORMATS, Division, Entry, Event, RatingList
+from tournaments.pairing.swiss import late_entry_allowed
+from tournaments.standings.tiebreakers import Tiebreak
+
+MAX_IMPORT_ROWS = 5000
+MAX_SEED = 100_000
+DEFAULT_TIEBREAKS = [Tiebreak.BUCHHOLZ.value, Tiebreak.SONNEBORN_BERGER.value, Tiebreak.POINTS_DIFF.value]
+
+
+def _invalid(message: str) -> ApplicationError:
+    return ApplicationError(ErrorCode.INVALID_INPUT, message)
+
+
+def _unique_slug(model: Any, text: str, **scope: Any) -> str:
+    base = slugify(text)[:80] or "event"
+    slug, n = base, 1
+    while model.objects.filter(slug=slug, **scope).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+# -- events --------------------------------------------------------------------------------------------------------
+
+
+def create_event(
+    *,
+    actor: Actor,
+    name: str,
+    slug: str = "",
+    venue: str = "",
+    time_zone: str = "UTC",
+    starts_on: dt.date | None = None,
+    ends_on: dt.date | None = None,
+    public: bool = True,
+    rating_list: RatingList | None = None,
+) -> Event:
+    """Create an event; the user creating it becomes its first director."""
+    user = actor.user if actor.user is not None and actor.user.is_authenticated else None
+    if actor.token is not None or (user is None and actor.user is not None):
+        raise ApplicationError(ErrorCode.NOT_AUTHENTICATED, "log in to create an event")
+    name = " ".join(name.split())
+    if not name:
+        raise _invalid("an event needs a name")
+    try:
+        zoneinfo.ZoneInfo(time_zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise _invalid(f"unknown time zone {time_zone!r}; use an IANA name such as Europe/Oslo") from None
+    if starts_on and ends_on and ends_on < starts_on:
+        raise _invalid("the event cannot end before it starts")
+    if slug and slugify(slug) != slug:
+        raise _invalid(f"{slug!r} is not a valid address part: use lower-case letters, digits and hyphens")
+    with transaction.atomic():
+        if slug and Event.objects.filter(slug=slug).exists():
+            raise ApplicationError(ErrorCode.CONFLICT, f"an event with the address {slug!r} already exists")
+        event = Event.objects.create(
+            name=name,
+            slug=slug or _unique_slug(Event, name),
+            venue=venue.strip(),
+            time_zone=time_zone,
+            starts_on=starts_on,
+            ends_on=ends_on,
+            public=public,
+            rating_list=rating_list,
+            status=Event.Status.REGISTRATION,
+        )
+        if user is not None:
+            event.directors.add(user)
+    return event
+
+
+def add_director(event: Event, *, actor: Actor, user: Any) -> None:
+    check_directs(actor, event)
+    event.directors.add(user)
+
+
+def remove_director(event: Event, *, actor: Actor, user: Any) -> None:
+    check_directs(actor, event)
+    if event.directors.count() <= 1 and event.directors.filter(pk=user.pk).exists():
+        raise ApplicationError(ErrorCode.CONFLICT, "an event keeps at least one director: add another one first")
+    event.directors.remove(user)
+
+
+def create_rating_list(*, actor: Actor, name: str, k_factor: float | None = None, start: float = 1500.0) -> RatingList:
+    user = actor.user if actor.user is not None and actor.user.is_authenticated else None
+    if user is None:
+        raise ApplicationError(ErrorCode.NOT_AUTHENTICATED, "log in to create a rating list")
+    if k_factor is not None and not 0 < k_factor <= 100:
+        raise _invalid("K must be a number above 0 and at most 100 (FIBS uses 1 to 5)")
+    name = " ".join(name.split())
+    if not name:
+        raise _invalid("a rating list needs a name")
+    rating_list = RatingList.objects.create(
+        name=name, slug=_unique_slug(RatingList, name), k_factor=k_factor, start=start
+    )
+    rating_list.owners.add(user)
+    return rating_list
+
+
+# -- divisions -----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DivisionSettings:
+    """What a director chooses for a division (validated by :func:`create_division`)."""
+
+    name: str
+    format: str
+    match_length: int = 7
+    round_lengths: dict[str, int] | None = None
+    crawford: bool = True
+    variant: str = "standard"
+    entry_mode: str = Match.EntryMode.MOVES
+    clock: str = ""
+    seeding: str = Division.Seeding.RATING
+    draw_seed: int | None = None
+    tiebreaks: list[str] | None = None
+    rounds_planned: int = 0
+    double_round_robin: bool = False
+    drop_rounds: int | None = None
+    last_chance_drop_rounds: int = 1
+    last_chance_places: int = 0
+    grand_final_reset: bool = True
+    auto_pair: bool = False
+
+
+def create_division(event: Event, *, actor: Actor, settings: DivisionSettings, slug: str = "") -> Division:
+    check_directs(actor, event)
+    _validate_settings(settings)
+    with transaction.atomic():
+        slug = slug or _unique_slug(Division, settings.name, event=event)
+        if Division.objects.filter(event=event, slug=slug).exists():
+            raise ApplicationError(ErrorCode.CONFLICT, f"{event.name} already has a division {slug!r}")
+        fields = {k: v for k, v in settings.__dict__.items() if k not in ("round_lengths", "tiebreaks")}
+        division = Division(
+            event=event,
+            slug=slug,
+            round_lengths=settings.round_lengths or {},
+            tiebreaks=settings.tiebreaks if settings.tiebreaks is not None else list(DEFAULT_TIEBREAKS),
+            **fields,
+        )
+        if division.is_elimination:
+            from tournaments.services.draw import plan_of
+
+            plan_of(division, 64)  # refuses options the format does not have, in the bracket planner's words
+        division.save()
+        return division
+
+
+def _validate_settings(s: DivisionSettings) -> None:
+    if not s.name.strip():
+        raise _invalid("a division needs a name")
+    if s.format not in FORMATS:
+        raise _invalid(f"unknown format {s.format!r}; choose one of {', '.join(FORMATS)}")
+    if not 1 <= s.match_length <= 99:
+        raise _invalid(f"matches are played to 1-99 points, not {s.match_length}")
+    for key, length in (s.round_lengths or {}).items():
+        _validate_round_length(key, length)
+    known = {t.value for t in Tiebreak}
+    for code in s.tiebreaks or []:
+        if code not in known:
+            raise _invalid(f"unknown tie-break {code!r}; choose from {', '.join(sorted(known))}")
+    if s.format == Division.Format.SWISS and s.rounds_planned < 1:
+        raise _invalid("a Swiss division needs the number of rounds to play (rounds_planned)")
+    if s.seeding not in Division.Seeding.values:
+        raise _invalid("seeding is 'rating', 'manual' or 'random'")
+    if s.entry_mode not in Match.EntryMode.values:
+        raise _invalid("entry mode is 'moves' or 'scoresheet'")
+    if s.last_chance_places and s.format != Division.Format.LAST_CHANCE:
+        raise _invalid("last-chance places exist only in the main-consolation-lastchance format")
+
+
+def _validate_round_length(key: str, length: Any) -> None:
+    bracket, _, which = str(key).partition(":")
+    if bracket not in ("main", "consolation", "last-chance", "swiss", "round-robin"):
+        raise _invalid(f"round length {key!r}: start with main, consolation, last-chance, swiss or round-robin")
+    if which and which != "final" and not which.isdigit():
+        raise _invalid(f"round length {key!r}: after the colon put a round number or 'final'")
+    if not isinstance(length, int) or not 1 <= length <= 99:
+        raise _invalid(f"round length {key!r}: {length!r} is not a match length of 1-99 points")
+
+
+def round_length(division: Division, bracket: str, number: int, *, final: bool = False) -> int:
+    """The match length for a round: the most specific rule of ``bracket:N``, ``bracket:final``, ``bracket``."""
+    rules = division.round_lengths or {}
+    for key in (f"{bracket}:{number}", f"{bracket}:final" if final else None, bracket):
+        if key and key in rules:
+            return int(rules[key])
+    return division.match_length
+
+
+# -- registration --------------------------------------------------------------------------------------------------
+
+
+def register_player(
+    division: Division,
+    *,
+    actor: Actor,
+    player: Player | None = None,
+    name: str = "",
+    club: str = "",
+    country: str = "",
+    rating: float | None = None,
+    seed: int | None = None,
+    place: str = "",
+) -> Entry:
+    """Enter a player (an existing one, or a new one by name) in a division.
+
+    Before the start anyone may be entered. Once a Swiss division runs, a late entry is allowed while at most half
+    its rounds have been played; a last-chance division takes late entries and buy-backs into its free places.
+    """
+    check_directs(actor, division.event)
+    with transaction.atomic():
+        division = Division.objects.select_for_update().get(pk=division.pk)
+        late = _check_open_for_entry(division, place)
+        if player is None:
+            player = create_player(display_name=name, club=club, country=country)
+        if rating is not None and not 0 < rating < 10000:
+            raise _invalid(f"a rating of {rating} is out of range (1-9999)")
+        if seed is not None and not 1 <= seed <= MAX_SEED:
+            raise _invalid(f"seed {seed} is outside 1-{MAX_SEED}")
+        existing = Entry.objects.filter(division=division, player=player).first()
+        if existing is not None:
+            return _re_enter(existing, place) if place else _already(existing)
+        try:
+            with transaction.atomic():
+                return Entry.objects.create(
+                    division=division, player=player, rating=rating, seed=seed, late=late, place=place
+                )
+        except IntegrityError:
+            raise ApplicationError(ErrorCode.CONFLICT, f"seed {seed} is already taken in {division.name}") from None
+
+
+def _already(entry: Entry) -> Entry:
+    raise ApplicationError(ErrorCode.CONFLICT, f"{entry.player.display_name} is already entered in this division")
+
+
+def _check_open_for_entry(division: Division, place: str) -> bool:
+    """Whether an entry now is late; refuse when the division takes no more entries."""
+    if division.status == Division.Status.REGISTRATION:
+        if place:
+            raise _invalid("last-chance places are filled once the division has started")
+        return False
+    if division.status == Division.Status.FINISHED:
+        raise ApplicationError(ErrorCode.CONFLICT, f"{division.name} is finished")
+    if division.format == Division.Format.SWISS:
+        played = division.rounds.count()
+        if not late_entry_allowed(played, division.rounds_planned):
+            raise ApplicationError(
+                ErrorCode.CONFLICT,
+                f"late entry closed: {played} of {division.rounds_planned} rounds are paired (late entry is open "
+                "while at most half the rounds have been played)",
+            )
+        return True
+    if division.format == Division.Format.LAST_CHANCE and place:
+        from tournaments.services.draw import check_place_free
+
+        check_place_free(division, place)
+        return True
+    raise ApplicationError(
+        ErrorCode.CONFLICT,
+        f"{division.name} has started and its format takes no late entries"
+        + (": enter the player into a free last-chance place instead" if division.last_chance_places else ""),
+    )
+
+
+def _re_enter(entry: Entry, place: str) -> Entry:
+    """A buy-back: a player already in the division takes a last-chance place (once)."""
+    if entry.place:
+        raise ApplicationError(ErrorCode.CONFLICT, f"{entry.player.display_name} already holds {entry.place}")
+    entry.place = place
+    entry.save(update_fields=["place"])
+    return entry
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    created: list[Entry]
+    errors: list[str]
+
+
+def import_entries_csv(division: Division, *, actor: Actor, text: str) -> ImportReport:
+    """Register players from CSV text with a header row: ``name`` (required), ``club``, ``country``, ``rating``,
+    ``seed``. All or nothing: any bad row refuses the whole file, and the report lists every bad row."""
+    check_directs(actor, division.event)
+    try:
+        rows = list(csv.DictReader(io.StringIO(text.strip())))
+    except csv.Error as exc:
+        raise _invalid(f"the list is not readable CSV ({exc}); nothing was registered") from None
+    if len(rows) > MAX_IMPORT_ROWS:
+        raise _invalid(f"a list holds at most {MAX_IMPORT_ROWS} players; split it, nothing was registered")
+    if not rows or "name" not in rows[0]:
+        raise _invalid(
+            "the list needs a header row with at least a 'name' column (optional: club, country, rating, seed)"
+        )
+    parsed, errors = [], []
+    for line, row in enumerate(rows, start=2):
+        try:
+            parsed.append(_parse_row(row))
+        except ValueError as exc:
+            errors.append(f"line {line}: {exc}")
+    if errors:
+        raise _invalid("nothing was registered; fix these lines: " + "; ".join(errors))
+    created: list[Entry] = []
+    with transaction.atomic():
+        for line, fields in enumerate(parsed, start=2):
+            try:
+                created.append(register_player(division, actor=actor, **fields))
+            except ApplicationError as exc:
+                raise _invalid(f"nothing was registered; line {line}: {exc.message}") from None
+    return ImportReport(created, [])
+
+
+def _parse_row(row: dict[str, Any]) -> dict[str, Any]:
+    name = (row.get("name") or "").strip()
+    if not name:
+        raise ValueError("the name is empty")
+    fields: dict[str, Any] = {"name": name, "club": (row.get("club") or "").strip()}
+    fields["country"] = (row.get("country") or "").strip()
+    if len(fields["country"]) not in (0, 2):
+        raise ValueError(f"country {fields['country']!r} is not a two-letter code")
+    if len(fields["club"]) > 100:
+        raise ValueError("the club name is longer than 100 characters")
+    for key, kind in (("rating", float), ("seed", int)):
+        value = (row.get(key) or "").strip()
+        if value:
+            try:
+                fields[key] = kind(value)
+            except ValueError:
+                raise ValueError(f"{key} {value!r} is not a number") from None
+    if "seed" in fields and not 1 <= fields["seed"] <= MAX_SEED:
+        raise ValueError(f"seed {fields['seed']} is outside 1-{MAX_SEED}")
+    if "rating" in fields and not 0 < fields["rating"] < 10000:
+        raise ValueError(f"rating {fields['rating']} is outside 1-9999")
+    return fields
+
+
+def check_in(entry: Entry, *, actor: Actor, present: bool = True) -> Entry:
+    check_directs(actor, entry.division.event)
+    if entry.status == Entry.Status.WITHDRAWN:
+        raise ApplicationError(ErrorCode.CONFLICT, f"{entry.player.display_name} has withdrawn")
+    if present:
+        entry.status, entry.checked_in_at = Entry.Status.CHECKED_IN, timezone.now()
+    else:
+        entry.status, entry.checked_in_at = Entry.Status.REGISTERED, None
+    entry.save(update_fields=["status", "checked_in_at"])
+    return entry
+
+
+def set_seed(entry: Entry, *, actor: Actor, seed: int | None) -> Entry:
+    """Set a manual seed before the start (seeding method 'manual')."""
+    check_directs(actor, entry.division.event)
+    if entry.division.status != Division.Status.REGISTRATION:
+        raise ApplicationError(ErrorCode.CONFLICT, "seeds are fixed once the division has started")
+    if seed is not None and not 1 <= seed <= MAX_SEED:
+        raise _invalid(f"a seed is a number from 1 to {MAX_SEED}")
+    entry.seed = seed
+    try:
+        with transaction.atomic():
+            entry.save(update_fields=["seed"])
+    except IntegrityError:
+        raise ApplicationError(ErrorCode.CONFLICT, f"seed {seed} is already taken") from None
+    return entry

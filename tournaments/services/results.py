@@ -1,0 +1,268 @@
+"""What happens to a pairing's result: confirmation of scoresheet results, disputes, forfeits, withdrawals, swaps,
+and the rule that guards corrections of results other matches depend on.
+
+Results themselves are recorded in games/ (moves, scoresheet game results, director corrections); games tells this
+app through its signals, and :func:`schedule_followup` runs the division's sync and standings after the commit.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games import services as games
+from games.access import SYSTEM, Actor, is_director, sides_of
+from games.errors import ApplicationError, ErrorCode
+from games.models import Match
+from tournaments.access import check_directs
+from tournaments.models import Division, Entry, Pairing
+from tournaments.pairing import brackets
+from tournaments.services.draw import _sync, lock_division, plan_of
+
+log = logging.getLogger(__name__)
+Confirmation = Pairing.Confirmation
+
+
+_batch = threading.local()
+
+
+@contextmanager
+def followups_deferred() -> Iterator[set[int]]:
+    """For batch work in one process (a rehearsal, a bulk import): results still mark their division's standings
+    pending, but nothing is enqueued; the caller syncs and recomputes once, at the end, the divisions collected in
+    the yielded set."""
+    previous = getattr(_batch, "divisions", None)
+    _batch.divisions = set()
+    try:
+        yield _batch.divisions
+    finally:
+        _batch.divisions = previous
+
+
+def schedule_followup(division_id: int) -> None:
+    """Mark the division's standings pending and, after the commit, enqueue its sync and standings.
+
+    If the broker cannot be reached the result stays recorded and the standings stay marked pending; the periodic
+    ``reconcile`` task (Celery beat) enqueues the work again."""
+    Division.objects.filter(pk=division_id).update(standings_status=Division.Work.PENDING)
+    deferred = getattr(_batch, "divisions", None)
+    if deferred is not None:
+        deferred.add(division_id)
+        return
+
+    def enqueue() -> None:
+        from tournaments.tasks import advance_division
+
+        try:
+            advance_division.delay(division_id)
+        except Exception:  # the broker is down: reconcile will pick the division up
+            log.warning("could not enqueue the follow-up of division %s; reconcile will retry", division_id)
+
+    transaction.on_commit(enqueue)
+
+
+def _pairing_locked(pairing: Pairing) -> tuple[Division, Pairing]:
+    division = lock_division(pairing.division_id)
+    return division, Pairing.objects.select_related("match", "entry_a__player", "entry_b__player").get(pk=pairing.pk)
+
+
+# -- confirmation and disputes -------------------------------------------------------------------------------------
+
+
+def confirm_result(pairing: Pairing, *, actor: Actor) -> Pairing:
+    """The opponent of the player who entered a scoresheet result (or a director) confirms it."""
+    with transaction.atomic():
+        division, pairing = _pairing_locked(pairing)
+        _check_answers(actor, division, pairing)
+        pairing.confirmation = Confirmation.CONFIRMED
+        pairing.save(update_fields=["confirmation"])
+        schedule_followup(division.pk)  # the bracket moves on in the task (or at once with eager tasks)
+    return pairing
+
+
+def dispute_result(pairing: Pairing, *, actor: Actor, reason: str) -> Pairing:
+    """The player asked to confirm says the result is wrong: the pairing goes to the directors' queue."""
+    if not reason.strip():
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "say what is wrong with the result (the director reads it)")
+    with transaction.atomic():
+        division, pairing = _pairing_locked(pairing)
+        _check_answers(actor, division, pairing, director_may=False)
+        pairing.confirmation, pairing.dispute = Confirmation.DISPUTED, reason.strip()
+        pairing.save(update_fields=["confirmation", "dispute"])
+    return pairing
+
+
+def _check_answers(actor: Actor, division: Division, pairing: Pairing, *, director_may: bool = True) -> None:
+    match = pairing.match
+    if match is None or pairing.confirmation not in (Confirmation.AWAITING, Confirmation.DISPUTED):
+        raise ApplicationError(ErrorCode.CONFLICT, "this result is not waiting for a confirmation")
+    if director_may and actor.token is None and (actor is SYSTEM or is_director(actor.user, match)):
+        return
+    if pairing.confirmation == Confirmation.DISPUTED:
+        raise ApplicationError(ErrorCode.FORBIDDEN, "the result is disputed: a director decides")
+    asked = pairing.confirmation_side
+    if asked is None or asked not in sides_of(actor, match):
+        who = match.player(asked).display_name if asked is not None else "a director"
+        raise ApplicationError(ErrorCode.FORBIDDEN, f"only {who} or a director can answer for this result")
+
+
+# -- director decisions --------------------------------------------------------------------------------------------
+
+FORFEIT_KINDS = {
+    "no-show": Pairing.Decision.FORFEIT_NO_SHOW,
+    "withdrawal": Pairing.Decision.FORFEIT_WITHDRAWAL,
+    "penalty": Pairing.Decision.FORFEIT_PENALTY,
+}
+
+
+def award_forfeit(pairing: Pairing, *, actor: Actor, loser: Entry, kind: str, reason: str) -> Pairing:
+    """Award the pairing's match to the opponent of ``loser`` (no-show, withdrawal, penalty)."""
+    if kind not in FORFEIT_KINDS:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, f"a forfeit is for {', '.join(FORFEIT_KINDS)}, not {kind!r}")
+    if not reason.strip():
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "give the reason for the forfeit (it is shown on the pairing)")
+    with transaction.atomic():
+        division, pairing = _pairing_locked(pairing)
+        check_directs(actor, division.event)
+        if loser.pk not in (pairing.entry_a_id, pairing.entry_b_id):
+            raise ApplicationError(ErrorCode.INVALID_INPUT, f"{loser.player.display_name} does not play this match")
+        if pairing.match is None:
+            raise ApplicationError(ErrorCode.CONFLICT, "this pairing has no match yet (its players are not known)")
+        side = 0 if loser.pk == pairing.entry_a_id else 1
+        games.forfeit_match(pairing.match.pk, actor=actor, loser_side=side, reason=f"{kind}: {reason.strip()}")
+        pairing.decision, pairing.decision_reason = FORFEIT_KINDS[kind], reason.strip()
+        pairing.save(update_fields=["decision", "decision_reason"])
+        _sync(division)
+        schedule_followup(division.pk)
+    return pairing
+
+
+def withdraw_entry(entry: Entry, *, actor: Actor, reason: str) -> Entry:
+    """Withdraw a player: no further pairings; a match of his not yet finished is forfeited to the opponent."""
+    with transaction.atomic():
+        division = lock_division(entry.division_id)
+        check_directs(actor, division.event)
+        entry = Entry.objects.select_related("player").get(pk=entry.pk)
+        if entry.status == Entry.Status.WITHDRAWN:
+            raise ApplicationError(ErrorCode.CONFLICT, f"{entry.player.display_name} has already withdrawn")
+        entry.status, entry.withdrawn_at = Entry.Status.WITHDRAWN, timezone.now()
+        entry.withdrawal_reason = reason.strip()
+        entry.save(update_fields=["status", "withdrawn_at", "withdrawal_reason"])
+        _forfeit_open_matches(entry, actor, reason)
+        if division.status != Division.Status.REGISTRATION:
+            _sync(division)
+            schedule_followup(division.pk)
+    return entry
+
+
+def _forfeit_open_matches(entry: Entry, actor: Actor, reason: str) -> None:
+    open_statuses = (Match.Status.SCHEDULED, Match.Status.IN_PROGRESS)
+    mine = Pairing.objects.filter(division_id=entry.division_id, match__status__in=open_statuses)
+    for pairing in mine.filter(entry_a=entry) | mine.filter(entry_b=entry):
+        side = 0 if pairing.entry_a_id == entry.pk else 1
+        why = f"withdrawal: {reason.strip() or 'withdrew'}"
+        games.forfeit_match(pairing.match_id, actor=actor if actor is not None else SYSTEM, loser_side=side, reason=why)
+        Pairing.objects.filter(pk=pairing.pk).update(
+            decision=Pairing.Decision.FORFEIT_WITHDRAWAL, decision_reason=reason.strip()
+        )
+
+
+def swap_players(division: Division, *, actor: Actor, first: Entry, second: Entry, reason: str) -> None:
+    """Exchange two players' places before their matches start: their seeds in a bracket, their boards in a
+    Swiss or round-robin round. Refused once either has started the match concerned."""
+    if not reason.strip():
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "give the reason for the swap (it is shown on the pairing)")
+    with transaction.atomic():
+        division = lock_division(division.pk)
+        check_directs(actor, division.event)
+        if first.pk == second.pk or {first.division_id, second.division_id} != {division.pk}:
+            raise ApplicationError(ErrorCode.INVALID_INPUT, "choose two different players of this division")
+        if division.is_elimination:
+            _swap_seeds(division, first, second, reason)
+        else:
+            _swap_boards(division, first, second, reason)
+        _sync(division)
+        schedule_followup(division.pk)
+
+
+def _current(division: Division, entry: Entry) -> Pairing:
+    rows = Pairing.objects.filter(division=division).select_related("match")
+    found = (rows.filter(entry_a=entry) | rows.filter(entry_b=entry)).order_by("-round__number").first()
+    if found is None:
+        raise ApplicationError(ErrorCode.CONFLICT, f"{entry.player.display_name} has no pairing to swap")
+    _refuse_started(found, entry)
+    return found
+
+
+def _refuse_started(pairing: Pairing, entry: Entry) -> None:
+    if pairing.status in (Pairing.Status.FINISHED, Pairing.Status.PLAYING) or (pairing.match and pairing.match.seq):
+        raise ApplicationError(
+            ErrorCode.CONFLICT, f"{entry.player.display_name}'s match ({pairing.key}) has started: it cannot be swapped"
+        )
+
+
+def _swap_seeds(division: Division, first: Entry, second: Entry, reason: str) -> None:
+    for entry in (first, second):
+        _current(division, entry)
+    a, b = first.seed, second.seed
+    Entry.objects.filter(pk=first.pk).update(seed=None)
+    Entry.objects.filter(pk=second.pk).update(seed=a)
+    Entry.objects.filter(pk=first.pk).update(seed=b)
+    note = f"seeds {a} and {b} swapped: {reason.strip()}"
+    slots = Pairing.objects.filter(division=division, key__startswith="main-1-")
+    slots.filter(Q(entry_a__in=(first, second)) | Q(entry_b__in=(first, second))).update(swapped_reason=note)
+
+
+def _swap_boards(division: Division, first: Entry, second: Entry, reason: str) -> None:
+    p1, p2 = _current(division, first), _current(division, second)
+    if p1.round_id != p2.round_id:
+        raise ApplicationError(ErrorCode.CONFLICT, "the two players are not paired in the same round")
+    if p1.pk == p2.pk:
+        raise ApplicationError(ErrorCode.CONFLICT, "the two players already play each other")
+    for p, old, new in ((p1, first, second), (p2, second, first)):
+        field = "entry_a_id" if p.entry_a_id == old.pk else "entry_b_id"
+        setattr(p, field, new.pk)
+        p.swapped_reason = reason.strip()
+        if p.match is not None:
+            games.void_match(p.match.pk, actor=SYSTEM, reason=f"pairing changed by the director: {reason.strip()}")
+            p.match = None
+        p.status = Pairing.Status.READY if p.entry_b_id else Pairing.Status.BYE
+        p.winner_id = p.entry_a_id if p.entry_b_id is None else None
+    for p in (p1, p2):
+        p.save(update_fields=["entry_a", "entry_b", "swapped_reason", "match", "status", "winner"])
+
+
+# -- the correction guard (registered into games/) -----------------------------------------------------------------
+
+
+def guard_correction(match: Match, override: bool) -> None:
+    """Refuse to change a result once either player has started a later match that depends on it (rule 4.10
+    practice), unless the director overrides; the sync then voids and replays what depended on it."""
+    pairing = Pairing.objects.filter(match=match).select_related("division").first()
+    if pairing is None or override:
+        return
+    started = [p for p in _dependents(pairing) if p.match is not None and (p.match.seq or p.status == "finished")]
+    if started:
+        names = "; ".join(f"{p.key} ({p.match})" for p in started[:5])
+        raise ApplicationError(
+            ErrorCode.CONFLICT,
+            f"this result cannot be corrected: a later match that depends on it has started ({names}). A director "
+            "can override; the later matches are then voided and played again.",
+        )
+
+
+def _dependents(pairing: Pairing) -> list[Pairing]:
+    division = pairing.division
+    rows = Pairing.objects.filter(division=division).select_related("match")
+    if division.is_elimination:
+        keys = brackets.dependents(plan_of(division), pairing.key)
+        return list(rows.filter(key__in=keys))
+    players = [e for e in (pairing.entry_a_id, pairing.entry_b_id) if e is not None]
+    later = rows.filter(round__number__gt=pairing.round.number)
+    return list(later.filter(entry_a__in=players) | later.filter(entry_b__in=players))
