@@ -13,6 +13,11 @@ urlpatterns = [
     path("health/", views.health, name="health"),
     path("admin/", admin.site.urls),
     path("", include("games.urls")),
+    path("", include("tournaments.urls")),
+    path("play/pairings/", include("tournaments.entry_urls")),
+    path("play/", include("games.entry_urls")),
+    path("manage/", include("tournaments.director.urls")),
+    path("accounts/", include("django.contrib.auth.urls")),
     # REST API (DRF) and its OpenAPI schema; Swagger UI is served from local static files. (drf-spectacular's
     # ReDoc page is not routed: its template loads Google Fonts from a CDN.)
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -1,0 +1,1 @@
+"""The directors' pages: dashboard, registration, check-in, rounds, results queue, printable sheets."""
