@@ -9,7 +9,7 @@ PORT ?= 8000
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help venv run test lint typecheck bench clean
+.PHONY: help venv run test lint typecheck bench bench-tournaments clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -24,8 +24,9 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 venv: $(STAMP) ## Create .venv and install the project with its dev tools (again only when pyproject.toml changes)
 
-run: venv ## Migrate and serve http://127.0.0.1:8000 (SQLite and eager tasks unless DATABASE_URL/CELERY_BROKER_URL)
+run: venv ## Migrate, load the demo event and serve http://127.0.0.1:8000 (SQLite and eager tasks unless DATABASE_URL/CELERY_BROKER_URL)
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_demo --login
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: venv ## Run the whole test suite (extra pytest options: make test PYTEST_ARGS='-k health')
@@ -41,6 +42,9 @@ typecheck: venv ## Type-check with mypy (strict on engine/)
 bench: venv ## Run the engine benchmark against OpenSpiel (installs the optional bench extra)
 	$(BIN)/python -m pip install -q -e '.[dev,bench]'
 	$(BIN)/python bench/engine_bench.py
+
+bench-tournaments: venv ## Tournaments benchmark on PostgreSQL (DATABASE_URL; BENCH_ARGS=--quick for a short run)
+	DJANGO_SETTINGS_MODULE=config.settings $(BIN)/python bench/tournaments_bench.py $(BENCH_ARGS)
 
 clean: ## Remove the virtualenv, caches and collected static files (keeps db.sqlite3)
 	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache .mypy_cache staticfiles build dist *.egg-info

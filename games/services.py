@@ -287,6 +287,36 @@ def record_game_result(
     return _record(match_id, build, actor=actor, side=_any_side, expected_seq=expected_seq, key=idempotency_key)
 
 
+def record_action(
+    match_id: int, action: EngineAction, *, actor: Actor, expected_seq: int | None, idempotency_key: str | None = None
+) -> Recorded:
+    """Record any engine action through the service of its kind (replaying a log into a live match, load tests).
+
+    A match concession is a director's forfeit; everything else is checked exactly as its own service checks it.
+    """
+    common: dict[str, Any] = {"actor": actor, "expected_seq": expected_seq}
+    keyed = {**common, "idempotency_key": idempotency_key}
+    if isinstance(action, OpeningRoll):
+        return record_opening_roll(match_id, dice=action.dice, **keyed)
+    if isinstance(action, Roll):
+        return record_roll(match_id, side=action.side, dice=action.dice, **keyed)
+    if isinstance(action, Move):
+        return record_play(match_id, side=action.side, play=action.play, **keyed)
+    if isinstance(action, GameResult):
+        return record_game_result(
+            match_id, winner=action.winner, kind=action.kind, cube_value=action.cube_value, **keyed
+        )
+    if isinstance(action, ConcedeMatch):
+        return forfeit_match(match_id, loser_side=action.side, reason="the match was conceded", **common)
+    if isinstance(action, Resign):
+        return offer_resignation(match_id, side=action.side, kind=action.kind, **keyed)
+    if isinstance(action, ChooseDouble):
+        return choose_double(match_id, side=action.side, die=action.die, **keyed)
+    simple = {Double: offer_double, Take: take, Drop: drop, AcceptResignation: accept_resignation}
+    service = simple.get(type(action), reject_resignation)
+    return service(match_id, side=action.side, **keyed)  # type: ignore[attr-defined, operator]
+
+
 # -- director actions --------------------------------------------------------------------------------------------
 
 

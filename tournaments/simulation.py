@@ -64,7 +64,7 @@ def simulate_event(
         services.register_player(division, actor=actor, name=f"Player {i:03d}", rating=rating)
     with followups_deferred():  # the rehearsal moves the division itself; standings once at the end
         services.start_division(division, actor=actor)
-        _run(division, actor, rng)
+        run_division(division, actor, rng)
     services.recompute_standings(division.pk)
     return report(Division.objects.get(pk=division.pk), seed)
 
@@ -74,7 +74,8 @@ def _director() -> Any:
     return user
 
 
-def _run(division: Division, actor: Actor, rng: random.Random) -> None:
+def run_division(division: Division, actor: Actor, rng: random.Random) -> None:
+    """Play every match of a started division with random results until it is finished."""
     ratings = {e.pk: e.rating or 1500.0 for e in division.entries.all()}
     while True:
         services.sync_division(division.pk)

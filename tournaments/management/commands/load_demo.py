@@ -1,0 +1,35 @@
+"""``python manage.py load_demo``: create the demo event (idempotent). ``make run`` calls it.
+
+With ``--login`` (refused unless DEBUG is on) it also makes a local director account ``demo`` / ``demo`` that
+directs the demo event, so a first visitor can try the directors' pages.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tournaments.demo import load_demo
+
+
+class Command(BaseCommand):
+    help = "Load the demo event built from real match logs (does nothing if it is already there)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--login", action="store_true", help="also create the local director account demo/demo")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        director = None
+        if options["login"]:
+            if not settings.DEBUG:
+                raise CommandError("--login makes a well-known password: only with DEBUG on (a local first look)")
+            director, _ = get_user_model().objects.get_or_create(username="demo")
+            director.set_password("demo")
+            director.save()
+        event = load_demo(director=director)
+        if director is not None:
+            event.directors.add(director)
+        self.stdout.write(f"demo event: /events/{event.slug}/" + (" (director login: demo / demo)" if director else ""))
