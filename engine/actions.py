@@ -87,6 +87,19 @@ class ConcedeMatch:
     side: int
 
 
+@dataclass(frozen=True, slots=True)
+class PenaltyPoints:
+    """A director's penalty against ``side`` (lateness, a rules breach): the opponent is awarded ``points``.
+
+    Given between games only (before the next game's opening roll). The points count like points won: they can
+    bring a player to one away (the next game is then the Crawford game) or win the match. A .mat log has no
+    place for them, so a match with penalty points is not exported as .mat.
+    """
+
+    side: int
+    points: int
+
+
 EndedBy = Literal["bear-off", "drop", "resignation", "scoresheet", "director"]
 
 
@@ -105,7 +118,8 @@ class GameResult:
 
 
 Action = (
-    OpeningRoll
+    PenaltyPoints
+    | OpeningRoll
     | Roll
     | Move
     | ChooseDouble

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from engine.actions import Action, ConcedeMatch
+from engine.actions import Action, ConcedeMatch, PenaltyPoints
 from engine.cube import CubeState
 from engine.errors import EngineError, IllegalActionError, InvalidPositionError
 from engine.game import GameState, Outcome, Phase
@@ -35,6 +35,7 @@ class MatchState:
     crawford_played: bool = False
     game: GameState = field(default_factory=GameState.new)
     outcomes: tuple[Outcome, ...] = ()
+    penalties: tuple[int, int] = (0, 0)  # penalty points given against each side (awarded to the other)
 
     def _with(self, **changes: Any) -> MatchState:
         """A copy with some fields changed (``dataclasses.replace`` without its per-call introspection)."""
@@ -118,6 +119,8 @@ class MatchState:
             )
         if isinstance(action, ConcedeMatch):
             return self._concede(action)
+        if isinstance(action, PenaltyPoints):
+            return self._penalty(action)
         game = self.game.apply(action)
         if game.phase is not Phase.OVER:
             return self._with(game=game)
@@ -134,6 +137,30 @@ class MatchState:
         outcome = Outcome(winner, ResultKind.SINGLE, needed, "concession", self.game.cube.value)
         game = self.game._with(phase=Phase.OVER, dice=None, outcome=outcome, resignation=None, resume=None)
         return self._finish_game(game, outcome)
+
+    def _penalty(self, action: PenaltyPoints) -> MatchState:
+        if self.length <= 0:
+            raise IllegalActionError("penalty points exist only in a match to N points")
+        if action.side not in (0, 1):
+            raise IllegalActionError(f"there is no side {action.side}")
+        if not 1 <= action.points <= 99:
+            raise IllegalActionError(f"a penalty is 1 to 99 points, not {action.points}")
+        if self.game.phase is not Phase.OPENING:
+            raise IllegalActionError("penalty points are given between games: finish this game first")
+        score = list(self.score)
+        score[1 - action.side] += action.points
+        new_score = (score[0], score[1])
+        if max(new_score) >= self.length:
+            raise IllegalActionError(
+                f"{action.points} penalty point(s) would end the match at {new_score[0]}-{new_score[1]}: "
+                "award the match by forfeit instead"
+            )
+        given = list(self.penalties)
+        given[action.side] += action.points
+        changes: dict[str, Any] = {"score": new_score, "penalties": (given[0], given[1])}
+        if self.crawford_rule and not self.crawford_played and not self.crawford_game and self.length - 1 in new_score:
+            changes.update(crawford_game=True, game=GameState.new(self.variant, cube_enabled=False))
+        return self._with(**changes)
 
     def _finish_game(self, game: GameState, outcome: Outcome) -> MatchState:
         score = list(self.score)
@@ -165,6 +192,7 @@ class MatchState:
             "sc": list(self.score),
             "gn": self.game_number,
             "out": [[o.winner, int(o.kind), o.points, o.ended_by, o.cube_value] for o in self.outcomes],
+            **({"pen": list(self.penalties)} if any(self.penalties) else {}),
             "g": {
                 "b": [list(g.boards[0]), list(g.boards[1])],
                 "ph": g.phase.value,
@@ -221,6 +249,7 @@ class MatchState:
                 crawford_played=cr[2],
                 game=game,
                 outcomes=tuple(Outcome(o[0], ResultKind(o[1]), *o[2:]) for o in data["out"]),
+                penalties=tuple(data.get("pen", (0, 0))),
             )
         except EngineError:
             raise

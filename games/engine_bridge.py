@@ -17,6 +17,7 @@ from engine.actions import (
     GameResult,
     Move,
     OpeningRoll,
+    PenaltyPoints,
     RejectResignation,
     Resign,
     Roll,
@@ -93,6 +94,8 @@ def row_fields(action: EngineAction, after: MatchState, play: Play | None = None
         }
     if isinstance(action, ConcedeMatch):
         return {"kind": Kind.CONCEDE_MATCH, "side": action.side}
+    if isinstance(action, PenaltyPoints):
+        return {"kind": Kind.PENALTY, "side": action.side, "value": action.points}
     raise TypeError(f"no log row for {action!r}")
 
 
@@ -126,6 +129,8 @@ def engine_action(row: Action) -> EngineAction | None:
         )
     if kind in (Kind.CONCEDE_MATCH, Kind.FORFEIT):
         return ConcedeMatch(side)
+    if kind == Kind.PENALTY:
+        return PenaltyPoints(side, row.value or 0)
     return None
 
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 from django.utils import timezone
 
 from engine.actions import Action as EngineAction
-from engine.actions import RejectResignation, Resign
+from engine.actions import PenaltyPoints, RejectResignation, Resign
+from engine.errors import EngineError
 from engine.formats.matlog import write_match
 from engine.game import Phase
 from engine.variants import VARIANTS
@@ -42,6 +43,8 @@ def games_in_force(match: Match) -> list[list[EngineAction]]:
 def mat_games(match: Match) -> list[list[EngineAction]]:
     """The games of :func:`games_in_force` as a .mat log can hold them (see the module's docstring)."""
     games = [_without_rejected_resignations(actions) for actions in games_in_force(match)]
+    if any(isinstance(action, PenaltyPoints) for actions in games for action in actions):
+        raise EngineError("this match has penalty points, which a .mat log has no place for")
     if games:
         game = load_state(match).game  # the cached state after the last action in force
         last = games[-1]

@@ -181,6 +181,7 @@ class Action(models.Model):
         REJECT_RESIGNATION = "reject-resignation"
         GAME_RESULT = "game-result"
         CONCEDE_MATCH = "concede-match"
+        PENALTY = "penalty"
         CORRECTION = "correction"
         FORFEIT = "forfeit"
         VOID = "void"

@@ -27,6 +27,7 @@ from engine.actions import (
     GameResult,
     Move,
     OpeningRoll,
+    PenaltyPoints,
     RejectResignation,
     Resign,
     Roll,
@@ -338,6 +339,27 @@ def forfeit_match(
     )
 
 
+def award_penalty(
+    match_id: int, *, actor: Actor, side: int, points: int, reason: str, expected_seq: int | None = None
+) -> Recorded:
+    """Penalty points against ``side`` (awarded to the opponent), between games; a penalty that would end the
+    match is refused (award a forfeit instead)."""
+    _need_reason(reason)
+    if side not in (0, 1):
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "the penalised side is side 0 or side 1")
+    return _record(
+        match_id,
+        PenaltyPoints(side, points),
+        actor=actor,
+        side=None,
+        expected_seq=expected_seq,
+        key=None,
+        kind=Kind.PENALTY,
+        reason=reason,
+        director_only=True,
+    )
+
+
 def void_match(match_id: int, *, actor: Actor, reason: str, expected_seq: int | None = None) -> Recorded:
     """Cancel a match: no winner. Its log stays; ``reopen_match`` brings it back."""
     _need_reason(reason)
@@ -492,7 +514,7 @@ def _record(
             _check_seq(match, expected_seq)
             engine_act = action(match) if callable(action) else action
             if match.entry_mode == Match.EntryMode.SCORESHEET and not isinstance(
-                engine_act, (GameResult, ConcedeMatch)
+                engine_act, (GameResult, ConcedeMatch, PenaltyPoints)
             ):
                 raise ApplicationError(
                     ErrorCode.ILLEGAL_ACTION,
@@ -606,7 +628,8 @@ def _after_action(match: Match, before: MatchState, after: MatchState, row: Acti
 def _game_fields(before: MatchState, after: MatchState) -> tuple[bool, dict[str, Any]]:
     """What an action does to its game's row: (does it start the game?, the fields to write). Empty fields: the
     row is untouched. Shared by recording (one query) and by replay and import (rows built in memory)."""
-    starting = before.game.phase is Phase.OPENING
+    # A penalty between games changes the score but starts no game.
+    starting = before.game.phase is Phase.OPENING and after.penalties == before.penalties
     fields: dict[str, Any] = {}
     if starting:
         fields.update(

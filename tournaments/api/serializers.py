@@ -435,6 +435,12 @@ class PairingForfeitInput(serializers.Serializer):
     reason = serializers.CharField(max_length=MAX_REASON, help_text="shown on the pairing")
 
 
+class PairingPenaltyInput(serializers.Serializer):
+    against = serializers.IntegerField(min_value=1, help_text="the entry id of the penalised player")
+    points = serializers.IntegerField(min_value=1, max_value=99, help_text="awarded to the opponent")
+    reason = serializers.CharField(max_length=MAX_REASON, help_text="kept in the match log")
+
+
 class StandingRowSerializer(serializers.ModelSerializer):
     entry = serializers.IntegerField(source="entry_id", read_only=True)
     player = serializers.IntegerField(source="entry.player_id", read_only=True)

@@ -32,6 +32,7 @@ urlpatterns = [
     path("pairings/<int:pairing_id>/confirm/", views.PairingConfirmApi.as_view(), name="pairing-confirm"),
     path("pairings/<int:pairing_id>/dispute/", views.PairingDisputeApi.as_view(), name="pairing-dispute"),
     path("pairings/<int:pairing_id>/forfeit/", views.PairingForfeitApi.as_view(), name="pairing-forfeit"),
+    path("pairings/<int:pairing_id>/penalty/", views.PairingPenaltyApi.as_view(), name="pairing-penalty"),
     path("rating-lists/<slug:slug>/", views.RatingListDetailApi.as_view(), name="rating-list-detail"),
     path(
         "rating-lists/<slug:slug>/players/<int:player_id>/history/",

@@ -571,3 +571,21 @@ class EntryLinkNextMatchApi(APIView):
         assert token is not None  # HasEntryToken
         player = reads.token_player(token)
         return Response(s.next_match(player, selectors.next_pairing_for(player)))
+
+
+class PairingPenaltyApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="Penalty points against a player (between games); past half the match length, a forfeit",
+        request=s.PairingPenaltyInput,
+        responses={200: s.PairingSerializer, **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, pairing_id: int) -> Response:
+        pairing = _pairing(request, pairing_id)
+        data = _valid(s.PairingPenaltyInput, request.data)
+        against = _entry_field(pairing.division, "against", data["against"])
+        services.give_penalty(
+            pairing, actor=actor_of(request), against=against, points=data["points"], reason=data["reason"]
+        )
+        return _pairing_answer(pairing.pk)

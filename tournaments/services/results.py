@@ -143,6 +143,34 @@ def award_forfeit(pairing: Pairing, *, actor: Actor, loser: Entry, kind: str, re
     return pairing
 
 
+def give_penalty(pairing: Pairing, *, actor: Actor, against: Entry, points: int, reason: str) -> Pairing:
+    """Penalty points against a player (awarded to the opponent, between games). Once his penalties pass half the
+    match length, the match is forfeited instead (tournament practice)."""
+    if not reason.strip():
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "give the reason for the penalty (it is kept in the match log)")
+    if not 1 <= points <= 99:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, f"a penalty is 1 to 99 points, not {points}")
+    with transaction.atomic():
+        division, pairing = _pairing_locked(pairing)
+        check_directs(actor, division.event)
+        if against.pk not in (pairing.entry_a_id, pairing.entry_b_id) or pairing.match is None:
+            raise ApplicationError(ErrorCode.INVALID_INPUT, "that player does not play this pairing's match")
+        side = 0 if against.pk == pairing.entry_a_id else 1
+        field = "penalty_a" if side == 0 else "penalty_b"
+        total = getattr(pairing, field) + points
+        if 2 * total > pairing.length:
+            why = f"penalty points past half the match length ({total} in a {pairing.length}-point match): {reason}"
+            games.forfeit_match(pairing.match.pk, actor=actor, loser_side=side, reason=why.strip())
+            pairing.decision, pairing.decision_reason = Pairing.Decision.FORFEIT_PENALTY, why.strip()
+        else:
+            games.award_penalty(pairing.match.pk, actor=actor, side=side, points=points, reason=reason.strip())
+        setattr(pairing, field, total)
+        pairing.save(update_fields=[field, "decision", "decision_reason"])
+        _sync(division)
+        schedule_followup(division.pk)
+    return pairing
+
+
 def withdraw_entry(entry: Entry, *, actor: Actor, reason: str) -> Entry:
     """Withdraw a player: no further pairings; a match of his not yet finished is forfeited to the opponent."""
     with transaction.atomic():
