@@ -6,6 +6,7 @@ the cached engine snapshot, the log and games in one query each.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,13 +20,21 @@ from games.models import Action, Game, Match
 Kind = Action.Kind
 
 
+#: Callables user -> Q naming more private matches a user directs; tournaments/ registers one for event directors
+#: (the list counterpart of games.access.DIRECTOR_CHECKS).
+DIRECTED_MATCHES: list[Callable[[Any], Q]] = []
+
+
 def matches_visible_to(user: Any) -> QuerySet[Match]:
     """Matches a user may read: every public match, plus private ones they play in or direct (staff: all)."""
     qs = Match.objects.select_related("player1", "player2", "winner")
     if user is not None and user.is_authenticated:
         if user.is_staff:
             return qs
-        return qs.filter(Q(private=False) | Q(created_by=user) | Q(player1__user=user) | Q(player2__user=user))
+        visible = Q(private=False) | Q(created_by=user) | Q(player1__user=user) | Q(player2__user=user)
+        for directed in DIRECTED_MATCHES:
+            visible |= directed(user)
+        return qs.filter(visible).distinct() if DIRECTED_MATCHES else qs.filter(visible)
     return qs.filter(private=False)
 
 

@@ -14,12 +14,15 @@ class TournamentsConfig(AppConfig):
         of results that later matches depend on are guarded."""
         from games import signals
         from games.access import CORRECTION_GUARDS, DIRECTOR_CHECKS
-        from tournaments.access import directs_match
+        from games.selectors import DIRECTED_MATCHES
+        from tournaments.access import directed_matches, directs_match
         from tournaments.receivers import on_match_changed
         from tournaments.services.results import guard_correction
 
         if directs_match not in DIRECTOR_CHECKS:
             DIRECTOR_CHECKS.append(directs_match)
+        if directed_matches not in DIRECTED_MATCHES:
+            DIRECTED_MATCHES.append(directed_matches)
         if guard_correction not in CORRECTION_GUARDS:
             CORRECTION_GUARDS.append(guard_correction)
         signals.match_finished.connect(on_match_changed, dispatch_uid="tournaments.match_finished")
