@@ -143,10 +143,21 @@ if DEBUG:
 
 # --- Security behind a proxy (deployments) ------------------------------------------------------------------
 
+# Behind a TLS-terminating proxy (nginx, a load balancer) that sets X-Forwarded-Proto: the site is HTTPS only,
+# cookies are secure, plain HTTP is redirected (except /health/, which the proxy and compose probe over HTTP), and
+# browsers are told to keep to HTTPS for HSTS_SECONDS (default one year; start lower when trying it out).
 if env_bool("BEHIND_TLS_PROXY", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^health/$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", default=True)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SESSION_COOKIE_HTTPONLY = True
 
 # --- Django REST framework ----------------------------------------------------------------------------------
 

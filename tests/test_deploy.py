@@ -1,0 +1,44 @@
+"""Deployment settings: `manage.py check --deploy` is clean when configured as the README's deployment section and
+.env.example say (DEBUG off, a secret key, the host names, BEHIND_TLS_PROXY=1), and the headers are there."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _check(**env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "BEHIND_TLS_PROXY", "SECRET_KEY")}
+    command = [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"]
+    return subprocess.run(command, cwd=ROOT, env={**clean, **env}, capture_output=True, text=True, timeout=120)
+
+
+def test_check_deploy_is_clean_as_documented() -> None:
+    result = _check(
+        DEBUG="0", SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS="bg.example.org", BEHIND_TLS_PROXY="1"
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_check_deploy_warns_without_the_proxy_settings() -> None:
+    result = _check(
+        DEBUG="0", SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS="bg.example.org", BEHIND_TLS_PROXY="0"
+    )
+    assert result.returncode != 0 and "SECURE_SSL_REDIRECT" in result.stdout + result.stderr
+
+
+@pytest.mark.django_db
+def test_pages_carry_a_content_security_policy_with_only_our_own_scripts() -> None:
+    response = Client().get("/")
+    policy = response["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy and "frame-ancestors 'none'" in policy
+    assert response["X-Content-Type-Options"] == "nosniff"
