@@ -159,6 +159,20 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
 
+# --- Cache (rate limits, throttles) -------------------------------------------------------------------------
+# Shared between web processes when CACHE_URL names a Redis database; otherwise each process keeps its own.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        if CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+# Login attempts per client address per 15 minutes, and entry-link openings per address per minute.
+LOGIN_ATTEMPTS_PER_15_MIN = int(os.environ.get("LOGIN_ATTEMPTS_PER_15_MIN", "20"))
+ENTRY_LINK_OPENS_PER_MIN = int(os.environ.get("ENTRY_LINK_OPENS_PER_MIN", "30"))
+
 # --- Django REST framework ----------------------------------------------------------------------------------
 
 REST_FRAMEWORK = {
@@ -177,6 +191,17 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
+    # Per client: anonymous readers by address, users by account, entry links by link (games.api.throttles).
+    "DEFAULT_THROTTLE_CLASSES": [
+        "games.api.throttles.EntryLinkThrottle",
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "entry-link": os.environ.get("API_RATE_ENTRY_LINK", "600/min"),
+        "anon": os.environ.get("API_RATE_ANON", "1200/min"),
+        "user": os.environ.get("API_RATE_USER", "2400/min"),
+    },
     "DEFAULT_PAGINATION_CLASS": "games.api.pagination.StandardPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "games.api.exceptions.api_exception_handler",

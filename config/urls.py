@@ -1,11 +1,14 @@
 """Root URL configuration."""
 
+from django.conf import settings
 from django.contrib import admin
+from django.contrib.auth.views import LoginView
 from django.urls import include, path, re_path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import views
+from config.ratelimit import rate_limited
 from games.api.views import ApiNotFound
 
 urlpatterns = [
@@ -17,6 +20,11 @@ urlpatterns = [
     path("play/pairings/", include("tournaments.entry_urls")),
     path("play/", include("games.entry_urls")),
     path("manage/", include("tournaments.director.urls")),
+    path(
+        "accounts/login/",
+        rate_limited("login", limit=settings.LOGIN_ATTEMPTS_PER_15_MIN, window=15 * 60)(LoginView.as_view()),
+        name="login",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     # REST API (DRF) and its OpenAPI schema; Swagger UI is served from local static files. (drf-spectacular's
     # ReDoc page is not routed: its template loads Google Fonts from a CDN.)
