@@ -249,14 +249,23 @@ CELERY_BEAT_SCHEDULE = {
 # --- Logging ------------------------------------------------------------------------------------------------
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
+# "plain" lines for a terminal, "json" (one object per line) for a log collector; entry-link secrets are redacted.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "plain")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"redact": {"()": "config.logging.RedactSecrets"}},
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "config.logging.JsonFormatter"},
     },
     "handlers": {
-        "stderr": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr", "formatter": "plain"},
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "formatter": "json" if LOG_FORMAT == "json" else "plain",
+            "filters": ["redact"],
+        },
     },
     "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
     "loggers": {
