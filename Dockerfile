@@ -18,4 +18,4 @@ RUN pip install . \
 USER bgmatch
 EXPOSE 8000
 
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+CMD ["gunicorn", "config.wsgi:application", "--config", "config/gunicorn_conf.py"]
