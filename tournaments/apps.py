@@ -16,6 +16,7 @@ class TournamentsConfig(AppConfig):
         from games.access import CORRECTION_GUARDS, DIRECTOR_CHECKS
         from games.selectors import DIRECTED_MATCHES
         from tournaments.access import directed_matches, directs_match
+        from tournaments.entry_panel import register_entry_panel
         from tournaments.receivers import on_match_changed
         from tournaments.services.results import guard_correction
 
@@ -25,5 +26,6 @@ class TournamentsConfig(AppConfig):
             DIRECTED_MATCHES.append(directed_matches)
         if guard_correction not in CORRECTION_GUARDS:
             CORRECTION_GUARDS.append(guard_correction)
+        register_entry_panel()  # the confirm-or-dispute block of the players' entry pages
         signals.match_finished.connect(on_match_changed, dispatch_uid="tournaments.match_finished")
         signals.match_result_changed.connect(on_match_changed, dispatch_uid="tournaments.match_result_changed")

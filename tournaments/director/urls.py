@@ -1,7 +1,19 @@
-"""Routes of the directors' pages, under /manage/."""
+"""Routes of the directors' pages, under /manage/ (tournaments/director/views.py)."""
 
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from tournaments.director import views
 
 app_name = "director"
 
-urlpatterns: list = []
+_ROUND = "<slug:event>/<slug:division>/round/<slug:bracket>/<int:number>/"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("<slug:event>/", views.event_page, name="event"),
+    path("<slug:event>/<slug:division>/", views.division_page, name="division"),
+    path("<slug:event>/<slug:division>/match/<slug:key>/", views.match_page, name="match"),
+    path("<slug:event>/<slug:division>/final-standings/", views.final_standings, name="final-standings"),
+    path(_ROUND + "sheet/", views.pairing_sheet, name="sheet"),
+    path(_ROUND + "scorecards/", views.scorecards, name="scorecards"),
+]

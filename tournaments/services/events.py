@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -90,6 +91,24 @@ def create_event(
         )
         if user is not None:
             event.directors.add(user)
+    return event
+
+
+def close_event(event: Event, *, actor: Actor) -> Event:
+    """Close the event once no division is running (an event also closes by itself when its last division
+    finishes); a division never started stays as it is. Refused while a division runs, naming it."""
+    check_directs(actor, event)
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        open_divisions = [d.name for d in event.divisions.filter(status=Division.Status.RUNNING)]
+        if open_divisions:
+            raise ApplicationError(
+                ErrorCode.CONFLICT,
+                f"{', '.join(open_divisions)} {'is' if len(open_divisions) == 1 else 'are'} still running: play "
+                f"{'it' if len(open_divisions) == 1 else 'them'} to the end before closing the event",
+            )
+        event.status = Event.Status.FINISHED
+        event.save(update_fields=["status"])
     return event
 
 
@@ -246,6 +265,9 @@ def register_player(
         existing = Entry.objects.filter(division=division, player=player).first()
         if existing is not None:
             return _re_enter(existing, place) if place else _already(existing)
+        if late and division.format == Division.Format.SWISS and seed is None:
+            # Swiss pairs and ranks entries by seed: a late entrant takes the next one (he ranks after the field).
+            seed = (division.entries.aggregate(last=Max("seed"))["last"] or 0) + 1
         try:
             with transaction.atomic():
                 return Entry.objects.create(
@@ -289,9 +311,17 @@ def _check_open_for_entry(division: Division, place: str) -> bool:
 
 
 def _re_enter(entry: Entry, place: str) -> Entry:
-    """A buy-back: a player already in the division takes a last-chance place (once)."""
+    """A buy-back: a player already in the division, and out of every bracket, takes a last-chance place (once)."""
     if entry.place:
         raise ApplicationError(ErrorCode.CONFLICT, f"{entry.player.display_name} already holds {entry.place}")
+    if entry.status == Entry.Status.WITHDRAWN:
+        raise ApplicationError(ErrorCode.CONFLICT, f"{entry.player.display_name} has withdrawn from this division")
+    if entry.status != Entry.Status.ELIMINATED:
+        raise ApplicationError(
+            ErrorCode.CONFLICT,
+            f"{entry.player.display_name} is still playing in this division: only a player out of every bracket "
+            "can buy back into the last chance",
+        )
     entry.place = place
     entry.save(update_fields=["place"])
     return entry

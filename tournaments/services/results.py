@@ -181,7 +181,9 @@ def withdraw_entry(entry: Entry, *, actor: Actor, reason: str) -> Entry:
             raise ApplicationError(ErrorCode.CONFLICT, f"{entry.player.display_name} has already withdrawn")
         entry.status, entry.withdrawn_at = Entry.Status.WITHDRAWN, timezone.now()
         entry.withdrawal_reason = reason.strip()
-        entry.save(update_fields=["status", "withdrawn_at", "withdrawal_reason"])
+        if division.status == Division.Status.REGISTRATION:
+            entry.seed = None  # not drawn: his seed is free for another player
+        entry.save(update_fields=["status", "withdrawn_at", "withdrawal_reason", "seed"])
         _forfeit_open_matches(entry, actor, reason)
         if division.status != Division.Status.REGISTRATION:
             _sync(division)
@@ -278,10 +280,15 @@ def guard_correction(match: Match, override: bool) -> None:
     started = [p for p in _dependents(pairing) if p.match is not None and (p.match.seq or p.status == "finished")]
     if started:
         names = "; ".join(f"{p.key} ({p.match})" for p in started[:5])
+        then = (
+            "the later matches are then voided and played again"
+            if pairing.division.is_elimination
+            else "the later pairings then stand and the standings count the corrected result"
+        )
         raise ApplicationError(
             ErrorCode.CONFLICT,
             f"this result cannot be corrected: a later match that depends on it has started ({names}). A director "
-            "can override; the later matches are then voided and played again.",
+            f"can override; {then}.",
         )
 
 

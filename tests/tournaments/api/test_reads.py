@@ -83,7 +83,7 @@ def test_entries_in_seed_order(anon: APIClient, running: Division, as_director: 
         "id": running.entries.get(seed=1).pk, "player": running.entries.get(seed=1).player_id, "name": "P01",
         "seed": 1, "rating": 2000.0, "status": "registered", "late": False, "place": "",
     }  # fmt: skip
-    assert entries[-1]["id"] == late.pk and entries[-1]["late"] is True and entries[-1]["seed"] is None
+    assert entries[-1]["id"] == late.pk and entries[-1]["late"] is True and entries[-1]["seed"] == 5
 
 
 def test_rounds_and_pairings_of_a_swiss(anon: APIClient, running: Division) -> None:

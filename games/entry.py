@@ -1,0 +1,647 @@
+"""The players' entry pages: a phone at the table records a match, move by move or game by game.
+
+Routes (games/entry_urls.py, under ``/play/``):
+
+- ``/play/<token>/``: the entry link printed as a QR code. Its token is checked (``access_entry_token``), its id kept
+  in the session (``request.session["entry_tokens"]``, a list: one phone may hold both sides' links of a shared
+  board) and the browser is redirected to the match's entry page, so the secret leaves the address bar, the
+  history and later logs. A bad or revoked link gets a 403 page that says to ask the director for a new one.
+- ``/play/match/<id>/``: the entry page, for whoever holds a side of the match: an entry link kept in the session,
+  or the account of one of its players (``games.access.sides_of``). GET shows it; every form POSTs to it with the
+  CSRF token, the sequence number the page showed (``expected_seq``) and a per-form idempotency key, and the
+  answer is a redirect back (303) or the page again with the refusal above the board (400, 403, 409).
+- ``/play/match/<id>/live/``: the live part of the page, polled by htmx; ``304`` while its ETag is current.
+
+Terms: a *seat* is the sides (0, 1) this visitor holds, each with the :class:`~games.access.Actor` that acts for
+it (the entry link, else the account). The *viewer* is the side whose view the board shows: the one held, or,
+holding both, the one to act.
+
+Other apps add blocks to the page through :data:`PANELS` (tournaments/ registers its confirm-or-dispute panel
+from its ``AppConfig.ready``): games/ never imports tournaments/ (DESIGN.md, "Layers").
+
+Tap to move: :func:`tap_tree` turns the engine's legal plays into a tree of single-die steps that the page embeds
+as JSON (static/js/entry-board.js walks it). Every path of the tree ends in one of the legal plays, and a step is
+in the tree only if the engine's :func:`~engine.movegen.play_key` accepts it (the checker is there, the landing
+point is open); the order of the steps within a turn is left free, since the record keeps only the play.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotModified,
+    HttpResponseRedirect,
+    QueryDict,
+)
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import parse_etags
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods
+
+from engine.game import GameState, Phase
+from engine.match import MatchState
+from engine.movegen import LegalPlays, play_key
+from engine.position import Position
+from games import board_svg, services
+from games.access import Actor, access_entry_token, sides_of
+from games.board_svg import render_board, scene_from_state
+from games.engine_bridge import load_state, play_from_steps
+from games.errors import ApplicationError, ErrorCode
+from games.models import Action, EntryToken, Game, Match
+from games.selectors import live_state
+
+SESSION_KEY = "entry_tokens"
+MAX_HELD = 20  # entry links one session remembers (the oldest are forgotten first)
+CLOSED = (Match.Status.FINISHED, Match.Status.FORFEITED, Match.Status.VOID)
+CUBE_VALUES = (1, 2, 4, 8, 16, 32, 64)
+FACES = (1, 2, 3, 4, 5, 6)
+RESULT_KINDS = (
+    (1, pgettext_lazy("game won as", "single")),
+    (2, pgettext_lazy("game won as", "gammon")),
+    (3, pgettext_lazy("game won as", "backgammon")),
+)
+STALE = gettext_lazy("Your opponent moved first: check the board and enter again.")
+NEW_LINK = gettext_lazy("Ask the director for a new link.")
+
+
+# -- panels: blocks other apps add to the page ---------------------------------------------------------------------
+
+
+def _unversioned(match: Match) -> str | None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """A block shown on the entry page, below the forms.
+
+    ``render(request, match, sides)`` returns its HTML (escaped by its own template) or None to show nothing;
+    ``sides`` are the sides the visitor holds. ``version(match)`` says what the block shows depends on beyond the
+    match (it goes into the live part's ETag), or None when the block will not change any more: the page keeps
+    polling a closed match while some panel's version is not None (a result waiting for a confirmation).
+    """
+
+    render: Callable[[HttpRequest, Match, frozenset[int]], str | None]
+    version: Callable[[Match], str | None] = _unversioned
+
+
+#: The panels shown on every entry page, in order; tournaments/ registers its own (see :func:`register_panel`).
+PANELS: list[Panel] = []
+
+
+def register_panel(panel: Panel) -> None:
+    if panel not in PANELS:
+        PANELS.append(panel)
+
+
+# -- who holds a side ---------------------------------------------------------------------------------------------
+
+
+def held_token_ids(request: HttpRequest) -> list[int]:
+    """The ids of the entry links this session has opened (newest last)."""
+    raw = request.session.get(SESSION_KEY, [])
+    return [i for i in raw if isinstance(i, int)] if isinstance(raw, list) else []
+
+
+def held_tokens(request: HttpRequest) -> list[EntryToken]:
+    """The live entry links of this session, with their matches and players (one query; none without links)."""
+    ids = held_token_ids(request)
+    if not ids:
+        return []
+    rows = EntryToken.objects.filter(pk__in=ids, revoked_at__isnull=True)
+    return list(rows.select_related("match__player1", "match__player2").order_by("pk"))
+
+
+def held_actors(request: HttpRequest, match: Match) -> dict[int, Actor]:
+    """The sides of ``match`` this visitor holds, each with who acts for it: the session's newest live entry link
+    for that side, else the logged-in player's account."""
+    actors: dict[int, Actor] = {}
+    ids = held_token_ids(request)
+    if ids:
+        for token in EntryToken.objects.filter(pk__in=ids, match=match, revoked_at__isnull=True).order_by("pk"):
+            actors[token.side] = Actor(token=token)
+    user = request.user
+    if user.is_authenticated:
+        for side in sorted(sides_of(Actor(user=user), match)):
+            actors.setdefault(side, Actor(user=user))
+    return dict(sorted(actors.items()))
+
+
+def _match(match_id: int) -> Match:
+    match = Match.objects.select_related("player1", "player2", "winner").filter(pk=match_id).first()
+    if match is None:
+        raise Http404("no such match")
+    return match
+
+
+def _refused(request: HttpRequest, message: str) -> HttpResponse:
+    """The page (403) shown to a visitor who may not enter anything here."""
+    response = render(request, "entry/refused.html", {"message": message, "new_link": NEW_LINK}, status=403)
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+# -- the views ------------------------------------------------------------------------------------------------------
+
+
+@never_cache
+@require_GET
+def exchange(request: HttpRequest, token: str) -> HttpResponse:
+    """``/play/<token>/``: keep the link's id in the session and redirect to the match's entry page."""
+    try:
+        entry_token = access_entry_token(token)
+    except ApplicationError as exc:
+        return _refused(request, exc.message)
+    kept = [i for i in held_token_ids(request) if i != entry_token.pk][-(MAX_HELD - 1) :]
+    request.session[SESSION_KEY] = [*kept, entry_token.pk]
+    response = redirect("entry:match", match_id=entry_token.match_id)
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def entry_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``/play/match/<id>/``: the entry page (GET) and every action entered from it (POST)."""
+    match = _match(match_id)
+    actors = held_actors(request, match)
+    if not actors:
+        return _refused(request, _("This page is for the players of this match: open your entry link again."))
+    if request.method == "POST":
+        return _post(request, match, actors)
+    return _page(request, match, actors)
+
+
+@require_GET
+def entry_live(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``/play/match/<id>/live/``: the live part, or 304 when the client's ETag is current."""
+    match = _match(match_id)
+    actors = held_actors(request, match)
+    if not actors:
+        return HttpResponse(status=403)
+    versions = [panel.version(match) for panel in PANELS]
+    etag = etag_of(match, frozenset(actors), versions)
+    if _not_modified(request, etag):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        context = entry_context(request, match, actors, versions=versions)
+        response = render(request, "entry/_live.html", context)
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def _page(
+    request: HttpRequest,
+    match: Match,
+    actors: dict[int, Actor],
+    *,
+    error: str = "",
+    posted: QueryDict | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    context = entry_context(request, match, actors, error=error, posted=posted)
+    return render(request, "entry/match.html", context, status=status)
+
+
+def _post(request: HttpRequest, match: Match, actors: dict[int, Actor]) -> HttpResponse:
+    try:
+        perform(match, actors, request.POST)
+    except ApplicationError as exc:
+        fresh = _match(match.pk)  # the state as it is now: the refusal changed nothing, the opponent may have
+        message = str(STALE) if exc.code is ErrorCode.STALE_SEQUENCE else exc.message
+        return _page(request, fresh, held_actors(request, fresh), error=message, posted=request.POST, status=exc.status)
+    return see_other(reverse("entry:match", args=[match.pk]))
+
+
+def see_other(url: str) -> HttpResponseRedirect:
+    """A 303 redirect: the answer to a form that was recorded (a reload does not post it again)."""
+    response = HttpResponseRedirect(url)
+    response.status_code = 303
+    return response
+
+
+def _not_modified(request: HttpRequest, etag: str) -> bool:
+    sent = [tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))]
+    return "*" in sent or etag in sent
+
+
+def etag_of(match: Match, sides: frozenset[int], versions: list[str | None]) -> str:
+    """A quoted ETag of the live part: it changes with any write to the match, its players' names, the sides held,
+    the panels' versions and the language."""
+    parts = (
+        match.pk,
+        match.seq,
+        match.status,
+        match.player1.updated_at.isoformat(),
+        match.player2.updated_at.isoformat(),
+        sorted(sides),
+        versions,
+        digital_dice(),
+        get_language(),
+    )
+    return '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:24] + '"'
+
+
+def digital_dice() -> bool:
+    """Whether players may have the server roll for them (``settings.BGMATCH_DIGITAL_DICE``, off by default)."""
+    return bool(getattr(settings, "BGMATCH_DIGITAL_DICE", False))
+
+
+# -- performing an action -------------------------------------------------------------------------------------------
+
+
+def _int(data: Mapping[str, Any], name: str, allowed: tuple[int, ...], message: str) -> int:
+    try:
+        value = int(str(data.get(name, "")).strip())
+    except ValueError:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, message) from None
+    if value not in allowed:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, message)
+    return value
+
+
+def _dice(data: Mapping[str, Any], *, opening: bool) -> tuple[int, int]:
+    if data.get("digital"):
+        if not digital_dice():
+            raise ApplicationError(
+                ErrorCode.INVALID_INPUT, _("Digital dice are not used here: enter the dice you rolled.")
+            )
+        while True:
+            dice = (secrets.randbelow(6) + 1, secrets.randbelow(6) + 1)
+            if not opening or dice[0] != dice[1]:
+                return dice
+    message = _("Choose both dice.")
+    return _int(data, "die1", FACES, message), _int(data, "die2", FACES, message)
+
+
+def _seat(match: Match, actors: dict[int, Actor], data: Mapping[str, Any], *, any_side: bool) -> tuple[int, Actor]:
+    """The side the form acts for and who acts for it (a side of either player's actions: the first one held)."""
+    raw = str(data.get("side", "")).strip()
+    if any_side and not raw:
+        side = min(actors)
+    else:
+        side = _int(data, "side", (0, 1), _("This form does not say which side it is for: reload the page."))
+    if side not in actors:
+        names = ", ".join(match.player(s).display_name for s in actors)
+        raise ApplicationError(ErrorCode.FORBIDDEN, _("You can act only for %(names)s.") % {"names": names})
+    return side, actors[side]
+
+
+def _expected_seq(data: Mapping[str, Any]) -> int:
+    try:
+        return int(str(data.get("expected_seq", "")))
+    except ValueError:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, _("This form is incomplete: reload the page.")) from None
+
+
+def perform(match: Match, actors: dict[int, Actor], data: Mapping[str, Any]) -> services.Recorded:
+    """Record the action a form of the entry page posted.
+
+    :raises ApplicationError: for malformed input, a side not held, and whatever the service refuses.
+    """
+    kind = str(data.get("kind", ""))
+    any_side = kind in ("opening-roll", "game-result")
+    side, actor = _seat(match, actors, data, any_side=any_side)
+    common: dict[str, Any] = {
+        "actor": actor,
+        "expected_seq": _expected_seq(data),
+        "idempotency_key": str(data.get("idempotency_key", "")).strip()[:64] or None,
+    }
+    if kind == "opening-roll":
+        return services.record_opening_roll(match.pk, dice=_dice(data, opening=True), **common)
+    if kind == "game-result":
+        return services.record_game_result(
+            match.pk,
+            winner=_int(data, "winner", (0, 1), _("Choose who won the game.")),
+            kind=_int(data, "result", (1, 2, 3), _("Choose single, gammon or backgammon.")),
+            cube_value=_int(data, "cube", CUBE_VALUES, _("Choose the cube value.")),
+            **common,
+        )
+    simple: dict[str, Callable[..., services.Recorded]] = {
+        "double": services.offer_double,
+        "take": services.take,
+        "drop": services.drop,
+        "accept-resignation": services.accept_resignation,
+        "reject-resignation": services.reject_resignation,
+    }
+    if kind in simple:
+        return simple[kind](match.pk, side=side, **common)
+    if kind == "roll":
+        return services.record_roll(match.pk, side=side, dice=_dice(data, opening=False), **common)
+    if kind == "play":
+        return services.record_play(match.pk, side=side, play=str(data.get("play", "")), **common)
+    if kind == "resign":
+        result = _int(data, "result", (1, 2, 3), _("Choose what you resign: single, gammon or backgammon."))
+        return services.offer_resignation(match.pk, side=side, kind=result, **common)
+    if kind == "choose-double":
+        die = _int(data, "die", FACES, _("Choose the double to play."))
+        return services.choose_double(match.pk, side=side, die=die, **common)
+    raise ApplicationError(ErrorCode.INVALID_INPUT, _("Unknown action: reload the page."))
+
+
+# -- what the page shows --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """What the visitor may do now (each flag: a form is shown), and the side each form acts for."""
+
+    opening: bool = False
+    roll: bool = False
+    double: bool = False
+    answer_double: bool = False
+    play: bool = False
+    choose_double: bool = False
+    answer_resignation: bool = False
+    resign: bool = False
+    result: bool = False
+    side: int = 0
+
+
+def viewer_of(state: MatchState, sides: frozenset[int]) -> int:
+    """The side whose view the board shows: the one held, or (holding both) the one to act."""
+    if len(sides) == 1:
+        return next(iter(sides))
+    game = state.game
+    return game.actor if game.phase not in (Phase.OPENING, Phase.OVER) else 0
+
+
+def offer_of(match: Match, state: MatchState, legal: list[str], sides: frozenset[int], viewer: int) -> Offer:
+    game = state.game
+    if match.status in CLOSED:
+        return Offer(side=viewer)
+    mine = game.phase not in (Phase.OPENING, Phase.OVER) and game.actor in sides
+    return Offer(
+        opening="opening-roll" in legal and match.entry_mode == Match.EntryMode.MOVES,
+        roll=mine and "roll" in legal,
+        double=mine and "double" in legal,
+        answer_double=mine and "take" in legal,
+        play=mine and "play" in legal,
+        choose_double=mine and "choose-double" in legal,
+        answer_resignation=mine and "accept-resignation" in legal,
+        resign="resign" in legal and viewer in sides,
+        result="game-result" in legal,
+        side=game.actor if mine else viewer,
+    )
+
+
+def prompt_of(match: Match, state: MatchState, names: tuple[str, str], sides: frozenset[int]) -> str:
+    """What the page asks for, in words."""
+    if match.status in CLOSED:
+        return _closed_text(match, state, names)
+    game = state.game
+    if game.phase is Phase.OPENING:
+        if match.entry_mode == Match.EntryMode.SCORESHEET:
+            return _("Game %(game)s: enter its result when it is over.") % {"game": state.game_number}
+        return _("Game %(game)s: enter the opening roll, each player's die.") % {"game": state.game_number}
+    who = names[game.actor]
+    if game.actor not in sides:
+        return _("Waiting for %(name)s.") % {"name": who}
+    dice = f"{game.dice[0]}-{game.dice[1]}" if game.dice else ""
+    resigned = RESIGN_WORDS.get(int(game.resignation[1]), "") if game.resignation else ""
+    texts = {
+        Phase.ROLL: _("%(name)s, your turn: double or enter your roll.")
+        if game.may_double(game.actor)
+        else _("%(name)s, your turn: enter your roll."),
+        Phase.MOVE: _("%(name)s, your turn: play %(dice)s."),
+        Phase.CHOOSE_DOUBLE: _("%(name)s, choose the double to play."),
+        Phase.DOUBLE_OFFERED: _("%(name)s, you are doubled to %(value)s: take or drop?"),
+        Phase.RESIGN_OFFERED: _("%(name)s, your opponent offers to resign %(kind)s: accept or reject?"),
+    }
+    return texts.get(game.phase, "") % {"name": who, "dice": dice, "value": game.cube.value * 2, "kind": resigned}
+
+
+RESIGN_WORDS = {1: gettext_lazy("a single game"), 2: gettext_lazy("a gammon"), 3: gettext_lazy("a backgammon")}
+
+
+def _closed_text(match: Match, state: MatchState, names: tuple[str, str]) -> str:
+    if match.status == Match.Status.VOID:
+        return _("The match was declared void.")
+    if match.winner_id is None:
+        return _("The match is over: %(first)s %(a)s, %(second)s %(b)s.") % {
+            "first": names[0],
+            "second": names[1],
+            "a": state.score[0],
+            "b": state.score[1],
+        }
+    winner = names[0] if match.winner_id == match.player1_id else names[1]
+    return _("%(name)s won the match %(a)s-%(b)s.") % {
+        "name": winner,
+        "a": max(state.score),
+        "b": min(state.score),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class ResultLine:
+    """One game of a scoresheet match: the score before it and how it ended."""
+
+    number: int
+    start: tuple[int, int]
+    crawford: bool
+    winner: str
+    result: str
+    cube_value: int
+    points: int
+
+
+def result_lines(match: Match, names: tuple[str, str]) -> list[ResultLine]:
+    labels = dict(RESULT_KINDS)
+    return [
+        ResultLine(
+            g.number,
+            (g.start_score1, g.start_score2),
+            g.crawford,
+            names[g.winner_side] if g.winner_side is not None else "",
+            str(labels.get(g.result_kind or 0, "")),
+            g.cube_value,
+            g.points,
+        )
+        for g in Game.objects.filter(match=match).order_by("number")
+    ]
+
+
+def entry_context(
+    request: HttpRequest,
+    match: Match,
+    actors: dict[int, Actor],
+    *,
+    error: str = "",
+    posted: Mapping[str, Any] | None = None,
+    versions: list[str | None] | None = None,
+) -> dict[str, Any]:
+    """Everything templates/entry/ shows (a fixed number of queries whatever the match's size)."""
+    state = load_state(match)
+    live = live_state(match, state)
+    sides = frozenset(actors)
+    names = (match.player1.display_name, match.player2.display_name)
+    viewer = viewer_of(state, sides)
+    offer = offer_of(match, state, live["legal_actions"], sides, viewer)
+    moves = match.entry_mode == Match.EntryMode.MOVES
+    if versions is None:
+        versions = [panel.version(match) for panel in PANELS]
+    key = uuid.uuid4().hex
+    return {
+        "match": match,
+        "live": live,
+        "state": state,
+        "names": names,
+        "sides": sorted(sides),
+        "viewer": viewer,
+        "offer": offer,
+        "is_moves": moves,
+        "prompt": prompt_of(match, state, names, sides),
+        "error": error,
+        "kept": {name: posted.get(name) for name in posted} if posted else {},
+        "held_names": [names[side] for side in sorted(sides)],
+        "board": _board(match, state, names, viewer, tappable=offer.play) if moves else "",
+        "taps": _taps(state) if offer.play else None,
+        "results": [] if moves else result_lines(match, names),
+        "panels": _panels(request, match, sides),
+        "etag": etag_of(match, sides, versions),
+        "polling": match.status not in CLOSED or any(v is not None for v in versions),
+        "digital": digital_dice(),
+        "faces": FACES,
+        "cube_values": CUBE_VALUES,
+        "result_kinds": RESULT_KINDS,
+        "key": key,
+        "closed": match.status in CLOSED,
+    }
+
+
+def _panels(request: HttpRequest, match: Match, sides: frozenset[int]) -> SafeString:
+    blocks = [panel.render(request, match, sides) for panel in PANELS]
+    return mark_safe("".join(block for block in blocks if block))  # each panel escapes its own output
+
+
+def _board(match: Match, state: MatchState, names: tuple[str, str], viewer: int, *, tappable: bool) -> SafeString:
+    """The SVG board from ``viewer``'s side, the last play of this game shown; with the tap layer when
+    ``tappable`` (the viewer is to play)."""
+    last = Action.objects.filter(match=match).order_by("-seq").only("kind", "side", "steps", "game_number").first()
+    play = None
+    if last is not None and last.kind == Action.Kind.PLAY and last.game_number == state.game_number and last.steps:
+        play = play_from_steps(last.steps)
+    caption = _("Game %(game)s, as %(name)s sees it") % {"game": state.game_number, "name": names[viewer]}
+    scene = scene_from_state(
+        state.game,
+        viewer=viewer,
+        names=names,
+        play=play if play is not None and not state.game.is_over() else None,
+        play_by=last.side if last is not None else None,
+        caption=caption,
+    )
+    svg = render_board(scene, uid="entry")
+    if tappable:
+        svg = svg.removesuffix("</svg>") + tap_layer() + "</svg>"
+    return mark_safe(svg)  # render_board escapes every text it draws
+
+
+# -- tap to move ----------------------------------------------------------------------------------------------------
+
+BAR, WAITING, OFF = 25, 26, 0
+SOURCES = (WAITING, BAR, *range(24, 0, -1))
+
+
+def tap_layer() -> str:
+    """Transparent targets over the viewer's points (``data-tap`` 1-24), the bar (25) and the viewer's tray (0)."""
+    b = board_svg
+    rects = []
+    for point in range(1, 25):
+        x = b.point_x(point) - b.POINT_WIDTH / 2
+        if point <= 12:  # the viewer's half
+            y, height = b.MIDDLE_BOTTOM, b.BOTTOM_Y - b.MIDDLE_BOTTOM
+        else:
+            y, height = b.TOP_Y, b.MIDDLE_TOP - b.TOP_Y
+        rects.append((point, x, y, b.POINT_WIDTH, height))
+    rects.append((BAR, b.BAR_X, b.TOP_Y, b.RIGHT_X - b.BAR_X, b.BOTTOM_Y - b.TOP_Y))
+    rects.append((OFF, b.TRAY_X, b.MIDDLE_BOTTOM, b.TRAY_WIDTH, b.BOTTOM_Y - b.MIDDLE_BOTTOM))
+    parts = [
+        f'<rect class="tap" data-tap="{tap}" x="{x:g}" y="{y:g}" width="{width:g}" height="{height:g}"/>'
+        for tap, x, y, width, height in rects
+    ]
+    return '<g class="tap-layer">' + "".join(parts) + '<g class="tap-marks"></g></g>'
+
+
+def _taps(state: MatchState) -> dict[str, Any]:
+    game: GameState = state.game
+    assert game.dice is not None
+    legal = game.legal_plays()
+    tree = tap_tree(game.position(), game.dice, legal)
+    return {"dice": list(game.dice), "counts": list(game.position().me), **tree}
+
+
+def tap_tree(position: Position, dice: tuple[int, int], legal: LegalPlays) -> dict[str, Any]:
+    """The legal plays of ``dice`` as a tree of single-die steps, for the page's script.
+
+    Returns ``{"root": index | None, "nodes": [[play | 0, [src, dst, die, child, ...]], ...]}``: from a node, each
+    step (source point, landing point, die) leads to the child node; a node whose play is not 0 is a whole legal
+    play (its notation, as the engine writes it). Points are the mover's: 25 the bar, 26 an Acey-Deucey checker
+    waiting to enter, 0 off. A step is kept only when some path through it ends in a legal play and the engine's
+    :func:`~engine.movegen.play_key` accepts the steps so far. States are shared by their ``play_key`` and the
+    dice left, so the tree stays small (a few hundred nodes for the busiest doubles). ``root`` is None when the
+    roll cannot be played.
+    """
+    need = legal.max_dice
+    if not need:
+        return {"root": None, "nodes": []}
+    pool = (dice[0],) * 4 if dice[0] == dice[1] else tuple(sorted(dice))
+    nodes: list[list[Any]] = []
+    seen: dict[tuple[int | None, tuple[int, ...]], int | None] = {}
+    counts = list(position.me)
+
+    def visit(steps: list[tuple[int, int, bool]], left: tuple[int, ...]) -> int | None:
+        state = (play_key(position, steps), left)
+        if state in seen:
+            return seen[state]
+        found: int | None = None
+        if len(steps) == need:
+            play = legal.find(steps)
+            if play is not None:
+                found = len(nodes)
+                nodes.append([str(play), []])
+        else:
+            moves = _moves_from(steps, left)
+            if moves:
+                found = len(nodes)
+                nodes.append([0, moves])
+        seen[state] = found
+        return found
+
+    def _moves_from(steps: list[tuple[int, int, bool]], left: tuple[int, ...]) -> list[int]:
+        moves: list[int] = []
+        for die in sorted(set(left)):
+            rest = list(left)
+            rest.remove(die)
+            for src in SOURCES:
+                if not counts[src]:
+                    continue
+                dst = 25 - die if src >= BAR else max(src - die, OFF)
+                step = (src, dst, False)
+                if play_key(position, [*steps, step]) is None:
+                    continue
+                counts[src] -= 1
+                counts[dst] += 1
+                child = visit([*steps, step], tuple(rest))
+                counts[src] += 1
+                counts[dst] -= 1
+                if child is not None:
+                    moves += [src, dst, die, child]
+        return moves
+
+    root = visit([], pool)
+    return {"root": root, "nodes": nodes}

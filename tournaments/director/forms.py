@@ -1,0 +1,298 @@
+"""The directors' forms: shape, types and ranges only (STYLE.md 4.5).
+
+Whether a setting, an entry or a decision is allowed is the services' call: a refusal comes back as an
+``ApplicationError`` whose message the page shows on the form, with what the director typed kept. Forms that name
+players or games take their choices from rows the view already loaded, so rendering them costs no query.
+"""
+
+from __future__ import annotations
+
+import re
+import zoneinfo
+from collections.abc import Iterable
+from typing import Any, cast
+
+from django import forms
+from django.core.validators import ProhibitNullCharactersValidator
+from django.utils.translation import gettext_lazy as _
+
+from engine.variants import VARIANTS
+from games.models import Match
+from tournaments.models import Division, Entry
+from tournaments.standings.tiebreakers import Tiebreak
+
+MAX_IMPORT_BYTES = 256 * 1024
+MAX_REASON = 2000
+DEFAULT_TIEBREAKS = "buchholz, sonneborn-berger, points-diff"
+TIME_ZONES = sorted({"UTC", *zoneinfo.available_timezones()})
+RESULT_KINDS = [(1, _("single")), (2, _("gammon")), (3, _("backgammon"))]
+CUBE_VALUES = [(v, str(v)) for v in (1, 2, 4, 8, 16, 32, 64)]
+FORFEIT_KINDS = [
+    ("no-show", _("no-show")),
+    ("withdrawal", _("withdrawal")),
+    ("penalty", _("penalty (points past half the match length)")),
+]
+OVERRIDE_HELP = _(
+    "A correction is refused once a later match that depends on this result has started. Tick this to correct it "
+    "anyway (in a bracket, the later matches that depended on it are then voided and played again)."
+)
+
+
+def _date_input() -> forms.DateInput:
+    return forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})
+
+
+def _reason(label: Any = None, help_text: Any = "") -> forms.CharField:
+    return forms.CharField(
+        label=label or _("Reason"),
+        max_length=MAX_REASON,
+        help_text=help_text or _("Kept with the decision; players and directors can read it."),
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+        validators=[ProhibitNullCharactersValidator()],
+    )
+
+
+class EventForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=200)
+    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    time_zone = forms.ChoiceField(label=_("Time zone"), choices=[(tz, tz) for tz in TIME_ZONES], initial="UTC")
+    starts_on = forms.DateField(label=_("First day"), required=False, widget=_date_input())
+    ends_on = forms.DateField(label=_("Last day"), required=False, widget=_date_input())
+    public = forms.BooleanField(
+        label=_("Public"), required=False, initial=True, help_text=_("Spectators can follow it without logging in.")
+    )
+
+
+class DivisionForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=100, help_text=_("Championship, Intermediate, Jackpot..."))
+    format = forms.ChoiceField(label=_("Format"), choices=Division.Format.choices, initial=Division.Format.SWISS)
+    match_length = forms.IntegerField(label=_("Match length (points)"), min_value=1, max_value=99, initial=7)
+    round_lengths = forms.CharField(
+        label=_("Per-round lengths"),
+        required=False,
+        max_length=1000,
+        help_text=_(
+            "Optional, comma-separated: <code>main:final=11, main:1=5, consolation=5, swiss:5=9</code>. "
+            "A round without a rule is played to the match length."
+        ),
+    )
+    crawford = forms.BooleanField(label=_("Crawford rule"), required=False, initial=True)
+    variant = forms.ChoiceField(label=_("Variant"), choices=[(v, v) for v in VARIANTS], initial="standard")
+    entry_mode = forms.ChoiceField(
+        label=_("Entry mode"),
+        choices=Match.EntryMode.choices,
+        initial=Match.EntryMode.MOVES,
+        help_text=_("Move by move from the players' phones, or each game's result from a scoresheet."),
+    )
+    clock = forms.CharField(
+        label=_("Clock"), required=False, max_length=100, help_text=_("For the pairing sheet: 2 min/point + 12 s")
+    )
+    seeding = forms.ChoiceField(label=_("Seeding"), choices=Division.Seeding.choices, initial=Division.Seeding.RATING)
+    tiebreaks = forms.CharField(
+        label=_("Tie-breaks, in order"),
+        required=False,
+        max_length=200,
+        initial=DEFAULT_TIEBREAKS,
+    )
+    rounds_planned = forms.IntegerField(
+        label=_("Swiss rounds"), min_value=0, max_value=99, initial=0, help_text=_("Swiss only: the rounds to play.")
+    )
+    drop_rounds = forms.IntegerField(
+        label=_("Drop rounds"),
+        required=False,
+        min_value=1,
+        max_value=20,
+        help_text=_("Elimination with a consolation: the main rounds whose losers drop in (empty: the default)."),
+    )
+    last_chance_places = forms.IntegerField(
+        label=_("Last-chance places"),
+        min_value=0,
+        max_value=64,
+        initial=0,
+        help_text=_("Main, consolation and last chance only: places for late entries and buy-backs."),
+    )
+    auto_pair = forms.BooleanField(
+        label=_("Pair automatically"),
+        required=False,
+        help_text=_("Swiss: pair the next round as soon as every result of the current one counts."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        codes = ", ".join(t.value for t in Tiebreak)
+        self.fields["tiebreaks"].help_text = _("Swiss and round robin; comma-separated codes from: %(codes)s.") % {
+            "codes": codes
+        }
+
+    def clean_round_lengths(self) -> dict[str, int]:
+        text = self.cleaned_data["round_lengths"].strip()
+        rules: dict[str, int] = {}
+        for part in filter(None, (p.strip() for p in re.split(r"[,;\n]", text))):
+            key, sep, value = part.partition("=")
+            if not sep or not key.strip() or not value.strip().isdigit():
+                raise forms.ValidationError(
+                    _("%(part)s: write each rule as round=points, e.g. main:final=11") % {"part": part}
+                )
+            rules[key.strip()] = int(value)
+        return rules
+
+    def clean_tiebreaks(self) -> list[str]:
+        return [code.strip() for code in re.split(r"[,\s]+", self.cleaned_data["tiebreaks"]) if code.strip()]
+
+
+class DirectorForm(forms.Form):
+    username = forms.CharField(
+        label=_("Username"), max_length=150, help_text=_("The user must already have an account on this site.")
+    )
+
+
+class EmptyForm(forms.Form):
+    """A button: the action and its target are the whole request."""
+
+
+class RegisterForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=100)
+    club = forms.CharField(label=_("Club"), max_length=100, required=False)
+    country = forms.CharField(
+        label=_("Country"), max_length=2, required=False, help_text=_("Two-letter code, such as NO or GB.")
+    )
+    rating = forms.FloatField(label=_("Rating"), required=False, min_value=0)
+    seed = forms.IntegerField(label=_("Seed"), required=False, min_value=1)
+    place = forms.CharField(
+        label=_("Last-chance place"),
+        max_length=40,
+        required=False,
+        help_text=_("Once the division has started: the free place a late entry or a buy-back takes."),
+    )
+
+    def __init__(self, *args: Any, last_chance: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not last_chance:
+            del self.fields["place"]
+
+
+class ImportForm(forms.Form):
+    text = forms.CharField(
+        label=_("Paste the list"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+        help_text=_(
+            "CSV with a header row <code>name,club,country,rating,seed</code> (only name is required). "
+            "All or nothing: if any line is wrong, nobody is registered and the bad lines are listed."
+        ),
+    )
+    file = forms.FileField(label=_("…or upload a CSV file"), required=False)
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        upload = data.get("file")
+        if upload is not None:
+            if upload.size > MAX_IMPORT_BYTES:
+                raise forms.ValidationError(_("The file is larger than 256 KB: split the list."))
+            try:
+                data["text"] = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise forms.ValidationError(_("The file is not UTF-8 text: save it as CSV (UTF-8).")) from None
+        if not (data.get("text") or "").strip():
+            raise forms.ValidationError(_("Paste a list or choose a file."))
+        if "\x00" in data["text"]:
+            raise forms.ValidationError(_("The list contains a null character."))
+        return data
+
+
+class CheckInForm(forms.Form):
+    present = forms.TypedChoiceField(
+        choices=[("1", _("present")), ("0", _("not present"))], coerce=lambda v: v == "1", widget=forms.HiddenInput
+    )
+
+
+class WithdrawForm(forms.Form):
+    reason = _reason(help_text=_("Kept with the entry. A match of his not yet finished is forfeited."))
+
+
+class SeedForm(forms.Form):
+    seed = forms.IntegerField(label=_("Seed"), required=False, min_value=1, help_text=_("Empty: no seed."))
+
+
+class StartForm(forms.Form):
+    only_checked_in = forms.BooleanField(
+        label=_("Only checked-in players"),
+        required=False,
+        help_text=_("Players who have not checked in are withdrawn. Unticked, everyone registered plays."),
+    )
+
+
+def _choice(form: forms.Form, name: str) -> forms.ChoiceField:
+    return cast(forms.ChoiceField, form.fields[name])
+
+
+def _entry_choices(entries: Iterable[Entry]) -> list[tuple[str, str]]:
+    return [(str(e.pk), e.player.label) for e in entries]
+
+
+class SwapForm(forms.Form):
+    first = forms.ChoiceField(label=_("First player"))
+    second = forms.ChoiceField(label=_("Second player"))
+    reason = _reason()
+
+    def __init__(self, *args: Any, entries: Iterable[Entry] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "—"), *_entry_choices(entries)]
+        _choice(self, "first").choices = _choice(self, "second").choices = choices
+
+
+class ForfeitForm(forms.Form):
+    """A forfeit: ``sides`` are (value, label) choices of the players who may forfeit (on a match's page its two
+    entries; on the division page every player of an open match, as "pairing key:entry id")."""
+
+    loser = forms.ChoiceField(label=_("Player who forfeits"))
+    kind = forms.ChoiceField(label=_("Kind"), choices=FORFEIT_KINDS)
+    reason = _reason(help_text=_("Shown on the pairing and kept in the match log."))
+
+    def __init__(self, *args: Any, sides: Iterable[tuple[str, str]] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _choice(self, "loser").choices = [("", "—"), *sides]
+
+
+class PenaltyForm(forms.Form):
+    """Penalty points against one player of a match (``sides``: its two entries)."""
+
+    against = forms.ChoiceField(label=_("Against"))
+    points = forms.IntegerField(label=_("Points"), min_value=1, max_value=99, initial=1)
+    reason = _reason(help_text=_("Kept in the match log."))
+
+    def __init__(self, *args: Any, sides: Iterable[tuple[str, str]] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _choice(self, "against").choices = [("", "—"), *sides]
+        self.fields["points"].help_text = _(
+            "Awarded to the opponent between games. Once a player's penalties pass half the match length, the match "
+            "is forfeited to the opponent instead."
+        )
+
+
+class _Correction(forms.Form):
+    expected_seq = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    reason = _reason(help_text=_("Kept in the match log."))
+    override = forms.BooleanField(label=_("Override"), required=False, help_text=OVERRIDE_HELP)
+
+
+class ReplaceResultForm(_Correction):
+    game_number = forms.TypedChoiceField(label=_("Game"), coerce=int)
+    winner = forms.TypedChoiceField(label=_("Winner"), coerce=int)
+    kind = forms.TypedChoiceField(label=_("Won as"), choices=RESULT_KINDS, coerce=int, initial=1)
+    cube_value = forms.TypedChoiceField(label=_("Cube"), choices=CUBE_VALUES, coerce=int, initial=1)
+    field_order = ("game_number", "winner", "kind", "cube_value", "reason", "override", "expected_seq")
+
+    def __init__(self, *args: Any, games: Iterable[int] = (), names: tuple[str, str] = ("", ""), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _choice(self, "game_number").choices = [(n, _("game %(n)s") % {"n": n}) for n in games]
+        _choice(self, "winner").choices = [(0, names[0]), (1, names[1])]
+
+
+class ReopenForm(_Correction):
+    pass
+
+
+class UndoForm(_Correction):
+    pass

@@ -1,0 +1,244 @@
+"""Reads of the directors' pages that :mod:`tournaments.selectors` does not offer: the events a director runs, the
+dashboard's current rounds, a division's rounds with every board, a round's entry links for the pairing sheet.
+
+Each runs a fixed number of queries whatever the size of the field (the sheet's first print also creates the
+entry links that are missing, one row each). A *board* is a pairing as a director follows it: its state (ready,
+playing with the live score, finished, awaiting confirmation, disputed, a bye, waiting for earlier results) is
+derived from the pairing and its match row, so a match in progress shows its score before any sync has run.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, F, Q, QuerySet
+
+from games.access import new_entry_token, token_text
+from games.models import EntryToken, Game, Match
+from tournaments.models import ELIMINATION_FORMATS, Division, Entry, Event, Pairing, Round
+
+Status = Pairing.Status
+Confirmation = Pairing.Confirmation
+_LIVE = (Status.READY, Status.PLAYING)
+_ASKED = (Confirmation.AWAITING, Confirmation.DISPUTED)
+_MATCH_CLOSED = (Match.Status.FINISHED, Match.Status.FORFEITED)
+_BOARD_RELATED = ("round", "entry_a__player", "entry_b__player", "match")
+
+
+def directed_events(user: Any) -> list[Event]:
+    """The events ``user`` directs (staff: every event), newest first, each with ``division_count``."""
+    events = Event.objects.all() if user.is_staff else Event.objects.filter(directors=user)
+    return list(events.annotate(division_count=Count("divisions", distinct=True)).order_by("-starts_on", "-id"))
+
+
+def event_divisions(event: Event) -> list[Division]:
+    """The event's divisions, each with ``entry_count`` (entries not withdrawn)."""
+    playing = Q(entries__status__in=[s for s in Entry.Status.values if s != Entry.Status.WITHDRAWN])
+    return list(event.divisions.annotate(entry_count=Count("entries", filter=playing)).order_by("id"))
+
+
+def event_directors(event: Event) -> list[Any]:
+    return list(event.directors.order_by("username"))
+
+
+@dataclass(frozen=True)
+class Board:
+    """A pairing as a director follows it."""
+
+    pairing: Pairing
+    state: str  # ready, playing, finishing, finished, awaiting, disputed, bye, waiting, not-needed
+
+    @property
+    def score(self) -> tuple[int, int] | None:
+        p, match = self.pairing, self.pairing.match
+        if self.state == "finished":
+            return p.score_a, p.score_b
+        if match is not None and self.state in ("playing", "finishing", "awaiting", "disputed"):
+            return match.score1, match.score2
+        return None
+
+    @property
+    def open(self) -> bool:
+        """A match that can still be forfeited (its players known, not finished)."""
+        return self.state in ("ready", "playing") and self.pairing.match_id is not None
+
+
+def board_state(p: Pairing) -> str:
+    if p.status == Status.BYE:
+        return "bye"
+    if p.status in (Status.EMPTY, Status.SKIPPED):
+        return "not-needed"
+    if p.status == Status.WAITING:
+        return "waiting"
+    if p.confirmation == Confirmation.DISPUTED:
+        return "disputed"
+    if p.confirmation == Confirmation.AWAITING:
+        return "awaiting"
+    if p.status == Status.FINISHED:
+        return "finished"
+    match = p.match
+    if match is not None and match.status in _MATCH_CLOSED:
+        return "finishing"  # recorded; the division's follow-up has not run yet
+    if p.status == Status.PLAYING or (match is not None and match.status == Match.Status.IN_PROGRESS):
+        return "playing"
+    return "ready"
+
+
+@dataclass(frozen=True)
+class RoundBoards:
+    round: Round
+    boards: list[Board]
+    current: bool = False
+
+    @property
+    def open_boards(self) -> list[Board]:
+        return [b for b in self.boards if b.open]
+
+
+def _boards(qs: QuerySet[Pairing]) -> QuerySet[Pairing]:
+    return qs.select_related(*_BOARD_RELATED).defer("match__state")
+
+
+def _group(pairings: list[Pairing], current: set[int]) -> list[RoundBoards]:
+    by_round: dict[int, list[Board]] = defaultdict(list)
+    rounds: dict[int, Round] = {}
+    for p in pairings:
+        rounds[p.round_id] = p.round
+        by_round[p.round_id].append(Board(p, board_state(p)))
+    return [RoundBoards(rounds[rid], by_round[rid], rid in current) for rid in rounds]
+
+
+def _current_rounds(rounds: list[tuple[int, int]], active: set[int]) -> set[int]:
+    """Per division: the rounds with a match to play or a result to answer for; else the division's last round.
+    ``rounds``: (round id, division id) in play order."""
+    current = set(active)
+    last: dict[int, int] = {}
+    with_active = set()
+    for round_id, division_id in rounds:
+        last[division_id] = round_id
+        if round_id in active:
+            with_active.add(division_id)
+    current |= {rid for did, rid in last.items() if did not in with_active}
+    return current
+
+
+def _active_round_ids(pairings: QuerySet[Pairing]) -> set[int]:
+    """Rounds under way: a match being played or a result to answer for anywhere; and the rounds with a match
+    ready to start: every such round of an elimination division (its brackets advance slot by slot), only the
+    earliest of a Swiss or round-robin division (a round robin draws all its rounds at the start)."""
+    rows = (
+        pairings.filter(Q(status__in=_LIVE) | Q(confirmation__in=_ASKED))
+        .order_by()
+        .values_list("round_id", "round__number", "division_id", "division__format", "status", "match__status")
+        .distinct()
+    )
+    busy: set[int] = set()
+    ready: dict[int, list[tuple[int, int]]] = defaultdict(list)  # division -> (number, round id)
+    elimination: set[int] = set()
+    for round_id, number, division_id, fmt, status, match_status in rows:
+        if fmt in ELIMINATION_FORMATS:
+            elimination.add(division_id)
+        if status == Status.READY and match_status != Match.Status.IN_PROGRESS:
+            ready[division_id].append((number, round_id))
+        else:
+            busy.add(round_id)
+    for division_id, rounds in ready.items():
+        busy |= {rid for _n, rid in rounds} if division_id in elimination else {min(rounds)[1]}
+    return busy
+
+
+def _round_order(qs: QuerySet[Round]) -> QuerySet[Round]:
+    return qs.order_by("division_id", "number", "bracket", "id")
+
+
+def current_boards(event: Event) -> dict[int, list[RoundBoards]]:
+    """The current round(s) of each division of the event, with their boards, by division id (four queries)."""
+    pairings = Pairing.objects.filter(division__event=event)
+    rounds = list(_round_order(Round.objects.filter(division__event=event)).values_list("id", "division_id"))
+    current = _current_rounds(rounds, _active_round_ids(pairings))
+    chosen = _boards(pairings.filter(round_id__in=current)).order_by("round__number", "round__bracket", "table")
+    out: dict[int, list[RoundBoards]] = defaultdict(list)
+    for group in _group(list(chosen), current):
+        out[group.round.division_id].append(group)
+    return dict(out)
+
+
+def division_rounds(division: Division) -> list[RoundBoards]:
+    """Every round of the division with its boards, in play order; the current ones flagged (three queries)."""
+    pairings = Pairing.objects.filter(division=division)
+    rounds = list(_round_order(division.rounds.all()).values_list("id", "division_id"))
+    current = _current_rounds(rounds, _active_round_ids(pairings))
+    rows = _boards(pairings).order_by("round__number", "round__bracket", "table")
+    return _group(list(rows), current)
+
+
+def division_entries(division: Division) -> list[Entry]:
+    """Seeded entries in seed order, then the others in the order they registered."""
+    return list(division.entries.select_related("player").order_by(F("seed").asc(nulls_last=True), "id"))
+
+
+def division_entry(division: Division, entry_id: str) -> Entry | None:
+    if not entry_id.isdigit():
+        return None
+    entry = division.entries.select_related("player").filter(pk=int(entry_id)).first()
+    if entry is not None:
+        entry.division = division
+    return entry
+
+
+def division_pairing(division: Division, key: str) -> Pairing | None:
+    pairing = _boards(division.pairings.filter(key=key)).first()
+    if pairing is not None:
+        pairing.division = division
+    return pairing
+
+
+def division_round(division: Division, bracket: str, number: int) -> Round | None:
+    rnd = division.rounds.filter(bracket=bracket, number=number).first()
+    if rnd is not None:
+        rnd.division = division
+    return rnd
+
+
+def round_boards(rnd: Round) -> list[Board]:
+    rows = _boards(Pairing.objects.filter(round=rnd)).order_by("table")
+    return [Board(p, board_state(p)) for p in rows]
+
+
+def match_games(match: Match) -> list[Game]:
+    return list(Game.objects.filter(match=match).order_by("number"))
+
+
+@dataclass(frozen=True)
+class SheetLine:
+    """A board of the pairing sheet: each side's entry link (None for a side with no match)."""
+
+    board: Board
+    links: tuple[str | None, str | None]
+
+
+def sheet_lines(boards: list[Board], build_url: Any) -> list[SheetLine]:
+    """Each board with the entry link of each side: the newest valid entry token of the side, or a new one
+    (``games.access.new_entry_token``) if the side has none. ``build_url(path)`` makes the absolute URL."""
+    matches = [b.pairing.match for b in boards if b.pairing.match is not None]
+    tokens: dict[tuple[int, int], EntryToken] = {}
+    with transaction.atomic():
+        valid = EntryToken.objects.filter(match__in=matches, revoked_at__isnull=True).order_by("id")
+        for token in valid:
+            tokens[(token.match_id, token.side)] = token
+        for match in matches:
+            for side in (0, 1):
+                if (match.pk, side) not in tokens:
+                    tokens[(match.pk, side)] = new_entry_token(match, side)
+    lines = []
+    for board in boards:
+        played = board.pairing.match
+        if played is None:
+            lines.append(SheetLine(board, (None, None)))
+            continue
+        a, b = (build_url("/play/" + token_text(tokens[(played.pk, side)]) + "/") for side in (0, 1))
+        lines.append(SheetLine(board, (a, b)))
+    return lines

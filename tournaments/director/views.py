@@ -1,0 +1,667 @@
+"""The directors' pages: their events, an event's dashboard, a division's registration and rounds, a match's
+corrections, and the printable pairing sheet, score cards and final standings.
+
+Who: a logged-in user sees the events he directs (staff: all). Another event is a 403 page when it is public (the
+event exists, he is not one of its directors) and a 404 page when it is private; anonymous visitors are sent to
+the login page. Every response is ``Cache-Control: private, no-store`` (the pairing sheet carries the players'
+entry links).
+
+How: thin views (DESIGN.md, "Where logic lives"). A page answers GET with its forms and POST with one action
+named by the form's ``action`` field (and, for a row of a table, its ``target``): the form checks the shape, one
+service does the work with ``actor=Actor(user=request.user)``. Success redirects back with a message
+(Post/Redirect/Get); a refusal (a form error or the service's ``ApplicationError``) renders the page again with the
+message on the form that was sent and what the director typed, and the service has written nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import wraps
+from typing import Any
+
+import segno
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games import services as games
+from games.access import Actor
+from games.errors import ApplicationError, ErrorCode
+from tournaments import selectors, services
+from tournaments.access import directs_event
+from tournaments.director import forms as f
+from tournaments.director import reads
+from tournaments.models import Division, Entry, Event, Pairing, Round
+
+# -- access ----------------------------------------------------------------------------------------------------------
+
+
+class _RefusedError(Exception):
+    """Raised while looking up a page's event or division: the response that says why (403 or 404)."""
+
+    def __init__(self, response: HttpResponse) -> None:
+        super().__init__(response.status_code)
+        self.response = response
+
+
+def _not_found(request: HttpRequest) -> _RefusedError:
+    return _RefusedError(render(request, "director/not_found.html", status=404))
+
+
+def _check_directs(request: HttpRequest, event: Event) -> None:
+    if directs_event(request.user, event):
+        return
+    if not event.public:
+        raise _not_found(request)  # a private event's existence is not told
+    raise _RefusedError(render(request, "director/forbidden.html", {"event": event}, status=403))
+
+
+def _event(request: HttpRequest, slug: str) -> Event:
+    event = Event.objects.filter(slug=slug).first()
+    if event is None:
+        raise _not_found(request)
+    _check_directs(request, event)
+    return event
+
+
+def _division(request: HttpRequest, event: str, division: str) -> Division:
+    found = Division.objects.select_related("event").filter(event__slug=event, slug=division).first()
+    if found is None:
+        _event(request, event)  # someone else's event: 403 before "no such division"
+        raise _not_found(request)
+    _check_directs(request, found.event)
+    return found
+
+
+def director_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Login required; a refused lookup answers its 403/404 page; nothing is cached outside the browser."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            response = view(request, *args, **kwargs)
+        except _RefusedError as refused:
+            response = refused.response
+        patch_cache_control(response, private=True, no_store=True)
+        return response
+
+    return login_required(wrapped)
+
+
+# -- actions ---------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Page:
+    """What a page is about, and the rows a form's choices need (loaded once, on demand)."""
+
+    request: HttpRequest
+    event: Event | None = None
+    division: Division | None = None
+    pairing: Pairing | None = None
+    _cache: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def actor(self) -> Actor:
+        return Actor(user=self.request.user)
+
+    def once(self, name: str, load: Callable[[], Any]) -> Any:
+        if name not in self._cache:
+            self._cache[name] = load()
+        return self._cache[name]
+
+    @property
+    def event_(self) -> Event:
+        assert self.event is not None
+        return self.event
+
+    @property
+    def division_(self) -> Division:
+        assert self.division is not None
+        return self.division
+
+    @property
+    def pairing_(self) -> Pairing:
+        assert self.pairing is not None
+        return self.pairing
+
+
+@dataclass(frozen=True)
+class Action:
+    """A form a page accepts: its class, extra arguments from the page and target, the target's lookup (None: the
+    action has no target) and the service call, which returns the message shown after the redirect (and, if it
+    is not the page itself, where to go)."""
+
+    form: type[forms.Form]
+    run: Callable[[Page, Any, dict[str, Any]], str | tuple[str, str]]
+    target: Callable[[Page, str], Any] | None = None
+    options: Callable[[Page, Any], dict[str, Any]] = lambda page, target: {}
+
+
+@dataclass
+class Failed:
+    """A submission that was refused: which form, its bound copy (with the errors), the status to answer."""
+
+    action: str
+    target: str
+    form: forms.Form
+    status: int
+
+
+def _prefix(action: str, target: Any = "") -> str:
+    return f"{action}-{target}" if target != "" else action
+
+
+def _perform(page: Page, actions: dict[str, Action], done: str) -> HttpResponse | Failed:
+    request = page.request
+    name = request.POST.get("action", "")
+    action = actions.get(name)
+    if action is None:
+        return Failed(name, "", _unknown(_("This form is not known here: reload the page and try again.")), 400)
+    key, target = "", None
+    if action.target is not None:
+        key = request.POST.get("target", "")
+        target = action.target(page, key)
+        if target is None:
+            return Failed(name, key, _unknown(_("What this form was about no longer exists: reload the page.")), 404)
+    form = action.form(request.POST, request.FILES, prefix=_prefix(name, key), **action.options(page, target))
+    if not form.is_valid():
+        return Failed(name, key, form, 400)
+    try:
+        outcome = action.run(page, target, form.cleaned_data)
+    except ApplicationError as exc:
+        form.add_error(None, exc.message)
+        return Failed(name, key, form, exc.status if 400 <= exc.status < 500 else 400)
+    message, done = outcome if isinstance(outcome, tuple) else (outcome, done)
+    messages.success(request, message)
+    return redirect(done)
+
+
+def _unknown(message: str) -> forms.Form:
+    form = f.EmptyForm({}, prefix="unknown")
+    form.is_valid()
+    form.add_error(None, message)
+    return form
+
+
+def _form(
+    page: Page, failed: Failed | None, actions: dict[str, Action], name: str, target: Any = None, **kw: Any
+) -> forms.Form:
+    """The form to show: the bound one that failed, or a fresh one."""
+    key = "" if target is None else str(target.pk if hasattr(target, "pk") else target)
+    if failed is not None and (failed.action, failed.target) == (name, key):
+        return failed.form
+    action = actions[name]
+    return action.form(prefix=_prefix(name, key), **action.options(page, target), **kw)
+
+
+def _answer(request: HttpRequest, template: str, context: dict[str, Any], failed: Failed | None) -> HttpResponse:
+    return render(request, template, {**context, "failed": failed}, status=failed.status if failed else 200)
+
+
+# -- /manage/ --------------------------------------------------------------------------------------------------------
+
+
+def _create_event(page: Page, target: Any, data: dict[str, Any]) -> tuple[str, str]:
+    event = services.create_event(actor=page.actor, **data)
+    message = _("Event “%(name)s” created: add its divisions.") % {"name": event.name}
+    return message, reverse("director:event", args=[event.slug])
+
+
+HOME_ACTIONS = {"create-event": Action(f.EventForm, _create_event)}
+
+
+@director_page
+@require_http_methods(["GET", "POST"])
+def home(request: HttpRequest) -> HttpResponse:
+    """``/manage/``: the events the user directs, and a form to create one."""
+    page = Page(request)
+    failed = None
+    if request.method == "POST":
+        outcome = _perform(page, HOME_ACTIONS, reverse("director:home"))
+        if not isinstance(outcome, Failed):
+            return outcome
+        failed = outcome
+    context = {
+        "events": reads.directed_events(request.user),
+        "event_form": _form(page, failed, HOME_ACTIONS, "create-event"),
+    }
+    return _answer(request, "director/home.html", context, failed)
+
+
+# -- /manage/<event>/ ------------------------------------------------------------------------------------------------
+
+
+def _create_division(page: Page, target: Any, data: dict[str, Any]) -> tuple[str, str]:
+    settings = services.DivisionSettings(**{**data, "tiebreaks": data["tiebreaks"] or None})
+    division = services.create_division(page.event_, actor=page.actor, settings=settings)
+    message = _("Division “%(name)s” created: register its players.") % {"name": division.name}
+    return message, reverse("director:division", args=[page.event_.slug, division.slug])
+
+
+def _add_director(page: Page, target: Any, data: dict[str, Any]) -> str:
+    user = get_user_model().objects.filter(username=data["username"]).first()
+    if user is None:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, _("There is no user “%(name)s”.") % {"name": data["username"]})
+    services.add_director(page.event_, actor=page.actor, user=user)
+    return _("%(name)s now directs this event.") % {"name": user.get_username()}
+
+
+def _remove_director(page: Page, user: Any, data: dict[str, Any]) -> str:
+    services.remove_director(page.event_, actor=page.actor, user=user)
+    return _("%(name)s no longer directs this event.") % {"name": user.get_username()}
+
+
+def _confirm(page: Page, pairing: Pairing, data: dict[str, Any]) -> str:
+    services.confirm_result(pairing, actor=page.actor)
+    return _("Result confirmed: %(a)s v %(b)s.") % _names(pairing)
+
+
+def _names(pairing: Pairing) -> dict[str, str]:
+    a, b = pairing.entry_a, pairing.entry_b
+    return {"a": a.player.display_name if a else "—", "b": b.player.display_name if b else "—"}
+
+
+def _event_pairing(page: Page, key: str) -> Pairing | None:
+    if not key.isdigit():
+        return None
+    pairing = (
+        Pairing.objects.filter(pk=int(key), division__event=page.event_)
+        .select_related("division", "entry_a__player", "entry_b__player")
+        .first()
+    )
+    return pairing
+
+
+def _event_director(page: Page, key: str) -> Any:
+    return page.event_.directors.filter(pk=int(key)).first() if key.isdigit() else None
+
+
+def _close_event(page: Page, target: Any, data: dict[str, Any]) -> str:
+    services.close_event(page.event_, actor=page.actor)
+    return _("The event is closed.")
+
+
+EVENT_ACTIONS = {
+    "close-event": Action(f.EmptyForm, _close_event),
+    "create-division": Action(f.DivisionForm, _create_division),
+    "add-director": Action(f.DirectorForm, _add_director),
+    "remove-director": Action(f.EmptyForm, _remove_director, target=_event_director),
+    "confirm": Action(f.EmptyForm, _confirm, target=_event_pairing),
+}
+
+
+@director_page
+@require_http_methods(["GET", "POST"])
+def event_page(request: HttpRequest, event: str) -> HttpResponse:
+    """``/manage/<event>/``: divisions and their current rounds, the results queue, directors, new divisions."""
+    found = _event(request, event)
+    page = Page(request, found)
+    failed = None
+    if request.method == "POST":
+        outcome = _perform(page, EVENT_ACTIONS, reverse("director:event", args=[found.slug]))
+        if not isinstance(outcome, Failed):
+            return outcome
+        failed = outcome
+    divisions = reads.event_divisions(found)
+    boards = reads.current_boards(found)
+    for division in divisions:
+        division.current_rounds = boards.get(division.pk, [])  # type: ignore[attr-defined]
+    context = {
+        "event": found,
+        "divisions": divisions,
+        "queue": selectors.director_queue(found),
+        "directors": reads.event_directors(found),
+        "division_form": _form(page, failed, EVENT_ACTIONS, "create-division"),
+        "director_form": _form(page, failed, EVENT_ACTIONS, "add-director"),
+    }
+    return _answer(request, "director/event.html", context, failed)
+
+
+# -- /manage/<event>/<division>/ -------------------------------------------------------------------------------------
+
+
+def _register(page: Page, target: Any, data: dict[str, Any]) -> str:
+    entry = services.register_player(page.division_, actor=page.actor, **data)
+    return _("%(name)s is registered.") % {"name": entry.player.display_name}
+
+
+def _import(page: Page, target: Any, data: dict[str, Any]) -> str:
+    report = services.import_entries_csv(page.division_, actor=page.actor, text=data["text"])
+    return _("%(count)s players registered from the list.") % {"count": len(report.created)}
+
+
+def _check_in(page: Page, entry: Entry, data: dict[str, Any]) -> str:
+    services.check_in(entry, actor=page.actor, present=data["present"])
+    if data["present"]:
+        return _("%(name)s is checked in.") % {"name": entry.player.display_name}
+    return _("%(name)s is no longer checked in.") % {"name": entry.player.display_name}
+
+
+def _withdraw(page: Page, entry: Entry, data: dict[str, Any]) -> str:
+    services.withdraw_entry(entry, actor=page.actor, reason=data["reason"])
+    return _("%(name)s has withdrawn.") % {"name": entry.player.display_name}
+
+
+def _seed(page: Page, entry: Entry, data: dict[str, Any]) -> str:
+    services.set_seed(entry, actor=page.actor, seed=data["seed"])
+    if data["seed"] is None:
+        return _("%(name)s has no seed.") % {"name": entry.player.display_name}
+    return _("%(name)s is seed %(seed)s.") % {"name": entry.player.display_name, "seed": data["seed"]}
+
+
+def _start(page: Page, target: Any, data: dict[str, Any]) -> str:
+    services.start_division(page.division_, actor=page.actor, only_checked_in=data["only_checked_in"])
+    return _("%(name)s has started: the first round is drawn.") % {"name": page.division_.name}
+
+
+def _pair_next(page: Page, target: Any, data: dict[str, Any]) -> str:
+    rnd = services.pair_next_round(page.division_, actor=page.actor)
+    return _("Round %(number)s is paired.") % {"number": rnd.number}
+
+
+def _close_last_chance(page: Page, target: Any, data: dict[str, Any]) -> str:
+    services.close_last_chance_places(page.division_, actor=page.actor)
+    return _("The last-chance places are closed.")
+
+
+def _entries(page: Page) -> list[Entry]:
+    return page.once("entries", lambda: reads.division_entries(page.division_))
+
+
+def _rounds(page: Page) -> list[reads.RoundBoards]:
+    return page.once("rounds", lambda: reads.division_rounds(page.division_))
+
+
+def _swap(page: Page, target: Any, data: dict[str, Any]) -> str:
+    entries = {str(e.pk): e for e in _entries(page)}
+    first, second = entries[data["first"]], entries[data["second"]]
+    services.swap_players(page.division_, actor=page.actor, first=first, second=second, reason=data["reason"])
+    return _("%(a)s and %(b)s swapped places.") % {"a": first.player.display_name, "b": second.player.display_name}
+
+
+def _open_sides(page: Page) -> list[tuple[str, str]]:
+    """Every player of an open match of the division, as "pairing key:entry id"."""
+    sides = []
+    for group in _rounds(page):
+        for board in group.open_boards:
+            p = board.pairing
+            for entry, other in ((p.entry_a, p.entry_b), (p.entry_b, p.entry_a)):
+                if entry is None or other is None:
+                    continue
+                label = _("%(round)s, table %(table)s: %(name)s (against %(other)s)") % {
+                    "round": _round_label(p.round),
+                    "table": p.table,
+                    "name": entry.player.display_name,
+                    "other": other.player.display_name,
+                }
+                sides.append((f"{p.key}:{entry.pk}", label))
+    return sides
+
+
+def _round_label(rnd: Round) -> str:
+    return _("%(bracket)s round %(number)s") % {"bracket": rnd.get_bracket_display(), "number": rnd.number}
+
+
+def _forfeit_anywhere(page: Page, target: Any, data: dict[str, Any]) -> str:
+    key, _sep, entry_id = data["loser"].partition(":")
+    pairing = reads.division_pairing(page.division_, key)
+    assert pairing is not None  # the choice was one of the division's open matches
+    return _forfeit(page, pairing, {**data, "loser": entry_id})
+
+
+def _forfeit(page: Page, pairing: Pairing, data: dict[str, Any]) -> str:
+    loser = pairing.entry_a if str(pairing.entry_a_id) == data["loser"] else pairing.entry_b
+    assert loser is not None
+    services.award_forfeit(pairing, actor=page.actor, loser=loser, kind=data["kind"], reason=data["reason"])
+    return _("%(name)s forfeits the match (%(kind)s).") % {"name": loser.player.display_name, "kind": data["kind"]}
+
+
+def _penalty(page: Page, target: Any, data: dict[str, Any]) -> str:
+    pairing = page.pairing_
+    against = pairing.entry_a if str(pairing.entry_a_id) == data["against"] else pairing.entry_b
+    assert against is not None
+    services.give_penalty(pairing, actor=page.actor, against=against, points=data["points"], reason=data["reason"])
+    return _("%(points)s penalty points against %(name)s.") % {
+        "points": data["points"],
+        "name": against.player.display_name,
+    }
+
+
+def _entry_target(page: Page, key: str) -> Entry | None:
+    return reads.division_entry(page.division_, key)
+
+
+DIVISION_ACTIONS = {
+    "register": Action(
+        f.RegisterForm,
+        _register,
+        options=lambda page, target: {"last_chance": page.division_.format == Division.Format.LAST_CHANCE},
+    ),
+    "import": Action(f.ImportForm, _import),
+    "check-in": Action(f.CheckInForm, _check_in, target=_entry_target),
+    "withdraw": Action(f.WithdrawForm, _withdraw, target=_entry_target),
+    "seed": Action(f.SeedForm, _seed, target=_entry_target),
+    "start": Action(f.StartForm, _start),
+    "pair-next": Action(f.EmptyForm, _pair_next),
+    "close-last-chance": Action(f.EmptyForm, _close_last_chance),
+    "swap": Action(f.SwapForm, _swap, options=lambda page, target: {"entries": _active(_entries(page))}),
+    "forfeit": Action(f.ForfeitForm, _forfeit_anywhere, options=lambda page, target: {"sides": _open_sides(page)}),
+}
+
+
+def _active(entries: list[Entry]) -> list[Entry]:
+    return [e for e in entries if e.status != Entry.Status.WITHDRAWN]
+
+
+@director_page
+@require_http_methods(["GET", "POST"])
+def division_page(request: HttpRequest, event: str, division: str) -> HttpResponse:
+    """``/manage/<event>/<division>/``: registration, check-in, seeds, the start, rounds and decisions."""
+    found = _division(request, event, division)
+    page = Page(request, found.event, found)
+    failed = None
+    if request.method == "POST":
+        outcome = _perform(page, DIVISION_ACTIONS, reverse("director:division", args=[event, division]))
+        if not isinstance(outcome, Failed):
+            return outcome
+        failed = outcome
+    registering = found.status == Division.Status.REGISTRATION
+    rows = []
+    for entry in _entries(page):
+        row: dict[str, Any] = {"entry": entry}
+        withdrawn = entry.status == Entry.Status.WITHDRAWN
+        if not withdrawn:
+            row["withdraw"] = _form(page, failed, DIVISION_ACTIONS, "withdraw", entry)
+        if registering and (not withdrawn or entry.seed is not None):  # a withdrawn player's seed can be cleared
+            row["seed"] = _form(page, failed, DIVISION_ACTIONS, "seed", entry, initial={"seed": entry.seed})
+        if registering and not withdrawn:
+            present = "0" if entry.status == Entry.Status.CHECKED_IN else "1"
+            row["check_in"] = _form(page, failed, DIVISION_ACTIONS, "check-in", entry, initial={"present": present})
+        rows.append(row)
+    context = {
+        "event": found.event,
+        "division": found,
+        "rows": rows,
+        "rounds": _rounds(page),
+        "registering": registering,
+        "running": found.status == Division.Status.RUNNING,
+        "checked_in": sum(e.status == Entry.Status.CHECKED_IN for e in _entries(page)),
+        "playing": len(_active(_entries(page))),
+        "forms": {
+            name.replace("-", "_"): _form(page, failed, DIVISION_ACTIONS, name)
+            for name in ("register", "import", "start", "pair-next", "close-last-chance", "swap", "forfeit")
+        },
+    }
+    return _answer(request, "director/division.html", context, failed)
+
+
+# -- /manage/<event>/<division>/match/<key>/ -------------------------------------------------------------------------
+
+
+def _match_id(page: Page) -> int:
+    match_id = page.pairing_.match_id
+    if match_id is None:
+        raise ApplicationError(ErrorCode.CONFLICT, _("This pairing has no match yet."))
+    return match_id
+
+
+def _replace_result(page: Page, target: Any, data: dict[str, Any]) -> str:
+    games.replace_game_result(
+        _match_id(page),
+        actor=page.actor,
+        game_number=data["game_number"],
+        winner=data["winner"],
+        kind=data["kind"],
+        cube_value=data["cube_value"],
+        reason=data["reason"],
+        expected_seq=data["expected_seq"],
+        override=data["override"],
+    )
+    return _("The result of game %(n)s is replaced.") % {"n": data["game_number"]}
+
+
+def _reopen(page: Page, target: Any, data: dict[str, Any]) -> str:
+    games.reopen_match(
+        _match_id(page),
+        actor=page.actor,
+        reason=data["reason"],
+        expected_seq=data["expected_seq"],
+        override=data["override"],
+    )
+    return _("The match is reopened.")
+
+
+def _undo(page: Page, target: Any, data: dict[str, Any]) -> str:
+    games.undo_last_action(
+        _match_id(page),
+        actor=page.actor,
+        reason=data["reason"],
+        expected_seq=data["expected_seq"],
+        override=data["override"],
+    )
+    return _("The last action is undone.")
+
+
+def _pairing_sides(page: Page, target: Any) -> dict[str, Any]:
+    p = page.pairing_
+    entries = [e for e in (p.entry_a, p.entry_b) if e is not None]
+    return {"sides": [(str(e.pk), e.player.label) for e in entries]}
+
+
+def _replace_options(page: Page, target: Any) -> dict[str, Any]:
+    p = page.pairing_
+    games_ = page.once("games", lambda: reads.match_games(p.match) if p.match is not None else [])
+    names = tuple(e.player.display_name if e else "—" for e in (p.entry_a, p.entry_b))
+    return {"games": [g.number for g in games_ if g.winner_side is not None], "names": names}
+
+
+MATCH_ACTIONS = {
+    "confirm": Action(f.EmptyForm, lambda page, target, data: _confirm(page, page.pairing_, data)),
+    "forfeit": Action(
+        f.ForfeitForm, lambda page, target, data: _forfeit(page, page.pairing_, data), options=_pairing_sides
+    ),
+    "penalty": Action(f.PenaltyForm, _penalty, options=_pairing_sides),
+    "replace-result": Action(f.ReplaceResultForm, _replace_result, options=_replace_options),
+    "reopen": Action(f.ReopenForm, _reopen),
+    "undo": Action(f.UndoForm, _undo),
+}
+
+
+@director_page
+@require_http_methods(["GET", "POST"])
+def match_page(request: HttpRequest, event: str, division: str, key: str) -> HttpResponse:
+    """``/manage/<event>/<division>/match/<key>/``: one board: its games, confirmation, forfeit, corrections."""
+    found = _division(request, event, division)
+    pairing = reads.division_pairing(found, key)
+    if pairing is None:
+        raise _not_found(request)
+    page = Page(request, found.event, found, pairing)
+    failed = None
+    if request.method == "POST":
+        outcome = _perform(page, MATCH_ACTIONS, reverse("director:match", args=[event, division, key]))
+        if not isinstance(outcome, Failed):
+            return outcome
+        failed = outcome
+    match = pairing.match
+    seq = {"expected_seq": match.seq} if match is not None else {}
+    context = {
+        "event": found.event,
+        "division": found,
+        "pairing": pairing,
+        "board": reads.Board(pairing, reads.board_state(pairing)),
+        "match": match,
+        "games": page.once("games", lambda: reads.match_games(match) if match is not None else []),
+        "forms": {
+            name.replace("-", "_"): _form(page, failed, MATCH_ACTIONS, name, initial=seq)
+            for name in ("confirm", "forfeit", "penalty", "replace-result", "reopen", "undo")
+        },
+    }
+    return _answer(request, "director/match.html", context, failed)
+
+
+# -- printable pages -------------------------------------------------------------------------------------------------
+
+
+def _printed_round(request: HttpRequest, event: str, division: str, bracket: str, number: int) -> Round:
+    found = _division(request, event, division)
+    rnd = reads.division_round(found, bracket, number)
+    if rnd is None:
+        raise _not_found(request)
+    return rnd
+
+
+def _qr(url: str | None) -> str | None:
+    """An entry link as an inline SVG QR code (segno's output has no style attribute: the CSP allows it)."""
+    if url is None:
+        return None
+    return mark_safe(segno.make_qr(url).svg_inline(scale=3))  # segno's own markup: no user text in it
+
+
+@director_page
+@require_GET
+def pairing_sheet(request: HttpRequest, event: str, division: str, bracket: str, number: int) -> HttpResponse:
+    """The pairing sheet of a round, with a QR code per player linking to his entry page (never cached)."""
+    rnd = _printed_round(request, event, division, bracket, number)
+    lines = reads.sheet_lines(reads.round_boards(rnd), request.build_absolute_uri)
+    items = [{"line": line, "qr": tuple(_qr(url) for url in line.links)} for line in lines]
+    context = {"event": rnd.division.event, "division": rnd.division, "round": rnd, "items": items}
+    return render(request, "director/sheet.html", context)
+
+
+@director_page
+@require_GET
+def scorecards(request: HttpRequest, event: str, division: str, bracket: str, number: int) -> HttpResponse:
+    """One score card per match of the round: the players, the length, a line per game and the signatures."""
+    rnd = _printed_round(request, event, division, bracket, number)
+    boards = [b for b in reads.round_boards(rnd) if b.pairing.entry_a_id and b.pairing.entry_b_id]
+    lines = min(2 * rnd.length - 1, 15) if rnd.length else 15
+    context = {
+        "event": rnd.division.event,
+        "division": rnd.division,
+        "round": rnd,
+        "boards": boards,
+        "lines": range(1, lines + 1),
+    }
+    return render(request, "director/scorecards.html", context)
+
+
+@director_page
+@require_GET
+def final_standings(request: HttpRequest, event: str, division: str) -> HttpResponse:
+    """The division's standings, printable (with a note while they are not final)."""
+    found = _division(request, event, division)
+    rows = selectors.standings_table(found)
+    codes = list(found.tiebreaks) if not found.is_elimination else []
+    table = [{"row": row, "tiebreaks": [row.tiebreaks.get(code, "") for code in codes]} for row in rows]
+    context = {"event": found.event, "division": found, "table": table, "codes": codes}
+    return render(request, "director/final_standings.html", context)

@@ -1,0 +1,114 @@
+"""What a player does about a tournament from the entry pages: confirm or dispute a scoresheet result entered by
+the opponent, and see where and against whom the next match is.
+
+Players are recognised as on the entry pages (games/entry.py): the entry links kept in the session, or the account
+linked to their player record. Thin views: tournaments.services does the work and says what it refuses.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from games.access import Actor
+from games.entry import held_actors, held_tokens, see_other
+from games.errors import ApplicationError
+from games.models import Match, Player
+from tournaments import services
+from tournaments.models import Pairing
+from tournaments.selectors import next_pairing_for
+
+
+def _pairing(pairing_id: int) -> tuple[Pairing, Match]:
+    pairing = (
+        Pairing.objects.select_related("match__player1", "match__player2", "match__winner")
+        .filter(pk=pairing_id)
+        .first()
+    )
+    if pairing is None or pairing.match is None:
+        raise Http404("no such pairing")
+    return pairing, pairing.match
+
+
+def _answering(request: HttpRequest, pairing: Pairing, match: Match) -> Actor | None:
+    """Who answers for the visitor: the side asked to confirm if held, else any side held (the service refuses)."""
+    actors = held_actors(request, match)
+    if not actors:
+        return None
+    asked = pairing.confirmation_side
+    return actors[asked] if asked in actors else next(iter(actors.values()))
+
+
+def _refused(
+    request: HttpRequest, match: Match, message: str, status: int, *, disputed: Pairing | None = None, reason: str = ""
+) -> HttpResponse:
+    """The refusal, with a way back to the entry page; a refused dispute is shown again with its reason kept."""
+    context = {"message": message, "match": match, "disputed": disputed, "reason": reason}
+    return render(request, "entry/panel_refused.html", context, status=status)
+
+
+@require_POST
+def confirm(request: HttpRequest, pairing_id: int) -> HttpResponse:
+    """``/play/pairings/<id>/confirm/``: the player asked to confirm the result confirms it."""
+    pairing, match = _pairing(pairing_id)
+    actor = _answering(request, pairing, match)
+    if actor is None:
+        return _refused(request, match, _("Only the players of this match can answer for its result."), 403)
+    try:
+        services.confirm_result(pairing, actor=actor)
+    except ApplicationError as exc:
+        return _refused(request, match, exc.message, exc.status)
+    return see_other(reverse("entry:match", args=[match.pk]))
+
+
+@require_POST
+def dispute(request: HttpRequest, pairing_id: int) -> HttpResponse:
+    """``/play/pairings/<id>/dispute/``: the player asked to confirm says the result is wrong, and why."""
+    pairing, match = _pairing(pairing_id)
+    reason = request.POST.get("reason", "")
+    actor = _answering(request, pairing, match)
+    if actor is None:
+        return _refused(request, match, _("Only the players of this match can answer for its result."), 403)
+    try:
+        services.dispute_result(pairing, actor=actor, reason=reason)
+    except ApplicationError as exc:
+        return _refused(request, match, exc.message, exc.status, disputed=pairing, reason=reason)
+    return see_other(reverse("entry:match", args=[match.pk]))
+
+
+@never_cache
+@require_GET
+def next_match(request: HttpRequest) -> HttpResponse:
+    """``/play/pairings/next/``: for each player this visitor is (entry links kept, account), the next match."""
+    players: dict[int, Player] = {}
+    for token in held_tokens(request):
+        player = token.match.player(token.side)
+        players.setdefault(player.pk, player)
+    user = request.user
+    if user.is_authenticated:
+        for player in Player.objects.filter(user=user).order_by("pk"):
+            players.setdefault(player.pk, player)
+    if not players:
+        context = {"message": _("Open your entry link, or log in, to see your next match."), "match": None}
+        return render(request, "entry/panel_refused.html", context, status=403)
+    rows = [_next_row(player, next_pairing_for(player), user) for player in players.values()]
+    return render(request, "entry/next_match.html", {"rows": rows})
+
+
+def _next_row(player: Player, pairing: Pairing | None, user: object) -> dict[str, object]:
+    if pairing is None:
+        return {"player": player, "pairing": None}
+    mine_a = pairing.entry_a is not None and pairing.entry_a.player_id == player.pk
+    other = pairing.entry_b if mine_a else pairing.entry_a
+    own_account = player.user_id is not None and player.user_id == getattr(user, "pk", None)
+    return {
+        "player": player,
+        "pairing": pairing,
+        "opponent": other.player if other is not None else None,
+        "event": pairing.division.event,
+        "entry_url": reverse("entry:match", args=[pairing.match_id]) if own_account and pairing.match_id else "",
+    }
