@@ -1,7 +1,17 @@
-"""Public pages of events: events list, event, division (standings, pairings, bracket), downloads."""
+"""Public pages of events: events list, event, division (standings, pairings, bracket), live parts, downloads."""
 
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from tournaments import views
 
 app_name = "tournaments"
 
-urlpatterns: list = []
+_DIVISION = "events/<slug:event>/<slug:division>/"
+
+urlpatterns = [
+    path("events/", views.event_list, name="event-list"),
+    path("events/<slug:event>/", views.event_detail, name="event-detail"),
+    path(_DIVISION, views.division_detail, name="division-detail"),
+    path(_DIVISION + "live/<slug:part>/", views.division_live, name="division-live"),
+    path(_DIVISION + "results.csv", views.division_results_csv, name="division-results-csv"),
+]
