@@ -633,12 +633,6 @@ def test_the_same_queries_for_8_and_64_players(
 # -- a bug found elsewhere -------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Pairing.updated_at (auto_now) is never written by the services: they save pairings with update_fields "
-    "lists that leave it out (confirm_result, _take_result, _apply_state, ...), so it keeps the creation time and "
-    "selectors.director_queue's 'oldest first' is creation order. The pages' ETag does not rely on it.",
-)
 def test_a_confirmation_moves_the_pairings_updated_at(
     division_of: Callable[..., Division],
     as_director: Actor,

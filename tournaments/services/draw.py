@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db import transaction
@@ -40,6 +40,12 @@ from tournaments.services.events import round_length
 Status = Pairing.Status
 _OPEN = (Status.WAITING, Status.READY, Status.PLAYING)
 _COUNTED_CONFIRMATION = (Pairing.Confirmation.NOT_NEEDED, Pairing.Confirmation.CONFIRMED)
+
+
+def _schedule_followup(division_id: int) -> None:
+    from tournaments.services.results import schedule_followup  # results.py imports this module
+
+    schedule_followup(division_id)
 
 
 def lock_division(division_id: int) -> Division:
@@ -79,7 +85,8 @@ def start_division(division: Division, *, actor: Actor, only_checked_in: bool | 
             _draw_round_robin(division, entries)
         else:
             _pair_swiss(division)
-        _sync(division)
+        if _sync(division).finished:  # a lone player (or a field of byes): over at once, standings to compute
+            _schedule_followup(division.pk)
     return division
 
 
@@ -208,6 +215,7 @@ def close_last_chance_places(division: Division, *, actor: Actor) -> Division:
         division.last_chance_closed = True
         division.save(update_fields=["last_chance_closed"])
         _sync(division)
+        _schedule_followup(division.pk)  # empty places become byes: players move on, the standings change
     return division
 
 
@@ -279,11 +287,11 @@ def _pair_swiss(division: Division) -> Round:
     players = swiss_players(division)
     try:
         result = pair_round(players)
-    except NoPairingError as exc:
+    except NoPairingError:
         raise ApplicationError(
             ErrorCode.CONFLICT,
-            f"round {done + 1} cannot be paired without a rematch: {exc}. Nothing was paired; the director can "
-            "withdraw a player or end the division.",
+            f"round {done + 1} cannot be paired without a rematch: {_why_unpaired(division, players)}. Nothing was "
+            "paired; the director can withdraw a player or end the division.",
         ) from None
     number = done + 1
     rnd = Round.objects.create(
@@ -294,6 +302,19 @@ def _pair_swiss(division: Division) -> Round:
     )
     _create_boards(division, rnd, [(int(p.a), None if p.b is None else int(p.b), p.reason) for p in result.pairings])
     return rnd
+
+
+def _why_unpaired(division: Division, players: list[SwissPlayer]) -> str:
+    """The pairing's own explanation, naming the players (it names them by id: here entry ids, which say nothing
+    to a director): the same search run again over the same players labelled by name and seed."""
+    entries = division.entries.select_related("player").filter(pk__in=[p.id for p in players])
+    label = {e.pk: f"{e.player.display_name} (seed {e.seed})" for e in entries}
+    labelled = [replace(p, id=label[p.id], opponents=frozenset(label[o] for o in p.opponents)) for p in players]
+    try:
+        pair_round(labelled)
+    except NoPairingError as exc:
+        return str(exc)
+    return "no rematch-free pairing was found"  # not reached: the same search over the same players
 
 
 def swiss_players(division: Division) -> list[SwissPlayer]:
@@ -361,10 +382,17 @@ def _sync(division: Division) -> SyncReport:
     if division.format == Division.Format.SWISS and division.auto_pair and division.status == Division.Status.RUNNING:
         report.paired = _auto_pair(division, pairings)
     if report.paired:
-        return _sync(division)  # the new round's matches
+        after = _sync(division)  # the new round's matches; the report keeps the results that led to it
+        merged = (report.results + after.results, report.filled + after.filled, report.matches + after.matches)
+        return SyncReport(*merged, paired=report.paired, finished=after.finished)
     report.finished = _finish_if_done(division, pairings)
     if report.changed:
-        Division.objects.filter(pk=division.pk).update(results_version=division.results_version + 1)
+        changed = {"results_version": division.results_version + 1}
+        if report.results or report.finished:
+            # The standings stored do not show this yet (a recompute that ran before this sync may have marked them
+            # current): pending until the follow-up recomputes them.
+            changed["standings_status"] = division.standings_status = Division.Work.PENDING
+        Division.objects.filter(pk=division.pk).update(**changed)
         division.results_version += 1
     return report
 
@@ -390,7 +418,9 @@ def _take_result(pairing: Pairing, report: SyncReport) -> None:
     elif winner != pairing.winner_id or (score_a, score_b) != (pairing.score_a, pairing.score_b):
         pairing.confirmation = Pairing.Confirmation.CONFIRMED  # a director's correction of a final result
     pairing.status, pairing.winner_id, pairing.score_a, pairing.score_b = new
-    pairing.save(update_fields=["status", "winner", "score_a", "score_b", "confirmation", "confirmation_side"])
+    pairing.save(
+        update_fields=["updated_at", "status", "winner", "score_a", "score_b", "confirmation", "confirmation_side"]
+    )
     report.results.append(pairing.key)
 
 
@@ -436,6 +466,7 @@ def _detach(pairing: Pairing, why: str) -> None:
     pairing.decision_reason = why
     pairing.save(
         update_fields=[
+            "updated_at",
             "match",
             "status",
             "winner",
@@ -455,10 +486,38 @@ def resolve_division(division: Division, pairings: list[Pairing] | None = None) 
     entries = list(division.entries.exclude(seed__isnull=True, place=""))
     seeds = {e.seed: e.pk for e in entries if e.seed is not None and not e.late}
     places = {e.place: e.pk for e in entries if e.place}
-    results = {p.key: p.winner_id for p in pairings if counts(p) and p.status == Status.FINISHED}
-    return brackets.resolve(
-        plan_of(division), seeds=seeds, results=results, places=places, places_closed=division.last_chance_closed
-    )
+    plan = plan_of(division)
+    finished = {p.key: p for p in pairings if counts(p) and p.status == Status.FINISHED}
+
+    def resolve(results: dict[str, int | None]) -> dict[str, brackets.NodeState]:
+        return brackets.resolve(
+            plan, seeds=seeds, results=results, places=places, places_closed=division.last_chance_closed
+        )
+
+    def same_players(key: str, states: dict[str, brackets.NodeState]) -> bool:
+        return (states[key].a, states[key].b) == (finished[key].entry_a_id, finished[key].entry_b_id)
+
+    try:
+        states = resolve({key: p.winner_id for key, p in finished.items()})
+        if all(same_players(key, states) for key in finished):
+            return states
+    except ValueError:
+        pass
+    # An upstream correction (with the director's override) changed the players of slots whose matches were
+    # already played: those results no longer count (the sync voids their matches and the slots are played
+    # again). Count the results round by round, each only while its slot still holds the players its match was
+    # played between.
+    results: dict[str, int | None] = {}
+    while True:
+        states = resolve(results)
+        more = {
+            key: p.winner_id
+            for key, p in finished.items()
+            if key not in results and states[key].status == brackets.Status.READY and same_players(key, states)
+        }
+        if not more:
+            return states
+        results.update(more)
 
 
 def _advance_brackets(division: Division, pairings: list[Pairing], report: SyncReport) -> None:
@@ -488,7 +547,7 @@ def _apply_state(pairing: Pairing, state: brackets.NodeState, report: SyncReport
         pairing.status, pairing.winner_id = (Status.READY if both else Status.WAITING), None
     after = (pairing.entry_a_id, pairing.entry_b_id, pairing.status, pairing.winner_id, pairing.match_id)
     if after != before:
-        pairing.save(update_fields=["entry_a", "entry_b", "status", "winner", "match"])
+        pairing.save(update_fields=["updated_at", "entry_a", "entry_b", "status", "winner", "match"])
         report.filled.append(pairing.key)
 
 
@@ -508,8 +567,8 @@ def _release_match(pairing: Pairing) -> None:
     pairing.winner_id, pairing.score_a, pairing.score_b = None, 0, 0
     pairing.confirmation, pairing.confirmation_side = Pairing.Confirmation.NOT_NEEDED, None
     pairing.decision_reason = why
-    pairing.save(update_fields=["match", "winner", "score_a", "score_b", "confirmation", "confirmation_side",
-                                "decision_reason"])  # fmt: skip
+    fields = ["updated_at", "match", "winner", "score_a", "score_b", "confirmation", "confirmation_side"]
+    pairing.save(update_fields=[*fields, "decision_reason"])
 
 
 def _mark_eliminated(division: Division, plan: brackets.Plan, states: dict[str, brackets.NodeState]) -> None:
@@ -541,7 +600,7 @@ def _start_matches(division: Division, pairings: list[Pairing], report: SyncRepo
             private=not event.public,
             source=f"{event.slug}/{division.slug}/{pairing.key}",
         )
-        pairing.save(update_fields=["match"])
+        pairing.save(update_fields=["updated_at", "match"])
         report.matches.append(pairing.key)
         if Entry.Status.WITHDRAWN in (a.status, b.status):
             _forfeit_withdrawn(pairing, a, report)
@@ -554,7 +613,7 @@ def _forfeit_withdrawn(pairing: Pairing, a: Entry, report: SyncReport) -> None:
     recorded = games.forfeit_match(pairing.match.pk, actor=SYSTEM, loser_side=loser, reason="withdrawal: withdrew")
     pairing.match = recorded.match
     pairing.decision, pairing.decision_reason = Pairing.Decision.FORFEIT_WITHDRAWAL, "the player had withdrawn"
-    pairing.save(update_fields=["decision", "decision_reason"])
+    pairing.save(update_fields=["updated_at", "decision", "decision_reason"])
     _take_result(pairing, report)
 
 
@@ -569,6 +628,12 @@ def _auto_pair(division: Division, pairings: list[Pairing]) -> int | None:
 
 
 def _finish_if_done(division: Division, pairings: list[Pairing]) -> bool:
+    if division.status == Division.Status.FINISHED and any(p.status in _OPEN for p in pairings):
+        # A correction the director forced through voided a played match (a final, say): it is played again.
+        division.status, division.finished_at = Division.Status.RUNNING, None
+        division.save(update_fields=["status", "finished_at"])
+        Event.objects.filter(pk=division.event_id, status=Event.Status.FINISHED).update(status=Event.Status.RUNNING)
+        return False
     if division.status != Division.Status.RUNNING or any(p.status in _OPEN for p in pairings):
         return False
     if any(p.status == Status.FINISHED and not counts(p) for p in pairings):

@@ -81,7 +81,7 @@ def confirm_result(pairing: Pairing, *, actor: Actor) -> Pairing:
         division, pairing = _pairing_locked(pairing)
         _check_answers(actor, division, pairing)
         pairing.confirmation = Confirmation.CONFIRMED
-        pairing.save(update_fields=["confirmation"])
+        pairing.save(update_fields=["updated_at", "confirmation"])
         schedule_followup(division.pk)  # the bracket moves on in the task (or at once with eager tasks)
     return pairing
 
@@ -94,7 +94,7 @@ def dispute_result(pairing: Pairing, *, actor: Actor, reason: str) -> Pairing:
         division, pairing = _pairing_locked(pairing)
         _check_answers(actor, division, pairing, director_may=False)
         pairing.confirmation, pairing.dispute = Confirmation.DISPUTED, reason.strip()
-        pairing.save(update_fields=["confirmation", "dispute"])
+        pairing.save(update_fields=["updated_at", "confirmation", "dispute"])
     return pairing
 
 
@@ -137,7 +137,7 @@ def award_forfeit(pairing: Pairing, *, actor: Actor, loser: Entry, kind: str, re
         side = 0 if loser.pk == pairing.entry_a_id else 1
         games.forfeit_match(pairing.match.pk, actor=actor, loser_side=side, reason=f"{kind}: {reason.strip()}")
         pairing.decision, pairing.decision_reason = FORFEIT_KINDS[kind], reason.strip()
-        pairing.save(update_fields=["decision", "decision_reason"])
+        pairing.save(update_fields=["updated_at", "decision", "decision_reason"])
         _sync(division)
         schedule_followup(division.pk)
     return pairing
@@ -165,7 +165,7 @@ def give_penalty(pairing: Pairing, *, actor: Actor, against: Entry, points: int,
         else:
             games.award_penalty(pairing.match.pk, actor=actor, side=side, points=points, reason=reason.strip())
         setattr(pairing, field, total)
-        pairing.save(update_fields=[field, "decision", "decision_reason"])
+        pairing.save(update_fields=["updated_at", field, "decision", "decision_reason"])
         _sync(division)
         schedule_followup(division.pk)
     return pairing
@@ -199,7 +199,7 @@ def _forfeit_open_matches(entry: Entry, actor: Actor, reason: str) -> None:
         why = f"withdrawal: {reason.strip() or 'withdrew'}"
         games.forfeit_match(pairing.match_id, actor=actor if actor is not None else SYSTEM, loser_side=side, reason=why)
         Pairing.objects.filter(pk=pairing.pk).update(
-            decision=Pairing.Decision.FORFEIT_WITHDRAWAL, decision_reason=reason.strip()
+            decision=Pairing.Decision.FORFEIT_WITHDRAWAL, decision_reason=reason.strip(), updated_at=timezone.now()
         )
 
 
@@ -246,7 +246,9 @@ def _swap_seeds(division: Division, first: Entry, second: Entry, reason: str) ->
     Entry.objects.filter(pk=first.pk).update(seed=b)
     note = f"seeds {a} and {b} swapped: {reason.strip()}"
     slots = Pairing.objects.filter(division=division, key__startswith="main-1-")
-    slots.filter(Q(entry_a__in=(first, second)) | Q(entry_b__in=(first, second))).update(swapped_reason=note)
+    slots.filter(Q(entry_a__in=(first, second)) | Q(entry_b__in=(first, second))).update(
+        swapped_reason=note, updated_at=timezone.now()
+    )
 
 
 def _swap_boards(division: Division, first: Entry, second: Entry, reason: str) -> None:
@@ -265,7 +267,7 @@ def _swap_boards(division: Division, first: Entry, second: Entry, reason: str) -
         p.status = Pairing.Status.READY if p.entry_b_id else Pairing.Status.BYE
         p.winner_id = p.entry_a_id if p.entry_b_id is None else None
     for p in (p1, p2):
-        p.save(update_fields=["entry_a", "entry_b", "swapped_reason", "match", "status", "winner"])
+        p.save(update_fields=["updated_at", "entry_a", "entry_b", "swapped_reason", "match", "status", "winner"])
 
 
 # -- the correction guard (registered into games/) -----------------------------------------------------------------
