@@ -213,6 +213,7 @@ def swap_players(division: Division, *, actor: Actor, first: Entry, second: Entr
         check_directs(actor, division.event)
         if first.pk == second.pk or {first.division_id, second.division_id} != {division.pk}:
             raise ApplicationError(ErrorCode.INVALID_INPUT, "choose two different players of this division")
+        first, second = (Entry.objects.select_related("player").get(pk=e.pk) for e in (first, second))
         if division.is_elimination:
             _swap_seeds(division, first, second, reason)
         else:
