@@ -22,9 +22,10 @@ Late entry is the caller's business (a late entrant is a player with no opponent
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TypeAlias
+from itertools import chain
+from typing import Any, TypeAlias
 
 PlayerId: TypeAlias = int | str
 
@@ -85,8 +86,45 @@ def _names(players: Iterable[SwissPlayer]) -> str:
     return ", ".join(str(p.id) for p in players)
 
 
+class _Ranks:
+    """The players still unpaired, by rank in the sorted field: a Fenwick tree over 0/1 flags, so that "the k-th
+    player still unpaired" and removing or restoring one cost O(log n) instead of a copy of the field."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.tree = [0] * (n + 1)
+        for i in range(1, n + 1):
+            self.tree[i] += 1
+            parent = i + (i & -i)
+            if parent <= n:
+                self.tree[parent] += self.tree[i]
+        self.top_bit = 1 << n.bit_length()
+
+    def add(self, index: int, delta: int) -> None:
+        i = index + 1
+        while i <= self.n:
+            self.tree[i] += delta
+            i += i & -i
+
+    def kth(self, k: int) -> int:
+        """The field index of the ``k``-th (0-based) player still unpaired."""
+        position, remaining, step = 0, k + 1, self.top_bit
+        while step:
+            nxt = position + step
+            if nxt <= self.n and self.tree[nxt] < remaining:
+                position, remaining = nxt, remaining - self.tree[nxt]
+            step >>= 1
+        return position
+
+
 class _Search:
-    """Depth-first search over top-down pairings with forward checking and a step budget."""
+    """Depth-first search over top-down pairings with forward checking and a step budget.
+
+    The search keeps an explicit stack (no recursion, so a field of any size pairs) of boards chosen so far; each
+    frame holds the top unpaired player, the iterator over his remaining candidates (:func:`_candidate_ranks`),
+    the partner chosen and the players whose "met" counts that choice touched, so backtracking restores exactly
+    what the choice changed.
+    """
 
     def __init__(self, max_steps: int) -> None:
         self.steps_left = max_steps
@@ -104,42 +142,87 @@ class _Search:
         self.most_met = max(self.met_left.values(), default=0)
         if any(self.met_left[pid] >= len(players) - 1 for pid in ids):
             return None
-        return self._pair(list(players))
-
-    def _pair(self, remaining: list[SwissPlayer]) -> list[Pairing] | None:
-        if not remaining:
+        if not players:
             return []
-        top = remaining[0]
-        for partner in _candidates(remaining):
-            if partner.id in self.met[top.id]:
-                continue
-            if self.steps_left <= 0:
-                self.exhausted = True
-                return None
-            self.steps_left -= 1
-            rest = [p for p in remaining if p is not top and p is not partner]
-            touched = [*self.met[top.id], *self.met[partner.id]]
-            for pid in touched:
-                self.met_left[pid] -= 1
-            # Forward check: everyone left must still have somebody left to meet (only possible near the end).
-            dead_end = len(rest) - 1 <= self.most_met and any(self.met_left[p.id] >= len(rest) - 1 for p in rest)
-            found = None if dead_end else self._pair(rest)
-            for pid in touched:
-                self.met_left[pid] += 1
-            if found is not None:
-                return [_board(top, partner), *found]
-            if self.exhausted:
-                return None
-        return None
+        self.players = players
+        self.ranks = _Ranks(len(players))
+        self.alive = len(players)
+        self.group_sizes: dict[int, int] = {}
+        for p in players:
+            self.group_sizes[p.score] = self.group_sizes.get(p.score, 0) + 1
+        return self._search()
+
+    def _take(self, index: int, delta: int) -> None:
+        """Remove (-1) or restore (+1) a player from the unpaired field."""
+        self.ranks.add(index, delta)
+        self.group_sizes[self.players[index].score] += delta
+        self.alive += delta
+
+    def _frame(self) -> list[Any]:
+        top = self.ranks.kth(0)
+        size = self.group_sizes[self.players[top].score]
+        return [top, _candidate_ranks(size, self.alive), None, None]
+
+    def _choose(self, top: int, partner: int) -> list[PlayerId] | None:
+        """Pair ``top`` with ``partner`` if the rest can still be completed (forward check); the touched ids."""
+        a, b = self.players[top], self.players[partner]
+        self._take(top, -1)
+        self._take(partner, -1)
+        touched = [*self.met[a.id], *self.met[b.id]]
+        for pid in touched:
+            self.met_left[pid] -= 1
+        rest = self.alive
+        # Forward check: everyone left must still have somebody left to meet (only possible near the end).
+        if rest - 1 <= self.most_met and any(
+            self.met_left[self.players[self.ranks.kth(j)].id] >= rest - 1 for j in range(rest)
+        ):
+            self._undo(top, partner, touched)
+            return None
+        return touched
+
+    def _undo(self, top: int, partner: int, touched: list[PlayerId]) -> None:
+        self._take(top, 1)
+        self._take(partner, 1)
+        for pid in touched:
+            self.met_left[pid] += 1
+
+    def _search(self) -> list[Pairing] | None:
+        stack: list[list[Any]] = []
+        frame = self._frame()
+        while True:
+            top, candidates, partner, touched = frame
+            if partner is not None:  # everything below (top, partner) failed: undo it, try the next candidate
+                self._undo(top, partner, touched)
+                frame[2] = frame[3] = None
+            descended = False
+            for k in candidates:
+                partner = self.ranks.kth(k)
+                if self.players[partner].id in self.met[self.players[top].id]:
+                    continue
+                if self.steps_left <= 0:
+                    self.exhausted = True
+                    return None
+                self.steps_left -= 1
+                touched = self._choose(top, partner)
+                if touched is None:
+                    continue
+                frame[2], frame[3] = partner, touched
+                stack.append(frame)
+                if self.alive == 0:
+                    return [_board(self.players[f[0]], self.players[f[2]]) for f in stack]
+                frame, descended = self._frame(), True
+                break
+            if not descended:
+                if not stack:
+                    return None
+                frame = stack.pop()
 
 
-def _candidates(remaining: list[SwissPlayer]) -> list[SwissPlayer]:
-    """Partners for ``remaining[0]`` in order of preference: own score group from half-way down, then the top half,
-    then the players below (pull-ups), highest first. ``remaining`` is sorted by score descending."""
-    score = remaining[0].score
-    size = next((i for i, p in enumerate(remaining) if p.score != score), len(remaining))
+def _candidate_ranks(size: int, alive: int) -> Iterator[int]:
+    """Ranks (among the unpaired, the top one being 0) of the top player's partners in order of preference: his
+    own score group from half-way down, then the top half upwards, then the players below (pull-ups)."""
     half = max(size // 2, 1)
-    return remaining[half:size] + remaining[half - 1 : 0 : -1] + remaining[size:]
+    return chain(range(half, size), range(half - 1, 0, -1), range(size, alive))
 
 
 def _board(a: SwissPlayer, b: SwissPlayer) -> Pairing:

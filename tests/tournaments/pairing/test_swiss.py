@@ -153,3 +153,11 @@ def test_1024_players_pair_well_under_a_second() -> None:
     start = time.perf_counter()
     pair_round(players.values())
     assert time.perf_counter() - start < 0.5
+
+
+def test_a_field_of_any_size_pairs_without_recursion() -> None:
+    """The search keeps its own stack: 5,000 players (far past Python's recursion limit in boards) pair."""
+    players = [SwissPlayer(id=i, rank=i + 1, score=i % 3) for i in range(5000)]
+    result = pair_round(players)
+    paired = [p for board in result.pairings for p in (board.a, board.b)]
+    assert len(result.pairings) == 2500 and sorted(paired) == list(range(5000))
