@@ -212,14 +212,10 @@ def test_malformed_galaxy_row_keeps_every_cell_in_order(
 
 
 @needs_corpus
-def test_whole_corpus_parses_quickly() -> None:
-    import time
-
-    data = [corpus_file(row["file"]) for row in MANIFEST_ROWS]
-    started = time.perf_counter()
-    for text in data:
-        read_mat(text)
-    assert time.perf_counter() - started < 5.0  # about 0.25 s on the development machine; generous for CI
+def test_whole_corpus_parses() -> None:
+    """Every file reads into as many games as the manifest says (speed is measured in bench/, not here)."""
+    for row in MANIFEST_ROWS:
+        assert len(read_mat(corpus_file(row["file"])).games) == int(row["games"]), row["file"]
 
 
 # ------------------------------------------------------------------------------------------------------------

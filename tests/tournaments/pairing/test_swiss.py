@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -14,9 +13,9 @@ def field(n: int) -> dict[int, SwissPlayer]:
     return {i: SwissPlayer(id=i, rank=i) for i in range(1, n + 1)}
 
 
-def play_round(players: dict[int, SwissPlayer], rng: random.Random) -> None:
+def play_round(players: dict[int, SwissPlayer], rng: random.Random, *, max_steps: int = 100_000) -> None:
     """Pair a round, check it, and record random results in ``players``."""
-    result = pair_round(players.values())
+    result = pair_round(players.values(), max_steps=max_steps)
     seen = [pid for p in result.pairings for pid in (p.a, p.b) if pid is not None]
     active = [p.id for p in players.values() if not p.withdrawn]
     assert sorted(seen) == sorted(active)
@@ -136,23 +135,21 @@ def test_late_entry_until_half_the_rounds() -> None:
     assert len(players[9].opponents) == 1 or players[9].had_bye
 
 
-def test_64_players_five_rounds_is_fast() -> None:
+def test_64_players_five_rounds_need_little_search() -> None:
+    """The search's effort is counted in steps (one per partner tried), not timed: bench/ measures the time."""
     players = field(64)
     rng = random.Random(42)
-    start = time.perf_counter()
     for _ in range(5):
-        play_round(players, rng)
-    assert time.perf_counter() - start < 1.0
+        play_round(players, rng, max_steps=64 * 4)
 
 
-def test_1024_players_pair_well_under_a_second() -> None:
+def test_1024_players_pair_with_almost_no_backtracking() -> None:
     players = field(1024)
     rng = random.Random(5)
     for _ in range(3):
         play_round(players, rng)
-    start = time.perf_counter()
-    pair_round(players.values())
-    assert time.perf_counter() - start < 0.5
+    result = pair_round(players.values(), max_steps=1024)  # about one try per board
+    assert len(result.pairings) == 512
 
 
 def test_a_field_of_any_size_pairs_without_recursion() -> None:
