@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+from report import cpu
+
 from engine import Position, legal_plays
 from engine.actions import Move
 from engine.formats.check import check_file
@@ -335,22 +337,13 @@ def report_check(files: Sequence[Path], cli: bool) -> None:
 
 
 def machine() -> str:
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
     try:
         spiel = metadata.version("open-spiel")
     except metadata.PackageNotFoundError:
         spiel = "not installed"
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     load = " load average {:.2f} {:.2f} {:.2f};".format(*os.getloadavg()) if hasattr(os, "getloadavg") else ""
     return (
-        f"{model}, {cpus} CPUs;{load} Python {platform.python_version()} ({platform.python_implementation()}), "
+        f"{cpu()};{load} Python {platform.python_version()} ({platform.python_implementation()}), "
         f"{platform.system()} {platform.machine()}; open-spiel {spiel}"
     )
 

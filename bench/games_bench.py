@@ -52,6 +52,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from report import cpu, heading, load
+
 REPO = Path(__file__).resolve().parent.parent
 BENCH_DIR = Path(__file__).resolve().parent
 DEFAULT_CORPUS = REPO.parent / "shared" / "corpus" / "mat"
@@ -903,26 +905,9 @@ def new_match(users: Users, length: int) -> Any:
     )
 
 
-def load() -> str:
-    return "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()) if hasattr(os, "getloadavg") else ""
-
-
-def heading(text: str) -> None:
-    print(f"\n== {text} ({load()})", flush=True)
-
-
 def machine() -> str:
     from django.db import connection
 
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     settings = {}
     with connection.cursor() as cursor:
         for name in ("server_version", "synchronous_commit", "fsync"):
@@ -932,7 +917,7 @@ def machine() -> str:
         f"{name} {metadata.version(name)}" for name in ("Django", "djangorestframework", "gunicorn", "psycopg")
     )
     return (
-        f"{model}, {cpus} CPUs; Python {platform.python_version()}, {platform.system()} {platform.machine()}; "
+        f"{cpu()}; Python {platform.python_version()}, {platform.system()} {platform.machine()}; "
         f"PostgreSQL {settings['server_version']} on the same machine (fsync {settings['fsync']}, "
         f"synchronous_commit {settings['synchronous_commit']}); {versions}"
     )
