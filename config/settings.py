@@ -220,6 +220,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.api.schema.document_common_errors",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "ActionKindEnum": "games.models.Action.Kind",
         "ResultKindEnum": ["single", "gammon", "backgammon"],

@@ -33,5 +33,5 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
     path("api/", include("tournaments.api.urls")),
     # Keep last: any other /api/.../ URL is a JSON 404.
-    re_path(r"^api/(?:.*/)?$", ApiNotFound.as_view()),
+    re_path(r"^api/[\s\S]*$", ApiNotFound.as_view()),
 ]

@@ -3,12 +3,13 @@ single segment is read as a token (and refused when it is not one)."""
 
 from django.urls import path
 
+import config.converters  # noqa: F401  (registers <id:...>)
 from games import entry
 
 app_name = "entry"
 
 urlpatterns = [
-    path("match/<int:match_id>/", entry.entry_page, name="match"),
-    path("match/<int:match_id>/live/", entry.entry_live, name="live"),
+    path("match/<id:match_id>/", entry.entry_page, name="match"),
+    path("match/<id:match_id>/live/", entry.entry_live, name="live"),
     path("<str:token>/", entry.exchange, name="exchange"),
 ]

@@ -2,13 +2,14 @@
 
 from django.urls import path
 
+import config.converters  # noqa: F401  (registers <id:...>)
 from games import views
 
 app_name = "games"
 
 urlpatterns = [
-    path("matches/<int:match_id>/", views.match_page, name="match"),
-    path("matches/<int:match_id>/board/", views.match_board, name="match-board"),
-    path("matches/<int:match_id>/live/", views.match_live, name="match-live"),
-    path("matches/<int:match_id>/match.mat", views.match_mat_download, name="match-mat"),
+    path("matches/<id:match_id>/", views.match_page, name="match"),
+    path("matches/<id:match_id>/board/", views.match_board, name="match-board"),
+    path("matches/<id:match_id>/live/", views.match_live, name="match-live"),
+    path("matches/<id:match_id>/match.mat", views.match_mat_download, name="match-mat"),
 ]

@@ -3,12 +3,13 @@ match), under /play/pairings/."""
 
 from django.urls import path
 
+import config.converters  # noqa: F401  (registers <id:...>)
 from tournaments import entry_views
 
 app_name = "pairing_entry"
 
 urlpatterns = [
     path("next/", entry_views.next_match, name="next"),
-    path("<int:pairing_id>/confirm/", entry_views.confirm, name="confirm"),
-    path("<int:pairing_id>/dispute/", entry_views.dispute, name="dispute"),
+    path("<id:pairing_id>/confirm/", entry_views.confirm, name="confirm"),
+    path("<id:pairing_id>/dispute/", entry_views.dispute, name="dispute"),
 ]

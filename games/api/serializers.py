@@ -156,7 +156,9 @@ class MatchSerializer(serializers.ModelSerializer):
     player1 = PlayerSerializer()
     player2 = PlayerSerializer()
     score = serializers.SerializerMethodField()
-    winner = serializers.PrimaryKeyRelatedField(read_only=True, help_text="the winning player's id")
+    winner = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True, help_text="the winning player's id (null until won)"
+    )
 
     class Meta:
         model = Match
@@ -211,7 +213,9 @@ class MatchInput(serializers.Serializer):
 
 class MatchFilter(serializers.Serializer):
     status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
-    player = serializers.IntegerField(required=False, min_value=1, help_text="a player's id (either side)")
+    player = serializers.IntegerField(
+        required=False, min_value=1, max_value=2**63 - 1, help_text="a player's id (either side)"
+    )
 
 
 class GameSerializer(serializers.ModelSerializer):
@@ -289,7 +293,7 @@ class ActionRowSerializer(serializers.ModelSerializer):
 
 
 class LogFilter(serializers.Serializer):
-    game = serializers.IntegerField(required=False, min_value=1, help_text="only this game's rows")
+    game = serializers.IntegerField(required=False, min_value=1, max_value=32767, help_text="only this game's rows")
 
 
 class CubeEventSerializer(serializers.Serializer):
@@ -455,7 +459,7 @@ class LogFaultDoc(serializers.Serializer):
 class InvalidLogDoc(serializers.Serializer):
     code = serializers.CharField()
     message = serializers.CharField()
-    error = LogFaultDoc()
+    error = LogFaultDoc(required=False, help_text="where the log went wrong (`invalid_log` only)")
 
 
 ERROR_RESPONSES: dict[int, Any] = {status: ErrorDoc for status in (400, 401, 403, 404, 409)}

@@ -48,7 +48,9 @@ class EventSerializer(serializers.ModelSerializer):
     """An event as the list shows it."""
 
     status = _status_field(Event.Status)
-    rating_list = serializers.SlugRelatedField(read_only=True, slug_field="slug", help_text="the rating list's slug")
+    rating_list = serializers.SlugRelatedField(
+        read_only=True, allow_null=True, slug_field="slug", help_text="the rating list's slug, if any"
+    )
 
     class Meta:
         model = Event

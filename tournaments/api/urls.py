@@ -2,12 +2,13 @@
 
 from django.urls import path
 
+import config.converters  # noqa: F401  (registers <id:...>)
 from tournaments.api import views
 
 app_name = "tournaments_api"
 
 _DIVISION = "events/<slug:event>/divisions/<slug:division>/"
-_ENTRY = _DIVISION + "entries/<int:entry_id>/"
+_ENTRY = _DIVISION + "entries/<id:entry_id>/"
 
 urlpatterns = [
     path("events/", views.EventListCreateApi.as_view(), name="event-list"),
@@ -29,16 +30,16 @@ urlpatterns = [
     path(_DIVISION + "close-last-chance/", views.DivisionLastChanceCloseApi.as_view(), name="division-close-lc"),
     path(_DIVISION + "swap/", views.DivisionSwapApi.as_view(), name="division-swap"),
     path(_DIVISION + "recompute/", views.DivisionRecomputeApi.as_view(), name="division-recompute"),
-    path("pairings/<int:pairing_id>/confirm/", views.PairingConfirmApi.as_view(), name="pairing-confirm"),
-    path("pairings/<int:pairing_id>/dispute/", views.PairingDisputeApi.as_view(), name="pairing-dispute"),
-    path("pairings/<int:pairing_id>/forfeit/", views.PairingForfeitApi.as_view(), name="pairing-forfeit"),
-    path("pairings/<int:pairing_id>/penalty/", views.PairingPenaltyApi.as_view(), name="pairing-penalty"),
+    path("pairings/<id:pairing_id>/confirm/", views.PairingConfirmApi.as_view(), name="pairing-confirm"),
+    path("pairings/<id:pairing_id>/dispute/", views.PairingDisputeApi.as_view(), name="pairing-dispute"),
+    path("pairings/<id:pairing_id>/forfeit/", views.PairingForfeitApi.as_view(), name="pairing-forfeit"),
+    path("pairings/<id:pairing_id>/penalty/", views.PairingPenaltyApi.as_view(), name="pairing-penalty"),
     path("rating-lists/<slug:slug>/", views.RatingListDetailApi.as_view(), name="rating-list-detail"),
     path(
-        "rating-lists/<slug:slug>/players/<int:player_id>/history/",
+        "rating-lists/<slug:slug>/players/<id:player_id>/history/",
         views.RatingHistoryApi.as_view(),
         name="rating-history",
     ),
-    path("players/<int:player_id>/next-match/", views.PlayerNextMatchApi.as_view(), name="player-next-match"),
+    path("players/<id:player_id>/next-match/", views.PlayerNextMatchApi.as_view(), name="player-next-match"),
     path("entry-links/next-match/", views.EntryLinkNextMatchApi.as_view(), name="entry-link-next-match"),
 ]

@@ -2,11 +2,12 @@
 
 from django.urls import path
 
+import config.converters  # noqa: F401  (registers <id:...>)
 from tournaments.director import views
 
 app_name = "director"
 
-_ROUND = "<slug:event>/<slug:division>/round/<slug:bracket>/<int:number>/"
+_ROUND = "<slug:event>/<slug:division>/round/<slug:bracket>/<id:number>/"
 
 urlpatterns = [
     path("", views.home, name="home"),
