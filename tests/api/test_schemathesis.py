@@ -42,5 +42,7 @@ def callers(db: Any, django_user_model: Any) -> dict[str, dict[str, str]]:
 @pytest.mark.parametrize("caller", ["anonymous", "director", "entry-link"])
 @schema.parametrize()
 @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
-def test_the_api_never_fails_and_keeps_to_its_schema(case: Any, caller: str, callers: dict[str, dict[str, str]]) -> None:
+def test_the_api_never_fails_and_keeps_to_its_schema(
+    case: Any, caller: str, callers: dict[str, dict[str, str]]
+) -> None:
     case.call_and_validate(headers=callers[caller], checks=CHECKS)
