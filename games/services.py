@@ -97,6 +97,36 @@ def start_match(
     source: str = "",
 ) -> Match:
     """Create a match, ready for its opening roll (or first scoresheet result)."""
+    match = new_match(
+        player1=player1, player2=player2, length=length, variant=variant, crawford=crawford,
+        entry_mode=entry_mode, private=private, created_by=created_by, source=source,
+    )  # fmt: skip
+    match.save()
+    return match
+
+
+def start_matches(matches: Sequence[Match]) -> list[Match]:
+    """Store many matches made by :func:`new_match` at once (a round's draw: one INSERT for all of them)."""
+    return Match.objects.bulk_create(matches)
+
+
+def new_match(
+    *,
+    player1: Player,
+    player2: Player,
+    length: int,
+    variant: str = "standard",
+    crawford: bool = True,
+    entry_mode: str = Match.EntryMode.MOVES,
+    private: bool = False,
+    created_by: Any = None,
+    source: str = "",
+) -> Match:
+    """A validated, unsaved match with its initial engine state (what :func:`start_match` stores).
+
+    :raises ApplicationError: INVALID_INPUT for the same player twice, a length outside 0-99, an unknown variant or
+        entry mode.
+    """
     if player1.pk == player2.pk:
         raise ApplicationError(ErrorCode.INVALID_INPUT, "a match needs two different players")
     if not 0 <= length <= 99:
@@ -118,7 +148,6 @@ def start_match(
         source=source,
     )
     match.state = new_state(match).snapshot()
-    match.save()
     return match
 
 

@@ -522,16 +522,18 @@ def resolve_division(division: Division, pairings: list[Pairing] | None = None) 
 
 def _advance_brackets(division: Division, pairings: list[Pairing], report: SyncReport) -> None:
     states = resolve_division(division, pairings)
-    for pairing in pairings:
-        _apply_state(pairing, states[pairing.key], report)
+    changed = [pairing for pairing in pairings if _apply_state(pairing, states[pairing.key], report)]
+    fields = ["updated_at", "entry_a", "entry_b", "status", "winner", "match"]
+    Pairing.objects.bulk_update(changed, fields, batch_size=1000)  # one UPDATE for a whole draw
     _mark_eliminated(division, plan_of(division), states)
 
 
 _SETTLED = {"bye": Status.BYE, "empty": Status.EMPTY, "skipped": Status.SKIPPED}
 
 
-def _apply_state(pairing: Pairing, state: brackets.NodeState, report: SyncReport) -> None:
-    """Put the resolved players on a slot; a slot whose players changed loses its match (see _release_match).
+def _apply_state(pairing: Pairing, state: brackets.NodeState, report: SyncReport) -> bool:
+    """Put the resolved players on a slot (in memory; True when it changed and must be saved); a slot whose players
+    changed loses its match (see _release_match).
 
     A settled slot (bye, empty, skipped) takes its status from the bracket; a slot with a match keeps the status
     its match gives it; any other slot is ready when both players are known and waiting otherwise."""
@@ -546,9 +548,11 @@ def _apply_state(pairing: Pairing, state: brackets.NodeState, report: SyncReport
         both = state.a is not None and state.b is not None
         pairing.status, pairing.winner_id = (Status.READY if both else Status.WAITING), None
     after = (pairing.entry_a_id, pairing.entry_b_id, pairing.status, pairing.winner_id, pairing.match_id)
-    if after != before:
-        pairing.save(update_fields=["updated_at", "entry_a", "entry_b", "status", "winner", "match"])
-        report.filled.append(pairing.key)
+    if after == before:
+        return False
+    pairing.updated_at = timezone.now()
+    report.filled.append(pairing.key)
+    return True
 
 
 def _release_match(pairing: Pairing) -> None:
@@ -581,27 +585,36 @@ def _mark_eliminated(division: Division, plan: brackets.Plan, states: dict[str, 
 
 
 def _start_matches(division: Division, pairings: list[Pairing], report: SyncReport) -> None:
-    """Create the match of every slot whose two players are known."""
+    """Create the match of every slot whose two players are known: one INSERT for the matches, one UPDATE for the
+    slots, whatever the size of the round."""
     event = division.event
     todo = [p for p in pairings if p.match_id is None and p.status == Status.READY and p.entry_b_id is not None]
     if not todo:
         return
     wanted = {e for p in todo for e in (p.entry_a_id, p.entry_b_id)}
     entries = Entry.objects.select_related("player").in_bulk(wanted)
+    matches = games.start_matches(
+        [
+            games.new_match(
+                player1=entries[p.entry_a_id].player,
+                player2=entries[p.entry_b_id].player,
+                length=p.length,
+                variant=division.variant,
+                crawford=division.crawford,
+                entry_mode=division.entry_mode,
+                private=not event.public,
+                source=f"{event.slug}/{division.slug}/{p.key}",
+            )
+            for p in todo
+        ]
+    )
+    now = timezone.now()
+    for pairing, match in zip(todo, matches, strict=True):
+        pairing.match, pairing.updated_at = match, now
+        report.matches.append(pairing.key)
+    Pairing.objects.bulk_update(todo, ["match", "updated_at"], batch_size=1000)
     for pairing in todo:
         a, b = entries[pairing.entry_a_id], entries[pairing.entry_b_id]
-        pairing.match = games.start_match(
-            player1=a.player,
-            player2=b.player,
-            length=pairing.length,
-            variant=division.variant,
-            crawford=division.crawford,
-            entry_mode=division.entry_mode,
-            private=not event.public,
-            source=f"{event.slug}/{division.slug}/{pairing.key}",
-        )
-        pairing.save(update_fields=["updated_at", "match"])
-        report.matches.append(pairing.key)
         if Entry.Status.WITHDRAWN in (a.status, b.status):
             _forfeit_withdrawn(pairing, a, report)
 
