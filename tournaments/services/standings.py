@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F
@@ -41,14 +42,37 @@ def recompute_standings(division_id: int) -> int:
         )
         entries = list(division.entries.exclude(seed__isnull=True, place=""))
         rows = (_elimination_rows if division.is_elimination else _table_rows)(division, entries, pairings)
-        Standing.objects.filter(division=division).delete()
-        Standing.objects.bulk_create(rows, batch_size=2000)
+        _write_changed_tables(division, rows)
         current = Division.objects.filter(pk=division.pk, results_version=version)
         current.update(standings_version=version, standings_status=Division.Work.CURRENT, standings_error="")
         Division.objects.filter(pk=division.pk).exclude(results_version=version).update(
             standings_version=version, standings_status=Division.Work.PENDING
         )
     return len(rows)
+
+
+_COMPARED = ("after_round", "entry_id", "rank", "wins", "losses", "byes", "points_for", "points_against", "tiebreaks")
+
+
+def _write_changed_tables(division: Division, rows: list[Standing]) -> None:
+    """Replace only the tables (one per ``after_round``) whose rows differ from those stored: a result of the
+    current round rewrites the last table, not all of them. At most one read, one DELETE and one INSERT."""
+
+    def frozen(values: Sequence[Any]) -> tuple[Any, ...]:
+        *head, tiebreaks = values
+        return (*head, tuple(sorted(tiebreaks.items())))
+
+    stored: dict[int, set[tuple[Any, ...]]] = defaultdict(set)
+    for values in Standing.objects.filter(division=division).values_list(*_COMPARED):
+        stored[values[0]].add(frozen(values))
+    wanted: dict[int, set[tuple[Any, ...]]] = defaultdict(set)
+    for row in rows:
+        wanted[row.after_round].add(frozen([getattr(row, name) for name in _COMPARED]))
+    stale = {table for table in stored.keys() | wanted.keys() if stored.get(table) != wanted.get(table)}
+    if not stale:
+        return
+    Standing.objects.filter(division=division, after_round__in=stale).delete()
+    Standing.objects.bulk_create([row for row in rows if row.after_round in stale])
 
 
 def _counted(pairings: Sequence[Pairing]) -> list[Pairing]:
@@ -118,13 +142,22 @@ def _elimination_rows(division: Division, entries: list[Entry], pairings: list[P
         reach[loser] = max(reach.get(loser, (0, 0)), (_BRACKET_WEIGHT[p.round.bracket], p.round.number))
     alive = {e.pk for e in entries if e.status != Entry.Status.ELIMINATED and e.status != Entry.Status.WITHDRAWN}
     champion = _main_champion(division, counted)
+    finished = division.status == Division.Status.FINISHED
+    # Once the division is finished nobody is still in: the champions of the consolation and the last chance rank
+    # by where they lost (or, never beaten, by the bracket they won), not ahead of the main final's loser.
+    entered: dict[int, int] = {}
+    for p in counted:
+        for x in (p.entry_a_id, p.entry_b_id):
+            if x is not None:
+                entered[x] = max(entered.get(x, 0), _BRACKET_WEIGHT[p.round.bracket])
 
     def key(e: Entry) -> tuple:
-        still_in = e.pk in alive or e.pk not in reach
+        still_in = not finished and (e.pk in alive or e.pk not in reach)
+        unbeaten = (entered.get(e.pk, 0), 99) if finished else (9, 99)
         return (
             e.pk != champion,
             not still_in,
-            *(-x for x in reach.get(e.pk, (9, 99))),
+            *(-x for x in reach.get(e.pk, unbeaten)),
             -tally[e.pk][0] if e.pk in tally else 0,
         )
 
