@@ -52,6 +52,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
+from config.ratelimit import rate_limited
 from engine.game import GameState, Phase
 from engine.match import MatchState
 from engine.movegen import LegalPlays, play_key
@@ -160,6 +161,7 @@ def _refused(request: HttpRequest, message: str) -> HttpResponse:
 
 @never_cache
 @require_GET
+@rate_limited("entry-link", limit=settings.ENTRY_LINK_OPENS_PER_MIN, window=60, methods=("GET",))
 def exchange(request: HttpRequest, token: str) -> HttpResponse:
     """``/play/<token>/``: keep the link's id in the session and redirect to the match's entry page."""
     try:

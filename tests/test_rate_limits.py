@@ -39,3 +39,10 @@ def test_the_api_throttles_anonymous_bursts(settings) -> None:
     finally:
         AnonRateThrottle.THROTTLE_RATES = old
     assert statuses[:5] == [200] * 5 and statuses[5:] == [429, 429]
+
+
+def test_guessing_entry_links_is_limited(settings) -> None:
+    client = Client()
+    statuses = [client.get(f"/play/1.0.guess{i}:sig/").status_code for i in range(35)]
+    assert statuses[:30] == [403] * 30  # "this entry link is not valid"
+    assert set(statuses[30:]) == {429}
