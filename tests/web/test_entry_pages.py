@@ -37,7 +37,6 @@ from games.models import Action, EntryToken, Match
 from games.selectors import live_state
 from tests.engine.corpus import CORPUS
 from tests.games.conftest import footprint
-from tests.web.browser.conftest import chromium  # noqa: F401 (a fixture)
 from tournaments import services as tournaments
 from tournaments.models import Division, Pairing
 
@@ -733,61 +732,6 @@ def test_query_count_of_an_open_match_stays_flat_while_it_is_played(new_match: A
     driver.to_roll_phase(0)
     assert load_state(current(match)).game.phase is Phase.ROLL
     assert queries(phone.client, phone.url) == early
-
-
-# -- in a browser (RUN_BROWSER_TESTS=1) ------------------------------------------------------------------------------
-
-
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-def test_tap_to_move_and_the_opponents_page_following_in_a_phone_browser(
-    request: pytest.FixtureRequest, live_server: Any, new_match: Any
-) -> None:
-    """Two phones 360 px wide: Alice enters the opening roll with the die buttons and plays 8/5 6/5 by tapping the
-    board and the step buttons (with an undo); Bob's page, polling, offers him his play once his roll is in."""
-    browser = request.getfixturevalue("chromium")  # tests/web/browser/conftest.py's, imported above
-    match = new_match(length=5)
-    errors: list[str] = []
-
-    def phone(side: int) -> Any:
-        context = browser.new_context(viewport={"width": 360, "height": 740}, base_url=live_server.url)
-        page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(f"/play/{access.token_text(access.new_entry_token(match, side))}/")
-        assert page.url.endswith(f"/play/match/{match.pk}/")
-        return page
-
-    alice, bob = phone(0), phone(1)
-    dice = alice.locator("fieldset.dice-row")
-    dice.nth(0).locator("label.die-choice", has_text="3").click()
-    dice.nth(1).locator("label.die-choice", has_text="1").click()
-    alice.get_by_role("button", name="Enter the opening roll").click()
-    alice.wait_for_selector("#tap-controls:not([hidden])")
-    assert alice.locator("#tap-status").inner_text() == "Tap a checker, then where it goes. Dice: 3 1"
-    alice.locator('rect.tap[data-tap="8"]').click(force=True)
-    assert "to 5" in [b.inner_text() for b in alice.locator("#tap-buttons button").all()]
-    alice.locator('rect.tap[data-tap="5"]').click(force=True)
-    assert alice.input_value("#play-text") == "8/5"
-    assert alice.locator("#tap-status").inner_text() == "So far: 8/5. Dice left: 1"
-    alice.get_by_role("button", name="from 24").click()
-    alice.get_by_role("button", name="to 23").click()
-    assert alice.input_value("#play-text") == "24/23 8/5"  # a whole play: the engine's notation
-    alice.get_by_role("button", name="Undo").click()
-    alice.get_by_role("button", name="from 6").click()
-    alice.get_by_role("button", name="to 5").click()
-    assert alice.input_value("#play-text") == "8/5 6/5"
-    assert alice.evaluate("document.documentElement.scrollWidth") <= 360
-    alice.get_by_role("button", name="Submit the play").click()
-    alice.wait_for_selector("text=Waiting for Bob.")
-    assert [r.play for r in Action.objects.filter(match=match).order_by("seq")] == ["", "8/5 6/5"]
-
-    services.record_roll(match.pk, actor=services.SYSTEM, side=1, dice=(6, 5), expected_seq=2)
-    bob.wait_for_selector("#tap-controls:not([hidden])", timeout=10_000)  # swapped in by the poll
-    for label in ("from 24", "to 18", "from 18", "to 13"):
-        bob.get_by_role("button", name=label).click()
-    assert bob.input_value("#play-text") == "24/13"
-    assert bob.evaluate("document.documentElement.scrollWidth") <= 360
-    assert not errors
 
 
 def test_an_acey_deucey_match_taps_from_the_waiting_checkers_and_chooses_its_double(new_match: Any) -> None:

@@ -1,0 +1,396 @@
+"""Whole flows in a real browser (Chromium through Playwright, against pytest-django's live server), each on a phone
+(390 x 844, touch) and on a desktop (1280 x 800):
+
+1. a director logs in through the form, creates an event and a Swiss division, registers eight players from a
+   pasted list, starts the division and prints round 1's pairing sheet (eight QR codes, four tables);
+2. players enter matches from their entry links: the opening roll with the die buttons and a play tapped on the
+   board, and a scoresheet match entered game by game and confirmed by the opponent through the panel;
+3. spectators' pages (the division page, the match page) follow those actions without a reload;
+4. an illegal play typed in notation is refused on screen with the engine's message, and nothing is recorded;
+5. tap to move step by step (the board and the step buttons, with an undo) on a 360 px phone, and the opponent's
+   entry page offering his play once his roll is in (moved here from tests/web/test_entry_pages.py).
+
+Data the players and spectators start from is built through the services (the live server runs real
+transactions). tests/web/browser/conftest.py opens the pages, takes the screenshots and fails a test on any
+console error. Run with RUN_BROWSER_TESTS=1.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from engine.errors import IllegalPlayError
+from engine.notation import parse_play
+from engine.position import Position
+from games import access
+from games import services as games
+from games.access import Actor
+from games.models import Action, Match
+from tests.web.browser.conftest import Pages
+from tournaments import services
+from tournaments.models import Division, Event, Pairing
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+VIEWPORT = pytest.mark.parametrize("viewport", ["phone", "desktop"])
+LIVE = 15_000  # ms: the division page polls every 5 s, the match and entry pages every 3 s
+PASSWORD = "correct horse battery staple"
+PLAYERS_CSV = """name,club,country,rating
+Anna Berg,Oslo BG,NO,1910
+Bjorn Dahl,Oslo BG,NO,1880
+Carla Eriksen,Bergen BK,NO,1850
+David Foss,,SE,1820
+Eva Gran,Bergen BK,NO,1790
+Frank Holm,,DK,1760
+Greta Ibsen,Oslo BG,NO,1730
+Hans Jensen,,NO,1700
+"""
+
+
+# -- helpers ---------------------------------------------------------------------------------------------------------
+
+
+def press(page: Any, locator: Any, viewport: str) -> None:
+    """A finger on a phone (a touch tap), the mouse on a desktop. ``force``: the tap layer's targets are
+    transparent SVG rectangles, which Playwright does not count as visible."""
+    if viewport != "desktop":
+        locator.tap(force=True)
+    else:
+        locator.click(force=True)
+
+
+def shot(pages: Pages, page: Any, name: str, *, printed: bool = False) -> None:
+    """A screenshot of a main page; a page for the screen is never wider than the screen (a phone's included)."""
+    if not printed:
+        wide, screen = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+        assert wide <= screen, f"{name}: {page.url} is {wide} px wide on a {screen} px screen"
+    pages.shot(page, name)
+
+
+def point(page: Any, number: int) -> Any:
+    """A point of the entry board's tap layer (the mover's numbering; 25 the bar, 0 the tray)."""
+    return page.locator(f'#entry-board rect.tap[data-tap="{number}"]')
+
+
+def open_entry_link(pages: Pages, match: Match, side: int, viewport: str) -> Any:
+    """A player's phone opening the link of his QR code: the token is exchanged for the entry page."""
+    page = pages.open(f"/play/{access.token_text(access.new_entry_token(match, side))}/", viewport=viewport)
+    assert page.url.endswith(f"/play/match/{match.pk}/")
+    return page
+
+
+def watch_reloads(page: Any) -> Any:
+    """Mark the document and count main-frame navigations: a page that follows by polling keeps both."""
+    marker = uuid.uuid4().hex
+    page.evaluate("marker => { window.bgmatchMarker = marker; }", marker)
+    navigations: list[str] = []
+    page.on("framenavigated", lambda frame: frame == page.main_frame and navigations.append(frame.url))
+
+    def check() -> None:
+        assert page.evaluate("() => window.bgmatchMarker") == marker, "the page was reloaded"
+        assert not navigations, f"the page navigated: {navigations}"
+
+    return check
+
+
+def actions(match: Match) -> list[tuple[str, str]]:
+    return list(Action.objects.filter(match=match).order_by("seq").values_list("kind", "play"))
+
+
+@dataclass
+class Tournament:
+    """A running event with two 4-player Swiss divisions: "Main" entered move by move, "Side" from scoresheets."""
+
+    event: Event
+    main: Division
+    side: Division
+
+    def board(self, division: Division, table: int = 1) -> Pairing:
+        pairing = Pairing.objects.select_related("match__player1", "match__player2").get(
+            division=division, round__number=1, table=table
+        )
+        assert pairing.match is not None
+        return pairing
+
+    def spectator_url(self, division: Division) -> str:
+        return reverse("tournaments:division-detail", args=[self.event.slug, division.slug])
+
+
+def _swiss(event: Event, actor: Actor, name: str, mode: str, players: list[str]) -> Division:
+    settings = services.DivisionSettings(
+        name=name, format="swiss", match_length=3, entry_mode=mode, rounds_planned=3, seeding="rating"
+    )
+    division = services.create_division(event, actor=actor, settings=settings)
+    for i, player in enumerate(players):
+        services.register_player(division, actor=actor, name=player, rating=1900 - 10 * i)
+    services.start_division(division, actor=actor)
+    return division
+
+
+@pytest.fixture
+def tournament(django_user_model: Any) -> Tournament:
+    actor = Actor(user=django_user_model.objects.create_user("tina", password=PASSWORD))
+    event = services.create_event(actor=actor, name="Club night", venue="Oslo")
+    main = _swiss(event, actor, "Main", Match.EntryMode.MOVES, ["Alice", "Bob", "Carol", "Dan"])
+    side = _swiss(event, actor, "Side", Match.EntryMode.SCORESHEET, ["Erik", "Frida", "Gunnar", "Hilde"])
+    return Tournament(event, main, side)
+
+
+# -- 1. the director -------------------------------------------------------------------------------------------------
+
+
+@VIEWPORT
+def test_a_director_sets_up_a_swiss_division_and_prints_the_pairing_sheet(
+    pages: Pages, viewport: str, django_user_model: Any
+) -> None:
+    django_user_model.objects.create_user("tina", password=PASSWORD)
+    page = pages.open("/manage/", viewport=viewport)  # anonymous: sent to the login form
+    assert "/accounts/login/" in page.url
+    skip = page.get_by_role("link", name="Skip to content")
+    expect(skip).not_to_be_in_viewport()  # shown only to the keyboard
+    skip.focus()
+    expect(skip).to_be_in_viewport()
+    skip.blur()
+    shot(pages, page, "login")
+    form = page.locator("#form-login")
+    form.get_by_label("Username").fill("tina")
+    form.get_by_label("Password").fill(PASSWORD)
+    form.get_by_role("button", name="Log in").click()
+    page.wait_for_url("**/manage/")
+    expect(page.get_by_role("heading", name="Your events", level=1)).to_be_visible()
+
+    form = page.locator("#form-create-event")
+    form.get_by_label("Name").fill("Spring Open")
+    form.get_by_label("Venue").fill("Oslo")
+    shot(pages, page, "director-home")
+    form.get_by_role("button", name="Create the event").click()
+    page.wait_for_url("**/manage/spring-open/")
+    expect(page.locator(".messages")).to_contain_text("Event “Spring Open” created")
+
+    form = page.locator("#form-create-division")  # open: the event has no division yet
+    form.get_by_label("Name").fill("Open")
+    form.get_by_label("Format").select_option("swiss")
+    form.get_by_label("Match length (points)").fill("5")
+    form.get_by_label("Entry mode").select_option("scoresheet")
+    form.get_by_label("Swiss rounds").fill("3")
+    shot(pages, page, "event")
+    form.get_by_role("button", name="Add the division").click()
+    page.wait_for_url("**/manage/spring-open/open/")
+    expect(page.locator(".messages")).to_contain_text("Division “Open” created")
+    shot(pages, page, "division-registration")
+
+    page.locator("summary", has_text="Register a list (CSV)").click()
+    form = page.locator("#form-import")
+    form.get_by_label("Paste the list").fill(PLAYERS_CSV)
+    form.get_by_role("button", name="Register the list").click()
+    expect(page.locator(".messages")).to_contain_text("8 players registered from the list.")
+    expect(page.locator("table.entries tbody tr")).to_have_count(8)
+
+    page.locator("#form-start").get_by_role("button", name="Start").click()
+    expect(page.locator(".messages")).to_contain_text("Open has started: the first round is drawn.")
+    round_1 = page.locator("details.round[open]")
+    expect(round_1.locator("summary")).to_contain_text("Round 1")
+    rows = round_1.locator("table.boards tbody tr")
+    expect(rows).to_have_count(4)
+    assert [rows.nth(i).locator("td").first.inner_text() for i in range(4)] == ["1", "2", "3", "4"]
+    for i in range(4):
+        expect(rows.nth(i)).to_contain_text("ready")
+    expect(page.locator(".page-head .badge")).to_have_text(re.compile("running", re.I))
+    shot(pages, page, "division")
+
+    round_1.get_by_role("link", name="Pairing sheet with entry QR codes").click()
+    page.wait_for_url("**/manage/spring-open/open/round/swiss/1/sheet/")
+    sheet = page.locator("table.sheet")
+    expect(sheet.locator("td.qr svg")).to_have_count(8)
+    expect(sheet.locator("td.table-number")).to_have_text(["1", "2", "3", "4"])
+    expect(page.locator("h1")).to_contain_text("Open · Round 1 · Pairing sheet")
+    players = sheet.locator("td.sheet-player").all_inner_texts()
+    assert len(players) == 8 and {p.split()[0] for p in players} >= {"Anna", "Hans"}
+    links = sheet.locator("td.qr a").evaluate_all("links => links.map(a => a.href)")
+    assert len(set(links)) == 8 and all("/play/" in link for link in links)
+    shot(pages, page, "pairing-sheet", printed=True)
+
+    # A code of the sheet is a player's way in: it opens his match's entry page.
+    phone = pages.open(links[0], viewport=viewport)
+    assert "/play/match/" in phone.url
+    expect(phone.locator("#entry-prompt")).to_have_text("Game 1: enter its result when it is over.")
+
+
+# -- 2 and 3. players enter, spectators follow -----------------------------------------------------------------------
+
+
+@VIEWPORT
+def test_players_enter_from_their_links_and_spectators_follow_without_a_reload(
+    pages: Pages, viewport: str, tournament: Tournament
+) -> None:
+    moves = tournament.board(tournament.main).match
+    sheet_pairing = tournament.board(tournament.side)
+    sheet = sheet_pairing.match
+    assert moves is not None and sheet is not None
+    alice, bob = moves.player1.display_name, moves.player2.display_name
+    winner, loser = sheet.player1.display_name, sheet.player2.display_name
+
+    # The spectators open their pages first.
+    division_page = pages.open(tournament.spectator_url(tournament.side), viewport=viewport)
+    standings = division_page.locator("#standings")
+    winner_row = standings.locator("table.standings tbody tr", has_text=winner)
+    expect(standings).to_contain_text("No standings yet")  # no result counts yet
+    shot(pages, division_page, "spectator-division-before")
+    division_reloads = watch_reloads(division_page)
+    match_page = pages.open(reverse("games:match", args=[moves.pk]), viewport=viewport)
+    expect(match_page.locator("#live")).not_to_contain_text("8/5 6/5")
+    match_reloads = watch_reloads(match_page)
+
+    # Alice, first to act in the move-by-move match: the opening roll with the die buttons, then a tapped play.
+    phone = open_entry_link(pages, moves, 0, viewport)
+    expect(phone.locator("#entry-prompt")).to_have_text("Game 1: enter the opening roll, each player's die.")
+    shot(pages, phone, "entry-opening")
+    dice = phone.locator("fieldset.dice-row")
+    press(phone, dice.nth(0).locator("label.die-choice", has_text="3"), viewport)
+    press(phone, dice.nth(1).locator("label.die-choice", has_text="1"), viewport)
+    phone.get_by_role("button", name="Enter the opening roll").click()
+    expect(phone.locator("#entry-prompt")).to_have_text(f"{alice}, your turn: play 3-1.")
+    expect(phone.locator("#tap-status")).to_have_text("Tap a checker, then where it goes. Dice: 3 1")
+    press(phone, point(phone, 8), viewport)  # a checker: its point is selected, where it may go is shown
+    expect(point(phone, 8)).to_have_class("tap is-selected")
+    expect(point(phone, 5)).to_have_class("tap is-target")
+    press(phone, point(phone, 5), viewport)  # where it goes
+    expect(phone.locator("#play-text")).to_have_value("8/5")
+    expect(phone.locator("#tap-status")).to_have_text("So far: 8/5. Dice left: 1")
+    press(phone, point(phone, 6), viewport)
+    press(phone, point(phone, 5), viewport)
+    expect(phone.locator("#play-text")).to_have_value("8/5 6/5")
+    expect(phone.locator("#tap-status")).to_have_text("Your play: 8/5 6/5. Submit it, or undo.")
+    shot(pages, phone, "entry-tapped")
+    phone.get_by_role("button", name="Submit the play").click()
+    expect(phone.locator("#entry-prompt")).to_have_text(f"Waiting for {bob}.")
+    mine = '#entry-board g[data-where="point"][data-side="bottom"][data-point="{}"]'  # the new position
+    assert [phone.get_attribute(mine.format(p), "data-count") for p in (8, 6, 5)] == ["2", "4", "2"]
+    expect(phone.locator("#entry-board desc")).to_contain_text(f"{alice} played 8/5 6/5.")
+    shot(pages, phone, "entry-played")
+    assert actions(moves) == [("opening-roll", ""), ("play", "8/5 6/5")]
+
+    # The scoresheet match, game by game, from the first player's link, while the opponent's page is open.
+    entering = open_entry_link(pages, sheet, 0, viewport)
+    answering = open_entry_link(pages, sheet, 1, viewport)
+    for game, won_as, score in ((1, "single", "1"), (2, "gammon", "3")):
+        form = entering.locator("form.result-form")
+        for legend, choice in ((f"Who won game {game}?", winner), ("Won as", won_as)):
+            label = form.locator("fieldset", has_text=legend).locator("label", has_text=re.compile(f"^{choice}$"))
+            press(entering, label, viewport)
+        form.get_by_label("Cube value at the end of the game").select_option("1")
+        if game == 1:
+            shot(pages, entering, "entry-scoresheet")
+        form.get_by_role("button", name="Enter the result").click()
+        expect(entering.locator(".entry-score .points").first).to_have_text(score)
+    expect(entering.locator("#entry-prompt")).to_have_text(f"{winner} won the match 3-0.")
+    expect(entering.locator(".pairing-panel")).to_contain_text(f"The result waits for {loser}'s confirmation.")
+    expect(entering.locator("table.games tbody tr")).to_have_count(2)
+    shot(pages, entering, "entry-scoresheet-finished")
+
+    # The opponent's page, polling, offers him the confirmation; he confirms.
+    panel = answering.locator(".pairing-panel")
+    expect(panel).to_contain_text(f"{winner} entered the result: 3-0. Is it right?", timeout=LIVE)
+    shot(pages, answering, "entry-confirm-panel")
+    panel.get_by_role("button", name="Confirm the result").click()
+    expect(answering.locator(".pairing-panel")).to_contain_text("The result is confirmed.")
+    sheet_pairing.refresh_from_db()
+    assert sheet_pairing.confirmation == Pairing.Confirmation.CONFIRMED
+
+    # The spectators saw it all by polling.
+    expect(match_page.locator("#live ol.tail")).to_contain_text(f"{alice} 31: 8/5 6/5", timeout=LIVE)
+    expect(match_page.locator("#live .live-board")).to_be_visible()
+    shot(pages, match_page, "spectator-match")
+    expect(winner_row.locator("td").nth(1)).to_have_text("1", timeout=LIVE)
+    expect(standings.locator("table.standings tbody tr").first).to_contain_text(winner)
+    expect(standings.locator("table.standings tbody tr", has_text=loser).locator("td").nth(2)).to_have_text("1")
+    expect(division_page.locator("#pairings")).to_contain_text("3\u20130", timeout=LIVE)  # an en dash
+    shot(pages, division_page, "spectator-division-after")
+    division_reloads()
+    match_reloads()
+
+
+# -- 4. an illegal play ----------------------------------------------------------------------------------------------
+
+
+@VIEWPORT
+def test_an_illegal_play_typed_in_notation_is_refused_and_nothing_is_recorded(
+    pages: Pages, viewport: str, tournament: Tournament
+) -> None:
+    match = tournament.board(tournament.main).match
+    assert match is not None
+    alice = match.player1.display_name
+    phone = open_entry_link(pages, match, 0, viewport)
+    dice = phone.locator("fieldset.dice-row")
+    press(phone, dice.nth(0).locator("label.die-choice", has_text="3"), viewport)
+    press(phone, dice.nth(1).locator("label.die-choice", has_text="1"), viewport)
+    phone.get_by_role("button", name="Enter the opening roll").click()
+    turn = f"{alice}, your turn: play 3-1."
+    expect(phone.locator("#entry-prompt")).to_have_text(turn)
+    match.refresh_from_db()
+    seq = match.seq
+
+    pages.allow(f"/play/match/{match.pk}/: Failed to load resource: the server responded with a status of 400")
+    phone.locator("#play-text").fill("13/7")
+    phone.get_by_role("button", name="Submit the play").click()
+    with pytest.raises(IllegalPlayError) as refused:  # what the engine says about it
+        parse_play("13/7", Position.initial(), (3, 1))
+    assert str(refused.value) == "13/7 does not fit the roll 3-1: each checker moves by the number on a die"
+    expect(phone.locator(".entry-error[role=alert]")).to_have_text(str(refused.value))
+    shot(pages, phone, "entry-refused-play")
+
+    match.refresh_from_db()
+    assert match.seq == seq and actions(match) == [("opening-roll", "")]
+    expect(phone.locator("#entry-prompt")).to_have_text(turn)  # the same turn is offered again
+    expect(phone.locator("#play-form input[name=expected_seq]")).to_have_value(str(seq))
+    expect(phone.locator("#play-text")).to_have_value("13/7")  # what he typed is kept, to correct it
+    expect(phone.locator("#tap-controls")).to_be_visible()
+
+
+# -- 5. tap to move, step by step ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("viewport", ["small-phone", "desktop"])
+def test_tap_to_move_step_by_step_and_the_opponents_page_following(pages: Pages, viewport: str, new_match: Any) -> None:
+    """Alice enters the opening roll with the die buttons and plays 8/5 6/5 by tapping the board and the step
+    buttons (with an undo); Bob's page, polling, offers him his play once his roll is in."""
+    match = new_match(length=5)
+    alice, bob = (open_entry_link(pages, match, side, viewport) for side in (0, 1))
+    dice = alice.locator("fieldset.dice-row")
+    press(alice, dice.nth(0).locator("label.die-choice", has_text="3"), viewport)
+    press(alice, dice.nth(1).locator("label.die-choice", has_text="1"), viewport)
+    alice.get_by_role("button", name="Enter the opening roll").click()
+    expect(alice.locator("#tap-controls")).to_be_visible()
+    expect(alice.locator("#tap-status")).to_have_text("Tap a checker, then where it goes. Dice: 3 1")
+    press(alice, point(alice, 8), viewport)
+    expect(alice.locator("#tap-buttons button")).to_contain_text(["from 8", "to 7", "to 5"])
+    press(alice, point(alice, 5), viewport)
+    expect(alice.locator("#play-text")).to_have_value("8/5")
+    expect(alice.locator("#tap-status")).to_have_text("So far: 8/5. Dice left: 1")
+    for label in ("from 24", "to 23"):
+        press(alice, alice.get_by_role("button", name=label), viewport)
+    expect(alice.locator("#play-text")).to_have_value("24/23 8/5")  # a whole play: the engine's notation
+    press(alice, alice.get_by_role("button", name="Undo"), viewport)
+    expect(alice.locator("#play-text")).to_have_value("8/5")
+    for label in ("from 6", "to 5"):
+        press(alice, alice.get_by_role("button", name=label), viewport)
+    expect(alice.locator("#play-text")).to_have_value("8/5 6/5")
+    shot(pages, alice, "entry-steps")
+    alice.get_by_role("button", name="Submit the play").click()
+    expect(alice.locator("#entry-prompt")).to_have_text("Waiting for Bob.")
+    assert actions(match) == [("opening-roll", ""), ("play", "8/5 6/5")]
+
+    expect(bob.locator("#entry-prompt")).to_have_text(re.compile("^Bob, your turn"), timeout=LIVE)  # by polling
+    games.record_roll(match.pk, actor=games.SYSTEM, side=1, dice=(6, 5), expected_seq=2)
+    expect(bob.locator("#tap-controls")).to_be_visible(timeout=LIVE)  # swapped in by the poll
+    for label in ("from 24", "to 18", "from 18", "to 13"):
+        press(bob, bob.get_by_role("button", name=label), viewport)
+    expect(bob.locator("#play-text")).to_have_value("24/13")
+    shot(pages, bob, "entry-opponent")
