@@ -86,8 +86,13 @@ def run_division(division: Division, actor: Actor, rng: random.Random) -> None:
             .order_by("id")
         )
         if todo:
-            for pairing in todo:
-                _play(pairing, rng, ratings)
+            links = {pairing.pk: _play(pairing, rng, ratings) for pairing in todo}
+            # One sync for the whole batch (a sync per result made a 33-player round robin quadratic): it takes
+            # the results, and the scoresheet results entered by side A then wait for side B's confirmation.
+            services.sync_division(division.pk)
+            awaiting = Pairing.objects.filter(pk__in=links, confirmation=Pairing.Confirmation.AWAITING).order_by("id")
+            for pairing in awaiting:
+                services.confirm_result(pairing, actor=links[pairing.pk][pairing.confirmation_side or 0])
             continue
         if division.status != Division.Status.RUNNING:
             return
@@ -99,20 +104,17 @@ def run_division(division: Division, actor: Actor, rng: random.Random) -> None:
             return
 
 
-def _play(pairing: Pairing, rng: random.Random, ratings: dict[int, float]) -> None:
+def _play(pairing: Pairing, rng: random.Random, ratings: dict[int, float]) -> tuple[Actor, Actor]:
+    """Play the pairing's match through its entry links; returns the two links."""
     match = pairing.match
     assert match is not None
     links = (Actor(token=new_entry_token(match, 0)), Actor(token=new_entry_token(match, 1)))
     p_a = win_probability(ratings[pairing.entry_a_id], ratings[pairing.entry_b_id], max(match.length, 1))
     if match.entry_mode == Match.EntryMode.SCORESHEET:
         _play_scoresheet(match, links, rng, p_a)
-        pairing.refresh_from_db()
-        services.sync_division(pairing.division_id)
-        pairing.refresh_from_db()
-        if pairing.confirmation == Pairing.Confirmation.AWAITING:
-            services.confirm_result(pairing, actor=links[pairing.confirmation_side or 0])
     else:
         _play_moves(match, links, rng)
+    return links
 
 
 def _play_scoresheet(match: Match, links: tuple[Actor, Actor], rng: random.Random, p_a: float) -> None:

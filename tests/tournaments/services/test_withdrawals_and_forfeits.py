@@ -1,0 +1,167 @@
+"""Withdrawals mid-event and forfeits: a withdrawn player's open match, and his next bracket match when it comes,
+are forfeited to the opponent; in a Swiss he is no longer paired; ``award_forfeit`` gives a match to the opponent
+of a no-show with the reason on the pairing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from games import services as games
+from games.access import Actor
+from games.errors import ApplicationError, ErrorCode
+from games.models import Match
+from tests.tournaments.services.support import director_win, enter_win, named, pairing, play_out, snapshot
+from tournaments import services
+from tournaments.models import Division, Entry, Pairing, Standing
+
+pytestmark = pytest.mark.django_db
+
+Decision = Pairing.Decision
+
+
+def scoresheet(division_of: Callable[..., Division], fmt: str, n: int, **settings: object) -> Division:
+    settings.setdefault("match_length", 1)
+    return division_of(fmt, n, entry_mode="scoresheet", **settings)
+
+
+def assert_forfeited_to(p: Pairing, winner: Entry, decision: str) -> None:
+    p = pairing(p.division, p.key)
+    assert p.status == Pairing.Status.FINISHED and p.winner_id == winner.pk
+    assert p.decision == decision
+    assert p.match.status == Match.Status.FORFEITED
+    won = p.score_a if winner.pk == p.entry_a_id else p.score_b
+    assert won >= p.length, "the opponent gets the points he needed"
+
+
+def test_a_withdrawn_players_next_bracket_match_is_forfeited_to_the_opponent(
+    division_of: Callable[..., Division], as_director: Actor, committed: Callable
+) -> None:
+    division = services.start_division(scoresheet(division_of, "single", 4), actor=as_director)
+    p1, p2 = named(division, "P01"), named(division, "P02")
+    with committed():
+        enter_win(pairing(division, "main-1-0"), p1, actor=as_director)
+    final = pairing(division, "main-2-0")
+    assert (final.entry_a_id, final.entry_b_id, final.status) == (p1.pk, None, Pairing.Status.WAITING)
+
+    with committed():
+        services.withdraw_entry(p1, actor=as_director, reason="taken ill")
+    assert pairing(division, "main-2-0").match_id is None, "nothing to forfeit yet: the opponent is not known"
+
+    with committed():
+        enter_win(pairing(division, "main-1-1"), p2, actor=as_director)
+    assert_forfeited_to(pairing(division, "main-2-0"), p2, Decision.FORFEIT_WITHDRAWAL)
+    division.refresh_from_db()
+    assert division.status == Division.Status.FINISHED
+    assert Standing.objects.get(division=division, rank=1).entry_id == p2.pk
+    assert named(division, "P01").status == Entry.Status.WITHDRAWN
+    assert named(division, "P03").status == Entry.Status.ELIMINATED
+
+
+def test_withdrawing_forfeits_the_match_being_played(
+    division_of: Callable[..., Division], as_director: Actor, committed: Callable
+) -> None:
+    division = services.start_division(scoresheet(division_of, "single", 4, match_length=3), actor=as_director)
+    p1, p4 = named(division, "P01"), named(division, "P04")
+    board = pairing(division, "main-1-0")
+    games.record_game_result(board.match_id, actor=as_director, winner=1, kind=1, expected_seq=0)  # P04 leads 1-0
+    with committed():
+        services.withdraw_entry(p4, actor=as_director, reason="left for the airport")
+    assert_forfeited_to(board, p1, Decision.FORFEIT_WITHDRAWAL)
+    assert pairing(division, "main-2-0").entry_a_id == p1.pk, "the opponent moves on"
+    with pytest.raises(ApplicationError) as again:
+        services.withdraw_entry(p4, actor=as_director, reason="twice")
+    assert again.value.code is ErrorCode.CONFLICT and "already withdrawn" in again.value.message
+
+
+def test_a_withdrawn_swiss_player_is_no_longer_paired(division_of: Callable[..., Division], as_director: Actor) -> None:
+    division = services.start_division(scoresheet(division_of, "swiss", 4, rounds_planned=3), actor=as_director)
+    for p in Pairing.objects.filter(division=division, round__number=1):
+        director_win(p, Entry.objects.get(pk=p.entry_a_id), as_director)
+    gone = services.withdraw_entry(named(division, "P04"), actor=as_director, reason="family emergency")
+    services.pair_next_round(division, actor=as_director)
+    round2 = Pairing.objects.filter(division=division, round__number=2)
+    assert gone.pk not in {e for p in round2 for e in (p.entry_a_id, p.entry_b_id)}
+    assert round2.count() == 2 and round2.filter(status=Pairing.Status.BYE).count() == 1
+    play_out(division, as_director)
+    assert not Pairing.objects.filter(division=division, round__number__gt=1, entry_a=gone).exists()
+    assert not Pairing.objects.filter(division=division, round__number__gt=1, entry_b=gone).exists()
+    services.recompute_standings(division.pk)
+    row = Standing.objects.get(division=division, after_round=3, entry=gone)
+    assert (row.wins, row.losses) == (0, 1), "he keeps his round-1 result"
+
+
+def test_a_withdrawn_round_robin_player_forfeits_every_match_left(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = services.start_division(scoresheet(division_of, "round-robin", 4), actor=as_director)
+    gone = named(division, "P01")
+    first = Pairing.objects.filter(division=division, round__number=1).filter(entry_a=gone).first() or (
+        Pairing.objects.filter(division=division, round__number=1, entry_b=gone).get()
+    )
+    director_win(first, gone, as_director)  # P01 wins his first match, then withdraws
+    services.withdraw_entry(gone, actor=as_director, reason="called away")
+    mine = Pairing.objects.filter(division=division, round__number__gt=1).filter(entry_a=gone) | Pairing.objects.filter(
+        division=division, round__number__gt=1, entry_b=gone
+    )
+    assert mine.count() == 2
+    for p in mine:
+        opponent = Entry.objects.get(pk=p.entry_b_id if p.entry_a_id == gone.pk else p.entry_a_id)
+        assert_forfeited_to(p, opponent, Decision.FORFEIT_WITHDRAWAL)
+    play_out(division, as_director)
+    services.recompute_standings(division.pk)
+    row = Standing.objects.get(division=division, after_round=3, entry=gone)
+    assert (row.wins, row.losses) == (1, 2)
+
+
+# -- award_forfeit -------------------------------------------------------------------------------------------------
+
+
+def test_a_no_show_forfeits_and_the_opponent_moves_on(
+    division_of: Callable[..., Division], as_director: Actor, committed: Callable
+) -> None:
+    division = services.start_division(scoresheet(division_of, "single", 4, match_length=5), actor=as_director)
+    board = pairing(division, "main-1-1")  # P02 v P03
+    p2, p3 = named(division, "P02"), named(division, "P03")
+    with committed():
+        services.award_forfeit(board, actor=as_director, loser=p2, kind="no-show", reason="not here at 10:15")
+    assert_forfeited_to(board, p3, Decision.FORFEIT_NO_SHOW)
+    board = pairing(division, "main-1-1")
+    assert board.decision_reason == "not here at 10:15"
+    assert (board.score_a, board.score_b) == (0, 5)
+    assert pairing(division, "main-2-0").entry_b_id == p3.pk
+    assert named(division, "P02").status == Entry.Status.ELIMINATED
+
+
+def test_a_forfeit_is_refused_without_writing_anything(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = services.start_division(scoresheet(division_of, "single", 3), actor=as_director)
+    board, final = pairing(division, "main-1-1"), pairing(division, "main-2-0")  # P02 v P03; P01 (bye) waits
+    p1, p2 = named(division, "P01"), named(division, "P02")
+    cases = [
+        (lambda: services.award_forfeit(board, actor=as_director, loser=p2, kind="rain", reason="x"), "not 'rain'"),
+        (lambda: services.award_forfeit(board, actor=as_director, loser=p2, kind="no-show", reason=" "), "reason"),
+        (
+            lambda: services.award_forfeit(board, actor=as_director, loser=p1, kind="no-show", reason="absent"),
+            "P01 does not play this match",
+        ),
+        (
+            lambda: services.award_forfeit(final, actor=as_director, loser=p1, kind="no-show", reason="absent"),
+            "no match yet",
+        ),
+    ]
+    before = snapshot()
+    for call, words in cases:
+        with pytest.raises(ApplicationError) as refused:
+            call()
+        assert words in refused.value.message
+        assert refused.value.code in (ErrorCode.INVALID_INPUT, ErrorCode.CONFLICT)
+        assert snapshot() == before
+    director_win(board, p2, as_director)
+    before = snapshot()
+    with pytest.raises(ApplicationError) as closed:
+        services.award_forfeit(board, actor=as_director, loser=p2, kind="no-show", reason="too late")
+    assert closed.value.code is ErrorCode.MATCH_CLOSED
+    assert snapshot() == before
