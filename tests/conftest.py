@@ -50,6 +50,15 @@ def _fast_password_hashing(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _not_inside_a_task() -> None:
+    """Celery marks "inside a task" in a process-wide flag while an eager task runs, and two eager tasks in two
+    threads at once (the concurrency tests) can leave it set; this process is never a worker, so clear it."""
+    from celery._state import _set_task_join_will_block
+
+    _set_task_join_will_block(False)
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
     """Rate limits and throttles count in the cache: every test starts from zero."""
     from django.core.cache import cache
