@@ -12,7 +12,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.access import SYSTEM
 from tournaments.demo import load_demo
+from tournaments.services import add_director
 
 
 class Command(BaseCommand):
@@ -31,5 +33,5 @@ class Command(BaseCommand):
             director.save()
         event = load_demo(director=director)
         if director is not None:
-            event.directors.add(director)
+            add_director(event, actor=SYSTEM, user=director)
         self.stdout.write(f"demo event: /events/{event.slug}/" + (" (director login: demo / demo)" if director else ""))
