@@ -13,7 +13,7 @@ size. Nothing here runs a query per row.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -221,6 +221,83 @@ def entries_by_game(entries: Sequence[Entry]) -> list[tuple[int, list[Entry]]]:
             groups.append((entry.game, []))
         groups[-1][1].append(entry)
     return groups
+
+
+# -- the move list's updates -------------------------------------------------------------------------------------
+#
+# The page lists every entry once; a poll adds only what came since. The live part's URL carries the key of the
+# list the client shows (its last entry's seq and a digest of the names and of every entry's seq), so the poll
+# can tell the three cases apart without reading anything but the log: entries were added after the client's
+# last one (sent as new list items), the client's last entry was a roll now merged into its play (that item is
+# dropped, the play added), or the list changed before the client's last entry (a correction, a renamed player:
+# the whole list is sent again, which is rare).
+
+
+@dataclass(frozen=True, slots=True)
+class MovesKey:
+    """The move list a client shows: the seq of its last entry (0: none) and :func:`moves_digest` of it."""
+
+    after: int
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class MovesUpdate:
+    """The changes a poll sends to the client's move list.
+
+    ``replace``: send the whole list again (nothing else is used). Otherwise ``drop`` is the seq of the client's last
+    item to remove (a roll merged into its play), ``append`` the new entries of the game whose list the client
+    already has (``into``), ``new_games`` the new entries of later games, by game, and ``first`` whether the client
+    showed no entry at all (its "no moves yet" line goes).
+    """
+
+    replace: bool = False
+    drop: int | None = None
+    into: int | None = None
+    append: tuple[Entry, ...] = ()
+    new_games: tuple[tuple[int, tuple[Entry, ...]], ...] = ()
+    first: bool = False
+
+    @property
+    def changes(self) -> bool:
+        return self.replace or self.drop is not None or bool(self.append) or bool(self.new_games)
+
+
+def moves_digest(names: tuple[str, str], seqs: Iterable[int]) -> str:
+    """A short digest of a move list: the players' names and every entry's seq (an entry's text follows from its
+    row and the rows before it, and a row never changes once written)."""
+    text = "\x1f".join(names) + "\x1e" + ",".join(map(str, seqs))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def moves_update(
+    entries: Sequence[Entry],
+    pairs: Sequence[tuple[Action, EngineAction | None]],
+    names: tuple[str, str],
+    key: MovesKey,
+) -> MovesUpdate:
+    """What a client showing the list ``key`` is sent (see :class:`MovesUpdate`)."""
+    cut = next((i for i, e in enumerate(entries) if e.seq > key.after), len(entries))
+    shown, fresh = list(entries[:cut]), entries[cut:]
+    drop: int | None = None
+    seqs = [e.seq for e in shown]
+    if moves_digest(names, seqs) == key.digest:
+        last_game = shown[-1].game if shown else None
+    else:
+        # the client's last item may be a roll now merged into its play: the same list with that item added
+        merged_roll = next((row for row, _ in pairs if row.seq == key.after and row.kind in ROLLS), None)
+        if merged_roll is None or moves_digest(names, [*seqs, key.after]) != key.digest:
+            return MovesUpdate(replace=True)
+        drop, last_game = key.after, merged_roll.game_number
+    append = tuple(e for e in fresh if e.game == last_game)
+    later = entries_by_game([e for e in fresh if e.game != last_game])
+    return MovesUpdate(
+        drop=drop,
+        into=last_game if append else None,
+        append=append,
+        new_games=tuple((game, tuple(items)) for game, items in later),
+        first=last_game is None and bool(fresh),
+    )
 
 
 # -- boards --------------------------------------------------------------------------------------------------------
@@ -435,6 +512,17 @@ class PageData:
     @property
     def tail(self) -> list[Entry]:
         return self.entries[-TAIL:]
+
+    @cached_property
+    def moves_key(self) -> MovesKey:
+        """What the client's move list is once this page (or poll) is shown: its last entry and its digest."""
+        return MovesKey(
+            self.entries[-1].seq if self.entries else 0, moves_digest(self.names, (e.seq for e in self.entries))
+        )
+
+    def moves_since(self, key: MovesKey) -> MovesUpdate:
+        """What turns the move list the client shows (``key``, as :attr:`moves_key` gave it) into this one."""
+        return moves_update(self.entries, self.pairs, self.names, key)
 
     @property
     def is_moves(self) -> bool:

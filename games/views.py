@@ -4,18 +4,29 @@ Thin views (DESIGN.md, "Where logic lives"): read through :mod:`games.spectator`
 answers 404 for an unknown match and for a private one the visitor may not read. Nothing here shows an entry
 token. The live part answers ``304 Not Modified`` when the client's ``If-None-Match`` is the current ETag, which
 costs one query and no rendering.
+
+The move list is not part of the live part: the page lists every entry once, and the live part's URL names the
+list the client shows (``?after=<seq>&list=<digest>``, see :class:`games.spectator.MovesKey`), so that a ``200``
+poll sends the live part and, as htmx out-of-band swaps, only the entries added since (or, after a correction,
+the whole list again).
 """
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.http import parse_etags
 from django.views.decorators.http import require_GET
 
 from engine.errors import EngineError
 from games.export import match_mat
-from games.spectator import CLOSED, Entry, PageData, etag_of, match_for_page, page_data
+from games.spectator import CLOSED, Entry, MovesKey, PageData, etag_of, match_for_page, page_data
+
+BAD_MOVES_KEY = (
+    "after must be a whole number (0 or more) and list the 16-character digest that the page gave: "
+    "reload the match page to poll again"
+)
 
 
 def _at(request: HttpRequest) -> int | None:
@@ -62,15 +73,43 @@ def match_board(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "games/_replay_board.html", {"data": data, **_replay_context(data, entry)})
 
 
+def _moves_key(request: HttpRequest) -> MovesKey | str | None:
+    """The move list the client shows (``?after=&list=``); None without them, an error message when malformed."""
+    after, digest = request.GET.get("after"), request.GET.get("list")
+    if after is None and digest is None:
+        return None
+    if (
+        after is None
+        or digest is None
+        or not (after.isascii() and after.isdigit())
+        or len(after) > 12
+        or len(digest) != 16
+    ):
+        return BAD_MOVES_KEY
+    return MovesKey(int(after), digest)
+
+
 @require_GET
 def match_live(request: HttpRequest, match_id: int) -> HttpResponse:
-    """``/matches/<id>/live/``: the live part, or 304 when nothing changed since the client's ETag."""
+    """``/matches/<id>/live/``: the live part, or 304 when nothing changed since the client's ETag.
+
+    With ``?after=<seq>&list=<digest>`` (what the page's live part polls), a ``200`` also carries the move list's
+    changes since that list, as out-of-band swaps; a malformed pair is ``400``.
+    """
+    key = _moves_key(request)
+    if isinstance(key, str):
+        return HttpResponse(key, status=400, content_type="text/plain; charset=utf-8")
     match = match_for_page(match_id, request.user)
     etag = etag_of(match)
     if _not_modified(request, etag):
         response: HttpResponse = HttpResponseNotModified()
     else:
-        response = render(request, "games/_live.html", _live_context(page_data(match), etag))
+        data = page_data(match)
+        context = _live_context(data, etag)
+        html = render_to_string("games/_live.html", context, request)
+        if key is not None and data.is_moves:
+            html += render_to_string("games/_moves_oob.html", {**context, "update": data.moves_since(key)}, request)
+        response = HttpResponse(html)
     response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache" if match.private else "no-cache"
     return response

@@ -3,6 +3,8 @@
  *
  * - Live part: htmx polls /matches/<id>/live/ every 3 s; this script sends the ETag of what is shown as
  *   If-None-Match, so an unchanged match answers 304 and nothing is swapped; polling pauses in a hidden tab.
+ *   The move list is outside the live part: a 200 carries only the list's new items, which htmx adds to it
+ *   out of band (or, after a correction, the whole list); the item of the board shown stays marked.
  * - Replay: the move list's links, the Previous/Next links and the left/right arrow keys (Home/End: first/last)
  *   fetch the board fragment /matches/<id>/board/?at=<seq> and swap it in without a reload; the address bar
  *   follows (?at=<seq>), so a reload or a shared link shows the same board.
@@ -33,6 +35,14 @@
     }
   });
 
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    var board = document.getElementById("replay-board");
+    var seq = board ? board.getAttribute("data-seq") : null;
+    if (seq) {
+      markCurrent(seq, false);
+    }
+  });
+
   // -- replay -------------------------------------------------------------------------------------------------
   function moveLinks() {
     return Array.prototype.slice.call(document.querySelectorAll("#move-list a[data-seq]"));
@@ -52,11 +62,13 @@
     return -1;
   }
 
-  function markCurrent(seq) {
+  function markCurrent(seq, scroll) {
     moveLinks().forEach(function (link) {
       if (link.getAttribute("data-seq") === seq) {
         link.setAttribute("aria-current", "step");
-        link.scrollIntoView({ block: "nearest" });
+        if (scroll) {
+          link.scrollIntoView({ block: "nearest" });
+        }
       } else {
         link.removeAttribute("aria-current");
       }
@@ -87,7 +99,7 @@
       return;
     }
     old.replaceWith(fresh);
-    markCurrent(seq);
+    markCurrent(seq, true);
     history.replaceState(null, "", pageUrl + "?at=" + encodeURIComponent(seq) + "#replay");
     var caption = fresh.querySelector("figcaption");
     var status = document.getElementById("replay-status");

@@ -8,7 +8,10 @@
 3. spectators' pages (the division page, the match page) follow those actions without a reload;
 4. an illegal play typed in notation is refused on screen with the engine's message, and nothing is recorded;
 5. tap to move step by step (the board and the step buttons, with an undo) on a 360 px phone, and the opponent's
-   entry page offering his play once his roll is in (moved here from tests/web/test_entry_pages.py).
+   entry page offering his play once his roll is in (moved here from tests/web/test_entry_pages.py);
+6. a match's move list grows by polling (outside the live part) and the arrow keys step onto the new moves;
+7. the main pages the flows above do not open (events, an event, a bracket, score cards, a bracket's sheet, final
+   standings, a director's match page) on a phone: every page shot is checked to be no wider than the screen.
 
 Data the players and spectators start from is built through the services (the live server runs real
 transactions). tests/web/browser/conftest.py opens the pages, takes the screenshots and fails a test on any
@@ -23,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 from playwright.sync_api import expect
 
@@ -33,6 +37,7 @@ from games import access
 from games import services as games
 from games.access import Actor
 from games.models import Action, Match
+from games.spectator import match_for_page, page_data
 from tests.web.browser.conftest import Pages
 from tournaments import services
 from tournaments.models import Division, Event, Pairing
@@ -66,12 +71,31 @@ def press(page: Any, locator: Any, viewport: str) -> None:
         locator.click(force=True)
 
 
-def shot(pages: Pages, page: Any, name: str, *, printed: bool = False) -> None:
-    """A screenshot of a main page; a page for the screen is never wider than the screen (a phone's included)."""
-    if not printed:
-        wide, screen = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
-        assert wide <= screen, f"{name}: {page.url} is {wide} px wide on a {screen} px screen"
+def shot(pages: Pages, page: Any, name: str) -> None:
+    """A screenshot of a main page; no page is wider than the screen (a phone's included, the printable ones too)."""
+    wide, screen = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    if wide > screen:
+        past = page.evaluate(OVERFLOWING)
+        pytest.fail(f"{name}: {page.url} is {wide} px wide on a {screen} px screen; past its edge: {past}")
     pages.shot(page, name)
+
+
+#: The outermost elements whose right edge is past the screen's, outside any scrolling box (what makes a page too
+#: wide), as tag#id.class and their right edge.
+OVERFLOWING = """() => {
+  const edge = window.innerWidth;
+  const clipped = e => {
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX !== "visible") return true;
+    }
+    return false;
+  };
+  const past = [...document.body.querySelectorAll("*")]
+    .filter(e => e.getBoundingClientRect().right > edge + 0.5 && !clipped(e));
+  const outer = past.filter(e => !past.includes(e.parentElement));
+  return outer.slice(0, 5).map(e => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "")
+    + (e.classList.length ? "." + [...e.classList].join(".") : "") + " " + Math.round(e.getBoundingClientRect().right));
+}"""
 
 
 def point(page: Any, number: int) -> Any:
@@ -215,7 +239,7 @@ def test_a_director_sets_up_a_swiss_division_and_prints_the_pairing_sheet(
     assert len(players) == 8 and {p.split()[0] for p in players} >= {"Anna", "Hans"}
     links = sheet.locator("td.qr a").evaluate_all("links => links.map(a => a.href)")
     assert len(set(links)) == 8 and all("/play/" in link for link in links)
-    shot(pages, page, "pairing-sheet", printed=True)
+    shot(pages, page, "pairing-sheet")
 
     # A code of the sheet is a player's way in: it opens his match's entry page.
     phone = pages.open(links[0], viewport=viewport)
@@ -307,6 +331,8 @@ def test_players_enter_from_their_links_and_spectators_follow_without_a_reload(
     # The spectators saw it all by polling.
     expect(match_page.locator("#live ol.tail")).to_contain_text(f"{alice} 31: 8/5 6/5", timeout=LIVE)
     expect(match_page.locator("#live .live-board")).to_be_visible()
+    expect(match_page.locator("#move-list")).to_contain_text(f"{alice} 31: 8/5 6/5")  # the list follows too
+    expect(match_page.locator("#move-list")).not_to_contain_text("No moves yet")
     shot(pages, match_page, "spectator-match")
     expect(winner_row.locator("td").nth(1)).to_have_text("1", timeout=LIVE)
     expect(standings.locator("table.standings tbody tr").first).to_contain_text(winner)
@@ -394,3 +420,94 @@ def test_tap_to_move_step_by_step_and_the_opponents_page_following(pages: Pages,
         press(bob, bob.get_by_role("button", name=label), viewport)
     expect(bob.locator("#play-text")).to_have_value("24/13")
     shot(pages, bob, "entry-opponent")
+
+
+# -- 6. a match log that grows, read with the keyboard ---------------------------------------------------------------
+
+
+@VIEWPORT
+def test_the_move_list_grows_by_polling_and_the_arrow_keys_step_through_it(
+    pages: Pages, viewport: str, new_match: Any, drive: Any
+) -> None:
+    """The move list is outside the polled live part: new moves are added to it without a reload, and the arrow
+    keys (with the board focused) step onto them."""
+    match = new_match(length=7)
+    driver = drive(match, seed=21)
+    driver.turns(6)
+    page = pages.open(reverse("games:match", args=[match.pk]), viewport=viewport)
+    reloads = watch_reloads(page)
+    items = page.locator("#move-list li")
+    shown = items.count()
+    assert shown >= 6
+    driver.turns(2)
+    seqs = [e.seq for e in page_data(match_for_page(match.pk, AnonymousUser())).entries]
+    expect(items).to_have_count(len(seqs), timeout=LIVE)  # added by a poll
+    assert len(seqs) > shown
+    expect(items.last.locator("a")).to_have_attribute("data-seq", str(seqs[-1]))
+    reloads()
+    marker = page.evaluate("() => window.bgmatchMarker")
+
+    # Stepping changes the address (history.replaceState, which Playwright reports as a navigation), not the page.
+    board = page.locator("#replay-board")
+    board.focus()
+    page.keyboard.press("End")
+    expect(page.locator("#replay-board")).to_have_attribute("data-seq", str(seqs[-1]))
+    expect(items.last.locator("a")).to_have_attribute("aria-current", "step")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#replay-board")).to_have_attribute("data-seq", str(seqs[-2]))
+    expect(page.locator("#replay-board figcaption")).to_be_visible()
+    assert page.url.endswith(f"?at={seqs[-2]}#replay")
+    assert page.evaluate("() => window.bgmatchMarker") == marker, "the page was reloaded"
+    shot(pages, page, "spectator-match-log")
+
+
+# -- 7. every main page fits a phone's screen --------------------------------------------------------------------------
+
+
+def log_in(pages: Pages, path: str, viewport: str) -> Any:
+    page = pages.open(f"/accounts/login/?next={path}", viewport=viewport)
+    form = page.locator("#form-login")
+    form.get_by_label("Username").fill("tina")
+    form.get_by_label("Password").fill(PASSWORD)
+    form.get_by_role("button", name="Log in").click()
+    page.wait_for_url(f"**{path}")
+    return page
+
+
+@pytest.mark.parametrize("viewport", ["phone", "small-phone"])
+def test_the_other_main_pages_are_no_wider_than_a_phone(
+    pages: Pages, viewport: str, tournament: Tournament, django_user_model: Any
+) -> None:
+    """The pages the flows above do not open: each is shot, and :func:`shot` checks its width."""
+    actor = Actor(user=django_user_model.objects.get(username="tina"))
+    bracket = services.create_division(
+        tournament.event,
+        actor=actor,
+        settings=services.DivisionSettings(name="Cup", format="main-consolation", match_length=3),
+    )
+    for i in range(8):
+        services.register_player(bracket, actor=actor, name=f"Cup player with a long name {i}", rating=1800 - i)
+    services.start_division(bracket, actor=actor)
+    event = tournament.event.slug
+
+    visitor = pages.open(reverse("tournaments:event-list"), viewport=viewport)
+    shot(pages, visitor, "events")
+    visitor.goto(reverse("tournaments:event-detail", args=[event]))
+    shot(pages, visitor, "spectator-event")
+    visitor.goto(tournament.spectator_url(bracket))
+    expect(visitor.locator("#bracket")).to_be_visible()
+    shot(pages, visitor, "spectator-bracket")
+
+    director = log_in(pages, reverse("director:division", args=[event, bracket.slug]), viewport)
+    shot(pages, director, "director-bracket")
+    director.goto(reverse("director:scorecards", args=[event, tournament.main.slug, "swiss", 1]))
+    expect(director.locator(".scorecard").first).to_be_visible()
+    shot(pages, director, "scorecards")
+    director.goto(reverse("director:sheet", args=[event, bracket.slug, "main", 1]))
+    shot(pages, director, "bracket-sheet")
+    director.goto(reverse("director:final-standings", args=[event, tournament.main.slug]))
+    shot(pages, director, "final-standings")
+    director.goto(reverse("director:division", args=[event, tournament.main.slug]))
+    director.locator("a[href*='/match/']").first.click()
+    director.wait_for_url("**/match/**")
+    shot(pages, director, "director-match")
