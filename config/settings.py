@@ -73,6 +73,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.ContentSecurityPolicyMiddleware",
+    # A view that lost the database answers a retryable 503 (JSON under /api/, a page elsewhere), not a 500.
+    "config.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -155,6 +157,15 @@ if env_bool("BEHIND_TLS_PROXY", default=False):
     SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", default=True)
     SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", default=True)
+# Request bodies: at most 2.5 MiB of form fields or JSON (uploaded files aside; Django's default, which the largest
+# legitimate body, a 256 KB player list, stays far below), 1000 fields and 10 files (every upload form takes one).
+# Past a limit the answer is a 400 that names it (config.urls.request_refused). Uploaded files over
+# FILE_UPLOAD_MAX_MEMORY_SIZE go to a temporary file; the views refuse a .mat over 1 MiB and a list over 256 KB, and
+# the proxy in front bounds the whole body (client_max_body_size in the README's nginx recipe).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+DATA_UPLOAD_MAX_NUMBER_FILES = 10
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
@@ -245,6 +256,36 @@ CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or (
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Nothing reads a task's return value (a failure shows on the division, not in a result), so results are not
+# stored. With results on, every `.delay()` from a web process also subscribes to the task's result in Redis: a
+# second Redis round trip, with its own retries, in the request. `ping` keeps its result: it exists to prove the
+# round trip to a worker and back.
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ANNOTATIONS = {"games.tasks.ping": {"ignore_result": False}}
+
+# What guarantees that the standings and brackets catch up with every result, whatever dies (fault tests in
+# tests/faults/):
+# 1. The database, not the broker, remembers the work: a stored result marks its division's standings "pending"
+#    (just after the result's commit), and only a successful recompute marks them "current". Each task writes in
+#    one transaction, so a worker killed in the middle leaves nothing half-written, and the division pending.
+# 2. `reconcile` (Celery beat, every minute) re-enqueues every division whose standings are not current. This is
+#    the guarantee: it covers a message never sent (broker down), lost (Redis restarted without persistence) or
+#    taken by a worker that died, within a minute of a worker and the broker being up.
+# 3. Faster, and without beat: a task is acknowledged only when it has finished (acks_late). If a worker's
+#    pool process dies, the worker's parent puts the message back at once (reject_on_worker_lost); if the whole
+#    worker dies, Redis hands the unacknowledged message out again once it is older than the visibility timeout
+#    below, when a worker next starts or sweeps (about every 100 s). The tasks are idempotent, so running one twice
+#    is harmless. One message reserved per worker process at a time, so a dead worker holds back little.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A request that enqueues (a result's follow-up) must not hang on a dead broker: connecting gives up after 1 s,
+# a Redis that accepts but does not answer after 2 s (above the 1 s a worker's BRPOP waits), and a failed publish
+# is not retried (the division stays pending and `reconcile` sends the work later). The visibility timeout must
+# stay above the longest task plus the longest retry countdown (60 s): ten minutes.
+CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600, "socket_connect_timeout": 1.0, "socket_timeout": 2.0}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 0}
 # Celery beat: re-enqueue the follow-up of results whose tasks were lost (broker down, worker killed).
 CELERY_BEAT_SCHEDULE = {
     "reconcile-divisions": {"task": "tournaments.tasks.reconcile", "schedule": 60.0},

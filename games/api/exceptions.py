@@ -8,6 +8,9 @@
 * :class:`~engine.errors.EngineError` never reaches a view (services turn it into ``illegal_action``); if one did,
   it is a 400 ``illegal_action`` with the engine's message, never a 500. Django's ``Http404`` and
   ``ObjectDoesNotExist`` are 404 ``not_found``.
+* A lost database (``OperationalError``, ``InterfaceError``: see :func:`config.middleware.is_database_unavailable`)
+  is 503 ``database_unavailable`` with ``Retry-After``, and a log line: the services write in one transaction each,
+  so nothing was half-written, and a retry (with the same idempotency key, for an action) is safe.
 """
 
 from __future__ import annotations
@@ -21,6 +24,12 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config.middleware import (
+    RETRY_AFTER_SECONDS,
+    database_unavailable_json,
+    is_database_unavailable,
+    log_database_unavailable,
+)
 from engine.errors import EngineError
 from games.api.auth import AUTHENTICATE_HEADER
 from games.errors import ApplicationError, ErrorCode
@@ -58,6 +67,10 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return Response({"code": exc.code, "message": exc.message, **exc.extra}, status=exc.status_code)
     if isinstance(exc, EngineError):
         return Response({"code": str(ErrorCode.ILLEGAL_ACTION), "message": str(exc)}, status=400)
+    if is_database_unavailable(exc):
+        log_database_unavailable(context["request"], exc)
+        headers = {"Retry-After": str(RETRY_AFTER_SECONDS), "Cache-Control": "no-store"}
+        return Response(database_unavailable_json(), status=503, headers=headers)
     if isinstance(exc, (Http404, ObjectDoesNotExist)):
         exc = exceptions.NotFound(str(exc) or "not found")
     elif isinstance(exc, DjangoPermissionDenied):
