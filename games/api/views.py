@@ -467,7 +467,7 @@ class MatchImportApi(APIView):
         },
     )
     def post(self, request: Request) -> Response:
-        if len(request.FILES.getlist("file")) > 1:
+        if sum(len(files) for _field, files in request.FILES.lists()) > 1:
             raise serializers.ValidationError({"file": ["send one .mat file per request"]})
         upload = _valid(s.ImportInput, request.data)["file"]
         if upload.size > MAX_IMPORT_BYTES:

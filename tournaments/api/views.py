@@ -18,13 +18,14 @@ from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import generics, permissions, serializers, status
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.access import sides_of
 from games.api.auth import IsAuthenticatedOrEntryToken, actor_of, entry_token
+from games.api.parsers import JSONParser
 from games.api.schema import EntryTokenScheme  # noqa: F401  (registers the extension)
 from games.api.serializers import ErrorDoc
 from games.errors import ApplicationError, ErrorCode

@@ -196,6 +196,8 @@ class ImportForm(forms.Form):
                 raise forms.ValidationError(_("The file is not UTF-8 text: save it as CSV (UTF-8).")) from None
         if not (data.get("text") or "").strip():
             raise forms.ValidationError(_("Paste a list or choose a file."))
+        if len(data["text"].encode("utf-8")) > MAX_IMPORT_BYTES:
+            raise forms.ValidationError(_("The list is larger than 256 KB: split it."))
         if "\x00" in data["text"]:
             raise forms.ValidationError(_("The list contains a null character."))
         return data
