@@ -107,12 +107,17 @@ class DatabaseUnavailableMiddleware:
         if not is_database_unavailable(exception):
             return None
         log_database_unavailable(request, exception)
-        response: HttpResponse
-        if request.path.startswith("/api/"):
-            response = JsonResponse(database_unavailable_json(), status=503)
-        else:
-            page = render_to_string("503.html", {"retry_after": RETRY_AFTER_SECONDS})
-            response = HttpResponse(page, status=503)
-        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
-        response["Cache-Control"] = "no-store"
-        return response
+        return database_unavailable_response(request)
+
+
+def database_unavailable_response(request: HttpRequest) -> HttpResponse:
+    """The retryable 503: JSON under /api/, the page elsewhere (rendered without the database)."""
+    response: HttpResponse
+    if request.path.startswith("/api/"):
+        response = JsonResponse(database_unavailable_json(), status=503)
+    else:
+        page = render_to_string("503.html", {"retry_after": RETRY_AFTER_SECONDS})
+        response = HttpResponse(page, status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    response["Cache-Control"] = "no-store"
+    return response

@@ -108,6 +108,13 @@ DATABASES = {
         conn_health_checks=True,
     ),
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database host that drops packets must not hold a request for the system's TCP timeout (minutes): give up
+    # connecting after DATABASE_CONNECT_TIMEOUT seconds, and the request answers a retryable 503. A
+    # `?connect_timeout=` in DATABASE_URL wins.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "connect_timeout", int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "5"))
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

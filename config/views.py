@@ -1,14 +1,22 @@
-"""Project-level pages: the home page and the health endpoint used by load balancers and operators."""
+"""Project-level views: the health endpoint used by load balancers and operators, and the answers to requests that
+never reach a view (``handler400``: a body over the upload limits; ``handler500``: a lost database)."""
 
 import contextlib
 import logging
+import sys
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from config.celery import app as celery_app
+from config.middleware import database_unavailable_response, is_database_unavailable, log_database_unavailable
 
 log = logging.getLogger(__name__)
 
@@ -62,3 +70,50 @@ def health(request: HttpRequest) -> JsonResponse:
     report = {"database": database_status(), "broker": broker_status()}
     healthy = report["database"] == "ok" and report["broker"] in {"ok", "eager"}
     return JsonResponse(report, status=200 if healthy else 503)
+
+
+# -- requests that never reach a view ----------------------------------------------------------------------------------
+
+
+def _too_much(exception: Exception) -> tuple[str, str, str] | None:
+    """(code, title, message) for the request-size limits of settings.DATA_UPLOAD_*, else None."""
+    if isinstance(exception, RequestDataTooBig):
+        size = settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024
+        message = _(
+            "The request is too large: at most %(size)s KB of form fields or JSON (uploaded files aside). "
+            "Send less at once, or upload a long list as a file."
+        ) % {"size": size}
+        return "request_too_large", _("Request too large"), message
+    if isinstance(exception, TooManyFilesSent):
+        message = _("The request has too many files: send at most %(count)s at once.") % {
+            "count": settings.DATA_UPLOAD_MAX_NUMBER_FILES
+        }
+        return "too_many_files", _("Too many files"), message
+    if isinstance(exception, TooManyFieldsSent):
+        message = _("The request has too many fields: send at most %(count)s at once.") % {
+            "count": settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+        }
+        return "too_many_fields", _("Too many fields"), message
+    return None
+
+
+def request_refused(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Django's 400 handler: a body over the DATA_UPLOAD_* limits gets a message saying which limit and what to
+    do (JSON ``{code, message}`` under /api/, a page elsewhere); any other bad request gets Django's own answer."""
+    refused = _too_much(exception) if exception is not None else None
+    if refused is None:
+        return defaults.bad_request(request, exception)  # type: ignore[arg-type]
+    code, title, message = refused
+    if request.path.startswith("/api/"):
+        return JsonResponse({"code": code, "message": message}, status=400)
+    return render(request, "request_refused.html", {"title": title, "message": message}, status=400)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """Django's 500 handler: a lost database outside any view (a session saved after the view, a middleware's
+    query) is the same retryable 503 as inside one (config.middleware); anything else is Django's 500 page."""
+    exception = sys.exc_info()[1]
+    if exception is not None and is_database_unavailable(exception):
+        log_database_unavailable(request, exception)
+        return database_unavailable_response(request)
+    return defaults.server_error(request)

@@ -24,8 +24,8 @@ def document_common_errors(result: dict[str, Any], generator: Any, request: Any,
 
     Every operation may answer 400 (a malformed body or query), 401/403 (credentials sent but refused: a revoked
     entry link on a public read is still refused), 404 (no such object, or a page past a list's last) and 429
-    (throttled), and an operation with a body 415 (a media type it does not read). All of them are ``{code,
-    message}`` errors.
+    (throttled), 503 (the database is unreachable: retry after ``Retry-After`` seconds, nothing was written), and an
+    operation with a body 415 (a media type it does not read). All of them are ``{code, message}`` errors.
     """
     error = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorDoc"}}}}
     common = {
@@ -33,6 +33,7 @@ def document_common_errors(result: dict[str, Any], generator: Any, request: Any,
         "401": "credentials needed or not recognised",
         "403": "credentials refused (a revoked or foreign entry link, not a director)",
         "429": "too many requests: wait and retry (see Retry-After)",
+        "503": "the database is unreachable: nothing was written; retry after Retry-After seconds",
     }
     for operations in result.get("paths", {}).values():
         for operation in operations.values():

@@ -169,3 +169,26 @@ def test_a_query_the_database_refuses_is_a_bug_not_an_outage() -> None:
     with pytest.raises(DatabaseError) as refused, connection.cursor() as cursor:
         cursor.execute("SELECT * FROM no_such_table")
     assert not is_database_unavailable(refused.value), "a wrong query stays a 500, for the bug to be seen"
+
+
+def test_a_lost_database_outside_any_view_is_the_same_retryable_503(caplog: pytest.LogCaptureFixture) -> None:
+    # Django calls handler500 for what fails outside a view, e.g. the session saved after the response is made.
+    from django.db import InterfaceError
+    from django.test import RequestFactory
+
+    from config.views import server_error
+
+    for path in ("/api/matches/", "/events/"):
+        request = RequestFactory().post(path)
+        try:
+            raise InterfaceError("connection already closed")
+        except InterfaceError:
+            with caplog.at_level(logging.ERROR, logger="config.middleware"):
+                response = server_error(request)
+        assert response.status_code == 503 and response["Retry-After"] == "5"
+        assert (MESSAGE in response.content.decode()) == path.startswith("/api/")
+    assert caplog.text.count("database unavailable during POST") == 2
+    try:
+        raise ValueError("a bug")
+    except ValueError:
+        assert server_error(RequestFactory().get("/events/")).status_code == 500

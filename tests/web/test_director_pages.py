@@ -808,10 +808,12 @@ def test_the_standings_status_is_shown(dora: Any, swiss: Division) -> None:
 
     client = client_for(dora)
     services.schedule_followup(swiss.pk)  # what a result does: the standings are pending until the task runs
-    assert "pending (being computed)" in text_of(client.get(urls(swiss)["event"]))
+    for page in ("event", "division"):
+        assert "pending (being computed)" in text_of(client.get(urls(swiss)[page]))
     advance_division.on_failure(RuntimeError(f"database gone {EVIL}"), "task-id", (swiss.pk,), {}, None)
-    dashboard = text_of(client.get(urls(swiss)["event"]))
-    assert "failed" in dashboard and f"RuntimeError: database gone {ESCAPED}" in dashboard
+    for page in ("event", "division"):
+        dashboard = text_of(client.get(urls(swiss)[page]))
+        assert "failed" in dashboard and f"RuntimeError: database gone {ESCAPED}" in dashboard
     assert "database gone" in text_of(client.get(urls(swiss)["final-standings"]))
 
 
