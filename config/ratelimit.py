@@ -10,15 +10,22 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
 
 def client_ip(request: HttpRequest) -> str:
-    """The client address as the proxy in front saw it (REMOTE_ADDR when there is no proxy)."""
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    return forwarded.split(",")[-1].strip() if forwarded else request.META.get("REMOTE_ADDR", "")
+    """The client address as the outermost of ``settings.TRUSTED_PROXIES`` proxies saw it; REMOTE_ADDR with none.
+
+    Each proxy appends the address it saw to X-Forwarded-For, so only the last ``TRUSTED_PROXIES`` entries are
+    trustworthy; anything before them the client may have written itself."""
+    proxies = settings.TRUSTED_PROXIES
+    forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
+    if proxies <= 0 or not forwarded:
+        return request.META.get("REMOTE_ADDR", "")
+    return forwarded[-min(proxies, len(forwarded))]
 
 
 def hit(scope: str, key: str, *, limit: int, window: int) -> bool:
@@ -40,13 +47,39 @@ def too_many(request: HttpRequest, window: int) -> HttpResponse:
     return response
 
 
-def rate_limited(scope: str, *, limit: int, window: int, methods: tuple[str, ...] = ("POST",)) -> Callable:
-    """Decorate a view: more than ``limit`` requests by one client address in ``window`` seconds get a 429 page."""
+def spent(scope: str, key: str, *, limit: int) -> bool:
+    """Whether ``limit`` attempts were already counted in the current window (without counting one more)."""
+    return (cache.get(f"ratelimit:{scope}:{key}") or 0) >= limit
+
+
+def rate_limited(
+    scope: str,
+    *,
+    limit: int,
+    window: int,
+    methods: tuple[str, ...] = ("POST",),
+    failures_only: bool = False,
+) -> Callable:
+    """Decorate a view: more than ``limit`` requests by one client address in ``window`` seconds get a 429 page.
+
+    With ``failures_only`` only the refused requests (an answer of 400 or more) are counted, and an address that
+    has spent its refusals is refused everything until the window ends: guessing is stopped, while a room full of
+    players opening their own valid links from one address is not."""
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @functools.wraps(view)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if request.method in methods and not hit(scope, client_ip(request), limit=limit, window=window):
+            if request.method not in methods:
+                return view(request, *args, **kwargs)
+            key = client_ip(request)
+            if failures_only:
+                if spent(scope, key, limit=limit):
+                    return too_many(request, window)
+                response = view(request, *args, **kwargs)
+                if response.status_code >= 400:
+                    hit(scope, key, limit=limit, window=window)
+                return response
+            if not hit(scope, key, limit=limit, window=window):
                 return too_many(request, window)
             return view(request, *args, **kwargs)
 

@@ -155,6 +155,10 @@ if DEBUG:
 # Behind a TLS-terminating proxy (nginx, a load balancer) that sets X-Forwarded-Proto: the site is HTTPS only,
 # cookies are secure, plain HTTP is redirected (except /health/, which the proxy and compose probe over HTTP), and
 # browsers are told to keep to HTTPS for HSTS_SECONDS (default one year; start lower when trying it out).
+# How many proxies in front append to X-Forwarded-For: the client address used by rate limits and throttles is the
+# one the outermost of them saw (config.ratelimit.client_ip). 0: no proxy, REMOTE_ADDR (a client's own
+# X-Forwarded-For is ignored, so it cannot pick its address).
+TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "1" if env_bool("BEHIND_TLS_PROXY", default=False) else "0"))
 if env_bool("BEHIND_TLS_PROXY", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
@@ -189,7 +193,7 @@ CACHES = {
 }
 # Login attempts per client address per 15 minutes, and entry-link openings per address per minute.
 LOGIN_ATTEMPTS_PER_15_MIN = int(os.environ.get("LOGIN_ATTEMPTS_PER_15_MIN", "20"))
-ENTRY_LINK_OPENS_PER_MIN = int(os.environ.get("ENTRY_LINK_OPENS_PER_MIN", "30"))
+ENTRY_LINK_REFUSALS_PER_MIN = int(os.environ.get("ENTRY_LINK_OPENS_PER_MIN", "30"))
 
 # --- Django REST framework ----------------------------------------------------------------------------------
 
@@ -209,11 +213,12 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    # Per client: anonymous readers by address, users by account, entry links by link (games.api.throttles).
+    # Each request is counted once: an entry link by link, a user by account, anyone else by address
+    # (games.api.throttles). A club's room shares one address; its phones do not share a limit.
     "DEFAULT_THROTTLE_CLASSES": [
         "games.api.throttles.EntryLinkThrottle",
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "games.api.throttles.AddressThrottle",
+        "games.api.throttles.AccountThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "entry-link": os.environ.get("API_RATE_ENTRY_LINK", "600/min"),

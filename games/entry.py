@@ -161,7 +161,7 @@ def _refused(request: HttpRequest, message: str) -> HttpResponse:
 
 @never_cache
 @require_GET
-@rate_limited("entry-link", limit=settings.ENTRY_LINK_OPENS_PER_MIN, window=60, methods=("GET",))
+@rate_limited("entry-link", limit=settings.ENTRY_LINK_REFUSALS_PER_MIN, window=60, methods=("GET",), failures_only=True)
 def exchange(request: HttpRequest, token: str) -> HttpResponse:
     """``/play/<token>/``: keep the link's id in the session and redirect to the match's entry page."""
     try:

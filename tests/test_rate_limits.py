@@ -1,10 +1,19 @@
-"""Rate limits: the login form and the API's throttles answer 429 past their limits and say when to retry."""
+"""Rate limits: the login form, entry links and the API's throttles answer 429 past their limits and say when to
+retry; a room of players behind one address is not limited as one client, and no client picks its own address."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from django.test import Client
 from rest_framework.test import APIClient
+
+from games import services
+from games.access import new_entry_token, token_text
+from games.api import throttles
+from games.models import Match
 
 pytestmark = pytest.mark.django_db
 
@@ -27,22 +36,85 @@ def test_the_login_form_refuses_a_burst_of_attempts(settings, django_user_model)
     assert other.status_code == 302
 
 
-def test_the_api_throttles_anonymous_bursts(settings) -> None:
-    from rest_framework.settings import api_settings
-    from rest_framework.throttling import AnonRateThrottle
-
-    old = AnonRateThrottle.THROTTLE_RATES
-    AnonRateThrottle.THROTTLE_RATES = {**api_settings.DEFAULT_THROTTLE_RATES, "anon": "5/min"}
+@contextmanager
+def api_rates(**rates: str) -> Iterator[None]:
+    """The API throttles' rates for the duration (DRF reads them once, at import)."""
+    classes = (throttles.EntryLinkThrottle, throttles.AddressThrottle, throttles.AccountThrottle)
+    old = [cls.THROTTLE_RATES for cls in classes]
+    for cls in classes:
+        cls.THROTTLE_RATES = {**cls.THROTTLE_RATES, **{k.replace("_", "-"): v for k, v in rates.items()}}
     try:
+        yield
+    finally:
+        for cls, value in zip(classes, old, strict=True):
+            cls.THROTTLE_RATES = value
+
+
+def a_match() -> Match:
+    return services.start_match(
+        player1=services.create_player(display_name="Alice"),
+        player2=services.create_player(display_name="Bob"),
+        length=3,
+    )
+
+
+def test_the_api_throttles_anonymous_bursts(settings) -> None:
+    with api_rates(anon="5/min"):
         client = APIClient()
         statuses = [client.get("/api/matches/").status_code for _ in range(7)]
-    finally:
-        AnonRateThrottle.THROTTLE_RATES = old
     assert statuses[:5] == [200] * 5 and statuses[5:] == [429, 429]
 
 
+def test_api_requests_with_entry_links_are_counted_per_link_not_per_address(django_user_model) -> None:
+    # A club's room behind one address: eight phones, each with its own link, and a spectator's page.
+    match = a_match()
+    phones = []
+    for i in range(8):
+        phone = APIClient(REMOTE_ADDR="203.0.113.7")
+        phone.credentials(HTTP_X_ENTRY_TOKEN=token_text(new_entry_token(match, i % 2)))
+        phones.append(phone)
+    user = django_user_model.objects.create_user(username="dora", password=None)
+    director = APIClient(REMOTE_ADDR="203.0.113.7")
+    director.force_authenticate(user)
+    with api_rates(anon="3/min", user="3/min", entry_link="4/min"):
+        by_phone = [[phone.get(f"/api/matches/{match.pk}/").status_code for _ in range(5)] for phone in phones]
+        spectator = [APIClient(REMOTE_ADDR="203.0.113.7").get("/api/matches/").status_code for _ in range(4)]
+        by_director = [director.get("/api/matches/").status_code for _ in range(4)]
+    assert by_phone == [[200] * 4 + [429]] * 8  # each link its own 4, whatever the others did
+    assert spectator == [200] * 3 + [429]  # the anonymous reader's budget was not spent by the phones
+    assert by_director == [200] * 3 + [429]
+
+
+def test_a_client_cannot_pick_its_address_with_x_forwarded_for(settings) -> None:
+    with api_rates(anon="3/min"):
+        statuses = [
+            APIClient(HTTP_X_FORWARDED_FOR=f"198.51.100.{i}").get("/api/matches/").status_code for i in range(5)
+        ]
+        assert statuses == [200] * 3 + [429] * 2  # no proxy in front (TRUSTED_PROXIES=0): the connection's address
+        settings.TRUSTED_PROXIES = 1  # behind nginx, which appends the address it saw
+        behind = [
+            APIClient(HTTP_X_FORWARDED_FOR=f"10.9.9.9, 198.51.100.{i % 2}").get("/api/matches/").status_code
+            for i in range(8)
+        ]
+    assert sorted(behind) == [200] * 6 + [429] * 2  # two clients, 3 each; the forged first entry is ignored
+
+
 def test_guessing_entry_links_is_limited(settings) -> None:
+    match = a_match()
     client = Client()
     statuses = [client.get(f"/play/1.0.guess{i}:sig/").status_code for i in range(35)]
     assert statuses[:30] == [403] * 30  # "this entry link is not valid"
     assert set(statuses[30:]) == {429}
+    # Once the refusals are spent, even a valid link waits for the next minute from that address.
+    assert client.get(f"/play/{token_text(new_entry_token(match, 0))}/").status_code == 429
+    assert Client(REMOTE_ADDR="10.0.0.9").get(f"/play/{token_text(new_entry_token(match, 0))}/").status_code == 302
+
+
+def test_a_whole_room_behind_one_address_opens_its_valid_links(settings) -> None:
+    matches = [a_match() for _ in range(25)]
+    statuses = [
+        Client().get(f"/play/{token_text(new_entry_token(match, side))}/").status_code
+        for match in matches
+        for side in (0, 1)
+    ]
+    assert statuses == [302] * 50  # more than ENTRY_LINK_REFUSALS_PER_MIN (30), none refused

@@ -1,5 +1,7 @@
-"""API throttles: a request made with an entry link is counted per link (a phone at the table), not per address
-(a club's whole room may share one address)."""
+"""API throttles. Every request is counted under exactly one identity: a request made with an entry link per link
+(a phone at the table), a logged-in user per account, anyone else per address. A club's whole room may share one
+address, so its players' phones must not share one limit; and the address is the one the proxy in front saw
+(config.ratelimit.client_ip), never one the client wrote in X-Forwarded-For."""
 
 from __future__ import annotations
 
@@ -8,12 +10,37 @@ from typing import Any
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
+from config.ratelimit import client_ip
 from games.api.auth import entry_token
 
 
 class EntryLinkThrottle(SimpleRateThrottle):
+    """Requests made with an entry link, per link (``API_RATE_ENTRY_LINK``)."""
+
     scope = "entry-link"
 
     def get_cache_key(self, request: Request, view: Any) -> str | None:
         token = entry_token(request)
         return None if token is None else self.cache_format % {"scope": self.scope, "ident": token.pk}
+
+
+class AddressThrottle(SimpleRateThrottle):
+    """Anonymous requests without an entry link, per client address (``API_RATE_ANON``)."""
+
+    scope = "anon"
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        if entry_token(request) is not None or (request.user and request.user.is_authenticated):
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": client_ip(request)}
+
+
+class AccountThrottle(SimpleRateThrottle):
+    """Requests of a logged-in user, per account (``API_RATE_USER``)."""
+
+    scope = "user"
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        if entry_token(request) is not None or not (request.user and request.user.is_authenticated):
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
