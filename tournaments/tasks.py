@@ -16,7 +16,7 @@ from celery import Task, shared_task
 from django.db import DatabaseError, InterfaceError, OperationalError
 
 from tournaments.models import Division
-from tournaments.services import recompute_ratings, recompute_standings, sync_division
+from tournaments.services import mark_standings_failed, recompute_ratings, recompute_standings, sync_division
 
 log = logging.getLogger(__name__)
 
@@ -30,9 +30,7 @@ class DivisionTask(Task):  # type: ignore[misc]
     def on_failure(self, exc: BaseException, task_id: str, args: Any, kwargs: Any, einfo: Any) -> None:
         division_id = args[0] if args else kwargs.get("division_id")
         try:
-            Division.objects.filter(pk=division_id).update(
-                standings_status=Division.Work.FAILED, standings_error=f"{type(exc).__name__}: {exc}"[:2000]
-            )
+            mark_standings_failed(division_id, exc)
         except DatabaseError:
             log.exception("could not record the failure of %s for division %s", self.name, division_id)
 

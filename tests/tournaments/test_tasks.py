@@ -4,11 +4,14 @@ task keeps the old standings and marks the division failed with the error, and `
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from kombu.exceptions import OperationalError
 
+from config.celery import app as celery_app
 from games.access import Actor
 from tests.tournaments.services.support import enter_win, link, pairing, standings_rows
 from tournaments import services, tasks
@@ -166,3 +169,72 @@ def test_a_sync_that_moves_the_division_on_marks_the_standings_pending_again(
     division.refresh_from_db()
     assert division.standings_status == Division.Work.CURRENT
     assert division.standings.get(rank=1).entry_id == final.entry_a_id
+
+
+def test_an_eager_follow_up_that_fails_marks_the_standings_failed_and_keeps_the_result(
+    swiss: Division,
+    as_director: Actor,
+    committed: Callable,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """With eager tasks (no broker) ``delay`` runs the follow-up in the process that recorded the result; when it
+    raises, the standings are marked failed with its error, as a worker's failure marks them, and the log says so
+    (not that enqueueing failed)."""
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a tie-break divided by zero")
+
+    monkeypatch.setattr("tournaments.services.standings.standings", broken)  # a bug in the pure standings
+    first = pairing(swiss, "swiss-1-1")
+    with caplog.at_level(logging.WARNING, logger="tournaments"), committed():
+        enter_win(first, first.entry_a, actor=as_director)
+
+    assert pairing(swiss, "swiss-1-1").status == Pairing.Status.FINISHED, "the result is recorded and taken"
+    swiss.refresh_from_db()
+    assert swiss.standings_status == Division.Work.FAILED
+    assert swiss.standings_error == "RuntimeError: a tie-break divided by zero"
+    assert standings_rows(swiss) == []
+    messages = [r.getMessage() for r in caplog.records]
+    assert not any("could not enqueue" in m for m in messages), messages
+    failed = [r for r in caplog.records if "follow-up of division" in r.getMessage()]
+    assert [r.levelno for r in failed] == [logging.ERROR]
+    assert f"the follow-up of division {swiss.pk} failed (RuntimeError: a tie-break divided by zero)" in (
+        failed[0].getMessage()
+    )
+    assert "the standings are marked failed" in failed[0].getMessage()
+
+    monkeypatch.undo()  # fixed: the division's next follow-up computes the standings
+    second = pairing(swiss, "swiss-1-2")
+    with committed():
+        enter_win(second, second.entry_a, actor=as_director)
+    swiss.refresh_from_db()
+    assert (swiss.standings_status, swiss.standings_error) == (Division.Work.CURRENT, "")
+    wins = {row[1]: row[3] for row in standings_rows(swiss)}
+    assert wins[first.entry_a_id] == wins[second.entry_a_id] == 1
+
+
+def test_a_follow_up_the_broker_refuses_leaves_the_standings_pending_for_reconcile(
+    swiss: Division,
+    as_director: Actor,
+    committed: Callable,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """With a broker that cannot be reached, the result stays recorded, the standings stay pending and the log
+    says that reconcile will enqueue the work again."""
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    celery_app.conf.task_always_eager = False  # a broker is configured (the eager_tasks fixture restores it)
+    monkeypatch.setattr(tasks.advance_division, "delay", refused)  # the broker is down
+    first = pairing(swiss, "swiss-1-1")
+    with caplog.at_level(logging.WARNING, logger="tournaments"), committed():
+        enter_win(first, first.entry_a, actor=as_director)
+
+    swiss.refresh_from_db()
+    assert swiss.standings_status == Division.Work.PENDING and swiss.standings_error == ""
+    assert [r.getMessage() for r in caplog.records if "follow-up" in r.getMessage()] == [
+        f"could not enqueue the follow-up of division {swiss.pk}; reconcile will retry"
+    ]

@@ -35,7 +35,7 @@ from tournaments.services.results import (
     swap_players,
     withdraw_entry,
 )
-from tournaments.services.standings import recompute_ratings, recompute_standings
+from tournaments.services.standings import mark_standings_failed, recompute_ratings, recompute_standings
 
 __all__ = [
     "DivisionSettings",
@@ -51,6 +51,7 @@ __all__ = [
     "dispute_result",
     "give_penalty",
     "import_entries_csv",
+    "mark_standings_failed",
     "pair_next_round",
     "recompute_ratings",
     "recompute_standings",

@@ -3,12 +3,16 @@
 - :func:`start_division` seeds the field (by rating, by the director's seeds, or at random with the seed of the
   draw recorded), then draws: every slot of every bracket for the elimination formats, the first round of a Swiss,
   every round of a round robin.
-- :func:`sync_division` is the one place that moves a division forward. It reads every pairing's match, derives
-  the pairing's result, resolves the bracket from the counted results (a pure function of them, in
-  tournaments/pairing/brackets.py), fills in the players of the slots that became known, creates their matches,
-  pairs the next Swiss round when the division pairs itself, and finishes the division when nothing is left to
-  play. It is idempotent (running it twice changes nothing) and serialised per division by a row lock, so two
-  results arriving together advance the bracket once.
+- :func:`sync_division` is the one place that moves a division forward. It loads as models only the pairings that
+  can change: those whose result does not count yet (waiting, ready, playing, awaiting a confirmation) and the
+  finished ones whose match no longer says what the pairing says (a director's correction in games/); a counted
+  result changes only through its match, so the others are left unread (Swiss, round robin) or read as plain values
+  (the bracket). It derives each loaded pairing's result, resolves the bracket from the counted results (a pure
+  function of them, in tournaments/pairing/brackets.py), fills in the players of the slots that became known,
+  creates their matches, pairs the next Swiss round when the division pairs itself, and finishes the division when
+  nothing is left to play. It sends the same statements whatever the size of the field (rows are written many at a
+  time, see :func:`update_rows`), is idempotent (running it twice changes nothing) and is serialised per division by
+  a row lock, so two results arriving together advance the bracket once.
 - :func:`pair_next_round` pairs a Swiss round on the director's request.
 
 Results count (for the bracket, the next Swiss round and the standings) when the match is finished or forfeited
@@ -17,19 +21,22 @@ and, for a result entered from a scoresheet by one player, confirmed by the oppo
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, models, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games import services as games
 from games.access import SYSTEM, Actor
 from games.errors import ApplicationError, ErrorCode
-from games.models import Action, Match
+from games.models import Action, Match, Player
 from tournaments.access import check_directs
 from tournaments.models import ELIMINATION_FORMATS, Division, Entry, Event, Pairing, Rating, Round
 from tournaments.pairing import brackets
@@ -40,6 +47,20 @@ from tournaments.services.events import round_length
 Status = Pairing.Status
 _OPEN = (Status.WAITING, Status.READY, Status.PLAYING)
 _COUNTED_CONFIRMATION = (Pairing.Confirmation.NOT_NEEDED, Pairing.Confirmation.CONFIRMED)
+#: The pairings whose result counts (what :func:`counts` says, as a filter).
+COUNTED = Q(status=Status.BYE, winner__isnull=False) | Q(status=Status.FINISHED, confirmation__in=_COUNTED_CONFIRMATION)
+#: A finished pairing whose match still says what the pairing says: the same winner and score, the match closed.
+_SAME_AS_MATCH = Q(
+    match__status__in=(Match.Status.FINISHED, Match.Status.FORFEITED),
+    match__score1=F("score_a"),
+    match__score2=F("score_b"),
+) & (
+    Q(winner=F("entry_a"), match__winner=F("match__player1"))
+    | Q(winner=F("entry_b"), match__winner=F("match__player2"))
+)
+#: The pairings a sync can change: a result that does not count yet, or a finished one its match contradicts (a
+#: correction, a reopened or voided match). Every other pairing's result counts and stands as it is.
+_LIVE = ~COUNTED | (Q(status=Status.FINISHED, match__isnull=False) & ~_SAME_AS_MATCH)
 
 
 def _schedule_followup(division_id: int) -> None:
@@ -56,11 +77,80 @@ def lock_division(division_id: int) -> Division:
         raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no division {division_id}") from None
 
 
-def counts(pairing: Pairing) -> bool:
-    """Whether a pairing's result counts (finished and, where needed, confirmed; a bye counts as a win)."""
-    if pairing.status == Status.BYE:
-        return pairing.winner_id is not None
-    return pairing.status == Status.FINISHED and pairing.confirmation in _COUNTED_CONFIRMATION
+def counts(pairing: Any) -> bool:
+    """Whether a pairing's result counts (finished and, where needed, confirmed; a bye counts as a win). Takes a
+    pairing or anything with its ``status``, ``winner_id`` and ``confirmation``."""
+    return result_counts(pairing.status, pairing.winner_id, pairing.confirmation)
+
+
+def result_counts(status: str, winner_id: int | None, confirmation: str) -> bool:
+    """:func:`counts` on a pairing's values."""
+    if status == Status.BYE:
+        return winner_id is not None
+    return status == Status.FINISHED and confirmation in _COUNTED_CONFIRMATION
+
+
+def update_rows(model: type[models.Model], rows: Sequence[models.Model], fields: Sequence[str]) -> None:
+    """Write ``fields`` of many model instances in one statement, whatever their number.
+
+    On PostgreSQL: ``UPDATE ... FROM unnest(<one array per column>)``, whose cost per row does not grow with the
+    rows (``bulk_update`` writes one ``CASE WHEN`` branch per row, which PostgreSQL scans for every row, and splits
+    large sets into batches). Elsewhere (SQLite, the first-look setup): ``bulk_update``."""
+    if not rows:
+        return
+    if connection.vendor != "postgresql":
+        model._default_manager.bulk_update(rows, fields, batch_size=500)
+        return
+    meta = model._meta
+    columns = [meta.pk, *(meta.get_field(name) for name in fields)]
+    qn = connection.ops.quote_name
+    names = [qn(c.column) for c in columns]
+    arrays = [[c.get_db_prep_value(getattr(row, c.attname), connection) for row in rows] for c in columns]
+    unnest = ", ".join(f"%s::{c.db_type(connection)}[]" for c in columns)
+    sql = (
+        f"UPDATE {qn(meta.db_table)} AS t SET {', '.join(f'{n} = v.{n}' for n in names[1:])} "
+        f"FROM unnest({unnest}) AS v({', '.join(names)}) WHERE t.{names[0]} = v.{names[0]}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, arrays)
+
+
+def copy_rows(model: type[models.Model], fields: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
+    """Insert rows (values of ``fields``, attribute names such as ``entry_id``) in one statement, whatever their
+    number: PostgreSQL's ``COPY ... FROM STDIN`` through psycopg, which sends the rows as one stream and skips the
+    per-value work of an INSERT. Elsewhere (SQLite, the first-look setup): ``bulk_create``. Returns the rows written.
+
+    The COPY is recorded in Django's query log like any statement (``connection.queries``, and so in the query
+    counts of tests), although it does not go through ``cursor.execute``."""
+    meta = model._meta
+    columns = [meta.get_field(name) for name in fields]
+    if connection.vendor != "postgresql":
+        made = [model(**dict(zip(fields, row, strict=True))) for row in rows]
+        model._default_manager.bulk_create(made, batch_size=500)
+        return len(made)
+    # JSON values go as their text (COPY's text format), encoded as the field encodes them.
+    convert = [(i, c.encoder) for i, c in enumerate(columns) if c.get_internal_type() == "JSONField"]
+    qn = connection.ops.quote_name
+    sql = f"COPY {qn(meta.db_table)} ({', '.join(qn(c.column) for c in columns)}) FROM STDIN"
+    written = 0
+    with connection.cursor() as cursor:
+        logged = cursor.debug_sql(sql) if hasattr(cursor, "debug_sql") else nullcontext()
+        with logged, cursor.cursor.copy(sql) as copy:
+            for row in rows:
+                if convert:
+                    row = list(row)
+                    for i, encoder in convert:
+                        row[i] = None if row[i] is None else json.dumps(row[i], cls=encoder)
+                copy.write_row(row)
+                written += 1
+    return written
+
+
+def copy_instances(model: type[models.Model], rows: Sequence[models.Model]) -> None:
+    """Insert unsaved model instances with :func:`copy_rows` (their primary keys are not read back: for rows the
+    caller reads again, as the sync reads the pairings it needs)."""
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    copy_rows(model, [f.attname for f in fields], ([f.pre_save(row, add=True) for f in fields] for row in rows))
 
 
 # -- starting ------------------------------------------------------------------------------------------------------
@@ -126,7 +216,7 @@ def _seed(division: Division, entries: list[Entry]) -> None:
     Entry.objects.filter(pk__in=[e.pk for e in entries]).update(seed=None)
     for number, entry in enumerate(order, start=1):
         entry.seed = number
-    Entry.objects.bulk_update(order, ["seed"])
+    update_rows(Entry, order, ["seed"])
 
 
 def _list_ratings(division: Division, entries: Iterable[Entry]) -> dict[int, float]:
@@ -176,9 +266,8 @@ def _draw_brackets(division: Division, entrants: int) -> None:
             grand_final = division.format == Division.Format.DOUBLE and node.bracket == "main"
             final = node.round == last[node.bracket] or (grand_final and node.round > plan.main_rounds)
             length = round_length(division, node.bracket, node.round, final=final)
-            rounds[key] = Round.objects.create(
-                division=division, bracket=node.bracket, number=node.round, length=length
-            )
+            rounds[key] = Round(division=division, bracket=node.bracket, number=node.round, length=length)
+    Round.objects.bulk_create(rounds.values())  # one INSERT for every round of every bracket
     pairings = [
         Pairing(
             division=division,
@@ -192,7 +281,7 @@ def _draw_brackets(division: Division, entrants: int) -> None:
         )
         for node in plan.nodes
     ]
-    Pairing.objects.bulk_create(pairings)
+    copy_instances(Pairing, pairings)  # one COPY for every slot
 
 
 def check_place_free(division: Division, place: str) -> None:
@@ -225,22 +314,31 @@ def close_last_chance_places(division: Division, *, actor: Actor) -> Division:
 def _draw_round_robin(division: Division, entries: list[Entry]) -> None:
     ordered = sorted(entries, key=lambda e: e.seed or 0)
     schedule = round_robin([e.pk for e in ordered], double=division.double_round_robin)
-    for number, boards in enumerate(schedule, start=1):
-        rnd = Round.objects.create(
+    rounds = Round.objects.bulk_create(
+        Round(
             division=division,
             bracket=Round.Bracket.ROUND_ROBIN,
             number=number,
             length=round_length(division, Round.Bracket.ROUND_ROBIN, number, final=number == len(schedule)),
         )
-        cycle = 2 if division.double_round_robin and number > len(schedule) // 2 else 1
+        for number in range(1, len(schedule) + 1)
+    )
+    pairings: list[Pairing] = []
+    for rnd, boards in zip(rounds, schedule, strict=True):
+        cycle = 2 if division.double_round_robin and rnd.number > len(schedule) // 2 else 1
         reason = "round robin, circle method" + (" (second cycle, sides swapped)" if cycle == 2 else "")
-        _create_boards(division, rnd, [(a, b, reason) for a, b in boards])
+        pairings += _boards(division, rnd, [(a, b, reason) for a, b in boards])
+    copy_instances(Pairing, pairings)
 
 
 def _create_boards(division: Division, rnd: Round, boards: list[tuple[int, int | None, str]]) -> None:
     """Pairings for a round given (entry a, entry b or None for a bye, reason); byes last."""
+    copy_instances(Pairing, _boards(division, rnd, boards))
+
+
+def _boards(division: Division, rnd: Round, boards: list[tuple[int, int | None, str]]) -> list[Pairing]:
     boards = sorted(boards, key=lambda board: board[1] is None)
-    Pairing.objects.bulk_create(
+    return [
         Pairing(
             division=division,
             round=rnd,
@@ -254,7 +352,7 @@ def _create_boards(division: Division, rnd: Round, boards: list[tuple[int, int |
             winner_id=a if b is None else None,
         )
         for table, (a, b, reason) in enumerate(boards, start=1)
-    )
+    ]
 
 
 def pair_next_round(division: Division, *, actor: Actor) -> Round:
@@ -277,10 +375,10 @@ def _pair_swiss(division: Division) -> Round:
     done = division.rounds.count()
     if done >= division.rounds_planned:
         raise ApplicationError(ErrorCode.CONFLICT, f"all {division.rounds_planned} rounds have been paired")
-    pending = division.pairings.exclude(status__in=(Status.BYE,)).filter(round__number=done)
-    waiting = [p for p in pending if not counts(p)]
+    pending = division.pairings.filter(round__number=done).exclude(status=Status.BYE).exclude(COUNTED)
+    waiting = list(pending.order_by("table").values_list("table", flat=True)[:10])
     if waiting:
-        tables = ", ".join(str(p.table) for p in waiting[:10])
+        tables = ", ".join(str(table) for table in waiting)
         raise ApplicationError(
             ErrorCode.CONFLICT, f"round {done} is not complete: results missing or unconfirmed at table(s) {tables}"
         )
@@ -318,29 +416,30 @@ def _why_unpaired(division: Division, players: list[SwissPlayer]) -> str:
 
 
 def swiss_players(division: Division) -> list[SwissPlayer]:
-    """Every entry's state before the next round, from the counted results."""
-    entries = list(division.entries.exclude(seed__isnull=True))
-    score = {e.pk: 0 for e in entries}
-    met: dict[int, set[int]] = {e.pk: set() for e in entries}
+    """Every entry's state before the next round, from the counted results (two reads of plain values)."""
+    entries = list(division.entries.exclude(seed__isnull=True).values_list("pk", "seed", "status"))
+    score = {pk: 0 for pk, _, _ in entries}
+    met: dict[int, set[int]] = {pk: set() for pk, _, _ in entries}
     byes: set[int] = set()
-    for p in division.pairings.all():
-        if p.entry_b_id is None:
-            byes.add(p.entry_a_id)
+    rows = division.pairings.values_list("entry_a_id", "entry_b_id", "status", "winner_id", "confirmation")
+    for a, b, status, winner, confirmation in rows.order_by():
+        if b is None:
+            byes.add(a)
         else:
-            met[p.entry_a_id].add(p.entry_b_id)
-            met[p.entry_b_id].add(p.entry_a_id)
-        if counts(p) and p.winner_id is not None:
-            score[p.winner_id] += 1
+            met[a].add(b)
+            met[b].add(a)
+        if winner is not None and result_counts(status, winner, confirmation):
+            score[winner] += 1
     return [
         SwissPlayer(
-            id=e.pk,
-            rank=e.seed or 0,
-            score=score[e.pk],
-            opponents=frozenset(met[e.pk]),
-            had_bye=e.pk in byes,
-            withdrawn=e.status == Entry.Status.WITHDRAWN,
+            id=pk,
+            rank=seed or 0,
+            score=score[pk],
+            opponents=frozenset(met[pk]),
+            had_bye=pk in byes,
+            withdrawn=status == Entry.Status.WITHDRAWN,
         )
-        for e in entries
+        for pk, seed, status in entries
     ]
 
 
@@ -373,19 +472,20 @@ def sync_division(division_id: int) -> SyncReport:
 
 def _sync(division: Division) -> SyncReport:
     report = SyncReport()
-    pairings = list(division.pairings.select_related("match", "round").defer("match__state").order_by("id"))
-    for pairing in pairings:
-        _take_result(pairing, report)
+    live = list(division.pairings.filter(_LIVE).select_related("match").defer("match__state").order_by("id"))
+    taken = [pairing for pairing in live if _take_result(pairing, report)]
+    update_rows(Pairing, taken, _RESULT_FIELDS)
+    touched = live
     if division.is_elimination:
-        _advance_brackets(division, pairings, report)
-    _start_matches(division, pairings, report)
+        touched = _advance_brackets(division, live, report)
+    _start_matches(division, touched, report)
     if division.format == Division.Format.SWISS and division.auto_pair and division.status == Division.Status.RUNNING:
-        report.paired = _auto_pair(division, pairings)
+        report.paired = _auto_pair(division, touched)
     if report.paired:
         after = _sync(division)  # the new round's matches; the report keeps the results that led to it
         merged = (report.results + after.results, report.filled + after.filled, report.matches + after.matches)
         return SyncReport(*merged, paired=report.paired, finished=after.finished)
-    report.finished = _finish_if_done(division, pairings)
+    report.finished = _finish_if_done(division, touched)
     if report.changed:
         changed = {"results_version": division.results_version + 1}
         if report.results or report.finished:
@@ -397,19 +497,33 @@ def _sync(division: Division) -> SyncReport:
     return report
 
 
-def _take_result(pairing: Pairing, report: SyncReport) -> None:
-    """Copy a pairing's match outcome onto it (winner, score, status, confirmation)."""
+_RESULT_FIELDS = [
+    "updated_at",
+    "match",
+    "status",
+    "winner",
+    "score_a",
+    "score_b",
+    "confirmation",
+    "confirmation_side",
+    "decision_reason",
+]
+
+
+def _take_result(pairing: Pairing, report: SyncReport) -> bool:
+    """Copy a pairing's match outcome onto it (winner, score, status, confirmation) in memory; True when it changed
+    and its :data:`_RESULT_FIELDS` must be written."""
     match = pairing.match
     if match is None or pairing.status in (Status.BYE, Status.EMPTY, Status.SKIPPED):
-        return
+        return False
     if match.status == Match.Status.VOID:
         _detach(pairing, "the match was voided: a new match is made")
         report.results.append(pairing.key)
-        return
+        return True
     new = _outcome(pairing, match)
     old = (pairing.status, pairing.winner_id, pairing.score_a, pairing.score_b)
     if new == old:
-        return
+        return False
     status, winner, score_a, score_b = new
     if status == Status.FINISHED and pairing.status != Status.FINISHED:
         pairing.confirmation, pairing.confirmation_side = _confirmation_needed(pairing, match)
@@ -418,10 +532,9 @@ def _take_result(pairing: Pairing, report: SyncReport) -> None:
     elif winner != pairing.winner_id or (score_a, score_b) != (pairing.score_a, pairing.score_b):
         pairing.confirmation = Pairing.Confirmation.CONFIRMED  # a director's correction of a final result
     pairing.status, pairing.winner_id, pairing.score_a, pairing.score_b = new
-    pairing.save(
-        update_fields=["updated_at", "status", "winner", "score_a", "score_b", "confirmation", "confirmation_side"]
-    )
+    pairing.updated_at = timezone.now()
     report.results.append(pairing.key)
+    return True
 
 
 def _outcome(pairing: Pairing, match: Match) -> tuple[str, int | None, int, int]:
@@ -460,33 +573,48 @@ def _side_of_user(match: Match, user_id: int) -> int | None:
 
 
 def _detach(pairing: Pairing, why: str) -> None:
+    """Take a voided match off its pairing (in memory: the caller writes :data:`_RESULT_FIELDS`)."""
     pairing.match = None
     pairing.status, pairing.winner_id, pairing.score_a, pairing.score_b = Status.WAITING, None, 0, 0
     pairing.confirmation, pairing.confirmation_side = Pairing.Confirmation.NOT_NEEDED, None
     pairing.decision_reason = why
-    pairing.save(
-        update_fields=[
-            "updated_at",
-            "match",
-            "status",
-            "winner",
-            "score_a",
-            "score_b",
-            "confirmation",
-            "confirmation_side",
-            "decision_reason",
-        ]
-    )
+    pairing.updated_at = timezone.now()
 
 
-def resolve_division(division: Division, pairings: list[Pairing] | None = None) -> dict[str, brackets.NodeState]:
-    """The bracket resolved from the division's seeds, places and counted results."""
+@dataclass
+class _Slot:
+    """A pairing read as plain values: what the bracket needs of a slot whose result already counts."""
+
+    pk: int
+    key: str
+    entry_a_id: int | None
+    entry_b_id: int | None
+    status: str
+    winner_id: int | None
+    match_id: int | None
+    confirmation: str
+
+
+_SLOT_COLUMNS = ("pk", "key", "entry_a_id", "entry_b_id", "status", "winner_id", "match_id", "confirmation")
+
+
+def resolve_division(
+    division: Division, pairings: Sequence[Any] | None = None, plan: brackets.Plan | None = None
+) -> dict[str, brackets.NodeState]:
+    """The bracket resolved from the division's seeds, places and counted results. ``pairings``: every slot of the
+    division, as pairings or anything with their ``key``, players, ``status``, ``winner_id`` and ``confirmation``
+    (read here as values when not given)."""
     if pairings is None:
-        pairings = list(division.pairings.all())
-    entries = list(division.entries.exclude(seed__isnull=True, place=""))
-    seeds = {e.seed: e.pk for e in entries if e.seed is not None and not e.late}
-    places = {e.place: e.pk for e in entries if e.place}
-    plan = plan_of(division)
+        pairings = [_Slot(*row) for row in division.pairings.order_by("id").values_list(*_SLOT_COLUMNS)]
+    entries = division.entries.exclude(seed__isnull=True, place="").values_list("pk", "seed", "late", "place")
+    seeds: dict[int, int] = {}
+    places: dict[str, int] = {}
+    for pk, seed, late, place in entries:
+        if seed is not None and not late:
+            seeds[seed] = pk
+        if place:
+            places[place] = pk
+    plan = plan or plan_of(division)
     finished = {p.key: p for p in pairings if counts(p) and p.status == Status.FINISHED}
 
     def resolve(results: dict[str, int | None]) -> dict[str, brackets.NodeState]:
@@ -520,15 +648,43 @@ def resolve_division(division: Division, pairings: list[Pairing] | None = None) 
         results.update(more)
 
 
-def _advance_brackets(division: Division, pairings: list[Pairing], report: SyncReport) -> None:
-    states = resolve_division(division, pairings)
-    changed = [pairing for pairing in pairings if _apply_state(pairing, states[pairing.key], report)]
-    fields = ["updated_at", "entry_a", "entry_b", "status", "winner", "match"]
-    Pairing.objects.bulk_update(changed, fields, batch_size=1000)  # one UPDATE for a whole draw
-    _mark_eliminated(division, plan_of(division), states)
+def _advance_brackets(division: Division, live: list[Pairing], report: SyncReport) -> list[Pairing]:
+    """Resolve the bracket and put the resolved players on the slots that change. The slots not loaded as models
+    are read as values; the few of them the resolution changes (a bye or a played slot an upstream correction or a
+    swap of seeds reaches) are loaded then. Returns every slot loaded as a model, in id order."""
+    loaded = {pairing.pk for pairing in live}
+    slots = [_Slot(*row) for row in division.pairings.values_list(*_SLOT_COLUMNS).order_by() if row[0] not in loaded]
+    plan = plan_of(division)
+    states = resolve_division(division, [*live, *slots], plan)
+    moved = [slot.pk for slot in slots if _slot_after(slot, states[slot.key]) != _slot_now(slot)]
+    more = list(division.pairings.filter(pk__in=moved).select_related("match").defer("match__state")) if moved else []
+    touched = sorted([*live, *more], key=lambda pairing: pairing.pk)
+    changed = [pairing for pairing in touched if _apply_state(pairing, states[pairing.key], report)]
+    update_rows(Pairing, changed, ["updated_at", "entry_a", "entry_b", "status", "winner", "match"])
+    _mark_eliminated(division, plan, states)
+    return touched
 
 
 _SETTLED = {"bye": Status.BYE, "empty": Status.EMPTY, "skipped": Status.SKIPPED}
+
+_SlotValues = tuple[int | None, int | None, str, int | None, int | None]
+
+
+def _slot_now(pairing: Any) -> _SlotValues:
+    return (pairing.entry_a_id, pairing.entry_b_id, pairing.status, pairing.winner_id, pairing.match_id)
+
+
+def _slot_after(pairing: Any, state: brackets.NodeState) -> _SlotValues:
+    """A slot's players, status, winner and match once the resolved ``state`` is put on it (see _apply_state)."""
+    status, winner, match_id = pairing.status, pairing.winner_id, pairing.match_id
+    if (state.a, state.b) != (pairing.entry_a_id, pairing.entry_b_id):
+        match_id = None  # its players changed: the match is released
+    if state.status in _SETTLED:
+        status, winner = _SETTLED[state.status], state.winner
+    elif match_id is None:
+        both = state.a is not None and state.b is not None
+        status, winner = (Status.READY if both else Status.WAITING), None
+    return (state.a, state.b, status, winner, match_id)
 
 
 def _apply_state(pairing: Pairing, state: brackets.NodeState, report: SyncReport) -> bool:
@@ -537,19 +693,12 @@ def _apply_state(pairing: Pairing, state: brackets.NodeState, report: SyncReport
 
     A settled slot (bye, empty, skipped) takes its status from the bracket; a slot with a match keeps the status
     its match gives it; any other slot is ready when both players are known and waiting otherwise."""
-    before = (pairing.entry_a_id, pairing.entry_b_id, pairing.status, pairing.winner_id, pairing.match_id)
-    if (state.a, state.b) != (pairing.entry_a_id, pairing.entry_b_id):
-        if pairing.match is not None:
-            _release_match(pairing)
-        pairing.entry_a_id, pairing.entry_b_id = state.a, state.b
-    if state.status in _SETTLED:
-        pairing.status, pairing.winner_id = _SETTLED[state.status], state.winner
-    elif pairing.match is None:
-        both = state.a is not None and state.b is not None
-        pairing.status, pairing.winner_id = (Status.READY if both else Status.WAITING), None
-    after = (pairing.entry_a_id, pairing.entry_b_id, pairing.status, pairing.winner_id, pairing.match_id)
-    if after == before:
+    after = _slot_after(pairing, state)
+    if after == _slot_now(pairing):
         return False
+    if (state.a, state.b) != (pairing.entry_a_id, pairing.entry_b_id) and pairing.match is not None:
+        _release_match(pairing)
+    pairing.entry_a_id, pairing.entry_b_id, pairing.status, pairing.winner_id, _ = after
     pairing.updated_at = timezone.now()
     report.filled.append(pairing.key)
     return True
@@ -592,12 +741,16 @@ def _start_matches(division: Division, pairings: list[Pairing], report: SyncRepo
     if not todo:
         return
     wanted = {e for p in todo for e in (p.entry_a_id, p.entry_b_id)}
-    entries = Entry.objects.select_related("player").in_bulk(wanted)
+    entries = {
+        pk: (player, status)
+        for pk, player, status in Entry.objects.filter(pk__in=wanted).values_list("pk", "player_id", "status")
+    }
+    players = Player.objects.in_bulk({player for player, _ in entries.values()})
     matches = games.start_matches(
         [
             games.new_match(
-                player1=entries[p.entry_a_id].player,
-                player2=entries[p.entry_b_id].player,
+                player1=players[entries[p.entry_a_id][0]],
+                player2=players[entries[p.entry_b_id][0]],
                 length=p.length,
                 variant=division.variant,
                 crawford=division.crawford,
@@ -612,27 +765,27 @@ def _start_matches(division: Division, pairings: list[Pairing], report: SyncRepo
     for pairing, match in zip(todo, matches, strict=True):
         pairing.match, pairing.updated_at = match, now
         report.matches.append(pairing.key)
-    Pairing.objects.bulk_update(todo, ["match", "updated_at"], batch_size=1000)
+    update_rows(Pairing, todo, ["match", "updated_at"])
     for pairing in todo:
-        a, b = entries[pairing.entry_a_id], entries[pairing.entry_b_id]
-        if Entry.Status.WITHDRAWN in (a.status, b.status):
-            _forfeit_withdrawn(pairing, a, report)
+        status_a, status_b = entries[pairing.entry_a_id][1], entries[pairing.entry_b_id][1]
+        if Entry.Status.WITHDRAWN in (status_a, status_b):
+            _forfeit_withdrawn(pairing, 0 if status_a == Entry.Status.WITHDRAWN else 1, report)
 
 
-def _forfeit_withdrawn(pairing: Pairing, a: Entry, report: SyncReport) -> None:
-    """A withdrawn player's new match is forfeited to the opponent at once."""
+def _forfeit_withdrawn(pairing: Pairing, loser: int, report: SyncReport) -> None:
+    """A withdrawn player's new match (``loser``: his side) is forfeited to the opponent at once."""
     assert pairing.match is not None
-    loser = 0 if a.status == Entry.Status.WITHDRAWN else 1
     recorded = games.forfeit_match(pairing.match.pk, actor=SYSTEM, loser_side=loser, reason="withdrawal: withdrew")
     pairing.match = recorded.match
     pairing.decision, pairing.decision_reason = Pairing.Decision.FORFEIT_WITHDRAWAL, "the player had withdrawn"
-    pairing.save(update_fields=["updated_at", "decision", "decision_reason"])
     _take_result(pairing, report)
+    pairing.save(update_fields=[*_RESULT_FIELDS, "decision"])
 
 
-def _auto_pair(division: Division, pairings: list[Pairing]) -> int | None:
-    done = max((p.round.number for p in pairings), default=0)
-    if done >= division.rounds_planned or not all(counts(p) for p in pairings):
+def _auto_pair(division: Division, touched: list[Pairing]) -> int | None:
+    """Pair the next round once every result counts. ``touched``: the pairings the sync loaded; all the others
+    count (they were left unread for that reason)."""
+    if not all(counts(p) for p in touched) or division.rounds.count() >= division.rounds_planned:
         return None
     try:
         return _pair_swiss(division).number
@@ -641,6 +794,8 @@ def _auto_pair(division: Division, pairings: list[Pairing]) -> int | None:
 
 
 def _finish_if_done(division: Division, pairings: list[Pairing]) -> bool:
+    """Finish the division when nothing is left to play (or run it again when a forced correction reopened a match).
+    ``pairings``: those the sync loaded; every other one counts, so it is neither open nor unconfirmed."""
     if division.status == Division.Status.FINISHED and any(p.status in _OPEN for p in pairings):
         # A correction the director forced through voided a played match (a final, say): it is played again.
         division.status, division.finished_at = Division.Status.RUNNING, None

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -24,6 +24,7 @@ from tournaments.access import check_directs
 from tournaments.models import Division, Entry, Pairing
 from tournaments.pairing import brackets
 from tournaments.services.draw import _sync, lock_division, plan_of
+from tournaments.services.standings import mark_standings_failed
 
 log = logging.getLogger(__name__)
 Confirmation = Pairing.Confirmation
@@ -48,8 +49,13 @@ def followups_deferred() -> Iterator[set[int]]:
 def schedule_followup(division_id: int) -> None:
     """Mark the division's standings pending and, after the commit, enqueue its sync and standings.
 
-    If the broker cannot be reached the result stays recorded and the standings stay marked pending; the periodic
-    ``reconcile`` task (Celery beat) enqueues the work again."""
+    The result is committed before anything here can fail, so it always stays recorded:
+
+    - with a broker, if the broker cannot be reached the standings stay marked pending and the periodic
+      ``reconcile`` task (Celery beat) enqueues the work again;
+    - with eager tasks (no broker), ``delay`` runs the follow-up here, and if it fails the standings are marked
+      failed with the error, as a worker's failure marks them (``DivisionTask.on_failure``); the division's next
+      follow-up (its next result, or ``reconcile``) computes them again."""
     Division.objects.filter(pk=division_id).update(standings_status=Division.Work.PENDING)
     deferred = getattr(_batch, "divisions", None)
     if deferred is not None:
@@ -61,10 +67,30 @@ def schedule_followup(division_id: int) -> None:
 
         try:
             advance_division.delay(division_id)
-        except Exception:  # the broker is down: reconcile will pick the division up
-            log.warning("could not enqueue the follow-up of division %s; reconcile will retry", division_id)
+        except Exception as exc:
+            if not advance_division.app.conf.task_always_eager:
+                log.warning("could not enqueue the follow-up of division %s; reconcile will retry", division_id)
+                return
+            _followup_failed(division_id, exc)
 
     transaction.on_commit(enqueue)
+
+
+def _followup_failed(division_id: int, exc: Exception) -> None:
+    """An eager follow-up raised: mark the standings failed with its error (the result itself is committed)."""
+    try:
+        mark_standings_failed(division_id, exc)
+    except DatabaseError:
+        log.exception("the follow-up of division %s failed, and so did marking its standings failed", division_id)
+        return
+    log.error(
+        "the follow-up of division %s failed (%s: %s); the result is recorded and the standings are marked failed "
+        "until the division's next follow-up computes them",
+        division_id,
+        type(exc).__name__,
+        exc,
+        exc_info=exc,
+    )
 
 
 def _pairing_locked(pairing: Pairing) -> tuple[Division, Pairing]:
