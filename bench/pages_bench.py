@@ -9,7 +9,7 @@ What is built (on a throwaway PostgreSQL database, through the services, players
   (a random scoresheet result for every match, entered by the SYSTEM actor, then ``sync_division`` and
   ``recompute_standings``) and round 6
   paired, its matches not started: the page shows 512 standings rows with three tie-break columns, the current
-  round's 256 boards and every earlier round;
+  round's 256 boards and a link to each round's page;
 - two move-by-move 15-point matches in progress, 2,000 and 200 actions (``--quick``: 500 and 200): random dice
   and a random legal play at every turn, no cube, stored through ``games.services.import_match``.
 
@@ -19,9 +19,11 @@ reported as median, min and max in milliseconds. The SQL statements of each requ
 request with ``CaptureQueriesContext`` (not timed). For each page its size in bytes is shown. The ratio is the
 big one's median over the small one's.
 
-- division page: ``/events/<event>/<division>/`` (standings, current round, every round);
+- division page: ``/events/<event>/<division>/`` (standings, current round, the links to the rounds);
 - standings poll 200: ``live/standings/`` without ``If-None-Match``; standings poll 304: with the current ETag;
 - pairings poll 200 and 304: ``live/pairings/`` (the current round's boards);
+- round page: ``rounds/swiss/1/``, round 1's table (256 boards, all played); round poll 200 and 304: its
+  ``live/``;
 - match page: ``/matches/<id>/`` (the live part and the whole move list); ``?at=`` the board after the last entry;
 - match poll 200: ``/matches/<id>/live/?after=&list=`` as the page polls it, from a client that shows the list
   as it was two entries ago (the answer carries those two entries); match poll 304: with the current ETag;
@@ -281,6 +283,11 @@ def division_requests(division: Any) -> list[tuple[str, str, int, dict[str, str]
         etag = Client(SERVER_NAME="localhost").get(live)["ETag"]
         out.append((f"{part} poll 200", live, 200, {}))
         out.append((f"{part} poll 304", live, 304, {"HTTP_IF_NONE_MATCH": etag}))
+    out.append(("round page", reverse("tournaments:division-round", args=[*args, "swiss", 1]), 200, {}))
+    live = reverse("tournaments:division-round-live", args=[*args, "swiss", 1])
+    etag = Client(SERVER_NAME="localhost").get(live)["ETag"]
+    out.append(("round poll 200", live, 200, {}))
+    out.append(("round poll 304", live, 304, {"HTTP_IF_NONE_MATCH": etag}))
     return out
 
 

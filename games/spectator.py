@@ -7,16 +7,18 @@ game's start (a game is at most a few hundred actions, so this costs the same at
 
 Queries: :func:`match_for_page` is one query (the match, its players and its last action's id, which is all the
 ETag needs); :func:`page_data` adds three (the log in force, the games, the cube history) whatever the match's
-size. Nothing here runs a query per row.
+size, and so does :func:`live_update` (one more, only for a match whose log holds a correction). Nothing here runs
+a query per row.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from django.db import router
 from django.db.models import OuterRef, Subquery
 from django.http import Http404
 from django.utils.functional import Promise
@@ -32,7 +34,7 @@ from engine.met import match_winning_chances
 from engine.moves import Play
 from games.access import can_read
 from games.board_svg import BoardScene, scene_from_state
-from games.engine_bridge import load_state, variant_of
+from games.engine_bridge import engine_action, load_state, variant_of
 from games.models import Action, Game, Match
 from games.selectors import CubeEvent, cube_history, match_games
 from games.services import effective_actions
@@ -161,10 +163,13 @@ class _Scan:
             self.pending = None
 
 
-def log_entries(pairs: Sequence[tuple[Action, EngineAction | None]], names: tuple[str, str]) -> list[Entry]:
-    """The move list of the log in force (``pairs`` as :func:`games.services.effective_actions` gives them)."""
+def log_entries(
+    pairs: Sequence[tuple[Action, EngineAction | None]], names: tuple[str, str], offset: int = 0
+) -> list[Entry]:
+    """The move list of the log in force (``pairs`` as :func:`games.services.effective_actions` gives them), or of
+    its rows from ``offset`` on (the first row of a game: the scan starts afresh at each game)."""
     scan = _Scan(names, {str(key): str(text) for key, text in MOVE_WORDS.items()})
-    for index, (row, action) in enumerate(pairs):
+    for index, (row, action) in enumerate(pairs, start=offset):
         if row.game_number != scan.game:
             scan.game, scan.cube = row.game_number, CubeState()
         _scan_row(scan, index, row, action)
@@ -277,18 +282,32 @@ def moves_update(
     key: MovesKey,
 ) -> MovesUpdate:
     """What a client showing the list ``key`` is sent (see :class:`MovesUpdate`)."""
-    cut = next((i for i, e in enumerate(entries) if e.seq > key.after), len(entries))
-    shown, fresh = list(entries[:cut]), entries[cut:]
+    rolls = {row.seq: row.game_number for row, _ in pairs if row.kind in ROLLS}
+    return _moves_update([(e.seq, e.game) for e in entries], entries, rolls.get, names, key)
+
+
+def _moves_update(
+    marks: Sequence[tuple[int, int]],
+    entries: Sequence[Entry],
+    roll_game: Callable[[int], int | None],
+    names: tuple[str, str],
+    key: MovesKey,
+) -> MovesUpdate:
+    """:func:`moves_update` from ``marks``, (seq, game) of every entry of the list, and ``entries``, the entries
+    themselves from some point before the client's last one on; ``roll_game``: the game of the roll row of a
+    seq (None if that row is no roll)."""
+    cut = next((i for i, (seq, _game) in enumerate(marks) if seq > key.after), len(marks))
+    seqs = [seq for seq, _game in marks[:cut]]
     drop: int | None = None
-    seqs = [e.seq for e in shown]
     if moves_digest(names, seqs) == key.digest:
-        last_game = shown[-1].game if shown else None
+        last_game = marks[cut - 1][1] if cut else None
     else:
         # the client's last item may be a roll now merged into its play: the same list with that item added
-        merged_roll = next((row for row, _ in pairs if row.seq == key.after and row.kind in ROLLS), None)
-        if merged_roll is None or moves_digest(names, [*seqs, key.after]) != key.digest:
+        merged_game = roll_game(key.after)
+        if merged_game is None or moves_digest(names, [*seqs, key.after]) != key.digest:
             return MovesUpdate(replace=True)
-        drop, last_game = key.after, merged_roll.game_number
+        drop, last_game = key.after, merged_game
+    fresh = [e for e in entries if e.seq > key.after]
     append = tuple(e for e in fresh if e.game == last_game)
     later = entries_by_game([e for e in fresh if e.game != last_game])
     return MovesUpdate(
@@ -309,11 +328,13 @@ def board_at(
     games: dict[int, Game],
     entry: Entry,
     names: tuple[str, str],
+    offset: int = 0,
 ) -> BoardScene:
-    """The board after ``entry``: its game replayed through the engine from the game's start."""
+    """The board after ``entry``: its game replayed through the engine from the game's start (``pairs``: the log in
+    force from its row ``offset`` on, the start of ``entry``'s game or earlier)."""
     game = games.get(entry.game)
     state = GameState.new(variant_of(match), cube_enabled=not (game and game.crawford))
-    for row, action in pairs[: entry.index + 1]:
+    for row, action in pairs[: entry.index + 1 - offset]:
         if row.game_number == entry.game and action is not None and not isinstance(action, ConcedeMatch):
             state = state.apply(action)
     caption = _("Game %(game)s · %(name)s %(text)s") % {
@@ -476,19 +497,42 @@ def chart_dots(chances: Sequence[float | None]) -> list[ChartDot]:
 
 class PageData:
     """Everything the match page and its fragments show: the log in force and the games are read up front (two
-    queries), the cube history only when a template asks for it (one more)."""
+    queries), the cube history only when a template asks for it (one more).
 
-    def __init__(self, match: Match) -> None:
+    A poll's data (:func:`live_update`) holds the log from the start of a recent game on only (``offset``: the
+    place of its first row in the log in force), with the seq and game of every entry (``marks``): enough for the
+    live part and the entries added since the client's list, not for the whole list (``moves_by_game``)."""
+
+    def __init__(
+        self,
+        match: Match,
+        pairs: list[tuple[Action, EngineAction | None]] | None = None,
+        *,
+        offset: int = 0,
+        marks: list[tuple[int, int]] | None = None,
+    ) -> None:
         self.match = match
         self.names = (match.player1.display_name, match.player2.display_name)
         self.state: MatchState = load_state(match)
-        self.pairs = effective_actions(match)
-        self.entries = log_entries(self.pairs, self.names)
+        self.use_log(effective_actions(match) if pairs is None else pairs, offset=offset, marks=marks)
         game_rows = list(match_games(match))
         self.games = {g.number: g for g in game_rows}
         self.game_lines = game_lines(match, game_rows, self.names)
         self.chances = chances_after_games(match, game_rows)
         self.chance = current_chance(match, self.state)
+
+    def use_log(
+        self,
+        pairs: list[tuple[Action, EngineAction | None]],
+        *,
+        offset: int = 0,
+        marks: list[tuple[int, int]] | None = None,
+    ) -> None:
+        """Show the log ``pairs`` (from its row ``offset`` on; ``marks``: every entry's seq and game)."""
+        self.pairs, self.offset = pairs, offset
+        self.entries = log_entries(pairs, self.names, offset)
+        self.marks = [(e.seq, e.game) for e in self.entries] if marks is None else marks
+        self.__dict__.pop("moves_key", None)
 
     @cached_property
     def cube_events(self) -> list[CubeEvent]:
@@ -504,7 +548,7 @@ class PageData:
         return (self.entries[i - 1] if i else None), (self.entries[i + 1] if i + 1 < len(self.entries) else None)
 
     def board(self, entry: Entry) -> BoardScene:
-        return board_at(self.match, self.pairs, self.games, entry, self.names)
+        return board_at(self.match, self.pairs, self.games, entry, self.names, self.offset)
 
     def live_board(self) -> BoardScene:
         return live_board(self.state, self.entries[-1] if self.entries else None, self.names)
@@ -516,13 +560,14 @@ class PageData:
     @cached_property
     def moves_key(self) -> MovesKey:
         """What the client's move list is once this page (or poll) is shown: its last entry and its digest."""
-        return MovesKey(
-            self.entries[-1].seq if self.entries else 0, moves_digest(self.names, (e.seq for e in self.entries))
-        )
+        return MovesKey(self.marks[-1][0] if self.marks else 0, moves_digest(self.names, (s for s, _g in self.marks)))
 
     def moves_since(self, key: MovesKey) -> MovesUpdate:
         """What turns the move list the client shows (``key``, as :attr:`moves_key` gave it) into this one."""
-        return moves_update(self.entries, self.pairs, self.names, key)
+        if not self.offset:
+            return moves_update(self.entries, self.pairs, self.names, key)
+        rolls = {row.seq: row.game_number for row, _ in self.pairs if row.kind in ROLLS}
+        return _moves_update(self.marks, self.entries, rolls.get, self.names, key)
 
     @property
     def is_moves(self) -> bool:
@@ -586,3 +631,62 @@ CUBE_ANSWERS = {
 def page_data(match: Match) -> PageData:
     """Read everything the page shows (two or three queries past :func:`match_for_page`)."""
     return PageData(match)
+
+
+# -- a poll ------------------------------------------------------------------------------------------------------------
+#
+# A poll of a long match shows the latest entries and those added since the client's list; only the seqs of the
+# earlier ones count (for the digest of the list). So the log is read as plain values (one query, no model
+# instance), the entries' seqs and games are found from the rows' kinds alone, and rows and engine actions are made
+# only from the start of the earliest game the poll shows. That holds for a log without a correction, where the
+# log in force is every row; a log with a correction is read in force as the page reads it.
+
+_LOG_FIELDS = tuple(f.attname for f in Action._meta.concrete_fields)
+_SEQ, _GAME, _KIND = (_LOG_FIELDS.index(name) for name in ("seq", "game_number", "kind"))
+
+
+def entry_marks(kinds: Iterable[tuple[int, int, str]]) -> list[tuple[int, int, int]]:
+    """(seq, game, row index) of every entry of a log without a correction, from its rows' (seq, game, kind): as
+    :func:`log_entries` lists them, a roll is an entry until its play comes, a play and any other row are one."""
+    out: list[tuple[int, int, int]] = []
+    pending: tuple[int, int, int] | None = None
+    for index, (seq, game, kind) in enumerate(kinds):
+        if kind in ROLLS:
+            if pending is not None:
+                out.append(pending)
+            pending = (seq, game, index)
+            continue
+        if kind != Kind.PLAY and pending is not None:
+            out.append(pending)
+        pending = None
+        out.append((seq, game, index))
+    if pending is not None:
+        out.append(pending)
+    return out
+
+
+def live_update(match: Match, key: MovesKey) -> tuple[PageData, MovesUpdate]:
+    """The data of a poll from a client showing the list ``key``, and what its list is sent: the log read once
+    (two queries with the games, a third if a template asks for the cube history), and the entries made only from
+    the start of the game of the tail's first entry or of the client's last one, whichever comes first."""
+    queryset = Action.objects.filter(match=match).order_by("seq")
+    values = list(queryset.values_list(*_LOG_FIELDS))
+    if any(v[_KIND] == Kind.CORRECTION for v in values):
+        data = PageData(match)  # the log in force, corrections applied (read again)
+        return data, data.moves_since(key)
+    marks = entry_marks((v[_SEQ], v[_GAME], v[_KIND]) for v in values)
+    cut = next((i for i, (seq, _g, _i) in enumerate(marks) if seq > key.after), len(marks))
+    first = min(max(len(marks) - TAIL, 0), max(cut - 1, 0))
+    game = marks[first][1] if marks else 0
+    start = next((i for i, v in enumerate(values) if v[_GAME] >= game), 0)
+    db = router.db_for_read(Action)
+    recent = [Action.from_db(db, _LOG_FIELDS, v) for v in values[start:]]
+    data = PageData(match, [(row, engine_action(row)) for row in recent], offset=start, marks=[m[:2] for m in marks])
+    shown = [(e.seq, e.game) for e in data.entries]
+    update = data.moves_since(key)
+    if update.replace or shown != [m[:2] for m in marks if m[1] >= game]:
+        # the whole list goes again (or the entries were not what the kinds said): make every entry, no query
+        earlier = [Action.from_db(db, _LOG_FIELDS, v) for v in values[:start]]
+        data.use_log([(row, engine_action(row)) for row in earlier + recent])
+        update = data.moves_since(key)
+    return data, update

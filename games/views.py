@@ -8,7 +8,8 @@ costs one query and no rendering.
 The move list is not part of the live part: the page lists every entry once, and the live part's URL names the
 list the client shows (``?after=<seq>&list=<digest>``, see :class:`games.spectator.MovesKey`), so that a ``200``
 poll sends the live part and, as htmx out-of-band swaps, only the entries added since (or, after a correction,
-the whole list again).
+the whole list again). Such a poll reads the log as plain values and makes entries only from a recent game on
+(:func:`games.spectator.live_update`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from django.views.decorators.http import require_GET
 
 from engine.errors import EngineError
 from games.export import match_mat
-from games.spectator import CLOSED, Entry, MovesKey, PageData, etag_of, match_for_page, page_data
+from games.models import Match
+from games.spectator import CLOSED, Entry, MovesKey, PageData, etag_of, live_update, match_for_page, page_data
 
 BAD_MOVES_KEY = (
     "after must be a whole number (0 or more) and list the 16-character digest that the page gave: "
@@ -104,11 +106,14 @@ def match_live(request: HttpRequest, match_id: int) -> HttpResponse:
     if _not_modified(request, etag):
         response: HttpResponse = HttpResponseNotModified()
     else:
-        data = page_data(match)
+        if key is not None and match.entry_mode == Match.EntryMode.MOVES:
+            data, update = live_update(match, key)  # entries made from a recent game on only
+        else:
+            data, update = page_data(match), None
         context = _live_context(data, etag)
         html = render_to_string("games/_live.html", context, request)
-        if key is not None and data.is_moves:
-            html += render_to_string("games/_moves_oob.html", {**context, "update": data.moves_since(key)}, request)
+        if update is not None:
+            html += render_to_string("games/_moves_oob.html", {**context, "update": update}, request)
         response = HttpResponse(html)
     response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache" if match.private else "no-cache"

@@ -1,4 +1,5 @@
-"""Public pages of events: events list, event, division (standings, pairings, bracket), live parts, downloads."""
+"""Public pages of events: events list, event, division (standings, pairings, bracket), a round, live parts,
+downloads."""
 
 from django.urls import path
 
@@ -7,11 +8,14 @@ from tournaments import views
 app_name = "tournaments"
 
 _DIVISION = "events/<slug:event>/<slug:division>/"
+_ROUND = _DIVISION + "rounds/<slug:bracket>/<int:number>/"
 
 urlpatterns = [
     path("events/", views.event_list, name="event-list"),
     path("events/<slug:event>/", views.event_detail, name="event-detail"),
     path(_DIVISION, views.division_detail, name="division-detail"),
     path(_DIVISION + "live/<slug:part>/", views.division_live, name="division-live"),
+    path(_ROUND, views.division_round, name="division-round"),
+    path(_ROUND + "live/", views.division_round_live, name="division-round-live"),
     path(_DIVISION + "results.csv", views.division_results_csv, name="division-results-csv"),
 ]

@@ -1,13 +1,14 @@
 """The public pages of events, for spectators (no login): the list of events, an event with its divisions, a
-division (standings, the pairings of the current round, the bracket, every round), its live parts and the results
-as CSV.
+division (standings, the pairings of the current round, the bracket, a link to each round), a round's page (its
+table), their live parts and the results as CSV.
 
 Thin views (DESIGN.md, "Where logic lives"): they read, shape rows for the templates and render; nothing here
 writes. A private event and everything in it answer 404 unless the visitor directs it
 (:func:`tournaments.selectors.events_visible_to`). No page shows an entry token.
 
 Live parts (DESIGN.md, "Live pages"): the standings, pairings and bracket sections poll
-``/events/<event>/<division>/live/<part>/`` every 5 s with the ETag of what they show; the answer is
+``/events/<event>/<division>/live/<part>/`` every 5 s with the ETag of what they show (a round's table:
+``/events/<event>/<division>/rounds/<bracket>/<number>/live/``); the answer is
 ``304 Not Modified`` after one query when nothing changed. The ETag is a digest of a *fingerprint* of the division
 read in that same query: its status, results and standings versions and standings status, a checksum over its
 entries and the latest change to a player's name; for the standings, the id of its newest standings row (every
@@ -17,10 +18,15 @@ decision, notes) and the sum of its matches' sequence numbers (every action reco
 move changes those parts). It does not rely on ``Pairing.updated_at``: the services save pairings with
 ``update_fields`` lists that leave it out, so it keeps the creation time.
 
-Queries (anonymous visitor, whatever the size of the field): the division page 4 (the division with its event and
-fingerprint, every pairing with its players and match, the rounds the standings exist for, the standings rows);
-a live part 1 for a 304, 3 for a 200 (the bracket 2); the CSV 2; the event page 4 (5 when it has finished
-divisions of both kinds: the champions of a bracket and of a table are read apart); the events list 2.
+Queries (anonymous visitor, whatever the size of the field): the division page 4 (the division with its event,
+fingerprint and the rounds its standings exist for; the rounds with their counts and the current round's pairings,
+or for an elimination every pairing, which the bracket shows; the standings rows); a live part 1 for a 304, 3 for
+a 200 (the standings and the bracket 2); a round's page 3 (the division, the rounds, the round's pairings), its
+live part 1 for a 304 and 3 for a 200; the CSV 2; the event page 4 (5 when it has finished divisions of both
+kinds: the champions of a bracket and of a table are read apart); the events list 2.
+
+A big division's page holds the standings and the current round only: every round's table in one page was 2 MB
+for 512 players. Each round has its own page, linked from the division page.
 """
 
 from __future__ import annotations
@@ -245,15 +251,23 @@ def _fingerprint() -> dict[str, Any]:
     }
 
 
-def division_for_page(user: Any, event_slug: str, division_slug: str) -> Division:
-    """The division with its event and its fingerprint (one query).
+def division_for_page(user: Any, event_slug: str, division_slug: str, *, standings: bool = False) -> Division:
+    """The division with its event and its fingerprint (one query); with ``standings``, also the first and last
+    rounds its standings tables exist for and how many there are, from which :func:`standings_view` knows them all
+    without a query when they follow each other (as they do: one table per round played).
 
     :raises Http404: for an unknown division, or one in an event ``user`` may not see (the same answer for both).
     """
+    annotations = _fingerprint()
+    if standings:
+        tables = Standing.objects.all()
+        annotations["tables_first"] = _per_division(tables, Min("after_round"))
+        annotations["tables_last"] = _per_division(tables, Max("after_round"))
+        annotations["tables_count"] = _per_division(tables, Count("after_round", distinct=True))
     division = (
         Division.objects.filter(event__in=events_visible_to(user), event__slug=event_slug, slug=division_slug)
         .select_related("event")
-        .annotate(**_fingerprint())
+        .annotate(**annotations)
         .first()
     )
     if division is None:
@@ -471,18 +485,32 @@ def plan_for(division: Division) -> Plan | None:
         return None
 
 
-def round_views(division: Division, pairings: Iterable[Pairing]) -> list[RoundView]:
-    """Every round with its boards, in play order (round number, then main, consolation, last chance)."""
+def _last_rounds(rounds: Iterable[Round]) -> dict[str, int]:
+    """The last round number of each bracket."""
+    last: dict[str, int] = {}
+    for rnd in rounds:
+        last[rnd.bracket] = max(last.get(rnd.bracket, 0), rnd.number)
+    return last
+
+
+def _play_order(rnd: Round) -> tuple[int, int]:
+    return (rnd.number, BRACKET_ORDER.get(rnd.bracket, 9))
+
+
+def round_views(
+    division: Division, pairings: Iterable[Pairing], every_round: Iterable[Round] | None = None
+) -> list[RoundView]:
+    """The rounds of ``pairings`` with their boards, in play order (round number, then main, consolation, last
+    chance). Titles name a bracket's last round its final: ``every_round`` lists the division's rounds when
+    ``pairings`` are not all of them."""
     by_round: dict[int, list[Pairing]] = defaultdict(list)
     rounds: dict[int, Round] = {}
     for pairing in pairings:
         by_round[pairing.round_id].append(pairing)
         rounds[pairing.round_id] = pairing.round
-    last: dict[str, int] = {}
-    for rnd in rounds.values():
-        last[rnd.bracket] = max(last.get(rnd.bracket, 0), rnd.number)
+    last = _last_rounds(rounds.values() if every_round is None else every_round)
     main_rounds = _main_rounds(division) if division.format == Division.Format.DOUBLE else None
-    ordered = sorted(rounds.values(), key=lambda r: (r.number, BRACKET_ORDER.get(r.bracket, 9)))
+    ordered = sorted(rounds.values(), key=_play_order)
     return [
         RoundView(
             round=rnd,
@@ -525,20 +553,59 @@ def _current_from(views: Sequence[RoundView], division: Division) -> list[RoundV
     return [v for v in views if v.round.pk in wanted]
 
 
-def current_rounds(division: Division) -> list[RoundView]:
-    """The live pairings part: the rounds being played (two queries: the rounds, then their pairings)."""
-    rounds = list(
-        division.rounds.annotate(
-            n_open=Count(
-                "pairings", filter=Q(pairings__status__in=_PLAYABLE) | Q(pairings__confirmation__in=_UNCONFIRMED)
-            ),
-            n_played=Count("pairings", filter=Q(pairings__status=PStatus.FINISHED)),
-        )
+def rounds_with_counts(division: Division) -> list[Round]:
+    """The division's rounds in play order, each with ``n_open`` and ``n_played`` pairings and ``n_conditional``
+    (pairings played only if needed) (one query)."""
+    rounds = division.rounds.annotate(
+        n_open=Count("pairings", filter=Q(pairings__status__in=_PLAYABLE) | Q(pairings__confirmation__in=_UNCONFIRMED)),
+        n_played=Count("pairings", filter=Q(pairings__status=PStatus.FINISHED)),
+        n_conditional=Count("pairings", filter=Q(pairings__conditional=True)),
     )
-    wanted = current_round_ids(division, [(r, r.n_open, r.n_played) for r in rounds])
+    return sorted(rounds, key=_play_order)
+
+
+def _counts_of(rounds: Sequence[Round]) -> list[tuple[Round, int, int]]:
+    """(round, open pairings, finished pairings) of rounds read by :func:`rounds_with_counts`."""
+    return [(r, getattr(r, "n_open", 0), getattr(r, "n_played", 0)) for r in rounds]
+
+
+def current_rounds(division: Division, rounds: Sequence[Round] | None = None) -> list[RoundView]:
+    """The live pairings part: the rounds being played (two queries: the rounds, unless ``rounds`` are those of
+    :func:`rounds_with_counts`, then their pairings)."""
+    if rounds is None:
+        rounds = rounds_with_counts(division)
+    wanted = current_round_ids(division, _counts_of(rounds))
     if not wanted:
         return []
-    return round_views(division, _pairings(division).filter(round_id__in=wanted))
+    return round_views(division, _pairings(division).filter(round_id__in=wanted), rounds)
+
+
+@dataclass(frozen=True)
+class RoundLink:
+    """A round in the division page's list of rounds: each round's table is on a page of its own."""
+
+    round: Round
+    title: StrOrPromise
+    anchor: str
+    conditional: bool
+    current: bool
+
+
+def round_links(division: Division, rounds: Sequence[Round], current: Iterable[int]) -> list[RoundLink]:
+    """``rounds`` (in play order, with ``n_conditional`` or ``conditional`` set) as links; ``current``: round ids."""
+    last = _last_rounds(rounds)
+    main_rounds = _main_rounds(division) if division.format == Division.Format.DOUBLE else None
+    now = set(current)
+    return [
+        RoundLink(
+            round=rnd,
+            title=_round_titles(division, rnd, last, main_rounds)[0],
+            anchor=f"round-{rnd.bracket}-{rnd.number}",
+            conditional=bool(getattr(rnd, "n_conditional", 0)),
+            current=rnd.pk in now,
+        )
+        for rnd in rounds
+    ]
 
 
 # -- the bracket -----------------------------------------------------------------------------------------------------
@@ -611,10 +678,24 @@ class StandingsView:
     tiebreaks: list[TiebreakColumn]
 
 
+def _standings_rounds(division: Division) -> list[int] | None:
+    """The rounds the division's standings tables exist for, from :func:`division_for_page`'s ``standings``
+    annotations (None: not read, or not a run of consecutive rounds)."""
+    if not hasattr(division, "tables_count"):
+        return None
+    first, last, count = (getattr(division, f"tables_{name}") for name in ("first", "last", "count"))
+    if not count:
+        return []
+    return list(range(first, last + 1)) if count == last - first + 1 else None
+
+
 def standings_view(division: Division, asked: int | None) -> StandingsView:
-    """The table after ``asked`` (default: the latest) and the rounds a table exists for (two queries)."""
-    tables = Standing.objects.filter(division=division).values_list("after_round", flat=True)
-    rounds = list(tables.order_by("after_round").distinct())
+    """The table after ``asked`` (default: the latest) and the rounds a table exists for (two queries; one when
+    the division was read with ``standings=True``)."""
+    rounds = _standings_rounds(division)
+    if rounds is None:
+        tables = Standing.objects.filter(division=division).values_list("after_round", flat=True)
+        rounds = list(tables.order_by("after_round").distinct())
     chosen = asked if asked is not None else (rounds[-1] if rounds else None)
     found = standings_table(division, after_round=chosen) if chosen in rounds else []
     codes = [] if division.is_elimination else division.tiebreaks
@@ -785,10 +866,20 @@ def event_detail(request: HttpRequest, event: str) -> HttpResponse:
 
 @require_GET
 def division_detail(request: HttpRequest, event: str, division: str) -> HttpResponse:
-    """``/events/<event>/<division>/``: standings, the current round's pairings, the bracket, every round."""
-    found = division_for_page(request.user, event, division)
+    """``/events/<event>/<division>/``: standings, the current round's pairings, the bracket, the list of rounds
+    (each round's table is on its own page: :func:`division_round`)."""
+    found = division_for_page(request.user, event, division, standings=True)
     asked = _after_round(request)
-    views = round_views(found, _pairings(found))
+    if found.is_elimination:  # the bracket shows every round: all the pairings are read anyway
+        views = round_views(found, _pairings(found))
+        current = _current_from(views, found)
+        for view in views:
+            setattr(view.round, "n_conditional", int(view.conditional))  # noqa: B010 (as rounds_with_counts has it)
+        rounds = [view.round for view in views]
+    else:  # only the current round's pairings
+        rounds = rounds_with_counts(found)
+        current = current_rounds(found, rounds)
+        views = []
     context = {
         "division": found,
         "event": found.event,
@@ -799,14 +890,89 @@ def division_detail(request: HttpRequest, event: str, division: str) -> HttpResp
         "poll_trigger": f"every {POLL_SECONDS}s",
         "standings": standings_view(found, asked),
         "standings_etag": etag_of(found, "standings", asked),
-        "current": _current_from(views, found),
+        "current": current,
         "pairings_etag": etag_of(found, "pairings"),
-        "rounds": views,
+        "round_links": round_links(found, rounds, (view.round.pk for view in current)),
         "brackets": bracket_views(found, views) if found.is_elimination else [],
         "bracket_etag": etag_of(found, "bracket"),
         "champion": _champion_of(found, views),
     }
     return render(request, "tournaments/division_detail.html", context)
+
+
+def _find_round(found: Division, bracket: str, number: int) -> tuple[Round | None, list[Round]]:
+    """The round asked for (None if the division has no such round) and all the division's rounds (one query)."""
+    rounds = rounds_with_counts(found)
+    return next((r for r in rounds if r.bracket == bracket and r.number == number), None), rounds
+
+
+def _round_missing(request: HttpRequest, found: Division, rounds: Sequence[Round], bracket: str, number: int
+                   ) -> HttpResponse:  # fmt: skip
+    """404, with a page that says which round the division does not have and links the rounds it has."""
+    context = {
+        "division": found,
+        "event": found.event,
+        "bracket": bracket,
+        "number": number,
+        "known_bracket": any(r.bracket == bracket for r in rounds),
+        "round_links": round_links(found, rounds, ()),
+    }
+    return render(request, "tournaments/round_missing.html", context, status=404)
+
+
+def _round_context(found: Division, chosen: Round, rounds: Sequence[Round]) -> dict[str, Any]:
+    """What the round's live part shows: its table (one query, the round's pairings)."""
+    return {
+        "division": found,
+        "event": found.event,
+        "round": chosen,
+        "views": round_views(found, _pairings(found).filter(round=chosen), rounds),
+        "polling": _polling(found),
+        "poll_trigger": f"every {POLL_SECONDS}s",
+        "round_etag": etag_of(found, "round", chosen.bracket, chosen.number),
+    }
+
+
+@require_GET
+def division_round(request: HttpRequest, event: str, division: str, bracket: str, number: int) -> HttpResponse:
+    """``/events/<event>/<division>/rounds/<bracket>/<number>/``: one round's table, the links to the others, and
+    its live part while the division is in play (three queries)."""
+    found = division_for_page(request.user, event, division)
+    chosen, rounds = _find_round(found, bracket, number)
+    if chosen is None:
+        return _round_missing(request, found, rounds, bracket, number)
+    context = _round_context(found, chosen, rounds)
+    links = round_links(found, rounds, current_round_ids(found, _counts_of(rounds)))
+    at = next(i for i, link in enumerate(links) if link.round.pk == chosen.pk)
+    context.update(
+        {
+            "format": format_words(found),
+            "big": _big(request),
+            "title": links[at].title,
+            "round_links": links,
+            "previous": links[at - 1] if at > 0 else None,
+            "next": links[at + 1] if at + 1 < len(links) else None,
+        }
+    )
+    return render(request, "tournaments/division_round.html", context)
+
+
+@require_GET
+def division_round_live(request: HttpRequest, event: str, division: str, bracket: str, number: int) -> HttpResponse:
+    """``/events/<event>/<division>/rounds/<bracket>/<number>/live/``: the round's live part, or 304 when nothing
+    changed since the client's ETag (one query; three for a 200)."""
+    found = division_for_page(request.user, event, division)
+    etag = etag_of(found, "round", bracket, number)
+    if _not_modified(request, etag):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        chosen, rounds = _find_round(found, bracket, number)
+        if chosen is None:
+            return _round_missing(request, found, rounds, bracket, number)
+        response = render(request, "tournaments/_round.html", _round_context(found, chosen, rounds))
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache" if found.event.public else "private, no-cache"
+    return response
 
 
 def _champion_of(division: Division, views: Sequence[RoundView]) -> Entry | None:
@@ -826,7 +992,7 @@ def division_live(request: HttpRequest, event: str, division: str, part: str) ->
     ETag (one query)."""
     if part not in LIVE_PARTS:
         raise Http404("no such part")
-    found = division_for_page(request.user, event, division)
+    found = division_for_page(request.user, event, division, standings=part == "standings")
     if part == "bracket" and not found.is_elimination:
         raise Http404("this division has no bracket")
     asked = _after_round(request) if part == "standings" else None

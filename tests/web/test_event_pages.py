@@ -1,7 +1,7 @@
 """The public event pages (tournaments/views.py): the events list and the home page, an event, a division (standings,
-the current round, the bracket, every round) for each format family, the live parts with their ETag and 304, the
-results CSV, privacy, escaping, markup a 'self'-only Content-Security-Policy allows, no entry token on any page, and
-query counts that do not grow with the field.
+the current round, the bracket, the links to every round) for each format family, a round's page, the live parts with
+their ETag and 304, the results CSV, privacy, escaping, markup a 'self'-only Content-Security-Policy allows, no entry
+token on any page, and query counts that do not grow with the field.
 
 Events are built through the services: whole rehearsals by ``tournaments.simulation.simulate_event``, running
 divisions by the directors' and players' services (``division_of`` and the helpers of the tournaments API tests).
@@ -25,13 +25,14 @@ from django.urls import reverse
 from config.celery import app as celery_app
 from games import services as games
 from games.access import Actor, new_entry_token, token_text
-from games.models import EntryToken, Match
+from games.models import EntryToken, Match, Player
 from tests.tournaments.api.support import enter_result, play_round
 from tournaments import services
-from tournaments.models import Division, Event, Pairing
+from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
 from tournaments.simulation import simulate_event
 from tournaments.tasks import recompute_standings_task
 from tournaments.templatetags.bracket import centre
+from tournaments.templatetags.event_pages import player
 from tournaments.views import csv_cell
 
 pytestmark = pytest.mark.django_db
@@ -101,13 +102,21 @@ def event_url(event: Event) -> str:
     return reverse("tournaments:event-detail", args=[event.slug])
 
 
+def round_url(division: Division, bracket: str, number: int | str, *, live: bool = False) -> str:
+    name = "tournaments:division-round-live" if live else "tournaments:division-round"
+    return reverse(name, args=[division.event.slug, division.slug, bracket, number])
+
+
 def urls_of(division: Division) -> list[str]:
-    """Every page of a division and of its event (the bracket part only where there is a bracket)."""
+    """Every page of a division and of its event (the bracket part only where there is a bracket), with every
+    round's page and live part."""
     parts = ["standings", "pairings", *(["bracket"] if division.is_elimination else [])]
+    rounds = Round.objects.filter(division=division).order_by("number", "bracket")
     return [
         event_url(division.event),
         page_url(division),
         *(live_url(division, part) for part in parts),
+        *(round_url(division, r.bracket, r.number, live=live) for r in rounds for live in (False, True)),
         csv_url(division),
     ]
 
@@ -232,7 +241,7 @@ def test_every_page_of_a_finished_division(client: Client, fmt: str, django_asse
 
     html = html_of(client, page_url(division))
     assert "<h1>Championship" in html and "<main" in html and 'aria-label="On this page"' in html
-    assert html.count('<tr>\n              <td class="rank">') == 8  # the standings: one row per player
+    assert html.count('<tr><td class="rank">') == 8  # the standings: one row per player
     assert 'href="#standings"' in html and 'href="#pairings"' in html and 'href="#rounds"' in html
     assert f'href="{csv_url(division)}"' in html
     assert 'id="standings"' in html and 'id="pairings"' in html and 'id="rounds"' in html
@@ -250,8 +259,13 @@ def test_every_page_of_a_finished_division(client: Client, fmt: str, django_asse
     if fmt == "double-elimination":
         assert "Winners&#x27; bracket" in html and "Losers&#x27; bracket" in html
         assert "Grand final" in html and "Reset (if needed)" in html and "if needed" in html
+    if fmt == "double-elimination":
+        titles = [html_of(client, url).split('<h1 id="round-title">')[1].split(" <span")[0]
+                  for url in urls_of(division) if "/rounds/" in url and not url.endswith("/live/")]  # fmt: skip
+        assert "Grand final" in titles and "Grand final reset (if needed)" in titles
+        assert "Winners&#x27; bracket, final" in titles and "Losers&#x27; bracket, round 1" in titles
     if fmt == "round-robin":
-        assert html.count('<details id="round-round-robin-') == 7
+        assert html.count('<li id="round-round-robin-') == 7  # a link to each round's page
 
 
 def test_a_swiss_division_shows_the_tiebreaks_and_the_table_after_each_round(client: Client) -> None:
@@ -269,10 +283,16 @@ def test_a_swiss_division_shows_the_tiebreaks_and_the_table_after_each_round(cli
 
     first = html_of(client, page_url(division) + "?after_round=1")
     assert "Standings after round 1" in first
-    assert "<td>1</td>\n              <td>0</td>" in first  # a round-1 winner: 1 won, 0 lost
+    assert "<td>1</td><td>0</td>" in first  # a round-1 winner: 1 won, 0 lost
     live = html_of(client, live_url(division, "standings") + "?after_round=1")
     assert "Standings after round 1" in live
     assert "There is no table after round 9" in html_of(client, page_url(division) + "?after_round=9")
+
+    # tables that do not follow each other (the page reads which exist rather than assume 1 to 3)
+    Standing.objects.filter(division=division, after_round=2).delete()
+    gaps = html_of(client, page_url(division))
+    assert '<a href="?after_round=1#standings">1</a>' in gaps and "?after_round=2#" not in gaps
+    assert '<a href="?after_round=3#standings" aria-current="page">3</a>' in gaps
 
 
 def test_the_pairings_of_a_running_elimination_with_consolation(client: Client, running_elimination: Division) -> None:
@@ -314,6 +334,10 @@ def test_the_pairings_of_a_running_elimination_with_consolation(client: Client, 
     ]
     assert '<meta name="htmx-config"' in html
 
+    # the live part names the round as the page does (not the last round it reads: "final")
+    part = html_of(client, live_url(division, "pairings"))
+    assert "Main draw, round 1 · 3-point matches" in part and "final" not in part
+
     event = html_of(client, event_url(division.event))
     assert "Main draw, round 1" in event and "main draw with a consolation" in event
 
@@ -344,14 +368,14 @@ def test_a_swiss_round_with_a_bye_a_pull_up_and_a_swap(
     services.pair_next_round(division, actor=as_director)
     round_two = list(Pairing.objects.filter(division=division, round__number=2, entry_b__isnull=False))
     first, second = round_two[0].entry_a, round_two[1].entry_a
-    services.swap_players(division, actor=as_director, first=first, second=second, reason="family request")
+    services.swap_players(division, actor=as_director, first=first, second=second, reason="family <request>")
     html = html_of(client, page_url(division))
     current = html.split('id="pairings"')[1].split('id="rounds"')[0]
     assert "Round 2 · 1-point matches" in current
     assert '<span class="muted">bye</span>' in current and "bye: lowest-ranked player without a bye" in current
     reasons = [p.reason for p in Pairing.objects.filter(division=division, round__number=2)]
     assert all(reason in current for reason in reasons)  # score groups and pull-ups, as the pairing explains them
-    assert current.count("Swapped: family request") == 2
+    assert current.count("Swapped: family &lt;request&gt;") == 2 and "<request>" not in html  # escaped
     assert "Standings pending" in html  # the results of round 1 arrived; the follow-up task has not run yet
 
 
@@ -367,6 +391,101 @@ def test_a_division_before_its_start_and_an_event_without_divisions(
     assert 'hx-trigger="every 5s"' in html  # it polls, to show the draw when the director starts
     empty = services.create_event(actor=as_director, name="Autumn Open")
     assert "No division has been set up yet" in html_of(client, event_url(empty))
+
+
+# -- a round's page --------------------------------------------------------------------------------------------------
+
+
+def test_the_division_page_links_each_round_to_a_page_with_its_table(
+    client: Client,
+    division_of: Callable[..., Division],
+    as_director: Actor,
+    django_assert_num_queries: Any,
+) -> None:
+    division = division_of("swiss", 8, entry_mode="scoresheet", match_length=1)
+    services.start_division(division, actor=as_director)
+    play_round(division, 1)
+    services.pair_next_round(division, actor=as_director)
+    services.recompute_standings(division.pk)
+    one, two = round_url(division, "swiss", 1), round_url(division, "swiss", 2)
+
+    # The division page: the standings and the current round's table; every round is a link away.
+    html = html_of(client, page_url(division))
+    assert html.count('<table class="pairings">') == 1
+    assert "Round 2 · 1-point matches" in html and "Round 1 · 1-point matches" not in html
+    rounds = html.split('id="rounds"')[1]
+    assert f'<li id="round-swiss-1"><a href="{one}">Round 1</a></li>' in rounds
+    current = '<span class="badge badge-current">current</span>'
+    assert f'<li id="round-swiss-2"><a href="{two}">Round 2</a> {current}</li>' in rounds
+
+    # A round's page: that round's table only, complete without JavaScript, with the way to the others.
+    page = html_of(client, one)
+    assert_csp_friendly(page)
+    assert f"<title>Round 1 · {division.name} · Club night · bgmatch</title>" in page
+    assert '<h1 id="round-title">Round 1 <span class="event-name">' in page
+    assert page.count('<table class="pairings">') == 1 and "Round 1 · 1-point matches" in page
+    assert page.count('class="side won"') == 4  # round 1's four winners
+    names = Pairing.objects.filter(division=division, round__number=1).values_list("entry_b__player__display_name")
+    assert all(f'<span class="who">{name}</span>' in page for (name,) in names)
+    assert f'<a href="{two}" rel="next">Next: Round 2</a>' in page and 'rel="prev"' not in page
+    assert f'<li id="round-swiss-1"><a href="{one}" aria-current="page">Round 1</a></li>' in page
+    assert f'href="{page_url(division)}"' in page
+    assert f'<a href="{one}" rel="prev">Previous: Round 1</a>' in html_of(client, two)
+
+    # While the division is in play the round follows its results, like the division page's live parts.
+    live_one, live_two = round_url(division, "swiss", 1, live=True), round_url(division, "swiss", 2, live=True)
+    assert f'hx-get="{live_one}" hx-trigger="every 5s" hx-swap="outerHTML"' in page
+    first = client.get(live_one)
+    assert first.status_code == 200 and first["Cache-Control"] == "no-cache"
+    assert f'data-etag="{first["ETag"].replace(chr(34), "&quot;")}"' in page
+    assert 'id="round"' in first.content.decode() and "Round 1 · 1-point matches" in first.content.decode()
+    with django_assert_num_queries(1):
+        assert client.get(live_one, headers={"if-none-match": first["ETag"]}).status_code == 304
+    tag = client.get(live_two)["ETag"]
+    one_game(Pairing.objects.filter(division=division, round__number=2, entry_b__isnull=False).first())
+    moved = client.get(live_two, headers={"if-none-match": tag})
+    assert moved.status_code == 200 and moved.content.decode().count('class="side won"') == 1  # a 1-point match
+
+
+def test_a_round_the_division_does_not_have_is_a_404_page_that_says_so(
+    client: Client, division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = division_of("swiss", 4, entry_mode="scoresheet", match_length=1)
+    before = client.get(round_url(division, "swiss", 1))
+    assert before.status_code == 404 and "No round has been paired yet." in before.content.decode()
+
+    services.start_division(division, actor=as_director)
+    for url, says in (
+        (round_url(division, "swiss", 9), f"{division.name} has no round 9."),
+        (round_url(division, "swiss", 0), f"{division.name} has no round 0."),
+        (round_url(division, "swiss", 10**30), f"{division.name} has no round {10**30}."),
+        (round_url(division, "main", 1), f"{division.name} has no bracket called “main”."),
+    ):
+        for live in (False, True):
+            asked = url + "live/" if live else url
+            response = client.get(asked)
+            assert response.status_code == 404, asked
+            body = response.content.decode()
+            assert "<h1>No such round</h1>" in body and says in body, asked
+            assert f'<a href="{round_url(division, "swiss", 1)}">Round 1</a>' in body  # the rounds it has
+            assert f'href="{page_url(division)}"' in body
+            assert_csp_friendly(body)
+    for bad in ("one", "-1", "1.5"):
+        assert client.get(f"{page_url(division)}rounds/swiss/{bad}/").status_code == 404
+    escaped = client.get(f"{page_url(division)}rounds/{EVIL.replace('<', '').replace('>', '')}/1/")
+    assert escaped.status_code == 404
+
+
+def test_the_player_filter_escapes_what_it_shows() -> None:
+    entry = Entry(seed=3, status=Entry.Status.WITHDRAWN, player=Player(display_name=EVIL, club="<b>Club", country="NO"))
+    assert player(entry) == (
+        '<span class="player"><span class="seed"><span class="visually-hidden">seed </span>3</span> '
+        f'<span class="who">{ESCAPED_EVIL}</span> <span class="club">&lt;b&gt;Club, NO</span> '
+        '<span class="badge">withdrawn</span></span>'
+    )
+    plain = Entry(seed=None, status=Entry.Status.REGISTERED, player=Player(display_name="Ann & Bo"))
+    assert player(plain) == '<span class="player"><span class="who">Ann &amp; Bo</span></span>'
+    assert player(None) == ""
 
 
 # -- privacy ---------------------------------------------------------------------------------------------------------
@@ -549,13 +668,22 @@ def test_player_names_are_escaped_everywhere(
     services.recompute_standings(division.pk)
     division = Division.objects.select_related("event").get(pk=division.pk)
     assert division.status == Division.Status.FINISHED  # so the event page names the champion
+    evil = Entry.objects.get(division=division, player__display_name=EVIL)
+    his_rounds = {
+        round_url(division, p.round.bracket, p.round.number, live=live)
+        for p in Pairing.objects.filter(division=division).select_related("round")
+        if evil.pk in (p.entry_a_id, p.entry_b_id)
+        for live in (False, True)
+    }
+    assert len(his_rounds) >= 4  # he played two rounds at least
     for url in urls_of(division):
         body = html_of(client, url)
         if url.endswith(".csv"):
             assert EVIL in body  # a CSV is data, not HTML
             continue
         assert EVIL not in body and "<script>alert" not in body, url
-        assert ESCAPED_EVIL in body, url
+        if "/rounds/" not in url or url in his_rounds:
+            assert ESCAPED_EVIL in body, url
 
 
 # -- queries ---------------------------------------------------------------------------------------------------------
@@ -589,13 +717,22 @@ def double_after_a_round(division_of: Callable[..., Division], as_director: Acto
     return build
 
 
-#: (URL part, queries for an anonymous visitor): the division with its event and fingerprint; then the pairings
-#: (the page and the bracket), or the rounds and the current round's pairings, or the standings' rounds and rows.
-BUDGET = {"page": 4, "standings": 3, "pairings": 3, "bracket": 2, "304": 1}
+#: (URL part, queries for an anonymous visitor): the division with its event and fingerprint (and, for the page and
+#: the standings, the rounds the standings exist for); then the pairings (an elimination's page and the bracket), or
+#: the rounds and the current round's pairings (a Swiss page, the pairings), or the rounds and one round's pairings
+#: (a round's page and its live part); the standings rows.
+BUDGET = {"page": 4, "standings": 2, "pairings": 3, "bracket": 2, "round": 3, "round live": 3, "304": 1}
 
 
 def _counts(client: Client, division: Division) -> dict[str, int]:
-    urls = {"page": page_url(division), **{p: live_url(division, p) for p in ("standings", "pairings")}}
+    first = Round.objects.filter(division=division).order_by("number", "bracket").first()
+    assert first is not None
+    urls = {
+        "page": page_url(division),
+        **{p: live_url(division, p) for p in ("standings", "pairings")},
+        "round": round_url(division, first.bracket, first.number),
+        "round live": round_url(division, first.bracket, first.number, live=True),
+    }
     if division.is_elimination:
         urls["bracket"] = live_url(division, "bracket")
     out = {}

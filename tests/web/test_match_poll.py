@@ -4,6 +4,8 @@ neither the query count nor the size of a poll grows with the match.
 
 A small client model applies what a poll sends to the list the page showed, the way htmx does (delete an item,
 add items at the end of a game's list, add a game's list at the end), and must end with the list a reload shows.
+A poll reads the log as plain values and makes entries from a recent game on only
+(:func:`games.spectator.live_update`): it must send what reading the whole log sends, from any client's list.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 from django.urls import reverse
 
 from games import services
 from games.access import SYSTEM
-from games.models import Match
+from games.models import Action, Match
+from games.spectator import MovesKey, entry_marks, live_update, match_for_page, moves_digest, page_data
 
 pytestmark = pytest.mark.django_db
 
@@ -217,3 +221,75 @@ def test_a_poll_costs_the_same_queries_and_size_for_20_and_2000_actions(
     small, big = sizes[20], sizes[2000]
     assert big[1] > 5 * small[1]  # the page lists every entry ...
     assert big[0] < 1.5 * small[0]  # ... a poll only the new ones (and the live part: score, board, games)
+
+
+# -- a poll reads the recent games only --------------------------------------------------------------------------------
+
+
+def keys_of(match: Match) -> list[MovesKey]:
+    """The lists a client may show: every prefix of the list in force up to 40 entries behind, the first entries,
+    none, each game's end, and a roll shown alone (the last entry without its play), plus a stale digest."""
+    data = page_data(match_for_page(match.pk, AnonymousUser()))
+    seqs = [e.seq for e in data.entries]
+    cuts = {*range(max(len(seqs) - 40, 0), len(seqs) + 1), 0, 1, 2}
+    cuts |= {i + 1 for i in range(len(seqs) - 1) if data.entries[i].game != data.entries[i + 1].game}
+    keys = [MovesKey(seqs[n - 1] if n else 0, moves_digest(data.names, seqs[:n])) for n in sorted(cuts)]
+    rolls = [e for e in data.entries if e.play is None and e.dice is not None]  # a roll waiting for its play
+    keys += [MovesKey(e.seq, moves_digest(data.names, [*seqs[: seqs.index(e.seq)], e.seq])) for e in rolls[-3:]]
+    keys.append(MovesKey(seqs[-5], "0" * 16))  # a list the server never showed
+    return keys
+
+
+def assert_same_as_the_whole_log(match: Match, *, partial: bool) -> None:
+    found = match_for_page(match.pk, AnonymousUser())
+    whole = page_data(found)
+    offsets = set()
+    for key in keys_of(match):
+        data, update = live_update(found, key)
+        assert update == whole.moves_since(key), key
+        assert data.moves_key == whole.moves_key and data.tail == whole.tail, key
+        assert data.live_board() == whole.live_board()
+        offsets.add(data.offset)
+    assert (max(offsets) > 0) == partial  # some polls did read the recent games only
+
+
+def test_a_poll_reading_the_recent_games_sends_what_the_whole_log_gives(
+    long_moves_match: Callable[..., Match], drive: Any
+) -> None:
+    match = long_moves_match(600, seed=7)
+    rows = Action.objects.filter(match=match).order_by("seq").values_list("seq", "game_number", "kind")
+    whole = page_data(match_for_page(match.pk, AnonymousUser()))
+    assert len(whole.games) >= 3
+    assert [m[:2] for m in entry_marks(rows)] == [(e.seq, e.game) for e in whole.entries]
+    assert_same_as_the_whole_log(match, partial=True)
+    driver = drive(Match.objects.get(pk=match.pk), seed=3)
+    driver.roll()  # the last entry is a roll waiting for its play
+    assert_same_as_the_whole_log(match, partial=True)
+    driver.play()
+    driver.double()  # the cube's words come from the game's start
+    driver.take()
+    assert_same_as_the_whole_log(match, partial=True)
+
+
+def test_a_renamed_player_or_a_correction_in_a_long_match_sends_the_whole_list(
+    client: Client, long_moves_match: Callable[..., Match], drive: Any
+) -> None:
+    match = long_moves_match(400, seed=8)
+    page = client.get(reverse("games:match", args=[match.pk])).content.decode()
+    shown = Shown(parse_list(page), *live_of(page))
+    assert len(shown.games) >= 2
+    alice = match.player1
+    alice.display_name = "Alicia"
+    alice.save()
+    status, text = poll(client, shown)
+    assert status == 200 and 'hx-swap-oob="true"' in text and text.count("Alicia") > 20  # every entry again
+    agrees_with_a_reload(client, match, shown)
+
+    driver = drive(Match.objects.get(pk=match.pk), seed=4)
+    driver.turns(2)
+    assert poll(client, shown)[0] == 200  # the client shows the play the director then undoes
+    services.undo_last_action(match.pk, actor=SYSTEM, reason="wrong play entered")
+    status, text = poll(client, shown)
+    assert status == 200 and 'hx-swap-oob="true"' in text
+    agrees_with_a_reload(client, match, shown)
+    assert_same_as_the_whole_log(match, partial=False)  # a log with a correction is read in force

@@ -5,13 +5,14 @@
    pasted list, starts the division and prints round 1's pairing sheet (eight QR codes, four tables);
 2. players enter matches from their entry links: the opening roll with the die buttons and a play tapped on the
    board, and a scoresheet match entered game by game and confirmed by the opponent through the panel;
-3. spectators' pages (the division page, the match page) follow those actions without a reload;
+3. spectators' pages (the division page, a round's page, the match page) follow those actions without a reload;
 4. an illegal play typed in notation is refused on screen with the engine's message, and nothing is recorded;
 5. tap to move step by step (the board and the step buttons, with an undo) on a 360 px phone, and the opponent's
    entry page offering his play once his roll is in (moved here from tests/web/test_entry_pages.py);
 6. a match's move list grows by polling (outside the live part) and the arrow keys step onto the new moves;
-7. the main pages the flows above do not open (events, an event, a bracket, score cards, a bracket's sheet, final
-   standings, a director's match page) on a phone: every page shot is checked to be no wider than the screen.
+7. the main pages the flows above do not open (events, an event, a bracket and a round's page reached from its
+   link, score cards, a bracket's sheet, final standings, a director's match page) on a phone: every page shot is
+   checked to be no wider than the screen.
 
 Data the players and spectators start from is built through the services (the live server runs real
 transactions). tests/web/browser/conftest.py opens the pages, takes the screenshots and fails a test on any
@@ -268,6 +269,12 @@ def test_players_enter_from_their_links_and_spectators_follow_without_a_reload(
     expect(standings).to_contain_text("No standings yet")  # no result counts yet
     shot(pages, division_page, "spectator-division-before")
     division_reloads = watch_reloads(division_page)
+    round_page = pages.open(
+        reverse("tournaments:division-round", args=[tournament.event.slug, tournament.side.slug, "swiss", 1]),
+        viewport=viewport,
+    )
+    expect(round_page.locator("#round table.pairings")).to_contain_text(winner)
+    round_reloads = watch_reloads(round_page)
     match_page = pages.open(reverse("games:match", args=[moves.pk]), viewport=viewport)
     expect(match_page.locator("#live")).not_to_contain_text("8/5 6/5")
     match_reloads = watch_reloads(match_page)
@@ -339,7 +346,10 @@ def test_players_enter_from_their_links_and_spectators_follow_without_a_reload(
     expect(standings.locator("table.standings tbody tr", has_text=loser).locator("td").nth(2)).to_have_text("1")
     expect(division_page.locator("#pairings")).to_contain_text("3\u20130", timeout=LIVE)  # an en dash
     shot(pages, division_page, "spectator-division-after")
+    expect(round_page.locator("#round")).to_contain_text("3\u20130", timeout=LIVE)  # a round's page follows too
+    shot(pages, round_page, "spectator-round")
     division_reloads()
+    round_reloads()
     match_reloads()
 
 
@@ -497,6 +507,10 @@ def test_the_other_main_pages_are_no_wider_than_a_phone(
     visitor.goto(tournament.spectator_url(bracket))
     expect(visitor.locator("#bracket")).to_be_visible()
     shot(pages, visitor, "spectator-bracket")
+    visitor.locator("#rounds").get_by_role("link", name="Main draw, round 1").click()
+    visitor.wait_for_url("**/rounds/main/1/")
+    expect(visitor.locator("#round table.pairings tbody tr")).to_have_count(4)
+    shot(pages, visitor, "spectator-bracket-round")
 
     director = log_in(pages, reverse("director:division", args=[event, bracket.slug]), viewport)
     shot(pages, director, "director-bracket")

@@ -1,0 +1,114 @@
+"""Template tags of the public event pages: a player as the standings and the pairings tables show him, a row of
+the standings and the rows of a round's table.
+
+A big division's page names hundreds of players in tables of hundreds of rows: an ``{% include %}`` per name, then
+the template variables of each row (each resolved, localized and escaped on its own) were most of its rendering
+time. These build the same markup in Python, escaping every value they take from the database or a translation (a
+name, a club, a reason, a status in words) with :func:`django.utils.html.escape` and formatting numbers as the
+template would (:func:`django.utils.formats.localize`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.conf import settings
+from django.urls import reverse
+from django.utils.formats import localize
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from tournaments.models import Entry
+
+register = template.Library()
+
+EN_DASH, EM_DASH = "\N{EN DASH}", "\N{EM DASH}"
+
+
+@register.filter
+def player(entry: Entry | None) -> SafeString | str:
+    """``<span class="player">``: the seed, the name, the club and country, and a badge when withdrawn."""
+    if entry is None:
+        return ""
+    person: Any = entry.player
+    parts = ['<span class="player">']
+    if entry.seed:
+        parts.append(
+            f'<span class="seed"><span class="visually-hidden">{escape(_("seed"))} </span>{entry.seed}</span> '
+        )
+    parts.append(f'<span class="who">{escape(person.display_name)}</span>')
+    club, country = person.club, person.country
+    if club or country:
+        parts.append(f' <span class="club">{escape(", ".join(p for p in (club, country) if p))}</span>')
+    if entry.status == Entry.Status.WITHDRAWN:
+        parts.append(f' <span class="badge">{escape(_("withdrawn"))}</span>')
+    parts.append("</span>")
+    return mark_safe("".join(parts))  # every value from the database is escaped above
+
+
+def _number(value: Any) -> str:
+    """A cell's value as ``{{ value }}`` renders it (an ``int`` needs no locale without thousand separators)."""
+    if type(value) is int and not settings.USE_THOUSAND_SEPARATOR:
+        return str(value)
+    return escape(localize(value))
+
+
+@register.simple_tag
+def standings_row(item: Any) -> SafeString:
+    """One ``<tr>`` of the standings (``item``: a :class:`tournaments.views.StandingRow`): rank, player, won, lost,
+    byes, points for and against, then the tie-breaks."""
+    row = item.row
+    numbers = (row.wins, row.losses, row.byes, row.points_for, row.points_against)
+    cells = "".join(f"<td>{_number(n)}</td>" for n in numbers)
+    tiebreaks = "".join(f'<td class="tiebreak">{_number(v)}</td>' for v in item.tiebreaks)
+    return mark_safe(  # the player is escaped by player(), the numbers by _number()
+        f'<tr><td class="rank">{_number(row.rank)}</td><th scope="row">{player(row.entry)}</th>{cells}{tiebreaks}</tr>'
+    )
+
+
+def _side_cell(side: Any, is_bye: bool, winner: str) -> str:
+    if side.entry is not None:
+        return player(side.entry) + (winner if side.won else "")
+    if is_bye:
+        return f'<span class="muted">{escape(_("bye"))}</span>'
+    return f'<span class="source">{escape(side.source or EM_DASH)}</span>'
+
+
+@register.simple_tag
+def board_rows(view: Any) -> SafeString:
+    """The ``<tr>`` of each board of a round (``view``: a :class:`tournaments.views.RoundView`): table, player A,
+    score (a link to the match page when there is a match), player B, length, status badges, notes."""
+    winner = f' <span class="visually-hidden">{escape(_("(winner)"))}</span>'
+    score_words, match_words = escape(_("Match page, score")), escape(_("match page"))
+    live = f'<span class="badge badge-live">{escape(_("live"))}</span>'
+    if_needed = f' <span class="badge badge-if-needed">{escape(_("if needed"))}</span>'
+    rows = []
+    for board in view.boards:
+        pairing, a, b = board.pairing, board.a, board.b
+        url = reverse("games:match", args=[board.match_id]) if board.match_id else ""
+        if a.score is not None:
+            score = f"{_number(a.score)}{EN_DASH}{_number(b.score)}"
+            if url:
+                score = f'<a href="{url}"><span class="visually-hidden">{score_words} </span>{score}</a>'
+        else:
+            score = f'<a href="{url}">{match_words}</a>' if url else EM_DASH
+        if board.is_live:
+            badges = live
+        else:
+            badges = f'<span class="badge badge-{escape(board.state)}">{escape(board.state_words)}</span>'
+        if pairing.conditional:
+            badges += if_needed
+        if board.confirmation:
+            badges += f' <span class="badge badge-{escape(pairing.confirmation)}">{escape(board.confirmation)}</span>'
+        notes = "".join(f'<span class="note-line">{escape(note)}</span>' for note in board.notes)
+        rows.append(
+            f'<tr class="state-{escape(board.state)}"><th scope="row">{_number(pairing.table)}</th>'
+            f'<td class="side{" won" if a.won else ""}">{_side_cell(a, board.is_bye, winner)}</td>'
+            f'<td class="score-cell">{score}</td>'
+            f'<td class="side{" won" if b.won else ""}">{_side_cell(b, board.is_bye, winner)}</td>'
+            f"<td>{_number(pairing.length)}</td><td>{badges}</td>"
+            f'<td class="notes">{notes}</td></tr>'
+        )
+    return mark_safe("\n".join(rows))  # every value from the database or a translation is escaped above
