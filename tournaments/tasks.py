@@ -16,7 +16,14 @@ from celery import Task, shared_task
 from django.db import DatabaseError, InterfaceError, OperationalError
 
 from tournaments.models import Division
-from tournaments.services import mark_standings_failed, recompute_ratings, recompute_standings, sync_division
+from tournaments.services import (
+    divisions_behind_their_matches,
+    mark_standings_failed,
+    recompute_ratings,
+    recompute_standings,
+    schedule_followup,
+    sync_division,
+)
 
 log = logging.getLogger(__name__)
 
@@ -68,12 +75,17 @@ def update_ratings(rating_list_id: int) -> int:
 
 @shared_task
 def reconcile() -> list[int]:
-    """Re-enqueue every running or just-finished division whose standings are not current."""
+    """Re-enqueue every running or just-finished division whose standings are not current, and every division with
+    a result its sync never took (the follow-up lost between the result's commit and marking the division pending):
+    those are marked pending first, so that the directors see it."""
     stale = list(
         Division.objects.exclude(status=Division.Status.REGISTRATION)
         .exclude(standings_status=Division.Work.CURRENT)
         .values_list("pk", flat=True)
     )
+    behind = [pk for pk in divisions_behind_their_matches() if pk not in stale]
     for division_id in stale:
         advance_division.delay(division_id)
-    return stale
+    for division_id in behind:
+        schedule_followup(division_id)  # marks it pending, then enqueues advance_division
+    return sorted(stale + behind)

@@ -238,3 +238,37 @@ def test_a_follow_up_the_broker_refuses_leaves_the_standings_pending_for_reconci
     assert [r.getMessage() for r in caplog.records if "follow-up" in r.getMessage()] == [
         f"could not enqueue the follow-up of division {swiss.pk}; reconcile will retry"
     ]
+
+
+def test_reconcile_finds_results_whose_follow_up_was_lost_between_commit_and_signal(
+    swiss: Division, as_director: Actor, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The result commits, then the process dies (or loses the database) before games/ signals it: the division
+    still reads "current". reconcile finds the untaken result from the state alone, and a corrected one too."""
+    from games import services as games
+
+    board = pairing(swiss, "swiss-1-1")
+    with django_capture_on_commit_callbacks(execute=False) as lost:
+        enter_win(board, board.entry_a, actor=as_director)
+    assert lost, "the signal was to be sent after the commit"
+    swiss.refresh_from_db()
+    assert swiss.standings_status == Division.Work.CURRENT and pairing(swiss, "swiss-1-1").status != "finished"
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.reconcile.apply().get() == [swiss.pk]
+    board = pairing(swiss, "swiss-1-1")
+    assert board.status == Pairing.Status.FINISHED and board.winner_id == board.entry_a_id
+    swiss.refresh_from_db()
+    assert swiss.standings_status == Division.Work.CURRENT
+    assert tasks.reconcile.apply().get() == []
+
+    with django_capture_on_commit_callbacks(execute=False):  # a director's correction, its signal lost as well
+        games.replace_game_result(
+            board.match_id, actor=as_director, game_number=1, winner=1, kind=1, reason="wrong winner entered"
+        )
+    swiss.refresh_from_db()
+    assert swiss.standings_status == Division.Work.CURRENT  # nothing is pending...
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.reconcile.apply().get() == [swiss.pk]  # ...but the division is behind its match
+    board = pairing(swiss, "swiss-1-1")
+    assert board.winner_id == board.entry_b_id
+    assert tasks.reconcile.apply().get() == []

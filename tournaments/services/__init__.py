@@ -9,6 +9,7 @@
 
 from tournaments.services.draw import (
     close_last_chance_places,
+    divisions_behind_their_matches,
     pair_next_round,
     start_division,
     sync_division,
@@ -49,6 +50,7 @@ __all__ = [
     "create_event",
     "create_rating_list",
     "dispute_result",
+    "divisions_behind_their_matches",
     "give_penalty",
     "import_entries_csv",
     "mark_standings_failed",

@@ -61,6 +61,28 @@ _SAME_AS_MATCH = Q(
 #: The pairings a sync can change: a result that does not count yet, or a finished one its match contradicts (a
 #: correction, a reopened or voided match). Every other pairing's result counts and stands as it is.
 _LIVE = ~COUNTED | (Q(status=Status.FINISHED, match__isnull=False) & ~_SAME_AS_MATCH)
+#: The pairings whose match moved on without the division: a match over (or voided) that no sync has taken, or a
+#: finished pairing its match contradicts. A sync leaves none behind, so any is follow-up work that was lost.
+_UNTAKEN = Q(
+    status__in=_OPEN,
+    confirmation=Pairing.Confirmation.NOT_NEEDED,
+    match__status__in=(Match.Status.FINISHED, Match.Status.FORFEITED, Match.Status.VOID),
+) | (Q(status=Status.FINISHED, match__isnull=False) & ~_SAME_AS_MATCH)
+
+
+def divisions_behind_their_matches() -> list[int]:
+    """Divisions with a result their sync has not taken (:data:`_UNTAKEN`).
+
+    A result marks its division's standings pending only after the result's transaction commits (games/ sends its
+    signals then); if the process dies or loses the database in between, the result is stored but the division
+    still reads "current". ``reconcile`` finds such divisions here, from the state alone."""
+    return list(
+        Pairing.objects.filter(_UNTAKEN)
+        .exclude(division__status=Division.Status.REGISTRATION)
+        .order_by()
+        .values_list("division_id", flat=True)
+        .distinct()
+    )
 
 
 def _schedule_followup(division_id: int) -> None:
@@ -301,6 +323,16 @@ def close_last_chance_places(division: Division, *, actor: Actor) -> Division:
     check_directs(actor, division.event)
     with transaction.atomic():
         division = lock_division(division.pk)
+        if division.format != Division.Format.LAST_CHANCE:
+            raise ApplicationError(
+                ErrorCode.CONFLICT,
+                f"{division.name} has no last chance: only a {Division.Format.LAST_CHANCE.label} "
+                "division has last-chance places",
+            )
+        if division.status != Division.Status.RUNNING:
+            raise ApplicationError(ErrorCode.CONFLICT, f"{division.name} is not running: start it first")
+        if division.last_chance_closed:
+            raise ApplicationError(ErrorCode.CONFLICT, "the last-chance places are already closed")
         division.last_chance_closed = True
         division.save(update_fields=["last_chance_closed"])
         _sync(division)

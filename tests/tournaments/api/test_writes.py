@@ -261,7 +261,7 @@ WRITES = [
     ("post", "{division}entries/{entry}/withdraw/", {"reason": "ill"}, 200),
     ("post", "{division}start/", {}, 200),
     ("post", "{division}pair-next-round/", {}, 409),  # not running: authority is checked first
-    ("post", "{division}close-last-chance/", {}, 200),
+    ("post", "{division}close-last-chance/", {}, 409),  # a Swiss has no last chance: authority is checked first
     ("post", "{division}swap/", {"first": "{entry}", "second": "{other}", "reason": "x"}, 409),  # nothing paired
     ("post", "{division}recompute/", {}, 202),
 ]

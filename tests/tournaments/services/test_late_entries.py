@@ -91,6 +91,19 @@ def test_an_elimination_division_refuses_late_entries(division_of: Callable[...,
     )
 
 
+def test_only_a_running_last_chance_division_closes_its_places(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    swiss = services.start_division(division_of("swiss", 4), actor=as_director)
+    refused(
+        lambda: services.close_last_chance_places(swiss, actor=as_director),
+        ErrorCode.CONFLICT,
+        "has no last chance",
+    )
+    lc = division_of("main-consolation-lastchance", 4, last_chance_places=1)
+    refused(lambda: services.close_last_chance_places(lc, actor=as_director), ErrorCode.CONFLICT, "start it first")
+
+
 def test_last_chance_places_take_a_late_entry_and_a_buy_back_until_they_are_closed(
     division_of: Callable[..., Division], as_director: Actor
 ) -> None:
@@ -129,6 +142,11 @@ def test_last_chance_places_take_a_late_entry_and_a_buy_back_until_they_are_clos
         "P02 already holds last-chance place 2",
     )
     services.close_last_chance_places(division, actor=as_director)  # place 3 stays empty: nobody
+    refused(
+        lambda: services.close_last_chance_places(division, actor=as_director),
+        ErrorCode.CONFLICT,
+        "the last-chance places are already closed",
+    )
     refused(
         lambda: services.register_player(division, actor=as_director, name="Late Liz", place=PLACE_3),
         ErrorCode.CONFLICT,
