@@ -194,6 +194,9 @@ CACHES = {
 # Login attempts per client address per 15 minutes, and entry-link openings per address per minute.
 LOGIN_ATTEMPTS_PER_15_MIN = int(os.environ.get("LOGIN_ATTEMPTS_PER_15_MIN", "20"))
 ENTRY_LINK_REFUSALS_PER_MIN = int(os.environ.get("ENTRY_LINK_OPENS_PER_MIN", "30"))
+# Seconds an anonymous poll of a public event's live part may be answered from a copy shared by all spectators
+# (tournaments.views): 0 turns the sharing off. A change shows at most this much later.
+LIVE_PART_SECONDS = float(os.environ.get("LIVE_PART_SECONDS", "2"))
 
 # --- Django REST framework ----------------------------------------------------------------------------------
 

@@ -59,6 +59,13 @@ def _not_inside_a_task() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _live_parts_not_shared(settings: Any) -> None:
+    """Tests look at a live part right after each change; sharing it for a few seconds between spectators has its
+    own tests (tests/web/test_live_sharing.py), which turn it back on."""
+    settings.LIVE_PART_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
     """Rate limits and throttles count in the cache: every test starts from zero."""
     from django.core.cache import cache

@@ -14,9 +14,14 @@ read in that same query: its status, results and standings versions and standing
 entries and the latest change to a player's name; for the standings, the id of its newest standings row (every
 recompute writes the rows anew, even when no version moved, as after a confirmation) and its tie-break order; for
 the pairings and the bracket, a checksum over its pairings (players, match, status, scores, confirmation,
-decision, notes) and the sum of its matches' sequence numbers (every action recorded in a match raises it, so a
-move changes those parts). It does not rely on ``Pairing.updated_at``: the services save pairings with
+decision, notes) and one over what they show of its matches (state, started or not, score, winner: a move does not
+change those parts, the end of a game does). It does not rely on ``Pairing.updated_at``: the services save pairings with
 ``update_fields`` lists that leave it out, so it keeps the creation time.
+
+Hundreds of spectators poll the same parts, so an anonymous visitor's poll of a public event is answered from a
+shared copy (Django's cache, ``settings.LIVE_PART_SECONDS``, 2 s by default) when one was made in the last
+seconds: the ETag and, once someone needed it, the rendered part. Such a poll sends no query at all. A change shows
+at most that much later; logged-in visitors, who may direct the event, always get a fresh answer.
 
 Queries (anonymous visitor, whatever the size of the field): the division page 4 (the division with its event,
 fingerprint and the rounds its standings exist for; the rounds with their counts and the current round's pairings,
@@ -34,10 +39,12 @@ from __future__ import annotations
 import csv
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db.models import (
     BigIntegerField,
@@ -239,11 +246,22 @@ def _fingerprint() -> dict[str, Any]:
         + F("penalty_b") * 47
         + Coalesce("confirmation_side", 0) * 53
     )
+    # What a board shows of its match: its state, whether it has started, the score and the winner. Not every move:
+    # a spectator's pairings and bracket stay 304 while the tables play on, until a game or a match ends.
+    shown_of_match = (
+        _code("match__status", Match.Status.values) * 3
+        + Case(When(match__seq__gt=0, then=Value(5)), default=Value(0), output_field=IntegerField())
+        + F("match__score1") * 7
+        + F("match__score2") * 11
+        + Coalesce("match__winner_id", 0) * 13
+    )
     entry = _code("status", Entry.Status.values) * 3 + Coalesce("seed", 0) * 5 + Length("place") * 7
     pairings, entries = Pairing.objects.all(), Entry.objects.all()
     return {
         "pairings_sum": _per_division(pairings, Sum(weight * pairing, output_field=BigIntegerField())),
-        "moves_sum": _per_division(pairings, Sum(Coalesce("match__seq", 0), output_field=BigIntegerField())),
+        "matches_sum": _per_division(
+            pairings.filter(match__isnull=False), Sum(weight * shown_of_match, output_field=BigIntegerField())
+        ),
         "entries_sum": _per_division(entries, Sum(weight * entry, output_field=BigIntegerField())),
         "names_changed": _per_division(entries, Max("player__updated_at")),
         "entrants": _per_division(entries.filter(seed__isnull=False, late=False), Count("id")),
@@ -293,7 +311,7 @@ def etag_of(division: Division, part: str, *extra: object) -> str:
     if part == "standings":
         parts += (getattr(division, "standings_rows", None), tuple(division.tiebreaks))
     else:
-        parts += (getattr(division, "pairings_sum", None), getattr(division, "moves_sum", None))
+        parts += (getattr(division, "pairings_sum", None), getattr(division, "matches_sum", None))
     digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
     return f'"{digest}"'
 
@@ -957,10 +975,45 @@ def division_round(request: HttpRequest, event: str, division: str, bracket: str
     return render(request, "tournaments/division_round.html", context)
 
 
+def _shared(request: HttpRequest, key: tuple[object, ...], answer: Callable[[], HttpResponse]) -> HttpResponse:
+    """A live part for anonymous visitors of a public event, from the copy the last few seconds made (see the module
+    docstring): 304 when the client holds its ETag, else its body. ``answer`` makes the part as usual when there is
+    no such copy, or when the copy is an ETag alone and this client needs the body."""
+    seconds = settings.LIVE_PART_SECONDS
+    if seconds <= 0 or request.user.is_authenticated:
+        return answer()
+    name = "live-part:" + hashlib.sha256(repr((*key, get_language())).encode()).hexdigest()[:32]
+    copy = cache.get(name)
+    if copy is not None:
+        etag, content = copy
+        if _not_modified(request, etag):
+            response: HttpResponse = HttpResponseNotModified()
+        elif content is not None:
+            response = HttpResponse(content)
+        else:
+            copy = None
+        if copy is not None:
+            response["ETag"], response["Cache-Control"] = etag, "no-cache"
+            return response
+    response = answer()
+    if response.get("Cache-Control") == "no-cache" and response.status_code in (200, 304):  # public, found
+        body = response.content if response.status_code == 200 else None
+        cache.set(name, (response["ETag"], body), seconds)
+    return response
+
+
 @require_GET
 def division_round_live(request: HttpRequest, event: str, division: str, bracket: str, number: int) -> HttpResponse:
     """``/events/<event>/<division>/rounds/<bracket>/<number>/live/``: the round's live part, or 304 when nothing
-    changed since the client's ETag (one query; three for a 200)."""
+    changed since the client's ETag (one query; three for a 200; none from a shared copy)."""
+    return _shared(
+        request,
+        ("round", event, division, bracket, number),
+        lambda: _round_live(request, event, division, bracket, number),
+    )
+
+
+def _round_live(request: HttpRequest, event: str, division: str, bracket: str, number: int) -> HttpResponse:
     found = division_for_page(request.user, event, division)
     etag = etag_of(found, "round", bracket, number)
     if _not_modified(request, etag):
@@ -989,13 +1042,19 @@ def _champion_of(division: Division, views: Sequence[RoundView]) -> Entry | None
 @require_GET
 def division_live(request: HttpRequest, event: str, division: str, part: str) -> HttpResponse:
     """``/events/<event>/<division>/live/<part>/``: one live part, or 304 when nothing changed since the client's
-    ETag (one query)."""
+    ETag (one query; none from a shared copy)."""
     if part not in LIVE_PARTS:
         raise Http404("no such part")
+    asked = _after_round(request) if part == "standings" else None
+    return _shared(
+        request, (part, event, division, asked), lambda: _division_live(request, event, division, part, asked)
+    )
+
+
+def _division_live(request: HttpRequest, event: str, division: str, part: str, asked: int | None) -> HttpResponse:
     found = division_for_page(request.user, event, division, standings=part == "standings")
     if part == "bracket" and not found.is_elimination:
         raise Http404("this division has no bracket")
-    asked = _after_round(request) if part == "standings" else None
     etag = etag_of(found, part, asked) if part == "standings" else etag_of(found, part)
     if _not_modified(request, etag):
         response: HttpResponse = HttpResponseNotModified()

@@ -530,7 +530,7 @@ def test_unknown_events_divisions_and_parts_are_404(client: Client) -> None:
 # -- live parts: ETag and 304 ----------------------------------------------------------------------------------------
 
 
-def test_a_live_part_answers_304_until_a_move_is_recorded(
+def test_a_live_part_answers_304_until_what_it_shows_changes(
     client: Client,
     division_of: Callable[..., Division],
     as_director: Actor,
@@ -565,8 +565,14 @@ def test_a_live_part_answers_304_until_a_move_is_recorded(
         assert moved.status_code == 200 and moved["ETag"] != tags[part], part
         assert "live" in moved.content.decode()
         assert client.get(live_url(division, part), headers={"if-none-match": moved["ETag"]}).status_code == 304
+        tags[part] = moved["ETag"]
     # a move does not change the standings
     assert client.get(live_url(division, "standings"), headers={"if-none-match": tags["standings"]}).status_code == 304
+    # once the match is under way, a play changes nothing the boards show (state, score, winner): still 304
+    match.refresh_from_db()
+    games.record_play(match.pk, actor=link(match.pk, 0), side=0, play="8/5 6/5", expected_seq=match.seq)
+    for part in ("pairings", "bracket"):
+        assert client.get(live_url(division, part), headers={"if-none-match": tags[part]}).status_code == 304, part
 
 
 def test_the_etag_follows_a_confirmation_and_the_standings(
