@@ -45,13 +45,13 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import parse_etags
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
+from config.live import not_modified
 from config.ratelimit import rate_limited
 from engine.game import GameState, Phase
 from engine.match import MatchState
@@ -197,7 +197,7 @@ def entry_live(request: HttpRequest, match_id: int) -> HttpResponse:
         return HttpResponse(status=403)
     versions = [panel.version(match) for panel in PANELS]
     etag = etag_of(match, frozenset(actors), versions)
-    if _not_modified(request, etag):
+    if not_modified(request, etag):
         response: HttpResponse = HttpResponseNotModified()
     else:
         context = entry_context(request, match, actors, versions=versions)
@@ -235,11 +235,6 @@ def see_other(url: str) -> HttpResponseRedirect:
     response = HttpResponseRedirect(url)
     response.status_code = 303
     return response
-
-
-def _not_modified(request: HttpRequest, etag: str) -> bool:
-    sent = [tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))]
-    return "*" in sent or etag in sent
 
 
 def etag_of(match: Match, sides: frozenset[int], versions: list[str | None]) -> str:

@@ -3,7 +3,8 @@
 Thin views (DESIGN.md, "Where logic lives"): read through :mod:`games.spectator`, render a template. Every page
 answers 404 for an unknown match and for a private one the visitor may not read. Nothing here shows an entry
 token. The live part answers ``304 Not Modified`` when the client's ``If-None-Match`` is the current ETag, which
-costs one query and no rendering.
+costs one query and no rendering; anonymous spectators of a public match share it for a few seconds, with no query
+(:mod:`config.live`).
 
 The move list is not part of the live part: the page lists every entry once, and the live part's URL names the
 list the client shows (``?after=<seq>&list=<digest>``, see :class:`games.spectator.MovesKey`), so that a ``200``
@@ -17,9 +18,9 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.utils.http import parse_etags
 from django.views.decorators.http import require_GET
 
+from config.live import not_modified, shared_live_part
 from engine.errors import EngineError
 from games.export import match_mat
 from games.models import Match
@@ -47,12 +48,6 @@ def _replay_context(data: PageData, entry: Entry | None) -> dict[str, object]:
 
 def _live_context(data: PageData, etag: str) -> dict[str, object]:
     return {"data": data, "etag": etag, "polling": data.match.status not in CLOSED}
-
-
-def _not_modified(request: HttpRequest, etag: str) -> bool:
-    """Whether the client's ``If-None-Match`` names ``etag`` (weak comparison, as RFC 9110 asks for GET)."""
-    sent = [tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))]
-    return "*" in sent or etag in sent
 
 
 @require_GET
@@ -101,9 +96,13 @@ def match_live(request: HttpRequest, match_id: int) -> HttpResponse:
     key = _moves_key(request)
     if isinstance(key, str):
         return HttpResponse(key, status=400, content_type="text/plain; charset=utf-8")
+    return shared_live_part(request, ("match", match_id, key), lambda: _match_live(request, match_id, key))
+
+
+def _match_live(request: HttpRequest, match_id: int, key: MovesKey | None) -> HttpResponse:
     match = match_for_page(match_id, request.user)
     etag = etag_of(match)
-    if _not_modified(request, etag):
+    if not_modified(request, etag):
         response: HttpResponse = HttpResponseNotModified()
     else:
         if key is not None and match.entry_mode == Match.EntryMode.MOVES:

@@ -18,10 +18,7 @@ decision, notes) and one over what they show of its matches (state, started or n
 change those parts, the end of a game does). It does not rely on ``Pairing.updated_at``: the services save pairings with
 ``update_fields`` lists that leave it out, so it keeps the creation time.
 
-Hundreds of spectators poll the same parts, so an anonymous visitor's poll of a public event is answered from a
-shared copy (Django's cache, ``settings.LIVE_PART_SECONDS``, 2 s by default) when one was made in the last
-seconds: the ETag and, once someone needed it, the rendered part. Such a poll sends no query at all. A change shows
-at most that much later; logged-in visitors, who may direct the event, always get a fresh answer.
+Anonymous spectators of a public event share each live part for a few seconds (:mod:`config.live`).
 
 Queries (anonymous visitor, whatever the size of the field): the division page 4 (the division with its event,
 fingerprint and the rounds its standings exist for; the rounds with their counts and the current round's pairings,
@@ -39,12 +36,10 @@ from __future__ import annotations
 import csv
 import hashlib
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.conf import settings
-from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db.models import (
     BigIntegerField,
@@ -66,11 +61,11 @@ from django.db.models.functions import Coalesce, Length
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.utils.functional import Promise
-from django.utils.http import parse_etags
 from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from config.live import not_modified, shared_live_part
 from games.errors import ApplicationError
 from games.models import Match
 from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
@@ -840,12 +835,6 @@ def _champions(finished: list[Division]) -> dict[int, list[tuple[StrOrPromise, l
 # -- views -----------------------------------------------------------------------------------------------------------
 
 
-def _not_modified(request: HttpRequest, etag: str) -> bool:
-    """Whether the client's ``If-None-Match`` names ``etag`` (weak comparison, as RFC 9110 asks for GET)."""
-    sent = [tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))]
-    return "*" in sent or etag in sent
-
-
 def _polling(division: Division) -> bool:
     return division.status != Division.Status.FINISHED or division.standings_status != Division.Work.CURRENT
 
@@ -975,38 +964,11 @@ def division_round(request: HttpRequest, event: str, division: str, bracket: str
     return render(request, "tournaments/division_round.html", context)
 
 
-def _shared(request: HttpRequest, key: tuple[object, ...], answer: Callable[[], HttpResponse]) -> HttpResponse:
-    """A live part for anonymous visitors of a public event, from the copy the last few seconds made (see the module
-    docstring): 304 when the client holds its ETag, else its body. ``answer`` makes the part as usual when there is
-    no such copy, or when the copy is an ETag alone and this client needs the body."""
-    seconds = settings.LIVE_PART_SECONDS
-    if seconds <= 0 or request.user.is_authenticated:
-        return answer()
-    name = "live-part:" + hashlib.sha256(repr((*key, get_language())).encode()).hexdigest()[:32]
-    copy = cache.get(name)
-    if copy is not None:
-        etag, content = copy
-        if _not_modified(request, etag):
-            response: HttpResponse = HttpResponseNotModified()
-        elif content is not None:
-            response = HttpResponse(content)
-        else:
-            copy = None
-        if copy is not None:
-            response["ETag"], response["Cache-Control"] = etag, "no-cache"
-            return response
-    response = answer()
-    if response.get("Cache-Control") == "no-cache" and response.status_code in (200, 304):  # public, found
-        body = response.content if response.status_code == 200 else None
-        cache.set(name, (response["ETag"], body), seconds)
-    return response
-
-
 @require_GET
 def division_round_live(request: HttpRequest, event: str, division: str, bracket: str, number: int) -> HttpResponse:
     """``/events/<event>/<division>/rounds/<bracket>/<number>/live/``: the round's live part, or 304 when nothing
     changed since the client's ETag (one query; three for a 200; none from a shared copy)."""
-    return _shared(
+    return shared_live_part(
         request,
         ("round", event, division, bracket, number),
         lambda: _round_live(request, event, division, bracket, number),
@@ -1016,7 +978,7 @@ def division_round_live(request: HttpRequest, event: str, division: str, bracket
 def _round_live(request: HttpRequest, event: str, division: str, bracket: str, number: int) -> HttpResponse:
     found = division_for_page(request.user, event, division)
     etag = etag_of(found, "round", bracket, number)
-    if _not_modified(request, etag):
+    if not_modified(request, etag):
         response: HttpResponse = HttpResponseNotModified()
     else:
         chosen, rounds = _find_round(found, bracket, number)
@@ -1046,7 +1008,7 @@ def division_live(request: HttpRequest, event: str, division: str, part: str) ->
     if part not in LIVE_PARTS:
         raise Http404("no such part")
     asked = _after_round(request) if part == "standings" else None
-    return _shared(
+    return shared_live_part(
         request, (part, event, division, asked), lambda: _division_live(request, event, division, part, asked)
     )
 
@@ -1056,7 +1018,7 @@ def _division_live(request: HttpRequest, event: str, division: str, part: str, a
     if part == "bracket" and not found.is_elimination:
         raise Http404("this division has no bracket")
     etag = etag_of(found, part, asked) if part == "standings" else etag_of(found, part)
-    if _not_modified(request, etag):
+    if not_modified(request, etag):
         response: HttpResponse = HttpResponseNotModified()
     else:
         context: dict[str, Any] = {

@@ -4,6 +4,8 @@ private events never use the shared copy."""
 
 from __future__ import annotations
 
+import html
+import re
 import time
 from typing import Any
 
@@ -117,3 +119,18 @@ def test_a_round_page_part_is_shared_too(director: Any, django_assert_num_querie
     assert first.status_code == 200
     with django_assert_num_queries(0):
         assert Client().get(url, headers={"if-none-match": first["ETag"]}).status_code == 304
+
+
+def test_a_match_part_is_shared_per_move_list_and_follows_the_match(
+    long_moves_match: Any, django_assert_num_queries: Any
+) -> None:
+    match = long_moves_match(40)
+    page = Client().get(reverse("games:match", args=[match.pk])).content.decode()
+    poll = re.search(r'hx-get="([^"]*/live/\?[^"]*)"', page)
+    assert poll, "the page polls its live part with the list it shows"
+    url = html.unescape(poll.group(1))
+    first = Client().get(url)
+    assert first.status_code == 200
+    with django_assert_num_queries(0):
+        assert Client().get(url, headers={"if-none-match": first["ETag"]}).status_code == 304
+        assert Client().get(url).content == first.content
