@@ -223,6 +223,20 @@ def wait_for(what: str, done: Callable[[], Any], workers: Workers | None = None,
         time.sleep(0.1)
 
 
+def only_reconcile_catches_up(division: Division, twin: Division, workers: Workers) -> None:
+    """Start a worker, see that nothing in the queue brings ``division`` back, then send ``reconcile`` as Celery
+    beat does every minute: the division must end equal to its ``twin``, which got the same results unbroken."""
+    from tournaments import tasks
+
+    workers.start()  # the production visibility timeout: no message is handed out again during the test
+    workers.wait_ready()
+    time.sleep(1.0)
+    assert not caught_up(division), "nothing was left in the queue: only reconcile can bring the division back"
+    tasks.reconcile.delay()
+    wait_for("the division after reconcile", lambda: caught_up(division), workers)
+    assert outcome(division) == outcome(twin)
+
+
 def forget_queue(redis_url: str, queue: str) -> None:
     """Remove what a test left in Redis for its queue: waiting messages and unacknowledged ones."""
     import redis

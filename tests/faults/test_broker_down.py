@@ -26,16 +26,14 @@ from games.access import Actor
 from games.models import Match
 from tests.faults.conftest import (
     Workers,
-    caught_up,
     eager_tasks,
     first_round,
     knockout,
-    outcome,
+    only_reconcile_catches_up,
     use_broker,
     wait_for,
     win_for_side_a,
 )
-from tournaments import tasks
 from tournaments.models import Division, Pairing
 
 #: What a request may spend on a dead broker, on top of its own work (settings: 1 s to connect, 2 s to answer).
@@ -199,14 +197,7 @@ def test_results_survive_a_redis_death_and_reconcile_catches_up(
 
         private_redis.start()  # back, empty: both follow-ups are gone
         assert private_redis.waiting(workers.queue) == 0
-        workers.start()
-        workers.wait_ready()
-        time.sleep(1.0)
-        assert not caught_up(division), "nothing was left to run: only reconcile can bring the division back"
-
-        tasks.reconcile.delay()  # what Celery beat sends every minute
-        wait_for("the division after reconcile", lambda: caught_up(division), workers)
-        assert outcome(division) == outcome(twin)
+        only_reconcile_catches_up(division, twin, workers)
         api = client.get(f"/api/events/{division.event.slug}/divisions/{division.slug}/")
         assert api.json()["standings_status"] == "current"
     finally:

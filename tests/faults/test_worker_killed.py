@@ -36,12 +36,12 @@ from tests.faults.conftest import (
     eager_tasks,
     first_round,
     knockout,
+    only_reconcile_catches_up,
     outcome,
     side_connection,
     wait_for,
     win_for_side_a,
 )
-from tournaments import tasks
 from tournaments.models import Division, Pairing
 
 pytestmark = [
@@ -180,11 +180,4 @@ def test_a_worker_killed_in_a_standings_task_is_caught_up_by_reconcile(workers: 
     )
     assert outcome(division)[4] == before, "the standings are as before the second semi-final: none half-written"
 
-    workers.start()  # the production visibility timeout: the message is not handed out again during the test
-    workers.wait_ready()
-    time.sleep(1.0)
-    assert not caught_up(division), "without reconcile nothing brings the standings back yet"
-
-    tasks.reconcile.delay()  # what Celery beat sends every minute
-    wait_for("the standings after reconcile", lambda: caught_up(division), workers)
-    assert outcome(division) == outcome(twin)
+    only_reconcile_catches_up(division, twin, workers)
