@@ -42,7 +42,6 @@ import subprocess
 import sys
 import threading
 import time
-import warnings
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -50,8 +49,16 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
+from benchdb import (
+    database_name,
+    environment,
+    exit_on_sigterm,
+    prepare_database,
+    quiet_static_warning,
+    release_database,
+    setup_django,
+)
 from report import cpu, heading, load
 
 REPO = Path(__file__).resolve().parent.parent
@@ -65,16 +72,11 @@ TAKE_P = 0.75  # chance of taking a double
 KINDS = ("opening-roll", "roll", "play", "double", "take", "drop")
 CLOSED = ("finished", "forfeited", "void")
 #: The benchmark's and the server's settings: a deployment's (DEBUG off, persistent database connections as in
-#: docker-compose.yml), tasks run eagerly, quiet logging.
-SERVER_ENV = {
-    "DJANGO_SETTINGS_MODULE": "config.settings",
-    "DEBUG": "0",
-    "SECRET_KEY": "games-bench-not-secret",
-    "ALLOWED_HOSTS": "127.0.0.1,localhost",
-    "CONN_MAX_AGE": "60",
-    "LOG_LEVEL": "WARNING",
-    "CELERY_BROKER_URL": "",
-}
+#: docker-compose.yml), tasks run eagerly, quiet logging. One staff account plays every match here, far faster than
+#: a person: its API limit (API_RATE_USER, per account) is raised so that the run measures the API, not the throttle.
+SERVER_ENV = environment(
+    "games", DJANGO_SETTINGS_MODULE="config.settings", CONN_MAX_AGE="60", API_RATE_USER="1000000/min"
+)
 #: Response headers the bench server adds: SQL statements, nanoseconds in the application, in the database.
 QUERIES_HEADER, APP_HEADER, DB_HEADER = "X-Bench-Queries", "X-Bench-App-Ns", "X-Bench-Db-Ns"
 
@@ -175,49 +177,6 @@ def engine_options(state: Any) -> tuple[list[str], int | None, list[str]]:
 
 
 # -- database, Django and the bench server's hooks ------------------------------------------------------------------
-
-
-def maintenance_url(url: str) -> tuple[str, str]:
-    """(URL of the server's ``postgres`` database, name of the bench database)."""
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    if parts.scheme not in ("postgres", "postgresql", "pgsql") or not name:
-        raise SystemExit(f"--database-url must be a postgres:// URL with a database name, not {url!r}")
-    return urlunsplit(parts._replace(scheme="postgresql", path="/postgres")), name
-
-
-def create_database(url: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    admin, name = maintenance_url(url)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
-            raise SystemExit(f"database {name!r} already exists: drop it, or name another with --database-url")
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-
-
-def drop_database(url: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    admin, name = maintenance_url(url)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-
-
-def quiet_static_warning() -> None:
-    """WhiteNoise warns that STATIC_ROOT does not exist (no ``collectstatic``); the API serves no static files."""
-    warnings.filterwarnings("ignore", message=r"No directory at: .*staticfiles", category=UserWarning)
-
-
-def setup_django(url: str) -> None:
-    os.environ.update(SERVER_ENV)
-    os.environ["DATABASE_URL"] = url
-    quiet_static_warning()
-    import django
-
-    django.setup()
 
 
 def install_bare_route() -> None:
@@ -782,7 +741,7 @@ def phase_concurrent(args: argparse.Namespace, users: Users, server: Server) -> 
     api, floor = Summary.of(t.ns for t in actions), Summary.of(t.ns for t in bare)
     print(
         f"\n  ratio action / bare insert under load: median {api.median / floor.median:.2f}x; the bare endpoint "
-        f"serves {len(bare) / bare_wall / (len(actions) / wall):.2f}x as many requests per second"
+        f"serves {len(bare) / bare_wall / max(len(actions) / wall, 1e-9):.2f}x as many requests per second"
     )
     return results
 
@@ -790,19 +749,46 @@ def phase_concurrent(args: argparse.Namespace, users: Users, server: Server) -> 
 # -- verification ---------------------------------------------------------------------------------------------------
 
 
+def replay_problems(match: Any) -> list[str]:
+    """Replay ``match``'s log through the engine (``services.rebuild_match``) and say what is wrong: the log does not
+    replay, or it gives another state (with seq, status, score and winner) than the cached one, or other game rows.
+    Call it inside ``transaction.atomic()`` with the match row locked (``select_for_update``): it marks that
+    transaction to be rolled back, so the replay leaves the database as it was."""
+    from django.db import transaction
+
+    from games import services
+    from games.models import Game
+
+    game_fields = [f.name for f in Game._meta.fields if f.name not in ("id", "match")]
+    before = (match.state, match.seq, match.status, match.score1, match.score2, match.winner_id)
+    games_before = list(Game.objects.filter(match=match).order_by("number").values_list(*game_fields))
+    try:
+        rebuilt = services.rebuild_match(match)
+    except Exception as exc:  # an illegal action in the log: the engine refuses the replay
+        transaction.set_rollback(True)
+        return [f"match {match.pk}: the log does not replay: {exc}"]
+    after = (rebuilt.snapshot(), match.seq, match.status, match.score1, match.score2, match.winner_id)
+    games_after = list(Game.objects.filter(match=match).order_by("number").values_list(*game_fields))
+    transaction.set_rollback(True)
+    problems = []
+    if before != after:
+        problems.append(f"match {match.pk}: replaying the log gives another state than the cached one")
+    if games_before != games_after:
+        problems.append(f"match {match.pk}: replaying the log gives other game rows")
+    return problems
+
+
 def verify(played: Sequence[Played]) -> None:
     """Every match the HTTP clients played: its log's seqs are 1..seq and exactly those the clients were answered
     (none lost, none twice), and replaying the log gives the cached state and game rows."""
     from django.db import transaction
 
-    from games import services
-    from games.models import Action, Game, Match
+    from games.models import Action, Match
 
     answered: dict[int, list[int]] = {}
     for p in played:
         for match_id, seqs in p.seqs.items():
             answered.setdefault(match_id, []).extend(seqs)
-    game_fields = [f.name for f in Game._meta.fields if f.name not in ("id", "match")]
     problems: list[str] = []
     rows = 0
     for match_id, seqs in sorted(answered.items()):
@@ -814,16 +800,7 @@ def verify(played: Sequence[Played]) -> None:
                 problems.append(f"match {match_id}: the log's seqs are not 1..{match.seq}")
             if sorted(seqs) != logged:
                 problems.append(f"match {match_id}: {len(seqs)} actions answered, {len(logged)} in the log")
-            before = (match.state, match.seq, match.status, match.score1, match.score2, match.winner_id)
-            games_before = list(Game.objects.filter(match=match).order_by("number").values_list(*game_fields))
-            rebuilt = services.rebuild_match(match)
-            after = (rebuilt.snapshot(), match.seq, match.status, match.score1, match.score2, match.winner_id)
-            games_after = list(Game.objects.filter(match=match).order_by("number").values_list(*game_fields))
-            transaction.set_rollback(True)
-        if before != after:
-            problems.append(f"match {match_id}: replaying the log gives another state than the cached one")
-        if games_before != games_after:
-            problems.append(f"match {match_id}: replaying the log gives other game rows")
+            problems += replay_problems(match)
     verdict = "ALL CONSISTENT" if not problems else f"{len(problems)} PROBLEMS"
     print(
         f"\n  Check of the {len(answered)} matches played over HTTP ({rows} log rows): seqs 1..seq without gap or "
@@ -945,23 +922,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     skip = {s.strip() for s in args.skip.split(",") if s.strip()}
     if skip - set(PHASES):
         parser.error(f"unknown phases {sorted(skip - set(PHASES))}; choose among {', '.join(PHASES)}")
-
-    def interrupted(signum: int, frame: Any) -> None:
-        raise SystemExit(128 + signum)
-
-    signal.signal(signal.SIGTERM, interrupted)
+    exit_on_sigterm()
     started = time.perf_counter()
-    create_database(args.database_url)
+    created = prepare_database(args.database_url)
     server: Server | None = None
     try:
-        setup_django(args.database_url)
-        from django.core.management import call_command
+        setup_django(args.database_url, SERVER_ENV)
         from django.db import connections
 
-        call_command("migrate", verbosity=0)
         install_bare_route()
         print(f"machine: {machine()}")
-        print(f"database {maintenance_url(args.database_url)[1]}: created and migrated ({load()})")
+        print(f"database {database_name(args.database_url)}: created and migrated ({load()})")
         users = make_users()
         if "services" not in skip:
             phase_services(args, users)
@@ -985,14 +956,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if server is not None:
             server.stop()
-        if "django" in sys.modules:
-            from django.db import connections
-
-            connections.close_all()
-        if args.keep_db:
-            print(f"kept database {maintenance_url(args.database_url)[1]}")
-        else:
-            drop_database(args.database_url)
+        release_database(args.database_url, created, keep=args.keep_db)
     return 0
 
 

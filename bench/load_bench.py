@@ -51,7 +51,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from games_bench import create_database, drop_database, free_port, machine, maintenance_url, quiet_static_warning
+from benchdb import database_name, exit_on_sigterm, prepare_database, release_database, setup_django
+from games_bench import free_port, machine, replay_problems
 from report import heading, load
 
 REPO = Path(__file__).resolve().parent.parent
@@ -88,9 +89,8 @@ def stack_env(args: argparse.Namespace, static_root: Path) -> dict[str, str]:
         "BGMATCH_LOAD_STATIC_ROOT": str(static_root),
     }
     if not args.production_throttles:
-        # DRF's per-address limits (anon, and user, which counts callers who are not logged in by address too)
-        # also count entry-link requests (bench/README.md); every client here has one address, so they are raised
-        # with the per-link limit.
+        # Every client here has one address and the race sends far faster than players do: the API's limits are
+        # raised, so that the run measures the stack, not the throttles (bench/README.md, "Throttles").
         for name in ("API_RATE_ANON", "API_RATE_USER", "API_RATE_ENTRY_LINK"):
             env[name] = "1000000/min"
     return env
@@ -390,10 +390,9 @@ def check_matches(played: Sequence[dict[str, Any]]) -> list[str]:
     """Each match's log against what its client was answered and saw; each log replayed (rolled back)."""
     from django.db import transaction
 
-    from games import selectors, services
-    from games.models import Action, Game, Match
+    from games import selectors
+    from games.models import Action, Match
 
-    game_fields = [f.name for f in Game._meta.fields if f.name not in ("id", "match")]
     problems: list[str] = []
     rows = 0
     for seen in played:
@@ -416,21 +415,7 @@ def check_matches(played: Sequence[dict[str, Any]]) -> list[str]:
             now = {k: live[k] for k in ("seq", "status", "score", "winner", "position_id", "match_id")}
             if seen["last"] is not None and now != seen["last"]:
                 problems.append(f"match {match_id}: the client last saw {seen['last']}, the database has {now}")
-            before = (match.state, match.seq, match.status, match.score1, match.score2, match.winner_id)
-            games_before = list(Game.objects.filter(match=match).order_by("number").values_list(*game_fields))
-            try:
-                rebuilt = services.rebuild_match(match)
-            except Exception as exc:  # an illegal action in the log: the engine refuses the replay
-                problems.append(f"match {match_id}: the log does not replay: {exc}")
-                transaction.set_rollback(True)
-                continue
-            after = (rebuilt.snapshot(), match.seq, match.status, match.score1, match.score2, match.winner_id)
-            games_after = list(Game.objects.filter(match=match).order_by("number").values_list(*game_fields))
-            transaction.set_rollback(True)
-        if before != after:
-            problems.append(f"match {match_id}: replaying the log gives another state than the cached one")
-        if games_before != games_after:
-            problems.append(f"match {match_id}: replaying the log gives other game rows")
+            problems += replay_problems(match)
     print(
         f"  {len(played)} matches, {rows} log rows: seqs 1..seq, equal to the seqs answered 201, the live state equal "
         f"to the client's last, the log replays to the cached state: {'ALL CONSISTENT' if not problems else 'PROBLEMS'}"
@@ -709,39 +694,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     skip = {s.strip() for s in args.skip.split(",") if s.strip()}
     if skip - {"baseline", "load", "race"}:
         parser.error(f"unknown phases {sorted(skip - {'baseline', 'load', 'race'})}")
-
-    def interrupted(signum: int, frame: Any) -> None:
-        raise SystemExit(128 + signum)
-
-    signal.signal(signal.SIGTERM, interrupted)
+    exit_on_sigterm()
     started = time.perf_counter()
     r = redis_client(args.redis_url)
     foreign = [key for key in r.scan_iter(count=1000) if not key.startswith(OWN_KEYS)]
     if foreign:
         raise SystemExit(f"{args.redis_url} holds other data ({foreign[0]!r}...): name an unused Redis database")
     r.flushdb()  # a previous run's leftovers: expiring throttle counters, the broker's bindings
-    create_database(args.database_url)
+    created = prepare_database(args.database_url)
     work = Path(tempfile.mkdtemp(prefix="bgmatch-load-"))
     env = stack_env(args, work / "static")
     processes: list[Process] = []
     running: list[subprocess.Popen[bytes]] = []
     problems: list[str] = []
     try:
-        os.environ.update(env)
-        sys.path.insert(0, str(REPO))
-        quiet_static_warning()
-        import django
-
-        django.setup()
+        setup_django(args.database_url, env)
         from django.core.management import call_command
         from django.db import connections
 
-        call_command("migrate", verbosity=0)
         t0 = time.perf_counter()
         call_command("collectstatic", interactive=False, verbosity=0)
         print(f"machine: {machine()}, celery {metadata.version('celery')}, redis {r.info()['redis_version']}")
         print(
-            f"database {maintenance_url(args.database_url)[1]}: created and migrated; collectstatic "
+            f"database {database_name(args.database_url)}: created and migrated; collectstatic "
             f"{time.perf_counter() - t0:.1f} s ({load()})"
         )
         t0 = time.perf_counter()
@@ -790,14 +765,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 os.killpg(process.pid, signal.SIGKILL)
         for process in reversed(processes):
             process.stop()
-        if "django" in sys.modules:
-            from django.db import connections
-
-            connections.close_all()
-        if args.keep:
-            print(f"kept database {maintenance_url(args.database_url)[1]}, {args.redis_url} and the logs in {work}")
-        else:
-            drop_database(args.database_url)
+        release_database(args.database_url, created, keep=args.keep, kept=f", {args.redis_url} and the logs in {work}")
+        if not args.keep:
             r.flushdb()
             shutil.rmtree(work, ignore_errors=True)
     return 1 if problems else 0

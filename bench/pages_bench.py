@@ -44,18 +44,19 @@ import random
 import statistics
 import sys
 import time
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
+from benchdb import (
+    database_name,
+    disconnect_division_followups,
+    environment,
+    prepare_database,
+    release_database,
+    setup_django,
+)
 from report import cpu, heading, load
-
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/bgmatch_bench_pages"
 SEED = 20240611
@@ -64,13 +65,7 @@ ROUNDS_PLAYED = 5
 #: One scoresheet game ends each match: (result kind, cube), at least MATCH_LENGTH points.
 WINNING_GAMES = ((3, 2), (2, 4), (1, 8), (3, 4))
 TIEBREAKS = ("buchholz", "sonneborn-berger", "points-diff")
-ENVIRONMENT = {
-    "DEBUG": "0",
-    "SECRET_KEY": "pages-bench-not-secret",
-    "ALLOWED_HOSTS": "127.0.0.1,localhost",
-    "LOG_LEVEL": "WARNING",
-    "CELERY_BROKER_URL": "",
-}
+ENVIRONMENT = environment("pages")
 
 
 @dataclass(frozen=True)
@@ -84,73 +79,19 @@ FULL = Sizes(players=(512, 32), actions=(2000, 200), reps=7)
 QUICK = Sizes(players=(128, 32), actions=(500, 200), reps=3)
 
 
-# -- database and Django ---------------------------------------------------------------------------------------------
+# -- Django ----------------------------------------------------------------------------------------------------------
 
 
-def maintenance_url(url: str) -> tuple[str, str]:
-    """(URL of the server's ``postgres`` database, name of the bench database)."""
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    if parts.scheme not in ("postgres", "postgresql", "pgsql") or not name:
-        raise SystemExit(f"the database must be a postgres:// URL with a database name, not {url!r}")
-    return urlunsplit(parts._replace(scheme="postgresql", path="/postgres")), name
-
-
-def prepare_database(url: str) -> bool:
-    """Create the database; True if this script created it. An existing one must have no tables."""
-    import psycopg
-    from psycopg import sql
-
-    admin, name = maintenance_url(url)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-            return True
-    with psycopg.connect(urlunsplit(urlsplit(url)._replace(scheme="postgresql")), autocommit=True) as conn:
-        tables = conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").fetchone()
-        if tables and tables[0]:
-            raise SystemExit(f"database {name!r} exists and has tables: drop it, or name another with --database-url")
-    return False
-
-
-def clean_database(url: str, created: bool) -> None:
-    """Drop the database this script created, or empty the one it was given."""
-    import psycopg
-    from psycopg import sql
-
-    admin, name = maintenance_url(url)
-    if created:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-        return
-    with psycopg.connect(urlunsplit(urlsplit(url)._replace(scheme="postgresql")), autocommit=True) as conn:
-        conn.execute("DROP SCHEMA public CASCADE")
-        conn.execute("CREATE SCHEMA public")
-
-
-def setup_django(url: str) -> None:
-    os.environ.update(ENVIRONMENT)
-    os.environ["DATABASE_URL"] = url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    warnings.filterwarnings("ignore", message=r"No directory at: .*staticfiles", category=UserWarning)
-    import django
+def setup_pages_django(url: str) -> None:
+    """Django on ``url`` with ENVIRONMENT; static files served from the sources (no ``collectstatic``)."""
+    setup_django(url, ENVIRONMENT)
     from django.conf import settings
 
-    django.setup()
     # DEBUG off asks for the hashed files of `collectstatic`; the pages are timed with the sources' static URLs.
     settings.STORAGES = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
-
-
-def quiet_receivers() -> None:
-    """Building records hundreds of results; with eager tasks each one would run the division's follow-up at once.
-    The build calls ``sync_division`` once per round instead. No timed request sends these signals."""
-    from games import signals
-
-    signals.match_finished.disconnect(dispatch_uid="tournaments.match_finished")
-    signals.match_result_changed.disconnect(dispatch_uid="tournaments.match_result_changed")
 
 
 # -- building ----------------------------------------------------------------------------------------------------------
@@ -381,18 +322,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if reps < 1:
         parser.error("--reps must be 1 or more")
 
-    created = prepare_database(args.database_url)
+    created = prepare_database(args.database_url, reuse_empty=True)
     try:
-        setup_django(args.database_url)
+        setup_pages_django(args.database_url)
         from django.contrib.auth import get_user_model
-        from django.core.management import call_command
 
         from games.access import Actor
 
-        call_command("migrate", verbosity=0)
-        quiet_receivers()
+        # Building records hundreds of results; the build syncs once per round, and no timed request sends these.
+        disconnect_division_followups()
         print(f"pages bench: {machine()}")
-        print(f"database {maintenance_url(args.database_url)[1]}: migrated ({load()})", flush=True)
+        print(f"database {database_name(args.database_url)}: migrated ({load()})", flush=True)
         rng = random.Random(SEED)
         actor = Actor(user=get_user_model().objects.create_user("pages-bench", password=None))
         t0 = time.perf_counter()
@@ -424,11 +364,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     finally:
-        if not args.keep_db:
-            from django.db import connections
-
-            connections.close_all()
-            clean_database(args.database_url, created)
+        release_database(args.database_url, created, keep=args.keep_db)
     return 0
 
 

@@ -45,11 +45,9 @@ import platform
 import pstats
 import random
 import re
-import signal
 import statistics
 import sys
 import time
-import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -57,13 +55,19 @@ from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
+from benchdb import (
+    database_name,
+    disconnect_division_followups,
+    environment,
+    exit_on_sigterm,
+    prepare_database,
+    release_database,
+    setup_django,
+)
 from report import cpu, heading, load
 
 REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/bgmatch_bench_tournaments"
 SEED = 20240611
@@ -80,13 +84,7 @@ ELIMINATION = (
     ("double-elimination", {}),
 )
 #: The settings of a deployment (DEBUG off), tasks run eagerly (no broker), quiet logging.
-ENVIRONMENT = {
-    "DEBUG": "0",
-    "SECRET_KEY": "tournaments-bench-not-secret",
-    "ALLOWED_HOSTS": "127.0.0.1,localhost",
-    "LOG_LEVEL": "WARNING",
-    "CELERY_BROKER_URL": "",
-}
+ENVIRONMENT = environment("tournaments")
 
 
 @dataclass(frozen=True)
@@ -393,69 +391,6 @@ def pure_swiss(item: str, n: int, reps: int, goal: float) -> None:
         goal=goal,
         note=f"{len(result.pairings) - (result.bye is not None)} boards{bye}",
     )
-
-
-# -- the database and Django ---------------------------------------------------------------------------------------
-
-
-def maintenance_url(url: str) -> tuple[str, str]:
-    """(URL of the server's ``postgres`` database, name of the bench database)."""
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    if parts.scheme not in ("postgres", "postgresql", "pgsql") or not name:
-        raise SystemExit(f"the database must be a postgres:// URL with a database name, not {url!r}")
-    return urlunsplit(parts._replace(scheme="postgresql", path="/postgres")), name
-
-
-def prepare_database(url: str) -> bool:
-    """Create the database; True if this script created it. An existing one must be empty."""
-    import psycopg
-    from psycopg import sql
-
-    admin, name = maintenance_url(url)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-            return True
-    with psycopg.connect(urlunsplit(urlsplit(url)._replace(scheme="postgresql")), autocommit=True) as conn:
-        tables = conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").fetchone()
-        if tables and tables[0]:
-            raise SystemExit(f"database {name!r} exists and has tables: drop it, or name another in DATABASE_URL")
-    return False
-
-
-def clean_database(url: str, created: bool) -> None:
-    """Drop the database this script created, or empty the one it was given."""
-    import psycopg
-    from psycopg import sql
-
-    admin, name = maintenance_url(url)
-    if created:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-        return
-    with psycopg.connect(urlunsplit(urlsplit(url)._replace(scheme="postgresql")), autocommit=True) as conn:
-        conn.execute("DROP SCHEMA public CASCADE")
-        conn.execute("CREATE SCHEMA public")
-
-
-def setup_django(url: str) -> None:
-    os.environ.update(ENVIRONMENT)
-    os.environ["DATABASE_URL"] = url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    warnings.filterwarnings("ignore", message=r"No directory at: .*staticfiles", category=UserWarning)
-    import django
-
-    django.setup()
-
-
-def quiet_receivers() -> None:
-    """Building the fields records thousands of results; with eager tasks each one would run the division's
-    follow-up (sync and standings) at once. None of the timed calls sends these signals."""
-    from games import signals
-
-    signals.match_finished.disconnect(dispatch_uid="tournaments.match_finished")
-    signals.match_result_changed.disconnect(dispatch_uid="tournaments.match_result_changed")
 
 
 # -- building divisions through the services ----------------------------------------------------------------------
@@ -947,23 +882,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if skip - set(PHASES):
         parser.error(f"unknown phases {sorted(skip - set(PHASES))}; choose among {', '.join(PHASES)}")
     PROFILE, QUICK_SIZES = args.profile, args.quick
-
-    def interrupted(signum: int, frame: Any) -> None:
-        raise SystemExit(128 + signum)
-
-    signal.signal(signal.SIGTERM, interrupted)
+    exit_on_sigterm()
     started = time.perf_counter()
-    created = prepare_database(args.database_url)
+    created = prepare_database(args.database_url, reuse_empty=True)
     try:
-        setup_django(args.database_url)
-        from django.core.management import call_command
+        setup_django(args.database_url, ENVIRONMENT)
 
-        call_command("migrate", verbosity=0)
-        quiet_receivers()
+        # Building the fields records thousands of results; none of the timed calls sends these signals.
+        disconnect_division_followups()
         print(f"machine: {machine()}")
         print(f"code: {code_version()}")
         print(
-            f"database {maintenance_url(args.database_url)[1]}: migrated ({load()}); "
+            f"database {database_name(args.database_url)}: migrated ({load()}); "
             f"{'quick' if args.quick else 'full'} sizes, {sizes.reps} repetitions"
         )
         if "swiss" not in skip:
@@ -988,14 +918,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print_table()
         print(f"\ndone in {time.perf_counter() - started:.0f} s ({load()})")
     finally:
-        if "django" in sys.modules:
-            from django.db import connections
-
-            connections.close_all()
-        if args.keep_db:
-            print(f"kept database {maintenance_url(args.database_url)[1]}")
-        else:
-            clean_database(args.database_url, created)
+        release_database(args.database_url, created, keep=args.keep_db)
     return 0
 
 
