@@ -65,7 +65,10 @@ ROUNDS_PLAYED = 5
 #: One scoresheet game ends each match: (result kind, cube), at least MATCH_LENGTH points.
 WINNING_GAMES = ((3, 2), (2, 4), (1, 8), (3, 4))
 TIEBREAKS = ("buchholz", "sonneborn-berger", "points-diff")
-ENVIRONMENT = environment("pages")
+#: The parts are made afresh for every request (what a logged-in visitor, or the first spectator after a change,
+#: pays): LIVE_PART_SECONDS=0 turns off the copy that anonymous spectators share (config/live.py), which the load
+#: benchmark measures.
+ENVIRONMENT = environment("pages", LIVE_PART_SECONDS="0")
 
 
 @dataclass(frozen=True)
