@@ -11,8 +11,8 @@
   function of them, in tournaments/pairing/brackets.py), fills in the players of the slots that became known,
   creates their matches, pairs the next Swiss round when the division pairs itself, and finishes the division when
   nothing is left to play. It sends the same statements whatever the size of the field (rows are written many at a
-  time, see :func:`update_rows`), is idempotent (running it twice changes nothing) and is serialised per division by
-  a row lock, so two results arriving together advance the bracket once.
+  time: tournaments/services/bulk.py), is idempotent (running it twice changes nothing) and is serialised per
+  division by a row lock, so two results arriving together advance the bracket once.
 - :func:`pair_next_round` pairs a Swiss round on the director's request.
 
 Results count (for the bracket, the next Swiss round and the standings) when the match is finished or forfeited
@@ -21,15 +21,13 @@ and, for a result entered from a scoresheet by one player, confirmed by the oppo
 
 from __future__ import annotations
 
-import json
 import random
 import secrets
 from collections.abc import Iterable, Sequence
-from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from django.db import connection, models, transaction
+from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -42,6 +40,7 @@ from tournaments.models import ELIMINATION_FORMATS, Division, Entry, Event, Pair
 from tournaments.pairing import brackets
 from tournaments.pairing.round_robin import round_robin
 from tournaments.pairing.swiss import NoPairingError, SwissPlayer, pair_round
+from tournaments.services.bulk import copy_instances, update_rows
 from tournaments.services.events import round_length
 
 Status = Pairing.Status
@@ -110,69 +109,6 @@ def result_counts(status: str, winner_id: int | None, confirmation: str) -> bool
     if status == Status.BYE:
         return winner_id is not None
     return status == Status.FINISHED and confirmation in _COUNTED_CONFIRMATION
-
-
-def update_rows(model: type[models.Model], rows: Sequence[models.Model], fields: Sequence[str]) -> None:
-    """Write ``fields`` of many model instances in one statement, whatever their number.
-
-    On PostgreSQL: ``UPDATE ... FROM unnest(<one array per column>)``, whose cost per row does not grow with the
-    rows (``bulk_update`` writes one ``CASE WHEN`` branch per row, which PostgreSQL scans for every row, and splits
-    large sets into batches). Elsewhere (SQLite, the first-look setup): ``bulk_update``."""
-    if not rows:
-        return
-    if connection.vendor != "postgresql":
-        model._default_manager.bulk_update(rows, fields, batch_size=500)
-        return
-    meta = model._meta
-    columns = [meta.pk, *(meta.get_field(name) for name in fields)]
-    qn = connection.ops.quote_name
-    names = [qn(c.column) for c in columns]
-    arrays = [[c.get_db_prep_value(getattr(row, c.attname), connection) for row in rows] for c in columns]
-    unnest = ", ".join(f"%s::{c.db_type(connection)}[]" for c in columns)
-    sql = (
-        f"UPDATE {qn(meta.db_table)} AS t SET {', '.join(f'{n} = v.{n}' for n in names[1:])} "
-        f"FROM unnest({unnest}) AS v({', '.join(names)}) WHERE t.{names[0]} = v.{names[0]}"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, arrays)
-
-
-def copy_rows(model: type[models.Model], fields: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
-    """Insert rows (values of ``fields``, attribute names such as ``entry_id``) in one statement, whatever their
-    number: PostgreSQL's ``COPY ... FROM STDIN`` through psycopg, which sends the rows as one stream and skips the
-    per-value work of an INSERT. Elsewhere (SQLite, the first-look setup): ``bulk_create``. Returns the rows written.
-
-    The COPY is recorded in Django's query log like any statement (``connection.queries``, and so in the query
-    counts of tests), although it does not go through ``cursor.execute``."""
-    meta = model._meta
-    columns = [meta.get_field(name) for name in fields]
-    if connection.vendor != "postgresql":
-        made = [model(**dict(zip(fields, row, strict=True))) for row in rows]
-        model._default_manager.bulk_create(made, batch_size=500)
-        return len(made)
-    # JSON values go as their text (COPY's text format), encoded as the field encodes them.
-    convert = [(i, c.encoder) for i, c in enumerate(columns) if c.get_internal_type() == "JSONField"]
-    qn = connection.ops.quote_name
-    sql = f"COPY {qn(meta.db_table)} ({', '.join(qn(c.column) for c in columns)}) FROM STDIN"
-    written = 0
-    with connection.cursor() as cursor:
-        logged = cursor.debug_sql(sql) if hasattr(cursor, "debug_sql") else nullcontext()
-        with logged, cursor.cursor.copy(sql) as copy:
-            for row in rows:
-                if convert:
-                    row = list(row)
-                    for i, encoder in convert:
-                        row[i] = None if row[i] is None else json.dumps(row[i], cls=encoder)
-                copy.write_row(row)
-                written += 1
-    return written
-
-
-def copy_instances(model: type[models.Model], rows: Sequence[models.Model]) -> None:
-    """Insert unsaved model instances with :func:`copy_rows` (their primary keys are not read back: for rows the
-    caller reads again, as the sync reads the pairings it needs)."""
-    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-    copy_rows(model, [f.attname for f in fields], ([f.pre_save(row, add=True) for f in fields] for row in rows))
 
 
 # -- starting ------------------------------------------------------------------------------------------------------

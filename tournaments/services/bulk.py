@@ -1,0 +1,91 @@
+"""Writing many rows in one statement, whatever their number (the sync, the draws, standings and ratings).
+
+On PostgreSQL an UPDATE from arrays (:func:`update_rows`) and ``COPY`` (:func:`copy_rows`), so that the statements a
+service sends do not grow with the field; on SQLite, the first-look setup, Django's bulk methods.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from contextlib import nullcontext
+from typing import Any
+
+from django.db import connection, models
+
+
+def _concrete(field: Any) -> models.Field[Any, Any]:
+    """A model field that is a column (``get_field`` may also return a reverse relation, which has none)."""
+    if not isinstance(field, models.Field):
+        raise TypeError(f"{field!r} is not a column")
+    _column(field)
+    return field
+
+
+def _column(field: models.Field[Any, Any]) -> str:
+    if field.column is None:
+        raise TypeError(f"{field!r} is not a column")
+    return field.column
+
+
+def update_rows(model: type[models.Model], rows: Sequence[models.Model], fields: Sequence[str]) -> None:
+    """Write ``fields`` of many model instances in one statement, whatever their number.
+
+    On PostgreSQL: ``UPDATE ... FROM unnest(<one array per column>)``, whose cost per row does not grow with the
+    rows (``bulk_update`` writes one ``CASE WHEN`` branch per row, which PostgreSQL scans for every row, and splits
+    large sets into batches). Elsewhere (SQLite, the first-look setup): ``bulk_update``."""
+    if not rows:
+        return
+    if connection.vendor != "postgresql":
+        model._default_manager.bulk_update(rows, fields, batch_size=500)
+        return
+    meta = model._meta
+    columns = [meta.pk, *(_concrete(meta.get_field(name)) for name in fields)]
+    qn = connection.ops.quote_name
+    names = [qn(_column(c)) for c in columns]
+    arrays = [[c.get_db_prep_value(getattr(row, c.attname), connection) for row in rows] for c in columns]
+    unnest = ", ".join(f"%s::{c.db_type(connection)}[]" for c in columns)
+    sql = (
+        f"UPDATE {qn(meta.db_table)} AS t SET {', '.join(f'{n} = v.{n}' for n in names[1:])} "
+        f"FROM unnest({unnest}) AS v({', '.join(names)}) WHERE t.{names[0]} = v.{names[0]}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, arrays)
+
+
+def copy_rows(model: type[models.Model], fields: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
+    """Insert rows (values of ``fields``, attribute names such as ``entry_id``) in one statement, whatever their
+    number: PostgreSQL's ``COPY ... FROM STDIN`` through psycopg, which sends the rows as one stream and skips the
+    per-value work of an INSERT. Elsewhere (SQLite, the first-look setup): ``bulk_create``. Returns the rows written.
+
+    The COPY is recorded in Django's query log like any statement (``connection.queries``, and so in the query
+    counts of tests), although it does not go through ``cursor.execute``."""
+    meta = model._meta
+    columns = [_concrete(meta.get_field(name)) for name in fields]
+    if connection.vendor != "postgresql":
+        made = [model(**dict(zip(fields, row, strict=True))) for row in rows]
+        model._default_manager.bulk_create(made, batch_size=500)
+        return len(made)
+    # JSON values go as their text (COPY's text format), encoded as the field encodes them.
+    convert = [(i, getattr(c, "encoder", None)) for i, c in enumerate(columns) if c.get_internal_type() == "JSONField"]
+    qn = connection.ops.quote_name
+    sql = f"COPY {qn(meta.db_table)} ({', '.join(qn(_column(c)) for c in columns)}) FROM STDIN"
+    written = 0
+    with connection.cursor() as cursor:
+        logged = cursor.debug_sql(sql) if hasattr(cursor, "debug_sql") else nullcontext()
+        with logged, cursor.cursor.copy(sql) as copy:
+            for row in rows:
+                if convert:
+                    row = list(row)
+                    for i, encoder in convert:
+                        row[i] = None if row[i] is None else json.dumps(row[i], cls=encoder)
+                copy.write_row(row)
+                written += 1
+    return written
+
+
+def copy_instances(model: type[models.Model], rows: Sequence[models.Model]) -> None:
+    """Insert unsaved model instances with :func:`copy_rows` (their primary keys are not read back: for rows the
+    caller reads again, as the sync reads the pairings it needs)."""
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    copy_rows(model, [f.attname for f in fields], ([f.pre_save(row, add=True) for f in fields] for row in rows))
