@@ -113,7 +113,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # connecting after DATABASE_CONNECT_TIMEOUT seconds, and the request answers a retryable 503. A
     # `?connect_timeout=` in DATABASE_URL wins.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
-        "connect_timeout", int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "5"))
+        "connect_timeout", int(os.environ.get("DATABASE_CONNECT_TIMEOUT") or "5")
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -158,7 +158,9 @@ if DEBUG:
 # How many proxies in front append to X-Forwarded-For: the client address used by rate limits and throttles is the
 # one the outermost of them saw (config.ratelimit.client_ip). 0: no proxy, REMOTE_ADDR (a client's own
 # X-Forwarded-For is ignored, so it cannot pick its address).
-TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "1" if env_bool("BEHIND_TLS_PROXY", default=False) else "0"))
+TRUSTED_PROXIES = int(
+    os.environ.get("TRUSTED_PROXIES") or ("1" if env_bool("BEHIND_TLS_PROXY", default=False) else "0")
+)
 if env_bool("BEHIND_TLS_PROXY", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
@@ -193,10 +195,10 @@ CACHES = {
 }
 # Login attempts per client address per 15 minutes, and entry-link openings per address per minute.
 LOGIN_ATTEMPTS_PER_15_MIN = int(os.environ.get("LOGIN_ATTEMPTS_PER_15_MIN", "20"))
-ENTRY_LINK_REFUSALS_PER_MIN = int(os.environ.get("ENTRY_LINK_OPENS_PER_MIN", "30"))
+ENTRY_LINK_REFUSALS_PER_MIN = int(os.environ.get("ENTRY_LINK_REFUSALS_PER_MIN", "30"))
 # Seconds an anonymous poll of a public event's live part may be answered from a copy shared by all spectators
 # (tournaments.views): 0 turns the sharing off. A change shows at most this much later.
-LIVE_PART_SECONDS = float(os.environ.get("LIVE_PART_SECONDS", "2"))
+LIVE_PART_SECONDS = float(os.environ.get("LIVE_PART_SECONDS") or "2")
 
 # --- Django REST framework ----------------------------------------------------------------------------------
 

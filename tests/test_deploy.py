@@ -43,3 +43,24 @@ def test_pages_carry_a_content_security_policy_with_only_our_own_scripts() -> No
     policy = response["Content-Security-Policy"]
     assert "script-src 'self'" in policy and "unsafe-inline" not in policy and "frame-ancestors 'none'" in policy
     assert response["X-Content-Type-Options"] == "nosniff"
+
+
+def test_the_compose_file_the_env_example_and_the_readme_agree_with_the_settings() -> None:
+    """An operator sets a variable in .env: compose must pass it to the containers, the settings must read it, and
+    the README must say what it does."""
+    import re
+
+    import yaml
+
+    root = Path(__file__).resolve().parent.parent
+    sources = (root / "config" / "settings.py").read_text() + (root / "config" / "gunicorn_conf.py").read_text()
+    read = set(re.findall(r'(?:os\.environ\.get|env_bool|env_list)\("([A-Z][A-Z0-9_]+)"', sources))
+    read.add("DATABASE_URL")  # read by dj_database_url.config()
+    documented = set(re.findall(r"^#?\s*([A-Z][A-Z0-9_]+)=", (root / ".env.example").read_text(), re.MULTILINE))
+    passed = set(yaml.safe_load((root / "docker-compose.yml").read_text())["x-app"]["environment"])
+    compose_only = {"POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_DB", "WEB_PORT"}  # for compose's own services
+    readme = (root / "README.md").read_text()
+    assert documented - compose_only <= passed, "set in .env.example but not passed to the containers"
+    assert passed <= read, "passed by compose but read by no setting"
+    assert documented - compose_only <= read, "documented in .env.example but read by no setting"
+    assert sorted(name for name in read if f"`{name}`" not in readme) == [], "read by the settings, not in README"
