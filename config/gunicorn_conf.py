@@ -19,7 +19,7 @@ forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 
 
 class RedactingLogger(Logger):
-    def atoms(self, resp, req, environ, request_time):  # type: ignore[no-untyped-def]
+    def atoms(self, resp, req, environ, request_time):
         values = super().atoms(resp, req, environ, request_time)
         for key in ("r", "U", "q", "f"):
             if isinstance(values.get(key), str):

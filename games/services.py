@@ -344,7 +344,7 @@ def record_action(
         return choose_double(match_id, side=action.side, die=action.die, **keyed)
     simple = {Double: offer_double, Take: take, Drop: drop, AcceptResignation: accept_resignation}
     service = simple.get(type(action), reject_resignation)
-    return service(match_id, side=action.side, **keyed)  # type: ignore[attr-defined, operator]
+    return service(match_id, side=action.side, **keyed)
 
 
 # -- director actions --------------------------------------------------------------------------------------------

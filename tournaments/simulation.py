@@ -108,6 +108,7 @@ def _play(pairing: Pairing, rng: random.Random, ratings: dict[int, float]) -> tu
     """Play the pairing's match through its entry links; returns the two links."""
     match = pairing.match
     assert match is not None
+    assert pairing.entry_a_id is not None and pairing.entry_b_id is not None  # it has a match
     links = (Actor(token=new_entry_token(match, 0)), Actor(token=new_entry_token(match, 1)))
     p_a = win_probability(ratings[pairing.entry_a_id], ratings[pairing.entry_b_id], max(match.length, 1))
     if match.entry_mode == Match.EntryMode.SCORESHEET:

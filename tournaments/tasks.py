@@ -31,7 +31,7 @@ _TRANSIENT = (OperationalError, InterfaceError)
 _RETRY = {"autoretry_for": _TRANSIENT, "retry_backoff": 2, "retry_backoff_max": 60, "max_retries": 5}
 
 
-class DivisionTask(Task):  # type: ignore[misc]
+class DivisionTask(Task):
     """Marks the division's standings failed (visible to directors) when the task gives up."""
 
     def on_failure(self, exc: BaseException, task_id: str, args: Any, kwargs: Any, einfo: Any) -> None:

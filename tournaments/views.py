@@ -811,6 +811,7 @@ def _champions(finished: list[Division]) -> dict[int, list[tuple[StrOrPromise, l
         for pairing in finals:
             if formats[pairing.division_id] == Division.Format.DOUBLE and pairing.round.bracket != "main":
                 continue
+            assert pairing.winner is not None  # the filter on winner__isnull
             found[pairing.division_id].setdefault(pairing.round.bracket, pairing.winner)
         for division_id, by_bracket in found.items():
             for bracket in ("main", "consolation", "last-chance"):

@@ -39,7 +39,7 @@ from tournaments.access import check_directs
 from tournaments.models import ELIMINATION_FORMATS, Division, Entry, Event, Pairing, Rating, Round
 from tournaments.pairing import brackets
 from tournaments.pairing.round_robin import round_robin
-from tournaments.pairing.swiss import NoPairingError, SwissPlayer, pair_round
+from tournaments.pairing.swiss import NoPairingError, PlayerId, SwissPlayer, pair_round
 from tournaments.services.bulk import copy_instances, update_rows
 from tournaments.services.events import round_length
 
@@ -374,7 +374,7 @@ def _why_unpaired(division: Division, players: list[SwissPlayer]) -> str:
     """The pairing's own explanation, naming the players (it names them by id: here entry ids, which say nothing
     to a director): the same search run again over the same players labelled by name and seed."""
     entries = division.entries.select_related("player").filter(pk__in=[p.id for p in players])
-    label = {e.pk: f"{e.player.display_name} (seed {e.seed})" for e in entries}
+    label: dict[PlayerId, str] = {e.pk: f"{e.player.display_name} (seed {e.seed})" for e in entries}
     labelled = [replace(p, id=label[p.id], opponents=frozenset(label[o] for o in p.opponents)) for p in players]
     try:
         pair_round(labelled)
@@ -455,7 +455,7 @@ def _sync(division: Division) -> SyncReport:
         return SyncReport(*merged, paired=report.paired, finished=after.finished)
     report.finished = _finish_if_done(division, touched)
     if report.changed:
-        changed = {"results_version": division.results_version + 1}
+        changed: dict[str, int | str] = {"results_version": division.results_version + 1}
         if report.results or report.finished:
             # The standings stored do not show this yet (a recompute that ran before this sync may have marked them
             # current): pending until the follow-up recomputes them.
@@ -708,7 +708,7 @@ def _start_matches(division: Division, pairings: list[Pairing], report: SyncRepo
     todo = [p for p in pairings if p.match_id is None and p.status == Status.READY and p.entry_b_id is not None]
     if not todo:
         return
-    wanted = {e for p in todo for e in (p.entry_a_id, p.entry_b_id)}
+    wanted = {e for p in todo for e in _entry_ids(p)}
     entries = {
         pk: (player, status)
         for pk, player, status in Entry.objects.filter(pk__in=wanted).values_list("pk", "player_id", "status")
@@ -717,8 +717,8 @@ def _start_matches(division: Division, pairings: list[Pairing], report: SyncRepo
     matches = games.start_matches(
         [
             games.new_match(
-                player1=players[entries[p.entry_a_id][0]],
-                player2=players[entries[p.entry_b_id][0]],
+                player1=players[entries[_entry_ids(p)[0]][0]],
+                player2=players[entries[_entry_ids(p)[1]][0]],
                 length=p.length,
                 variant=division.variant,
                 crawford=division.crawford,
@@ -735,9 +735,15 @@ def _start_matches(division: Division, pairings: list[Pairing], report: SyncRepo
         report.matches.append(pairing.key)
     update_rows(Pairing, todo, ["match", "updated_at"])
     for pairing in todo:
-        status_a, status_b = entries[pairing.entry_a_id][1], entries[pairing.entry_b_id][1]
+        status_a, status_b = (entries[e][1] for e in _entry_ids(pairing))
         if Entry.Status.WITHDRAWN in (status_a, status_b):
             _forfeit_withdrawn(pairing, 0 if status_a == Entry.Status.WITHDRAWN else 1, report)
+
+
+def _entry_ids(pairing: Pairing) -> tuple[int, int]:
+    """The two entries of a slot ready to play (a ready slot has both players)."""
+    assert pairing.entry_a_id is not None and pairing.entry_b_id is not None
+    return pairing.entry_a_id, pairing.entry_b_id
 
 
 def _forfeit_withdrawn(pairing: Pairing, loser: int, report: SyncReport) -> None:

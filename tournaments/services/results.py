@@ -223,6 +223,7 @@ def _forfeit_open_matches(entry: Entry, actor: Actor, reason: str) -> None:
     for pairing in mine.filter(entry_a=entry) | mine.filter(entry_b=entry):
         side = 0 if pairing.entry_a_id == entry.pk else 1
         why = f"withdrawal: {reason.strip() or 'withdrew'}"
+        assert pairing.match_id is not None  # the filter on match__status
         games.forfeit_match(pairing.match_id, actor=actor if actor is not None else SYSTEM, loser_side=side, reason=why)
         Pairing.objects.filter(pk=pairing.pk).update(
             decision=Pairing.Decision.FORFEIT_WITHDRAWAL, decision_reason=reason.strip(), updated_at=timezone.now()

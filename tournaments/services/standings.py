@@ -33,7 +33,7 @@ from tournaments import ratings
 from tournaments.models import Division, Entry, Rating, RatingChange, RatingList, Standing
 from tournaments.services.bulk import copy_rows
 from tournaments.services.draw import COUNTED, lock_division
-from tournaments.standings.tiebreakers import Result, Tiebreak, standings
+from tournaments.standings.tiebreakers import PlayerId, Result, Tiebreak, standings
 
 _BRACKET_WEIGHT = {"main": 3, "consolation": 2, "last-chance": 1}
 
@@ -124,9 +124,9 @@ def _result(c: _Counted) -> Result:
     return Result(number, a, b, winner, points_a, points_b)
 
 
-def _tally(results: Sequence[Result]) -> dict[int, list[int]]:
+def _tally(results: Sequence[Result]) -> dict[PlayerId, list[int]]:
     """wins, losses, byes, points for, points against per player."""
-    out: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
+    out: dict[PlayerId, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
     for r in results:
         if r.b is None:
             out[r.a][0] += 1

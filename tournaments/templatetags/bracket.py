@@ -62,7 +62,7 @@ def current_events(context: Any, limit: int = 10) -> dict[str, list[Event]]:
     request = context.get("request")
     user = getattr(request, "user", None)
     order = Case(When(status=Event.Status.RUNNING, then=Value(0)), default=Value(1), output_field=IntegerField())
-    events = list(
+    events: list[Event] = list(
         events_visible_to(user)
         .filter(status__in=(Event.Status.RUNNING, Event.Status.REGISTRATION))
         .annotate(running_first=order)

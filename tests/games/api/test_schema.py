@@ -28,7 +28,6 @@ def test_the_schema_is_served(anon: APIClient) -> None:
     }
 
 
-
 def test_every_operation_documents_the_errors_any_request_can_meet(anon: APIClient) -> None:
     schema = anon.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     operations = [(path, op) for path, ops in schema["paths"].items() for op in ops.values()]
@@ -36,6 +35,7 @@ def test_every_operation_documents_the_errors_any_request_can_meet(anon: APIClie
     for path, operation in operations:
         assert {"400", "401", "403", "404", "429", "503"} <= set(operation["responses"]), path
         assert ("415" in operation["responses"]) == ("requestBody" in operation), path
+
 
 def test_the_docs_load_their_assets_locally(anon: APIClient) -> None:
     response = anon.get("/api/docs/")
