@@ -197,7 +197,7 @@ CACHES = {
 LOGIN_ATTEMPTS_PER_15_MIN = int(os.environ.get("LOGIN_ATTEMPTS_PER_15_MIN", "20"))
 ENTRY_LINK_REFUSALS_PER_MIN = int(os.environ.get("ENTRY_LINK_REFUSALS_PER_MIN", "30"))
 # Seconds an anonymous poll of a public event's live part may be answered from a copy shared by all spectators
-# (tournaments.views): 0 turns the sharing off. A change shows at most this much later.
+# (config/live.py): 0 turns the sharing off. A change shows at most this much later.
 LIVE_PART_SECONDS = float(os.environ.get("LIVE_PART_SECONDS") or "2")
 
 # --- Django REST framework ----------------------------------------------------------------------------------

@@ -57,7 +57,7 @@ def _number(value: Any) -> str:
 
 @register.simple_tag
 def standings_row(item: Any) -> SafeString:
-    """One ``<tr>`` of the standings (``item``: a :class:`tournaments.views.StandingRow`): rank, player, won, lost,
+    """One ``<tr>`` of the standings (``item``: a :class:`tournaments.pages.StandingRow`): rank, player, won, lost,
     byes, points for and against, then the tie-breaks."""
     row = item.row
     numbers = (row.wins, row.losses, row.byes, row.points_for, row.points_against)
@@ -78,7 +78,7 @@ def _side_cell(side: Any, is_bye: bool, winner: str) -> str:
 
 @register.simple_tag
 def board_rows(view: Any) -> SafeString:
-    """The ``<tr>`` of each board of a round (``view``: a :class:`tournaments.views.RoundView`): table, player A,
+    """The ``<tr>`` of each board of a round (``view``: a :class:`tournaments.pages.RoundView`): table, player A,
     score (a link to the match page when there is a match), player B, length, status badges, notes."""
     winner = f' <span class="visually-hidden">{escape(_("(winner)"))}</span>'
     score_words, match_words = escape(_("Match page, score")), escape(_("match page"))

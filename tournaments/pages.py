@@ -1,0 +1,790 @@
+"""What the public event pages show, read and shaped for the templates (tournaments/views.py renders them): the
+words for formats, brackets and tie-breaks; the division with its *fingerprint*, from which each live part's ETag is
+made; a board per pairing, a view per round, the bracket's columns, the standings rows, and each division's summary
+on its event page.
+
+Reads only: nothing here writes. The live parts, their ETags and their queries are described in the views' module
+docstring.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import (
+    BigIntegerField,
+    Case,
+    Count,
+    F,
+    IntegerField,
+    Max,
+    Min,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
+from django.db.models.functions import Coalesce, Length
+from django.http import Http404
+from django.utils.functional import Promise
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext as _
+
+from games.errors import ApplicationError
+from games.models import Match
+from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
+from tournaments.pairing.brackets import Plan, Winner
+from tournaments.selectors import events_visible_to, standings_table
+from tournaments.services.draw import counts, plan_of
+from tournaments.standings.tiebreakers import Tiebreak
+
+StrOrPromise = str | Promise
+PStatus = Pairing.Status
+Confirmation = Pairing.Confirmation
+
+# -- words -----------------------------------------------------------------------------------------------------------
+
+FORMAT_WORDS: dict[str, StrOrPromise] = {
+    Division.Format.SINGLE: gettext_lazy("single elimination"),
+    Division.Format.MAIN_CONSOLATION: gettext_lazy("main draw with a consolation"),
+    Division.Format.PROGRESSIVE: gettext_lazy("main draw with a progressive consolation"),
+    Division.Format.LAST_CHANCE: gettext_lazy("main draw, consolation and last chance"),
+    Division.Format.DOUBLE: gettext_lazy("double elimination"),
+    Division.Format.SWISS: gettext_lazy("Swiss"),
+    Division.Format.ROUND_ROBIN: gettext_lazy("round robin"),
+}
+EVENT_STATUS_WORDS: dict[str, StrOrPromise] = {
+    Event.Status.DRAFT: gettext_lazy("in preparation"),
+    Event.Status.REGISTRATION: gettext_lazy("registration open"),
+    Event.Status.RUNNING: gettext_lazy("running"),
+    Event.Status.FINISHED: gettext_lazy("finished"),
+}
+DIVISION_STATUS_WORDS: dict[str, StrOrPromise] = {
+    Division.Status.REGISTRATION: gettext_lazy("registration open"),
+    Division.Status.RUNNING: gettext_lazy("in play"),
+    Division.Status.FINISHED: gettext_lazy("finished"),
+}
+PAIRING_STATUS_WORDS: dict[str, StrOrPromise] = {
+    PStatus.WAITING: gettext_lazy("waiting for earlier results"),
+    PStatus.READY: gettext_lazy("ready to play"),
+    PStatus.PLAYING: gettext_lazy("playing"),
+    PStatus.FINISHED: gettext_lazy("finished"),
+    PStatus.BYE: gettext_lazy("bye"),
+    PStatus.EMPTY: gettext_lazy("no players"),
+    PStatus.SKIPPED: gettext_lazy("not needed"),
+}
+DECISION_WORDS: dict[str, StrOrPromise] = {
+    Pairing.Decision.FORFEIT_NO_SHOW: gettext_lazy("forfeit (no-show)"),
+    Pairing.Decision.FORFEIT_WITHDRAWAL: gettext_lazy("forfeit (withdrawal)"),
+    Pairing.Decision.FORFEIT_PENALTY: gettext_lazy("forfeit (penalty points past half the match length)"),
+    Pairing.Decision.DIRECTOR: gettext_lazy("decided by the director"),
+}
+BRACKET_WORDS: dict[str, StrOrPromise] = {
+    Round.Bracket.MAIN: gettext_lazy("Main draw"),
+    Round.Bracket.CONSOLATION: gettext_lazy("Consolation"),
+    Round.Bracket.LAST_CHANCE: gettext_lazy("Last chance"),
+    Round.Bracket.SWISS: gettext_lazy("Swiss"),
+    Round.Bracket.ROUND_ROBIN: gettext_lazy("Round robin"),
+}
+#: Double elimination calls its brackets by the names players use.
+DOUBLE_BRACKET_WORDS: dict[str, StrOrPromise] = {
+    Round.Bracket.MAIN: gettext_lazy("Winners' bracket"),
+    Round.Bracket.CONSOLATION: gettext_lazy("Losers' bracket"),
+}
+BRACKET_ORDER = {"main": 0, "consolation": 1, "last-chance": 2, "swiss": 0, "round-robin": 0}
+
+
+@dataclass(frozen=True)
+class TiebreakColumn:
+    code: str
+    abbr: StrOrPromise
+    name: StrOrPromise
+    meaning: StrOrPromise
+
+
+TIEBREAK_COLUMNS = {
+    column.code: column
+    for column in (
+        TiebreakColumn(
+            Tiebreak.MATCH_WINS,
+            pgettext_lazy("tie-break abbreviation", "W"),
+            gettext_lazy("Wins"),
+            gettext_lazy("matches won over the board; byes are not counted"),
+        ),
+        TiebreakColumn(
+            Tiebreak.BUCHHOLZ,
+            pgettext_lazy("tie-break abbreviation", "Bu"),
+            gettext_lazy("Buchholz"),
+            gettext_lazy("the sum of the opponents' scores"),
+        ),
+        TiebreakColumn(
+            Tiebreak.MEDIAN_BUCHHOLZ,
+            pgettext_lazy("tie-break abbreviation", "MBu"),
+            gettext_lazy("Median Buchholz"),
+            gettext_lazy("Buchholz without the highest and the lowest opponent's score"),
+        ),
+        TiebreakColumn(
+            Tiebreak.SONNEBORN_BERGER,
+            pgettext_lazy("tie-break abbreviation", "SB"),
+            gettext_lazy("Sonneborn-Berger"),
+            gettext_lazy("the sum of the scores of the opponents the player beat"),
+        ),
+        TiebreakColumn(
+            Tiebreak.POINTS_DIFF,
+            pgettext_lazy("tie-break abbreviation", "+/-"),
+            gettext_lazy("Points difference"),
+            gettext_lazy("points won minus points lost, over all the player's matches"),
+        ),
+        TiebreakColumn(
+            Tiebreak.HEAD_TO_HEAD,
+            pgettext_lazy("tie-break abbreviation", "H2H"),
+            gettext_lazy("Head-to-head"),
+            gettext_lazy("matches won against the players still tied at this point"),
+        ),
+    )
+}
+
+
+def format_words(division: Division) -> str:
+    """``Swiss, 5 rounds`` / ``double round robin`` / ``double elimination``."""
+    words = str(FORMAT_WORDS.get(division.format, division.format))
+    if division.format == Division.Format.SWISS and division.rounds_planned:
+        return _("%(format)s, %(rounds)s rounds") % {"format": words, "rounds": division.rounds_planned}
+    if division.format == Division.Format.ROUND_ROBIN and division.double_round_robin:
+        return _("double round robin")
+    return words
+
+
+def bracket_words(division: Division, bracket: str) -> StrOrPromise:
+    if division.format == Division.Format.DOUBLE and bracket in DOUBLE_BRACKET_WORDS:
+        return DOUBLE_BRACKET_WORDS[bracket]
+    return BRACKET_WORDS.get(bracket, bracket)
+
+
+# -- reads -----------------------------------------------------------------------------------------------------------
+
+
+def _code(field_name: str, values: Sequence[str]) -> Case:
+    """A string column as a small integer (its place in ``values``, 0 for anything else), for the checksums."""
+    whens = [When(**{field_name: value}, then=Value(n)) for n, value in enumerate(values, start=1)]
+    return Case(*whens, default=Value(0), output_field=IntegerField())
+
+
+def _per_division(qs: QuerySet[Any], aggregate: Any) -> Subquery:
+    """``aggregate`` over the rows of ``qs`` that belong to the outer division (a correlated subquery)."""
+    grouped = qs.filter(division=OuterRef("pk")).order_by().values("division").annotate(value=aggregate)
+    return Subquery(grouped.values("value")[:1])
+
+
+def _fingerprint() -> dict[str, Any]:
+    """Annotations of a division that change whenever anything its live parts show changes.
+
+    A checksum is a sum over rows of ``(id mod 1009 + 1) * (a weighted sum of the row's fields)``: a change to one
+    field of one row always changes it (two rows' changes cancelling out would need a coincidence)."""
+    weight = F("id") % 1009 + 1
+    pairing = (
+        Coalesce("entry_a_id", 0) * 3
+        + Coalesce("entry_b_id", 0) * 5
+        + Coalesce("winner_id", 0) * 7
+        + Coalesce("match_id", 0) * 11
+        + F("score_a") * 13
+        + F("score_b") * 17
+        + _code("status", PStatus.values) * 19
+        + _code("confirmation", Confirmation.values) * 23
+        + _code("decision", Pairing.Decision.values) * 29
+        + Length("swapped_reason") * 31
+        + Length("decision_reason") * 37
+        + Length("reason") * 41
+        + F("penalty_a") * 43
+        + F("penalty_b") * 47
+        + Coalesce("confirmation_side", 0) * 53
+    )
+    # What a board shows of its match: its state, whether it has started, the score and the winner. Not every move:
+    # a spectator's pairings and bracket stay 304 while the tables play on, until a game or a match ends.
+    shown_of_match = (
+        _code("match__status", Match.Status.values) * 3
+        + Case(When(match__seq__gt=0, then=Value(5)), default=Value(0), output_field=IntegerField())
+        + F("match__score1") * 7
+        + F("match__score2") * 11
+        + Coalesce("match__winner_id", 0) * 13
+    )
+    entry = _code("status", Entry.Status.values) * 3 + Coalesce("seed", 0) * 5 + Length("place") * 7
+    pairings, entries = Pairing.objects.all(), Entry.objects.all()
+    return {
+        "pairings_sum": _per_division(pairings, Sum(weight * pairing, output_field=BigIntegerField())),
+        "matches_sum": _per_division(
+            pairings.filter(match__isnull=False), Sum(weight * shown_of_match, output_field=BigIntegerField())
+        ),
+        "entries_sum": _per_division(entries, Sum(weight * entry, output_field=BigIntegerField())),
+        "names_changed": _per_division(entries, Max("player__updated_at")),
+        "entrants": _per_division(entries.filter(seed__isnull=False, late=False), Count("id")),
+        "standings_rows": _per_division(Standing.objects.all(), Max("id")),  # every recompute writes new rows
+    }
+
+
+def division_for_page(user: Any, event_slug: str, division_slug: str, *, standings: bool = False) -> Division:
+    """The division with its event and its fingerprint (one query); with ``standings``, also the first and last
+    rounds its standings tables exist for and how many there are, from which :func:`standings_view` knows them all
+    without a query when they follow each other (as they do: one table per round played).
+
+    :raises Http404: for an unknown division, or one in an event ``user`` may not see (the same answer for both).
+    """
+    annotations = _fingerprint()
+    if standings:
+        tables = Standing.objects.all()
+        annotations["tables_first"] = _per_division(tables, Min("after_round"))
+        annotations["tables_last"] = _per_division(tables, Max("after_round"))
+        annotations["tables_count"] = _per_division(tables, Count("after_round", distinct=True))
+    division = (
+        Division.objects.filter(event__in=events_visible_to(user), event__slug=event_slug, slug=division_slug)
+        .select_related("event")
+        .annotate(**annotations)
+        .first()
+    )
+    if division is None:
+        raise Http404("no such division")
+    return division
+
+
+def etag_of(division: Division, part: str, *extra: object) -> str:
+    """A quoted ETag for one live part of the division page (see the module docstring)."""
+    names = getattr(division, "names_changed", None)
+    parts: tuple[object, ...] = (
+        part,
+        division.pk,
+        division.status,
+        division.results_version,
+        division.standings_version,
+        division.standings_status,
+        getattr(division, "entries_sum", None),
+        names.isoformat() if names is not None else None,
+        get_language(),
+        *extra,
+    )
+    if part == "standings":
+        parts += (getattr(division, "standings_rows", None), tuple(division.tiebreaks))
+    else:
+        parts += (getattr(division, "pairings_sum", None), getattr(division, "matches_sum", None))
+    digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
+    return f'"{digest}"'
+
+
+def pairings_of(division: Division) -> QuerySet[Pairing]:
+    return (
+        division.pairings.select_related("round", "entry_a__player", "entry_b__player", "match")
+        .defer("match__state")
+        .order_by("round__number", "round__bracket", "table")
+    )
+
+
+#: A pairing still open: to be played, being played, or its result waiting for a confirmation or a director.
+_PLAYABLE = (PStatus.READY, PStatus.PLAYING)
+_UNCONFIRMED = (Confirmation.AWAITING, Confirmation.DISPUTED)
+_OPEN = Q(status__in=_PLAYABLE) | Q(confirmation__in=_UNCONFIRMED)
+
+
+def _is_open(pairing: Pairing) -> bool:
+    return pairing.status in _PLAYABLE or pairing.confirmation in _UNCONFIRMED
+
+
+# -- rows for the templates ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a board: the player (or, in a bracket slot not yet resolved, where he will come from)."""
+
+    entry: Entry | None
+    source: str
+    score: int | None
+    won: bool
+
+    @property
+    def source_short(self) -> str:
+        """The first clause of the explanation (``loser of main round 2 match 3``), for the bracket's boxes."""
+        return self.source.split(";")[0]
+
+
+@dataclass
+class Board:
+    """A pairing as the pages show it: live score and state from its match, the notes a spectator needs."""
+
+    pairing: Pairing
+    a: Side
+    b: Side
+    state: str
+    state_words: StrOrPromise
+    notes: list[str] = field(default_factory=list)
+    confirmation: str = ""
+
+    @property
+    def match_id(self) -> int | None:
+        return self.pairing.match_id
+
+    @property
+    def is_live(self) -> bool:
+        return self.state == PStatus.PLAYING
+
+    @property
+    def is_bye(self) -> bool:
+        return self.pairing.status == PStatus.BYE
+
+    @property
+    def sides(self) -> tuple[Side, Side]:
+        return (self.a, self.b)
+
+
+def _state(pairing: Pairing) -> str:
+    """The pairing's status, brought forward by its match before the division's sync has run."""
+    match = pairing.match
+    if pairing.status in (PStatus.FINISHED, PStatus.BYE, PStatus.EMPTY, PStatus.SKIPPED) or match is None:
+        return pairing.status
+    if match.status in (Match.Status.FINISHED, Match.Status.FORFEITED):
+        return PStatus.FINISHED
+    if match.status == Match.Status.IN_PROGRESS or match.seq:
+        return PStatus.PLAYING
+    return pairing.status
+
+
+def _winner_side(pairing: Pairing) -> int | None:
+    if pairing.winner_id is not None:
+        return 0 if pairing.winner_id == pairing.entry_a_id else 1
+    match = pairing.match
+    if match is not None and match.winner_id is not None and match.status != Match.Status.VOID:
+        return 0 if match.winner_id == match.player1_id else 1
+    return None
+
+
+def board_of(pairing: Pairing) -> Board:
+    state = _state(pairing)
+    match = pairing.match
+    scores: tuple[int | None, int | None] = (None, None)
+    if pairing.entry_a_id is None or pairing.entry_b_id is None or state in (PStatus.WAITING, PStatus.SKIPPED):
+        pass  # a bye, or a slot whose players are not known: no score
+    elif match is not None and match.status != Match.Status.VOID:
+        scores = (match.score1, match.score2)  # live, before the division's sync copies it
+    else:
+        scores = (pairing.score_a, pairing.score_b)
+    winner = _winner_side(pairing)
+    board = Board(
+        pairing=pairing,
+        a=Side(pairing.entry_a, pairing.source_a, scores[0], winner == 0),
+        b=Side(pairing.entry_b, pairing.source_b, scores[1], winner == 1),
+        state=state,
+        state_words=PAIRING_STATUS_WORDS.get(state, state),
+    )
+    if pairing.confirmation == Confirmation.AWAITING:
+        side = board.sides[pairing.confirmation_side or 0]
+        if side.entry is not None:
+            name = side.entry.player.display_name
+            board.confirmation = _("waiting for confirmation by %(name)s") % {"name": name}
+        else:
+            board.confirmation = _("waiting for confirmation")
+    elif pairing.confirmation == Confirmation.DISPUTED:
+        board.confirmation = _("disputed: a director decides")
+    if pairing.decision:
+        words = str(DECISION_WORDS.get(pairing.decision, pairing.decision))
+        board.notes.append(f"{words}: {pairing.decision_reason}" if pairing.decision_reason else words)
+    elif pairing.decision_reason:
+        board.notes.append(pairing.decision_reason)
+    if pairing.reason:
+        board.notes.append(pairing.reason)
+    if pairing.swapped_reason:
+        board.notes.append(_("Swapped: %(reason)s") % {"reason": pairing.swapped_reason})
+    return board
+
+
+@dataclass
+class RoundView:
+    """A round with its boards, as a table of the pairings."""
+
+    round: Round
+    titles: tuple[StrOrPromise, StrOrPromise]  # on its own, and in its bracket's column
+    boards: list[Board]
+    anchor: str
+    conditional: bool = False
+
+    @property
+    def title(self) -> StrOrPromise:
+        return self.titles[0]
+
+    @property
+    def short_title(self) -> StrOrPromise:
+        return self.titles[1]
+
+    @property
+    def open(self) -> int:
+        return sum(_is_open(b.pairing) for b in self.boards)
+
+
+def _round_titles(
+    division: Division, rnd: Round, last: dict[str, int], main_rounds: int | None
+) -> tuple[StrOrPromise, StrOrPromise]:
+    """The round's title on its own (``Round 3``, ``Main draw, round 2``, ``Consolation, final``, ``Grand final``)
+    and within its bracket's column (``Round 2``, ``Final``)."""
+    number = _("Round %(number)s") % {"number": rnd.number}
+    if not division.is_elimination:
+        return number, number
+    bracket = bracket_words(division, rnd.bracket)
+    final = _("%(bracket)s, final") % {"bracket": bracket}
+    if division.format == Division.Format.DOUBLE and rnd.bracket == "main" and main_rounds is not None:
+        if rnd.number == main_rounds + 1:
+            return _("Grand final"), _("Grand final")
+        if rnd.number == main_rounds + 2:
+            return _("Grand final reset (if needed)"), _("Reset (if needed)")
+        if rnd.number == main_rounds:
+            return final, _("Final")
+    elif rnd.number == last.get(rnd.bracket):
+        return final, _("Final")
+    return _("%(bracket)s, round %(number)s") % {"bracket": bracket, "number": rnd.number}, number
+
+
+def _main_rounds(division: Division) -> int | None:
+    """How many rounds the main bracket has before a double elimination's grand final (from the plan)."""
+    plan = plan_for(division)
+    return None if plan is None else plan.main_rounds
+
+
+def plan_for(division: Division) -> Plan | None:
+    """The division's bracket plan, or None (not an elimination division, not drawn, or not plannable)."""
+    if not division.is_elimination or division.status == Division.Status.REGISTRATION:
+        return None
+    entrants = getattr(division, "entrants", None)
+    try:
+        return plan_of(division, entrants) if entrants else None  # a pure function of the settings (cached)
+    except ApplicationError:  # a field the planner refuses: the page shows the slots without the lines
+        return None
+
+
+def _last_rounds(rounds: Iterable[Round]) -> dict[str, int]:
+    """The last round number of each bracket."""
+    last: dict[str, int] = {}
+    for rnd in rounds:
+        last[rnd.bracket] = max(last.get(rnd.bracket, 0), rnd.number)
+    return last
+
+
+def _play_order(rnd: Round) -> tuple[int, int]:
+    return (rnd.number, BRACKET_ORDER.get(rnd.bracket, 9))
+
+
+def round_views(
+    division: Division, pairings: Iterable[Pairing], every_round: Iterable[Round] | None = None
+) -> list[RoundView]:
+    """The rounds of ``pairings`` with their boards, in play order (round number, then main, consolation, last
+    chance). Titles name a bracket's last round its final: ``every_round`` lists the division's rounds when
+    ``pairings`` are not all of them."""
+    by_round: dict[int, list[Pairing]] = defaultdict(list)
+    rounds: dict[int, Round] = {}
+    for pairing in pairings:
+        by_round[pairing.round_id].append(pairing)
+        rounds[pairing.round_id] = pairing.round
+    last = _last_rounds(rounds.values() if every_round is None else every_round)
+    main_rounds = _main_rounds(division) if division.format == Division.Format.DOUBLE else None
+    ordered = sorted(rounds.values(), key=_play_order)
+    return [
+        RoundView(
+            round=rnd,
+            titles=_round_titles(division, rnd, last, main_rounds),
+            boards=[board_of(p) for p in sorted(by_round[rnd.pk], key=lambda p: p.table)],
+            anchor=f"round-{rnd.bracket}-{rnd.number}",
+            conditional=any(p.conditional for p in by_round[rnd.pk]),
+        )
+        for rnd in ordered
+    ]
+
+
+def current_round_ids(division: Division, rounds: Sequence[tuple[Round, int, int]]) -> list[int]:
+    """The rounds being played, from (round, open pairings, finished pairings).
+
+    Swiss and round robin: the first round with a pairing still open, else the last round. Elimination: in each
+    bracket, its first round with a pairing still open; when the division is over, the last main round played."""
+    if not rounds:
+        return []
+    if not division.is_elimination:
+        open_ = [r for r, n_open, _played in rounds if n_open]
+        every = [r for r, _open, _played in rounds]
+        chosen = min(open_, key=lambda r: r.number) if open_ else max(every, key=lambda r: r.number)
+        return [chosen.pk]
+    out: list[int] = []
+    for bracket in ("main", "consolation", "last-chance"):
+        open_ = [r for r, n_open, _played in rounds if n_open and r.bracket == bracket]
+        if open_:
+            out.append(min(open_, key=lambda r: r.number).pk)
+    if not out and division.status == Division.Status.FINISHED:
+        played = [r for r, _o, n_played in rounds if n_played and r.bracket == "main"]
+        if played:
+            out.append(max(played, key=lambda r: r.number).pk)
+    return out
+
+
+def current_from(views: Sequence[RoundView], division: Division) -> list[RoundView]:
+    counts = [(v.round, v.open, sum(b.pairing.status == PStatus.FINISHED for b in v.boards)) for v in views]
+    wanted = current_round_ids(division, counts)
+    return [v for v in views if v.round.pk in wanted]
+
+
+def rounds_with_counts(division: Division) -> list[Round]:
+    """The division's rounds in play order, each with ``n_open`` and ``n_played`` pairings and ``n_conditional``
+    (pairings played only if needed) (one query)."""
+    rounds = division.rounds.annotate(
+        n_open=Count("pairings", filter=Q(pairings__status__in=_PLAYABLE) | Q(pairings__confirmation__in=_UNCONFIRMED)),
+        n_played=Count("pairings", filter=Q(pairings__status=PStatus.FINISHED)),
+        n_conditional=Count("pairings", filter=Q(pairings__conditional=True)),
+    )
+    return sorted(rounds, key=_play_order)
+
+
+def counts_of(rounds: Sequence[Round]) -> list[tuple[Round, int, int]]:
+    """(round, open pairings, finished pairings) of rounds read by :func:`rounds_with_counts`."""
+    return [(r, getattr(r, "n_open", 0), getattr(r, "n_played", 0)) for r in rounds]
+
+
+def current_rounds(division: Division, rounds: Sequence[Round] | None = None) -> list[RoundView]:
+    """The live pairings part: the rounds being played (two queries: the rounds, unless ``rounds`` are those of
+    :func:`rounds_with_counts`, then their pairings)."""
+    if rounds is None:
+        rounds = rounds_with_counts(division)
+    wanted = current_round_ids(division, counts_of(rounds))
+    if not wanted:
+        return []
+    return round_views(division, pairings_of(division).filter(round_id__in=wanted), rounds)
+
+
+@dataclass(frozen=True)
+class RoundLink:
+    """A round in the division page's list of rounds: each round's table is on a page of its own."""
+
+    round: Round
+    title: StrOrPromise
+    anchor: str
+    conditional: bool
+    current: bool
+
+
+def round_links(division: Division, rounds: Sequence[Round], current: Iterable[int]) -> list[RoundLink]:
+    """``rounds`` (in play order, with ``n_conditional`` or ``conditional`` set) as links; ``current``: round ids."""
+    last = _last_rounds(rounds)
+    main_rounds = _main_rounds(division) if division.format == Division.Format.DOUBLE else None
+    now = set(current)
+    return [
+        RoundLink(
+            round=rnd,
+            title=_round_titles(division, rnd, last, main_rounds)[0],
+            anchor=f"round-{rnd.bracket}-{rnd.number}",
+            conditional=bool(getattr(rnd, "n_conditional", 0)),
+            current=rnd.pk in now,
+        )
+        for rnd in rounds
+    ]
+
+
+# -- the bracket -----------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Column:
+    """One round of one bracket: its boards from the top, and the lines from the previous column that feed it
+    (``links``: (index in the previous column, index here), from the plan's ``Winner`` sources)."""
+
+    view: RoundView
+    links: list[tuple[int, int, bool]] = field(default_factory=list)
+    previous: int = 0  # boards in the previous column (0 for the first)
+
+    @property
+    def boards(self) -> list[Board]:
+        return self.view.boards
+
+
+@dataclass
+class BracketView:
+    code: str
+    title: StrOrPromise
+    columns: list[Column]
+
+
+def bracket_views(division: Division, views: Sequence[RoundView]) -> list[BracketView]:
+    """The brackets of an elimination division, one column per round, with the lines between the columns."""
+    plan = plan_for(division)
+    out: list[BracketView] = []
+    for bracket in ("main", "consolation", "last-chance"):
+        mine = sorted((v for v in views if v.round.bracket == bracket), key=lambda v: v.round.number)
+        if not mine:
+            continue
+        columns: list[Column] = []
+        place: dict[str, tuple[int, int]] = {}  # pairing key -> (column, index)
+        for c, view in enumerate(mine):
+            column = Column(view=view, previous=len(columns[-1].boards) if columns else 0)
+            for i, board in enumerate(view.boards):
+                place[board.pairing.key] = (c, i)
+                if plan is None or board.pairing.key not in plan or c == 0:
+                    continue
+                node = plan.node(board.pairing.key)
+                for source in (node.a, node.b):
+                    if isinstance(source, Winner) and place.get(source.key, (-1, 0))[0] == c - 1:
+                        fed = place[source.key][1]
+                        link = (fed, i, counts(mine[c - 1].boards[fed].pairing))  # the winner has moved on
+                        if link not in column.links:
+                            column.links.append(link)
+            columns.append(column)
+        out.append(BracketView(code=bracket, title=bracket_words(division, bracket), columns=columns))
+    return out
+
+
+# -- standings -------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    row: Standing
+    tiebreaks: list[int | str]
+
+
+@dataclass
+class StandingsView:
+    rows: list[StandingRow]
+    rounds: list[int]
+    after_round: int | None
+    asked: int | None
+    tiebreaks: list[TiebreakColumn]
+
+
+def _standings_rounds(division: Division) -> list[int] | None:
+    """The rounds the division's standings tables exist for, from :func:`division_for_page`'s ``standings``
+    annotations (None: not read, or not a run of consecutive rounds)."""
+    if not hasattr(division, "tables_count"):
+        return None
+    first, last, count = (getattr(division, f"tables_{name}") for name in ("first", "last", "count"))
+    if not count:
+        return []
+    return list(range(first, last + 1)) if count == last - first + 1 else None
+
+
+def standings_view(division: Division, asked: int | None) -> StandingsView:
+    """The table after ``asked`` (default: the latest) and the rounds a table exists for (two queries; one when
+    the division was read with ``standings=True``)."""
+    rounds = _standings_rounds(division)
+    if rounds is None:
+        tables = Standing.objects.filter(division=division).values_list("after_round", flat=True)
+        rounds = list(tables.order_by("after_round").distinct())
+    chosen = asked if asked is not None else (rounds[-1] if rounds else None)
+    found = standings_table(division, after_round=chosen) if chosen in rounds else []
+    codes = [] if division.is_elimination else division.tiebreaks
+    tiebreaks = [TIEBREAK_COLUMNS[code] for code in codes if code in TIEBREAK_COLUMNS]
+    rows = [StandingRow(row, [row.tiebreaks.get(t.code, "") for t in tiebreaks]) for row in found]
+    shown = [r for r in rounds if r > 0]
+    return StandingsView(rows=rows, rounds=shown, after_round=chosen, asked=asked, tiebreaks=tiebreaks)
+
+
+# -- the event page --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class DivisionSummary:
+    division: Division
+    format: str
+    status: StrOrPromise
+    players: int
+    current: list[str]
+    champions: list[tuple[StrOrPromise, list[Entry]]]
+
+
+def division_summaries(event: Event) -> list[DivisionSummary]:
+    """The event's divisions with their players, current rounds and champions (four queries)."""
+    playing = Q(entries__status__in=[s for s in Entry.Status.values if s != Entry.Status.WITHDRAWN])
+    divisions = list(event.divisions.annotate(players=Count("entries", filter=playing)).order_by("id"))
+    ids = [d.pk for d in divisions]
+    rounds: dict[int, list[tuple[str, int | None, int]]] = defaultdict(list)
+    for row in (
+        Pairing.objects.filter(division__in=ids)
+        .values("division", "round__bracket")
+        .annotate(open_min=Min("round__number", filter=_OPEN), last=Max("round__number"))
+        .order_by()
+    ):
+        rounds[row["division"]].append((row["round__bracket"], row["open_min"], row["last"]))
+    champions = _champions([d for d in divisions if d.status == Division.Status.FINISHED])
+    out = []
+    for d in divisions:
+        out.append(
+            DivisionSummary(
+                division=d,
+                format=format_words(d),
+                status=DIVISION_STATUS_WORDS.get(d.status, d.status),
+                players=d.players,
+                current=_current_words(d, rounds[d.pk]) if d.status == Division.Status.RUNNING else [],
+                champions=champions.get(d.pk, []),
+            )
+        )
+    return out
+
+
+def _current_words(division: Division, rounds: list[tuple[str, int | None, int]]) -> list[str]:
+    if not division.is_elimination:
+        number = min((o for _b, o, _l in rounds if o is not None), default=None)
+        if number is None:
+            number = max((last for _b, _o, last in rounds), default=0)
+        if not number:
+            return []
+        total = division.rounds_planned if division.format == Division.Format.SWISS else max(r[2] for r in rounds)
+        return [_("round %(number)s of %(total)s") % {"number": number, "total": total}]
+    out = []
+    for bracket, open_min, _last in sorted(rounds, key=lambda r: BRACKET_ORDER.get(r[0], 9)):
+        if open_min is not None:
+            words = bracket_words(division, bracket)
+            out.append(_("%(bracket)s, round %(number)s") % {"bracket": words, "number": open_min})
+    return out
+
+
+def _champions(finished: list[Division]) -> dict[int, list[tuple[StrOrPromise, list[Entry]]]]:
+    """Elimination: the winner of each bracket's last match played (a double elimination's losers' bracket winner
+    plays on in the grand final). Swiss and round robin: the players ranked first in the final standings."""
+    out: dict[int, list[tuple[StrOrPromise, list[Entry]]]] = defaultdict(list)
+    elimination = [d for d in finished if d.is_elimination]
+    tables = [d for d in finished if not d.is_elimination]
+    if elimination:
+        last = (
+            Pairing.objects.filter(
+                division=OuterRef("division"), round__bracket=OuterRef("round__bracket"), winner__isnull=False
+            )
+            .order_by("-round__number")
+            .values("round__number")[:1]
+        )
+        finals = (
+            Pairing.objects.filter(division__in=elimination, winner__isnull=False)
+            .filter(round__number=Subquery(last))
+            .select_related("round", "winner__player")
+            .order_by("division", "round__bracket", "table")
+        )
+        labels = {"main": _("Champion"), "consolation": _("Consolation winner"), "last-chance": _("Last chance winner")}
+        formats = {d.pk: d.format for d in elimination}
+        found: dict[int, dict[str, Entry]] = defaultdict(dict)
+        for pairing in finals:
+            if formats[pairing.division_id] == Division.Format.DOUBLE and pairing.round.bracket != "main":
+                continue
+            assert pairing.winner is not None  # the filter on winner__isnull
+            found[pairing.division_id].setdefault(pairing.round.bracket, pairing.winner)
+        for division_id, by_bracket in found.items():
+            for bracket in ("main", "consolation", "last-chance"):
+                if bracket in by_bracket:
+                    out[division_id].append((labels[bracket], [by_bracket[bracket]]))
+    if tables:
+        latest = (
+            Standing.objects.filter(division=OuterRef("division")).order_by("-after_round").values("after_round")[:1]
+        )
+        leaders: dict[int, list[Entry]] = defaultdict(list)
+        for row in (
+            Standing.objects.filter(division__in=tables, rank=1, after_round=Subquery(latest))
+            .select_related("entry__player")
+            .order_by("division", "entry__seed")
+        ):
+            leaders[row.division_id].append(row.entry)
+        for division_id, entries in leaders.items():
+            out[division_id].append((_("Winner") if len(entries) == 1 else _("Shared first place"), entries))
+    return out
