@@ -12,7 +12,8 @@ import os
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,67 @@ def _not_inside_a_task() -> None:
     from celery._state import _set_task_join_will_block
 
     _set_task_join_will_block(False)
+
+
+@contextmanager
+def tasks_run_eagerly() -> Iterator[None]:
+    """Celery tasks run in-process when the commit callbacks run, as with no broker, even where CI configures one."""
+    from config.celery import app as celery_app
+
+    conf = celery_app.conf
+    old = conf.task_always_eager, conf.task_eager_propagates
+    conf.task_always_eager = conf.task_eager_propagates = True
+    try:
+        yield
+    finally:
+        conf.task_always_eager, conf.task_eager_propagates = old
+
+
+@pytest.fixture
+def eager_tasks(request: pytest.FixtureRequest) -> Iterator[None]:
+    """:func:`tasks_run_eagerly` for the test, unless it is marked ``worker`` (its tasks go to a real worker)."""
+    if request.node.get_closest_marker("worker"):
+        yield
+        return
+    with tasks_run_eagerly():
+        yield
+
+
+# -- a director and divisions, set up through the services (tournaments and web pages tests) -------------------
+
+
+@pytest.fixture
+def director(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user(username="dora", password=None)
+
+
+@pytest.fixture
+def as_director(director: Any) -> Any:
+    from games.access import Actor
+
+    return Actor(user=director)
+
+
+@pytest.fixture
+def division_of(as_director: Any) -> Callable[..., Any]:
+    """``division_of(format, players, **settings)``: an event with one division and ``players`` registered
+    ("P01", "P02", ... with ratings 2000, 1990, ..., so seed k is P{k})."""
+
+    def make(fmt: str, players: int, *, event: Any = None, **settings: Any) -> Any:
+        from tournaments import services
+
+        event = event or services.create_event(actor=as_director, name="Club night")
+        settings.setdefault("rounds_planned", 3 if fmt == "swiss" else 0)
+        division = services.create_division(
+            event,
+            actor=as_director,
+            settings=services.DivisionSettings(name=f"{fmt} {players}", format=fmt, **settings),
+        )
+        for i in range(1, players + 1):
+            services.register_player(division, actor=as_director, name=f"P{i:02d}", rating=2010 - 10 * i)
+        return division
+
+    return make
 
 
 @pytest.fixture(autouse=True)

@@ -16,7 +16,6 @@ import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -102,18 +101,6 @@ def outcome(division: Division) -> tuple[Any, ...]:
 def caught_up(division: Division) -> bool:
     division.refresh_from_db()
     return division.standings_status == Division.Work.CURRENT and division.standings_version == division.results_version
-
-
-@contextmanager
-def eager_tasks() -> Iterator[None]:
-    """Tasks run in-process at commit, as with no broker (set-up that must not leave messages behind)."""
-    conf = celery_app.conf
-    old = conf.task_always_eager, conf.task_eager_propagates
-    conf.task_always_eager = conf.task_eager_propagates = True
-    try:
-        yield
-    finally:
-        conf.task_always_eager, conf.task_eager_propagates = old
 
 
 def use_broker(monkeypatch: pytest.MonkeyPatch, url: str, queue: str | None = None) -> None:

@@ -22,11 +22,11 @@ import redis
 from django.db import connection
 from rest_framework.test import APIClient
 
-from games.access import Actor
+from games.access import Actor, new_entry_token, token_text
 from games.models import Match
+from tests.conftest import tasks_run_eagerly
 from tests.faults.conftest import (
     Workers,
-    eager_tasks,
     first_round,
     knockout,
     only_reconcile_catches_up,
@@ -168,11 +168,14 @@ def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
 
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="the worker shares the test database: PostgreSQL")
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="needs PostgreSQL (DATABASE_URL=postgres://...): the worker shares the test database",
+)
 def test_results_survive_a_redis_death_and_reconcile_catches_up(
     private_redis: PrivateRedis, as_director: Actor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with eager_tasks():
+    with tasks_run_eagerly():
         twin = knockout(as_director, "Twin cup")
         for pairing in first_round(twin):
             win_for_side_a(pairing, as_director)
@@ -202,3 +205,38 @@ def test_results_survive_a_redis_death_and_reconcile_catches_up(
         assert api.json()["standings_status"] == "current"
     finally:
         workers.stop_all()
+
+
+@pytest.mark.parametrize("dead", ["refused", "silent"])
+def test_requests_go_on_without_the_cache_when_its_redis_is_dead(
+    dead: str,
+    silent_server: int,
+    as_director: Actor,
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """CACHE_URL's Redis holds the throttle and rate-limit counters and the spectators' shared copies: when it is
+    down, results, live parts and entry links are answered as usual, without it (config/cache.py)."""
+    from config import cache as failing_open
+
+    port = free_port() if dead == "refused" else silent_server
+    location = f"redis://127.0.0.1:{port}/0"
+    settings.CACHES = {"default": {"BACKEND": "config.cache.FailOpenRedisCache", "LOCATION": location}}
+    settings.LIVE_PART_SECONDS = 2
+    monkeypatch.setattr(failing_open, "_last_logged", -failing_open._LOG_EVERY)
+    division = knockout(as_director, "No cache cup")
+    semi = first_round(division)[0]
+    link = f"/play/{token_text(new_entry_token(Match.objects.get(pk=semi.match_id), 1))}/"
+
+    with caplog.at_level(logging.WARNING, logger="config.cache"):
+        response, elapsed = enter_result_through_the_api(director_client(as_director), semi)  # throttled via the cache
+        live = APIClient().get(f"/events/{division.event.slug}/{division.slug}/live/pairings/")  # the shared copy
+        opened = APIClient().get(link)  # the entry links' rate limit
+
+    assert response.status_code == 201, response.content
+    assert elapsed < (REFUSED_BUDGET if dead == "refused" else 3 * SILENT_BUDGET), f"{elapsed:.2f} s without the cache"
+    assert Match.objects.get(pk=semi.match_id).status == Match.Status.FINISHED
+    assert live.status_code == 200 and "P1" in live.content.decode()
+    assert opened.status_code == 302
+    assert "the cache is unreachable" in caplog.text

@@ -30,7 +30,10 @@ from tests.games.conftest import footprint
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="cuts a PostgreSQL backend"),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="needs PostgreSQL (DATABASE_URL=postgres://...): it cuts the request's backend",
+    ),
 ]
 
 MATCH_UPDATE = 'UPDATE "games_match"'

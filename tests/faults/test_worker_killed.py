@@ -30,10 +30,10 @@ from django.db import connection
 
 from games.access import Actor
 from games.models import Match
+from tests.conftest import tasks_run_eagerly
 from tests.faults.conftest import (
     Workers,
     caught_up,
-    eager_tasks,
     first_round,
     knockout,
     only_reconcile_catches_up,
@@ -47,7 +47,10 @@ from tournaments.models import Division, Pairing
 pytestmark = [
     pytest.mark.worker,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="the worker shares the test database: PostgreSQL"),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="needs PostgreSQL (DATABASE_URL=postgres://...): the worker shares the test database",
+    ),
 ]
 
 VISIBILITY_TIMEOUT = 2.0  # seconds, for the workers of the redelivery test only
@@ -102,7 +105,7 @@ def unacked_for(workers: Workers) -> list[str]:
 
 def twin_of(director: Actor, name: str) -> Division:
     """The reference: the same results, tasks run in-process without interruption."""
-    with eager_tasks():
+    with tasks_run_eagerly():
         division = knockout(director, name)
         for pairing in first_round(division):
             win_for_side_a(pairing, director)
@@ -116,7 +119,7 @@ def test_a_worker_killed_in_a_bracket_task_is_redelivered_and_the_bracket_conver
     twin = twin_of(as_director, "Twin cup")
     division = knockout(as_director, "Killed cup")
     semi_1, semi_2 = first_round(division)
-    with eager_tasks():
+    with tasks_run_eagerly():
         win_for_side_a(semi_1, as_director)  # done in-process: the one message in the queue is the next result's
     win_for_side_a(semi_2, as_director)  # stored; its follow-up goes to the broker
 
@@ -146,7 +149,7 @@ def test_a_pool_process_killed_in_a_standings_task_is_run_again_by_its_worker(
     twin = twin_of(as_director, "Twin cup")
     division = knockout(as_director, "Killed cup")
     semi_1, semi_2 = first_round(division)
-    with eager_tasks():
+    with tasks_run_eagerly():
         win_for_side_a(semi_1, as_director)
     win_for_side_a(semi_2, as_director)
 
@@ -165,7 +168,7 @@ def test_a_worker_killed_in_a_standings_task_is_caught_up_by_reconcile(workers: 
     twin = twin_of(as_director, "Twin cup")
     division = knockout(as_director, "Killed cup")
     semi_1, semi_2 = first_round(division)
-    with eager_tasks():
+    with tasks_run_eagerly():
         win_for_side_a(semi_1, as_director)
     before = outcome(division)[4]
     win_for_side_a(semi_2, as_director)

@@ -1,8 +1,8 @@
 """Fixtures of the security tests: one event with every kind of match a permission can depend on, the people of
 the access matrix, and a snapshot of everything a request could write.
 
-Set-up goes through the services (STYLE.md 4.7); the director ``dora``, ``division_of`` and eager Celery are the
-tournaments tests' own (tests/tournaments/conftest.py), re-exported here.
+Set-up goes through the services (STYLE.md 4.7); the director ``dora`` and ``division_of`` come from
+tests/conftest.py, and eager Celery is the tournaments tests' own (tests/tournaments/conftest.py), re-exported here.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from games import services as games
 from games.access import SYSTEM, Actor, new_entry_token, revoke_entry_token, token_text
 from games.models import EntryToken, Match
 from tests.tournaments.api.support import enter_result
-from tests.tournaments.conftest import as_director, director, division_of, eager_tasks  # noqa: F401 (fixtures)
+from tests.tournaments.conftest import eager_tasks  # noqa: F401 (an autouse fixture)
 from tournaments import services
 from tournaments.models import Division, Event, Pairing
 

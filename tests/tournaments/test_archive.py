@@ -1,4 +1,4 @@
-"""Event archives (tournaments/archive.py and the export_event / import_event commands).
+"""Event archives (tournaments/services/archive.py and the export_event / import_event commands).
 
 The lossless check: export an event, import the file under a new address, export the imported event again; the
 two ``event.json`` documents are equal once ids, the event's address and the export time are mapped or left out
@@ -36,7 +36,9 @@ from games.errors import ApplicationError, ErrorCode
 from games.models import Action, EntryToken, Game, Match, Player
 from games.services import rebuild_match
 from tournaments import services
-from tournaments.archive import (
+from tournaments.demo import load_demo
+from tournaments.models import Division, Entry, Event, Pairing, Rating, RatingChange, RatingList, Round, Standing
+from tournaments.services.archive import (
     ACTION_FIELDS,
     DIVISION_FIELDS,
     ENTRY_FIELDS,
@@ -54,8 +56,6 @@ from tournaments.archive import (
     export_event,
     import_event,
 )
-from tournaments.demo import load_demo
-from tournaments.models import Division, Entry, Event, Pairing, Rating, RatingChange, RatingList, Round, Standing
 from tournaments.simulation import champions, run_division, simulate_event
 
 pytestmark = pytest.mark.django_db

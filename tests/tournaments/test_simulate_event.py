@@ -443,7 +443,10 @@ def test_a_bad_argument_makes_the_process_exit_1() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="the command runs in a second process: needs PostgreSQL")
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="needs PostgreSQL (DATABASE_URL=postgres://...): the command runs in a second process",
+)
 def test_the_command_line_runs_a_rehearsal_in_its_own_process() -> None:
     db = settings.DATABASES["default"]
     url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"

@@ -36,7 +36,10 @@ from tournaments.simulation import champions
 pytestmark = [
     pytest.mark.worker,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="the worker shares the test database: PostgreSQL"),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="needs PostgreSQL (DATABASE_URL=postgres://...): the worker shares the test database",
+    ),
 ]
 
 DEADLINE = 240.0  # seconds for the whole event (about 20 matches, each a few tasks)

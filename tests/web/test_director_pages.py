@@ -11,7 +11,6 @@ printed on the pairing sheet. The tests' transaction never commits, so the follo
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import urlsplit
@@ -23,28 +22,16 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import Resolver404, resolve
 
-from config.celery import app as celery_app
 from games import services as games
 from games.access import Actor, access_entry_token, new_entry_token
 from games.models import Action, EntryToken, Match, Player
 from tournaments import services
 from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 EVIL = "<script>alert(1)</script>"
 ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
-
-
-@pytest.fixture(autouse=True)
-def eager_tasks() -> Iterator[None]:
-    """Tasks run in-process when the commit callbacks run (as with no broker), even where CI configures one."""
-    old = celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates
-    celery_app.conf.task_always_eager = celery_app.conf.task_eager_propagates = True
-    try:
-        yield
-    finally:
-        celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = old
 
 
 # -- the cast --------------------------------------------------------------------------------------------------------

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from collections.abc import Iterator
 from html.parser import HTMLParser
 from typing import Any
 
@@ -23,7 +22,6 @@ from django.db import connection
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 
-from config.celery import app as celery_app
 from engine.formats.mat import read_mat
 from engine.formats.matlog import replay_record
 from engine.game import Phase
@@ -40,23 +38,12 @@ from tests.games.conftest import footprint
 from tournaments import services as tournaments
 from tournaments.models import Division, Pairing
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 EVIL = "<script>alert(1)</script>"
 ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
 STALE = "Your opponent moved first: check the board and enter again."
 LONG_LOG = CORPUS / "lassehjorthmadsen__backgammon" / "lasse" / "raw" / "match8170603.txt"
-
-
-@pytest.fixture(autouse=True)
-def eager_tasks() -> Iterator[None]:
-    """Tasks run in-process when the commit callbacks run (as with no broker), even where CI configures one."""
-    old = celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates
-    celery_app.conf.task_always_eager = celery_app.conf.task_eager_propagates = True
-    try:
-        yield
-    finally:
-        celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = old
 
 
 # -- helpers ---------------------------------------------------------------------------------------------------------

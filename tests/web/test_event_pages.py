@@ -13,7 +13,7 @@ import csv
 import io
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -22,7 +22,6 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from config.celery import app as celery_app
 from games import services as games
 from games.access import Actor, new_entry_token, token_text
 from games.models import EntryToken, Match, Player
@@ -35,7 +34,7 @@ from tournaments.templatetags.bracket import centre
 from tournaments.templatetags.event_pages import player
 from tournaments.views import csv_cell
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 EVIL = "<script>alert(1)</script>"
 ESCAPED_EVIL = "&lt;script&gt;alert(1)&lt;/script&gt;"
@@ -43,47 +42,6 @@ BYE_NOTE = "A bye counts as a match win against a virtual opponent scored 0 for 
 FAMILIES = ("swiss", "round-robin", "main-consolation", "double-elimination")
 
 # -- fixtures and helpers ----------------------------------------------------------------------------------------------
-
-
-@pytest.fixture(autouse=True)
-def eager_tasks() -> Iterator[None]:
-    """Tasks run in-process, as with no broker (tests/tournaments/conftest.py does the same)."""
-    old = celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates
-    celery_app.conf.task_always_eager = celery_app.conf.task_eager_propagates = True
-    try:
-        yield
-    finally:
-        celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = old
-
-
-@pytest.fixture
-def director(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user(username="dora", password=None)
-
-
-@pytest.fixture
-def as_director(director: Any) -> Actor:
-    return Actor(user=director)
-
-
-@pytest.fixture
-def division_of(as_director: Actor) -> Callable[..., Division]:
-    """``division_of(format, players, **settings)``: an event ("Club night" unless ``event`` is given) with one
-    division and ``players`` registered ("P01", "P02", ... rated 2000, 1990, ..., so seed k is P{k})."""
-
-    def make(fmt: str, players: int, *, event: Event | None = None, **settings: Any) -> Division:
-        event = event or services.create_event(actor=as_director, name="Club night")
-        settings.setdefault("rounds_planned", 3 if fmt == "swiss" else 0)
-        division = services.create_division(
-            event,
-            actor=as_director,
-            settings=services.DivisionSettings(name=f"{fmt} {players}", format=fmt, **settings),
-        )
-        for i in range(1, players + 1):
-            services.register_player(division, actor=as_director, name=f"P{i:02d}", rating=2010 - 10 * i)
-        return division
-
-    return make
 
 
 def page_url(division: Division) -> str:

@@ -5,6 +5,8 @@
   division forward from its results (idempotent, serialised per division);
 - results: confirmations, disputes, forfeits, withdrawals, swaps, and the guard on corrections;
 - standings: standings tables and ratings, recomputed from scratch.
+- archive: a whole event exported as one file and imported into another installation (``import_event``,
+  ``export_event``; imported from their module, not re-exported here).
 """
 
 from tournaments.services.draw import (

@@ -78,6 +78,9 @@ def divisions_behind_their_matches() -> list[int]:
     return list(
         Pairing.objects.filter(_UNTAKEN)
         .exclude(division__status=Division.Status.REGISTRATION)
+        .exclude(
+            division__event__status=Event.Status.FINISHED
+        )  # closed events: the scan stays as small as the live ones
         .order_by()
         .values_list("division_id", flat=True)
         .distinct()

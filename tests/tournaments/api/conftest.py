@@ -1,5 +1,5 @@
 """Fixtures of the tournaments API tests: the people of the access matrix and a started Swiss division, all set up
-through the services (the director ``dora`` and ``division_of`` come from tests/tournaments/conftest.py)."""
+through the services (the director ``dora`` and ``division_of`` come from tests/conftest.py)."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ pytestmark = [
     pytest.mark.django_db,
     pytest.mark.skipif(
         connection.vendor != "postgresql",
-        reason="counts PostgreSQL's statements (SQLite, the first-look database, writes in batches of its own)",
+        reason="needs PostgreSQL (DATABASE_URL=postgres://...): it counts PostgreSQL's statements",
     ),
 ]
 

@@ -1,7 +1,7 @@
 """``python manage.py export_event SLUG [--out FILE]``: write an event as one archive file (default ``<slug>.zip``).
 
-The archive (``tournaments.archive``) holds ``event.json`` (the event, its divisions, players, every match with its
-whole action log, standings and rating list) and a .mat match log per match that the format can hold; another
+The archive (``tournaments.services.archive``) holds ``event.json`` (the event, its divisions, players, every match
+with its whole action log, standings and rating list) and a .mat match log per match that the format can hold; another
 installation reads it back with ``python manage.py import_event``.
 """
 
@@ -12,8 +12,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.archive import export_event
 from tournaments.models import Event
+from tournaments.services.archive import export_event
 
 
 class Command(BaseCommand):

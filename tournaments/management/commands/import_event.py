@@ -18,7 +18,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from games.access import SYSTEM, Actor
 from games.errors import ApplicationError
 from games.models import Match
-from tournaments.archive import import_event
+from tournaments.services.archive import import_event
 
 
 class Command(BaseCommand):
