@@ -184,11 +184,12 @@ SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
 
 # --- Cache (rate limits, throttles) -------------------------------------------------------------------------
-# Shared between web processes when CACHE_URL names a Redis database; otherwise each process keeps its own.
+# Shared between web processes when CACHE_URL names a Redis database; otherwise each process keeps its own. It holds
+# only what can be lost (rate-limit counters, spectators' shared copies): without Redis, requests go on without it.
 CACHE_URL = os.environ.get("CACHE_URL", "")
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        {"BACKEND": "config.cache.FailOpenRedisCache", "LOCATION": CACHE_URL}
         if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
