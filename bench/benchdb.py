@@ -143,7 +143,7 @@ def disconnect_division_followups() -> None:
     """Disconnect the tournaments receivers of ``match_finished`` and ``match_result_changed``: with eager tasks
     each recorded result would run its division's follow-up (sync and standings) at once, which a benchmark that
     builds hundreds of results does itself, once per round."""
-    from games import signals
+    from games import hooks
 
-    signals.match_finished.disconnect(dispatch_uid="tournaments.match_finished")
-    signals.match_result_changed.disconnect(dispatch_uid="tournaments.match_result_changed")
+    hooks.match_finished.disconnect(dispatch_uid="tournaments.match_finished")
+    hooks.match_result_changed.disconnect(dispatch_uid="tournaments.match_result_changed")

@@ -9,7 +9,6 @@ is private. Entry tokens are signed from a per-row nonce; revoking one makes its
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,17 +16,10 @@ from django.core import signing
 from django.utils import timezone
 
 from games.errors import ApplicationError, ErrorCode
+from games.hooks import DIRECTOR_CHECKS
 from games.models import EntryToken, Match
 
 _SALT = "games.entry-token"
-
-#: Callables (user, match) -> bool that say whether a user directs a match; tournaments/ appends to this list.
-DIRECTOR_CHECKS: list[Callable[[Any, Match], bool]] = []
-
-#: Callables (match, override) run before a correction changes the result of a closed match; each may refuse by
-#: raising ApplicationError (tournaments/ refuses once a later match that depends on the result has started,
-#: unless the director passes ``override=True``). They run inside the correction's transaction, match row locked.
-CORRECTION_GUARDS: list[Callable[[Match, bool], None]] = []
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +45,7 @@ SYSTEM = Actor()
 
 
 def is_director(user: Any, match: Match) -> bool:
-    """Staff, the match's creator, or a director accepted by a registered check."""
+    """Staff, the match's creator, or a director accepted by a registered check (games.hooks.DIRECTOR_CHECKS)."""
     if user is None or not user.is_authenticated:
         return False
     if user.is_staff or (match.created_by_id is not None and match.created_by_id == user.pk):

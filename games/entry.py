@@ -16,8 +16,8 @@ Terms: a *seat* is the sides (0, 1) this visitor holds, each with the :class:`~g
 it (the entry link, else the account). The *viewer* is the side whose view the board shows: the one held, or,
 holding both, the one to act.
 
-Other apps add blocks to the page through :data:`PANELS` (tournaments/ registers its confirm-or-dispute panel
-from its ``AppConfig.ready``): games/ never imports tournaments/ (DESIGN.md, "Layers").
+Other apps add blocks to the page through ``games.hooks.PANELS`` (tournaments/ registers its confirm-or-dispute
+panel from its ``AppConfig.ready``): games/ never imports tournaments/ (DESIGN.md, "Layers").
 
 Tap to move: :func:`tap_tree` turns the engine's legal plays into a tree of single-die steps that the page embeds
 as JSON (static/js/entry-board.js walks it). Every path of the tree ends in one of the legal plays, and a step is
@@ -62,6 +62,7 @@ from games.access import Actor, access_entry_token, sides_of
 from games.board_svg import render_board, scene_from_state
 from games.engine_bridge import load_state, play_from_steps
 from games.errors import ApplicationError, ErrorCode
+from games.hooks import PANELS
 from games.models import Action, EntryToken, Game, Match
 from games.selectors import live_state
 
@@ -77,36 +78,6 @@ RESULT_KINDS = (
 )
 STALE = gettext_lazy("Your opponent moved first: check the board and enter again.")
 NEW_LINK = gettext_lazy("Ask the director for a new link.")
-
-
-# -- panels: blocks other apps add to the page ---------------------------------------------------------------------
-
-
-def _unversioned(match: Match) -> str | None:
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class Panel:
-    """A block shown on the entry page, below the forms.
-
-    ``render(request, match, sides)`` returns its HTML (escaped by its own template) or None to show nothing;
-    ``sides`` are the sides the visitor holds. ``version(match)`` says what the block shows depends on beyond the
-    match (it goes into the live part's ETag), or None when the block will not change any more: the page keeps
-    polling a closed match while some panel's version is not None (a result waiting for a confirmation).
-    """
-
-    render: Callable[[HttpRequest, Match, frozenset[int]], str | None]
-    version: Callable[[Match], str | None] = _unversioned
-
-
-#: The panels shown on every entry page, in order; tournaments/ registers its own (see :func:`register_panel`).
-PANELS: list[Panel] = []
-
-
-def register_panel(panel: Panel) -> None:
-    if panel not in PANELS:
-        PANELS.append(panel)
 
 
 # -- who holds a side ---------------------------------------------------------------------------------------------

@@ -6,7 +6,6 @@ the cached engine snapshot, the log and games in one query each.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,18 +14,15 @@ from django.db.models import Q, QuerySet
 from engine.game import Phase
 from engine.match import MatchState
 from games.engine_bridge import load_state
+from games.hooks import DIRECTED_MATCHES
 from games.models import Action, Game, Match
 
 Kind = Action.Kind
 
 
-#: Callables user -> Q naming more private matches a user directs; tournaments/ registers one for event directors
-#: (the list counterpart of games.access.DIRECTOR_CHECKS).
-DIRECTED_MATCHES: list[Callable[[Any], Q]] = []
-
-
 def matches_visible_to(user: Any) -> QuerySet[Match]:
-    """Matches a user may read: every public match, plus private ones they play in or direct (staff: all)."""
+    """Matches a user may read: every public match, plus private ones they play in or direct (staff: all; the
+    matches another app says a user directs: games.hooks.DIRECTED_MATCHES)."""
     qs = Match.objects.select_related("player1", "player2", "winner")
     if user is not None and user.is_authenticated:
         if user.is_staff:

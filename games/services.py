@@ -41,11 +41,11 @@ from engine.moves import Play
 from engine.notation import parse_play
 from engine.types import ResultKind
 from engine.variants import VARIANTS
-from games.access import CORRECTION_GUARDS, SYSTEM, Actor, check_can_act, sides_of
+from games.access import SYSTEM, Actor, check_can_act, is_director, sides_of
 from games.engine_bridge import engine_action, load_state, new_state, replacement_action, row_fields
 from games.errors import ApplicationError, ErrorCode
+from games.hooks import CORRECTION_GUARDS, match_finished, match_result_changed
 from games.models import Action, Game, Match, Player
-from games.signals import match_finished, match_result_changed
 
 Kind = Action.Kind
 _CLOSED = (Match.Status.FINISHED, Match.Status.FORFEITED, Match.Status.VOID)
@@ -406,7 +406,7 @@ def undo_last_action(
     match_id: int, *, actor: Actor, reason: str, expected_seq: int | None = None, override: bool = False
 ) -> Recorded:
     """Take back the last action still in force (a new log row says what it undoes and why). ``override``: see
-    :data:`games.access.CORRECTION_GUARDS`."""
+    :data:`games.hooks.CORRECTION_GUARDS`."""
     _need_reason(reason)
     with transaction.atomic():
         match = _lock(match_id)
@@ -484,8 +484,6 @@ def _any_side(actor: Actor, match: Match) -> int | None:
 
 
 def _directs(actor: Actor, match: Match) -> bool:
-    from games.access import is_director
-
     return actor is SYSTEM or (actor.token is None and is_director(actor.user, match))
 
 

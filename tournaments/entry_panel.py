@@ -1,4 +1,4 @@
-"""The tournaments block of a player's entry page (registered into ``games.entry.PANELS`` from ``apps.ready``).
+"""The tournaments block of a player's entry page (registered into ``games.hooks.PANELS`` from ``apps.ready``).
 
 Once a match of a pairing is over it says what happens to the result: a scoresheet result entered by one player
 waits for the other one's confirmation (``Pairing.confirmation_side``), who gets the confirm and dispute forms
@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
-from games.entry import Panel, register_panel
+from games.hooks import Panel
 from games.models import Match
 from tournaments.models import Pairing
 
@@ -62,8 +62,5 @@ def panel_version(match: Match) -> str | None:
     return None if settled else f"{status}|{confirmation}|{updated_at.isoformat()}"
 
 
+#: The block, registered into games/ by ``TournamentsConfig.ready``.
 PANEL = Panel(render=render_panel, version=panel_version)
-
-
-def register_entry_panel() -> None:
-    register_panel(PANEL)

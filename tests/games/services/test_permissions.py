@@ -11,8 +11,9 @@ from django.contrib.auth.models import AnonymousUser
 from django.core import signing
 
 from games import access, services
-from games.access import DIRECTOR_CHECKS, SYSTEM, Actor
+from games.access import SYSTEM, Actor
 from games.errors import ApplicationError, ErrorCode
+from games.hooks import DIRECTOR_CHECKS
 from games.models import Action, EntryToken, Match
 
 pytestmark = pytest.mark.django_db

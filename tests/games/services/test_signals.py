@@ -11,8 +11,8 @@ from django.db import transaction
 
 from games import services
 from games.access import SYSTEM
+from games.hooks import match_finished, match_result_changed
 from games.models import Match
-from games.signals import match_finished, match_result_changed
 
 pytestmark = pytest.mark.django_db
 

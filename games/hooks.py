@@ -1,0 +1,108 @@
+"""The contract between games/ and the apps built on it: every hook another app plugs into games/, in one place.
+
+games/ never imports tournaments/ (DESIGN.md, "Layers"): what tournaments/ adds to matches (event directors, the
+guard on corrections, its block on the players' entry pages) and what it hears from them (a match finished, a
+result changed) goes through what is declared here. ``TournamentsConfig.ready`` plugs into it; games/ reads the
+lists and sends the signals, and imports them from here only.
+
+Registries (appended to once, at start-up, through the ``register_*`` functions):
+
+- :data:`DIRECTOR_CHECKS`: ``(user, match) -> bool``, whether a user directs a match (besides staff and the
+  match's creator). tournaments/: the directors of the event whose pairing made the match.
+- :data:`DIRECTED_MATCHES`: ``user -> Q``, the private matches a user directs, as a filter of matches (the list
+  counterpart of the checks, for the lists of matches a user may read).
+- :data:`CORRECTION_GUARDS`: ``(match, override) -> None``, run before a correction changes the result of a closed
+  match, inside the correction's transaction with the match row locked; each may refuse by raising
+  ``ApplicationError``. tournaments/: refuses once a later match that depends on the result has started, unless the
+  director overrides.
+- :data:`PANELS`: :class:`Panel` blocks shown on every player's entry page, in order. tournaments/: confirm or
+  dispute a scoresheet result, and a link to the player's next match.
+
+Signals, sent after the transaction that caused them commits, with ``sender=Match`` and ``match_id``:
+
+- :data:`match_finished`: a match ended (won, forfeited or voided);
+- :data:`match_result_changed`: a director's correction changed a result that was already final (a finished match
+  reopened or its result replaced).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import django.dispatch
+
+if TYPE_CHECKING:
+    from django.db.models import Q
+    from django.http import HttpRequest
+
+    from games.models import Match
+
+# -- who directs a match -------------------------------------------------------------------------------------------
+
+#: Callables (user, match) -> bool that say whether a user directs a match.
+DIRECTOR_CHECKS: list[Callable[[Any, Match], bool]] = []
+
+#: Callables user -> Q naming more private matches a user directs (the list counterpart of DIRECTOR_CHECKS).
+DIRECTED_MATCHES: list[Callable[[Any], Q]] = []
+
+
+def register_director_check(check: Callable[[Any, Match], bool]) -> None:
+    if check not in DIRECTOR_CHECKS:
+        DIRECTOR_CHECKS.append(check)
+
+
+def register_directed_matches(directed: Callable[[Any], Q]) -> None:
+    if directed not in DIRECTED_MATCHES:
+        DIRECTED_MATCHES.append(directed)
+
+
+# -- corrections ---------------------------------------------------------------------------------------------------
+
+#: Callables (match, override) run before a correction changes the result of a closed match; each may refuse by
+#: raising ApplicationError. They run inside the correction's transaction, match row locked.
+CORRECTION_GUARDS: list[Callable[[Match, bool], None]] = []
+
+
+def register_correction_guard(guard: Callable[[Match, bool], None]) -> None:
+    if guard not in CORRECTION_GUARDS:
+        CORRECTION_GUARDS.append(guard)
+
+
+# -- the players' entry pages --------------------------------------------------------------------------------------
+
+
+def _unversioned(match: Match) -> str | None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """A block shown on the entry page, below the forms.
+
+    ``render(request, match, sides)`` returns its HTML (escaped by its own template) or None to show nothing;
+    ``sides`` are the sides the visitor holds. ``version(match)`` says what the block shows depends on beyond the
+    match (it goes into the live part's ETag), or None when the block will not change any more: the page keeps
+    polling a closed match while some panel's version is not None (a result waiting for a confirmation).
+    """
+
+    render: Callable[[HttpRequest, Match, frozenset[int]], str | None]
+    version: Callable[[Match], str | None] = _unversioned
+
+
+#: The panels shown on every entry page, in order.
+PANELS: list[Panel] = []
+
+
+def register_panel(panel: Panel) -> None:
+    if panel not in PANELS:
+        PANELS.append(panel)
+
+
+# -- signals -------------------------------------------------------------------------------------------------------
+
+#: A match ended (won, forfeited or voided); sent after the commit with ``match_id``.
+match_finished = django.dispatch.Signal()
+#: A director's correction changed a result that was already final; sent after the commit with ``match_id``.
+match_result_changed = django.dispatch.Signal()
