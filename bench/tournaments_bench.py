@@ -592,10 +592,10 @@ def service_result_sync(item: str, bench: Bench, division: Any, n: int, reps: in
 
 def plan_caches() -> list[Any]:
     """The memo caches (``functools.lru_cache``/``cache``) of the bracket and draw modules, if any."""
+    from tournaments import core
     from tournaments.pairing import brackets, elimination
-    from tournaments.services import draw
 
-    return [f for m in (brackets, elimination, draw) for f in vars(m).values() if hasattr(f, "cache_clear")]
+    return [f for m in (brackets, elimination, core) for f in vars(m).values() if hasattr(f, "cache_clear")]
 
 
 def clear_plan_caches() -> None:

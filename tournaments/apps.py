@@ -12,14 +12,16 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         """Plug into games/ through its hooks (games/hooks.py): event directors direct their matches; results move
         divisions forward; corrections of results that later matches depend on are guarded; the players' entry
-        pages show the confirm-or-dispute block.
+        pages show the confirm-or-dispute block. And name the task that runs a result's follow-up.
 
-        The imports are here because an app's models and services may only be imported once Django's app registry
-        is ready."""
+        The imports are here because an app's models, services and tasks may only be imported once Django's app
+        registry is ready."""
         from games import hooks
+        from tournaments import tasks
         from tournaments.access import directed_matches, directs_match
         from tournaments.entry_panel import PANEL
         from tournaments.receivers import on_match_changed
+        from tournaments.services.followup import plug_followup_task
         from tournaments.services.results import guard_correction
 
         hooks.register_director_check(directs_match)
@@ -28,3 +30,4 @@ class TournamentsConfig(AppConfig):
         hooks.register_panel(PANEL)
         hooks.match_finished.connect(on_match_changed, dispatch_uid="tournaments.match_finished")
         hooks.match_result_changed.connect(on_match_changed, dispatch_uid="tournaments.match_result_changed")
+        plug_followup_task(tasks.advance_division)

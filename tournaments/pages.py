@@ -1,10 +1,9 @@
-"""What the public event pages show, read and shaped for the templates (tournaments/views.py renders them): the
-words for formats, brackets and tie-breaks; the division with its *fingerprint*, from which each live part's ETag is
-made; a board per pairing, a view per round, the bracket's columns, the standings rows, and each division's summary
-on its event page.
+"""What the public event pages show, shaped for the templates (tournaments/views.py renders them): the words for
+formats, brackets and tie-breaks; each live part's ETag, made from the division's *fingerprint*; a board per
+pairing, a view per round, the bracket's columns, the standings rows, and each division's summary on its event page.
 
-Reads only: nothing here writes. The live parts, their ETags and their queries are described in the views' module
-docstring.
+Reads go through tournaments/selectors/public.py; nothing here writes. The live parts, their ETags and their
+queries are described in the views' module docstring.
 """
 
 from __future__ import annotations
@@ -13,36 +12,26 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from django.db.models import (
-    BigIntegerField,
-    Case,
-    Count,
-    F,
-    IntegerField,
-    Max,
-    Min,
-    OuterRef,
-    Q,
-    QuerySet,
-    Subquery,
-    Sum,
-    Value,
-    When,
-)
-from django.db.models.functions import Coalesce, Length
-from django.http import Http404
 from django.utils.functional import Promise
 from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from games.errors import ApplicationError
 from games.models import Match
+from tournaments.core import BRACKET_ORDER, counts, is_open, pairing_state, plan_of, play_order
 from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
 from tournaments.pairing.brackets import Plan, Winner
-from tournaments.selectors import events_visible_to, standings_table
-from tournaments.services.draw import counts, plan_of
+from tournaments.selectors.common import standings_table
+from tournaments.selectors.public import (
+    bracket_finals,
+    divisions_with_players,
+    pairings_of,
+    rounds_in_play,
+    rounds_with_counts,
+    standings_rounds,
+    table_leaders,
+)
 from tournaments.standings.tiebreakers import Tiebreak
 
 StrOrPromise = str | Promise
@@ -98,7 +87,6 @@ DOUBLE_BRACKET_WORDS: dict[str, StrOrPromise] = {
     Round.Bracket.MAIN: gettext_lazy("Winners' bracket"),
     Round.Bracket.CONSOLATION: gettext_lazy("Losers' bracket"),
 }
-BRACKET_ORDER = {"main": 0, "consolation": 1, "last-chance": 2, "swiss": 0, "round-robin": 0}
 
 
 @dataclass(frozen=True)
@@ -168,93 +156,12 @@ def bracket_words(division: Division, bracket: str) -> StrOrPromise:
     return BRACKET_WORDS.get(bracket, bracket)
 
 
-# -- reads -----------------------------------------------------------------------------------------------------------
-
-
-def _code(field_name: str, values: Sequence[str]) -> Case:
-    """A string column as a small integer (its place in ``values``, 0 for anything else), for the checksums."""
-    whens = [When(**{field_name: value}, then=Value(n)) for n, value in enumerate(values, start=1)]
-    return Case(*whens, default=Value(0), output_field=IntegerField())
-
-
-def _per_division(qs: QuerySet[Any], aggregate: Any) -> Subquery:
-    """``aggregate`` over the rows of ``qs`` that belong to the outer division (a correlated subquery)."""
-    grouped = qs.filter(division=OuterRef("pk")).order_by().values("division").annotate(value=aggregate)
-    return Subquery(grouped.values("value")[:1])
-
-
-def _fingerprint() -> dict[str, Any]:
-    """Annotations of a division that change whenever anything its live parts show changes.
-
-    A checksum is a sum over rows of ``(id mod 1009 + 1) * (a weighted sum of the row's fields)``: a change to one
-    field of one row always changes it (two rows' changes cancelling out would need a coincidence)."""
-    weight = F("id") % 1009 + 1
-    pairing = (
-        Coalesce("entry_a_id", 0) * 3
-        + Coalesce("entry_b_id", 0) * 5
-        + Coalesce("winner_id", 0) * 7
-        + Coalesce("match_id", 0) * 11
-        + F("score_a") * 13
-        + F("score_b") * 17
-        + _code("status", PStatus.values) * 19
-        + _code("confirmation", Confirmation.values) * 23
-        + _code("decision", Pairing.Decision.values) * 29
-        + Length("swapped_reason") * 31
-        + Length("decision_reason") * 37
-        + Length("reason") * 41
-        + F("penalty_a") * 43
-        + F("penalty_b") * 47
-        + Coalesce("confirmation_side", 0) * 53
-    )
-    # What a board shows of its match: its state, whether it has started, the score and the winner. Not every move:
-    # a spectator's pairings and bracket stay 304 while the tables play on, until a game or a match ends.
-    shown_of_match = (
-        _code("match__status", Match.Status.values) * 3
-        + Case(When(match__seq__gt=0, then=Value(5)), default=Value(0), output_field=IntegerField())
-        + F("match__score1") * 7
-        + F("match__score2") * 11
-        + Coalesce("match__winner_id", 0) * 13
-    )
-    entry = _code("status", Entry.Status.values) * 3 + Coalesce("seed", 0) * 5 + Length("place") * 7
-    pairings, entries = Pairing.objects.all(), Entry.objects.all()
-    return {
-        "pairings_sum": _per_division(pairings, Sum(weight * pairing, output_field=BigIntegerField())),
-        "matches_sum": _per_division(
-            pairings.filter(match__isnull=False), Sum(weight * shown_of_match, output_field=BigIntegerField())
-        ),
-        "entries_sum": _per_division(entries, Sum(weight * entry, output_field=BigIntegerField())),
-        "names_changed": _per_division(entries, Max("player__updated_at")),
-        "entrants": _per_division(entries.filter(seed__isnull=False, late=False), Count("id")),
-        "standings_rows": _per_division(Standing.objects.all(), Max("id")),  # every recompute writes new rows
-    }
-
-
-def division_for_page(user: Any, event_slug: str, division_slug: str, *, standings: bool = False) -> Division:
-    """The division with its event and its fingerprint (one query); with ``standings``, also the first and last
-    rounds its standings tables exist for and how many there are, from which :func:`standings_view` knows them all
-    without a query when they follow each other (as they do: one table per round played).
-
-    :raises Http404: for an unknown division, or one in an event ``user`` may not see (the same answer for both).
-    """
-    annotations = _fingerprint()
-    if standings:
-        tables = Standing.objects.all()
-        annotations["tables_first"] = _per_division(tables, Min("after_round"))
-        annotations["tables_last"] = _per_division(tables, Max("after_round"))
-        annotations["tables_count"] = _per_division(tables, Count("after_round", distinct=True))
-    division = (
-        Division.objects.filter(event__in=events_visible_to(user), event__slug=event_slug, slug=division_slug)
-        .select_related("event")
-        .annotate(**annotations)
-        .first()
-    )
-    if division is None:
-        raise Http404("no such division")
-    return division
+# -- the ETag of a live part ----------------------------------------------------------------------------------------
 
 
 def etag_of(division: Division, part: str, *extra: object) -> str:
-    """A quoted ETag for one live part of the division page (see the module docstring)."""
+    """A quoted ETag for one live part of the division page, from the fingerprint that
+    :func:`tournaments.selectors.public.division_for_page` reads (see the views' module docstring)."""
     names = getattr(division, "names_changed", None)
     parts: tuple[object, ...] = (
         part,
@@ -274,24 +181,6 @@ def etag_of(division: Division, part: str, *extra: object) -> str:
         parts += (getattr(division, "pairings_sum", None), getattr(division, "matches_sum", None))
     digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
     return f'"{digest}"'
-
-
-def pairings_of(division: Division) -> QuerySet[Pairing]:
-    return (
-        division.pairings.select_related("round", "entry_a__player", "entry_b__player", "match")
-        .defer("match__state")
-        .order_by("round__number", "round__bracket", "table")
-    )
-
-
-#: A pairing still open: to be played, being played, or its result waiting for a confirmation or a director.
-_PLAYABLE = (PStatus.READY, PStatus.PLAYING)
-_UNCONFIRMED = (Confirmation.AWAITING, Confirmation.DISPUTED)
-_OPEN = Q(status__in=_PLAYABLE) | Q(confirmation__in=_UNCONFIRMED)
-
-
-def _is_open(pairing: Pairing) -> bool:
-    return pairing.status in _PLAYABLE or pairing.confirmation in _UNCONFIRMED
 
 
 # -- rows for the templates ------------------------------------------------------------------------------------------
@@ -342,15 +231,10 @@ class Board:
 
 
 def _state(pairing: Pairing) -> str:
-    """The pairing's status, brought forward by its match before the division's sync has run."""
-    match = pairing.match
-    if pairing.status in (PStatus.FINISHED, PStatus.BYE, PStatus.EMPTY, PStatus.SKIPPED) or match is None:
-        return pairing.status
-    if match.status in (Match.Status.FINISHED, Match.Status.FORFEITED):
-        return PStatus.FINISHED
-    if match.status == Match.Status.IN_PROGRESS or match.seq:
-        return PStatus.PLAYING
-    return pairing.status
+    """The pairing's state (:func:`tournaments.core.pairing_state`) as spectators see it: a match over is finished,
+    its result's confirmation said apart (:attr:`Board.confirmation`)."""
+    state = pairing_state(pairing)
+    return PStatus.FINISHED if state.is_over else state.value
 
 
 def _winner_side(pairing: Pairing) -> int | None:
@@ -421,7 +305,7 @@ class RoundView:
 
     @property
     def open(self) -> int:
-        return sum(_is_open(b.pairing) for b in self.boards)
+        return sum(is_open(b.pairing) for b in self.boards)
 
 
 def _round_titles(
@@ -471,10 +355,6 @@ def _last_rounds(rounds: Iterable[Round]) -> dict[str, int]:
     return last
 
 
-def _play_order(rnd: Round) -> tuple[int, int]:
-    return (rnd.number, BRACKET_ORDER.get(rnd.bracket, 9))
-
-
 def round_views(
     division: Division, pairings: Iterable[Pairing], every_round: Iterable[Round] | None = None
 ) -> list[RoundView]:
@@ -488,7 +368,7 @@ def round_views(
         rounds[pairing.round_id] = pairing.round
     last = _last_rounds(rounds.values() if every_round is None else every_round)
     main_rounds = _main_rounds(division) if division.format == Division.Format.DOUBLE else None
-    ordered = sorted(rounds.values(), key=_play_order)
+    ordered = sorted(rounds.values(), key=play_order)
     return [
         RoundView(
             round=rnd,
@@ -529,17 +409,6 @@ def current_from(views: Sequence[RoundView], division: Division) -> list[RoundVi
     counts = [(v.round, v.open, sum(b.pairing.status == PStatus.FINISHED for b in v.boards)) for v in views]
     wanted = current_round_ids(division, counts)
     return [v for v in views if v.round.pk in wanted]
-
-
-def rounds_with_counts(division: Division) -> list[Round]:
-    """The division's rounds in play order, each with ``n_open`` and ``n_played`` pairings and ``n_conditional``
-    (pairings played only if needed) (one query)."""
-    rounds = division.rounds.annotate(
-        n_open=Count("pairings", filter=Q(pairings__status__in=_PLAYABLE) | Q(pairings__confirmation__in=_UNCONFIRMED)),
-        n_played=Count("pairings", filter=Q(pairings__status=PStatus.FINISHED)),
-        n_conditional=Count("pairings", filter=Q(pairings__conditional=True)),
-    )
-    return sorted(rounds, key=_play_order)
 
 
 def counts_of(rounds: Sequence[Round]) -> list[tuple[Round, int, int]]:
@@ -672,8 +541,7 @@ def standings_view(division: Division, asked: int | None) -> StandingsView:
     the division was read with ``standings=True``)."""
     rounds = _standings_rounds(division)
     if rounds is None:
-        tables = Standing.objects.filter(division=division).values_list("after_round", flat=True)
-        rounds = list(tables.order_by("after_round").distinct())
+        rounds = standings_rounds(division)
     chosen = asked if asked is not None else (rounds[-1] if rounds else None)
     found = standings_table(division, after_round=chosen) if chosen in rounds else []
     codes = [] if division.is_elimination else division.tiebreaks
@@ -698,17 +566,8 @@ class DivisionSummary:
 
 def division_summaries(event: Event) -> list[DivisionSummary]:
     """The event's divisions with their players, current rounds and champions (four queries)."""
-    playing = Q(entries__status__in=[s for s in Entry.Status.values if s != Entry.Status.WITHDRAWN])
-    divisions = list(event.divisions.annotate(players=Count("entries", filter=playing)).order_by("id"))
-    ids = [d.pk for d in divisions]
-    rounds: dict[int, list[tuple[str, int | None, int]]] = defaultdict(list)
-    for row in (
-        Pairing.objects.filter(division__in=ids)
-        .values("division", "round__bracket")
-        .annotate(open_min=Min("round__number", filter=_OPEN), last=Max("round__number"))
-        .order_by()
-    ):
-        rounds[row["division"]].append((row["round__bracket"], row["open_min"], row["last"]))
+    divisions = divisions_with_players(event)
+    rounds = rounds_in_play([d.pk for d in divisions])
     champions = _champions([d for d in divisions if d.status == Division.Status.FINISHED])
     out = []
     for d in divisions:
@@ -717,7 +576,7 @@ def division_summaries(event: Event) -> list[DivisionSummary]:
                 division=d,
                 format=format_words(d),
                 status=DIVISION_STATUS_WORDS.get(d.status, d.status),
-                players=d.players,
+                players=getattr(d, "players", 0),  # annotated by divisions_with_players
                 current=_current_words(d, rounds[d.pk]) if d.status == Division.Status.RUNNING else [],
                 champions=champions.get(d.pk, []),
             )
@@ -749,23 +608,10 @@ def _champions(finished: list[Division]) -> dict[int, list[tuple[StrOrPromise, l
     elimination = [d for d in finished if d.is_elimination]
     tables = [d for d in finished if not d.is_elimination]
     if elimination:
-        last = (
-            Pairing.objects.filter(
-                division=OuterRef("division"), round__bracket=OuterRef("round__bracket"), winner__isnull=False
-            )
-            .order_by("-round__number")
-            .values("round__number")[:1]
-        )
-        finals = (
-            Pairing.objects.filter(division__in=elimination, winner__isnull=False)
-            .filter(round__number=Subquery(last))
-            .select_related("round", "winner__player")
-            .order_by("division", "round__bracket", "table")
-        )
         labels = {"main": _("Champion"), "consolation": _("Consolation winner"), "last-chance": _("Last chance winner")}
         formats = {d.pk: d.format for d in elimination}
         found: dict[int, dict[str, Entry]] = defaultdict(dict)
-        for pairing in finals:
+        for pairing in bracket_finals(elimination):
             if formats[pairing.division_id] == Division.Format.DOUBLE and pairing.round.bracket != "main":
                 continue
             assert pairing.winner is not None  # the filter on winner__isnull
@@ -775,15 +621,8 @@ def _champions(finished: list[Division]) -> dict[int, list[tuple[StrOrPromise, l
                 if bracket in by_bracket:
                     out[division_id].append((labels[bracket], [by_bracket[bracket]]))
     if tables:
-        latest = (
-            Standing.objects.filter(division=OuterRef("division")).order_by("-after_round").values("after_round")[:1]
-        )
         leaders: dict[int, list[Entry]] = defaultdict(list)
-        for row in (
-            Standing.objects.filter(division__in=tables, rank=1, after_round=Subquery(latest))
-            .select_related("entry__player")
-            .order_by("division", "entry__seed")
-        ):
+        for row in table_leaders(tables):
             leaders[row.division_id].append(row.entry)
         for division_id, entries in leaders.items():
             out[division_id].append((_("Winner") if len(entries) == 1 else _("Shared first place"), entries))

@@ -1,7 +1,7 @@
 """How tournaments/ hears from games/: a match of a pairing finished or had its result changed.
 
 games/ sends its signals after its transaction commits; the receiver marks the division's standings pending and
-enqueues the follow-up (tournaments.services.results.schedule_followup). If anything here fails, the result is
+enqueues the follow-up (tournaments.services.followup.schedule_followup). If anything here fails, the result is
 already stored in games/ and the periodic reconcile task picks the division up.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 from django.db import DatabaseError, transaction
 
 from tournaments.models import Pairing
-from tournaments.services.results import schedule_followup
+from tournaments.services.followup import schedule_followup
 
 log = logging.getLogger(__name__)
 

@@ -26,13 +26,11 @@ from games.access import Actor, new_entry_token
 from games.engine_bridge import load_state
 from games.models import Match
 from tournaments import services
+from tournaments.core import plan_of, play_order, resolve_division
 from tournaments.models import Division, Entry, Pairing, Round, Standing
 from tournaments.pairing import brackets
 from tournaments.ratings import win_probability
-from tournaments.services.draw import plan_of, resolve_division
-from tournaments.services.results import followups_deferred
-
-BRACKET_ORDER = {"main": 0, "consolation": 1, "last-chance": 2, "swiss": 0, "round-robin": 0}
+from tournaments.services.followup import followups_deferred
 
 
 def simulate_event(
@@ -182,7 +180,7 @@ def report(division: Division, seed: int) -> dict[str, Any]:
 
 
 def _rounds(division: Division, entries: dict[int, Entry]) -> list[dict[str, Any]]:
-    rounds = sorted(division.rounds.all(), key=lambda r: (r.number, BRACKET_ORDER[r.bracket]))
+    rounds = sorted(division.rounds.all(), key=play_order)
     pairings: dict[int, list[Pairing]] = {r.pk: [] for r in rounds}
     shown = Q(status__in=(Pairing.Status.FINISHED, Pairing.Status.BYE)) & Q(entry_a__isnull=False)
     for p in division.pairings.filter(shown).order_by("table"):

@@ -15,10 +15,12 @@ from typing import Any
 from celery import Task, shared_task
 from django.db import DatabaseError, InterfaceError, OperationalError
 
+from games.access import SYSTEM
 from tournaments.models import Division
 from tournaments.services import (
     divisions_behind_their_matches,
     mark_standings_failed,
+    pair_next_round,
     recompute_ratings,
     recompute_standings,
     schedule_followup,
@@ -61,9 +63,6 @@ def recompute_standings_task(division_id: int) -> int:
 @shared_task(**_RETRY)
 def pair_round(division_id: int) -> int | None:
     """Pair the next Swiss round as the system (the director's request goes through the same service)."""
-    from games.access import SYSTEM
-    from tournaments.services import pair_next_round
-
     division = Division.objects.get(pk=division_id)
     return pair_next_round(division, actor=SYSTEM).number
 

@@ -2,9 +2,10 @@
 division (standings, the pairings of the current round, the bracket, a link to each round), a round's page (its
 table), their live parts and the results as CSV.
 
-Thin views (DESIGN.md, "Where logic lives"): they read through :mod:`tournaments.pages`, which shapes the rows for
-the templates, and render; nothing here writes. A private event and everything in it answer 404 unless the visitor
-directs it (:func:`tournaments.selectors.events_visible_to`). No page shows an entry token.
+Thin views (DESIGN.md, "Where logic lives"): they read through the selectors (tournaments/selectors/public.py),
+shape the rows for the templates with :mod:`tournaments.pages`, and render; nothing here writes. A private event
+and everything in it answer 404 unless the visitor directs it (:func:`tournaments.selectors.events_visible_to`). No
+page shows an entry token.
 
 Live parts (DESIGN.md, "Live pages"): the standings, pairings and bracket sections poll
 ``/events/<event>/<division>/live/<part>/`` every 5 s with the ETag of what they show (a round's table:
@@ -54,17 +55,15 @@ from tournaments.pages import (
     current_from,
     current_round_ids,
     current_rounds,
-    division_for_page,
     division_summaries,
     etag_of,
     format_words,
-    pairings_of,
     round_links,
     round_views,
-    rounds_with_counts,
     standings_view,
 )
 from tournaments.selectors import events_visible_to
+from tournaments.selectors.public import division_for_page, pairings_of, rounds_with_counts
 
 #: The parts of a division page that refresh themselves.
 LIVE_PARTS = ("standings", "pairings", "bracket")

@@ -32,9 +32,9 @@ from games.errors import ApplicationError, ErrorCode
 from games.models import Player
 from tournaments import selectors, services
 from tournaments.access import check_directs, directs_event
-from tournaments.api import reads
 from tournaments.api import serializers as s
 from tournaments.models import Division, Entry, Event, Pairing, RatingList
+from tournaments.selectors import api as reads
 
 
 def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:

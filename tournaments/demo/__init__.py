@@ -27,7 +27,8 @@ from games import services as games
 from games.access import SYSTEM, Actor
 from tournaments import services
 from tournaments.models import Division, Event, Pairing
-from tournaments.services.results import followups_deferred
+from tournaments.services.followup import followups_deferred
+from tournaments.simulation import run_division
 
 SLUG = "demo-open"
 LOGS = Path(__file__).resolve().parent / "logs"
@@ -74,8 +75,6 @@ def _championship(event: Event, actor: Actor) -> Division:
 
 
 def _club_night(event: Event, actor: Actor) -> Division:
-    from tournaments.simulation import run_division
-
     settings = services.DivisionSettings(
         name="Club night", format="swiss", match_length=3, rounds_planned=3, entry_mode="scoresheet"
     )

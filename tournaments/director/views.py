@@ -39,8 +39,8 @@ from games.errors import ApplicationError, ErrorCode
 from tournaments import selectors, services
 from tournaments.access import directs_event
 from tournaments.director import forms as f
-from tournaments.director import reads
 from tournaments.models import Division, Entry, Event, Pairing, Round
+from tournaments.selectors import director as reads
 
 # -- access ----------------------------------------------------------------------------------------------------------
 
@@ -598,7 +598,7 @@ def match_page(request: HttpRequest, event: str, division: str, key: str) -> Htt
         "event": found.event,
         "division": found,
         "pairing": pairing,
-        "board": reads.Board(pairing, reads.board_state(pairing)),
+        "board": reads.board_of(pairing),
         "match": match,
         "games": page.once("games", lambda: reads.match_games(match) if match is not None else []),
         "forms": {

@@ -1,21 +1,24 @@
-"""The only way to write tournaments (DESIGN.md, "Where logic lives"), one module per part of the workflow:
+"""The only way to write tournaments (DESIGN.md, "Where logic lives"), one module per part of the workflow.
+
+The use cases, re-exported here:
 
 - events: events, directors, divisions, registration (one by one, CSV), check-in, seeds;
-- draw: starting a division, the bracket and Swiss/round-robin pairings, and ``sync_division``, which moves a
-  division forward from its results (idempotent, serialised per division);
+- start: starting a division: the field, the seeds and the draw;
+- advance: the director moves a division on (pairs the next Swiss round, closes the last-chance places);
+- sync: ``sync_division``, which moves a division forward from its results (idempotent, serialised per
+  division), and the divisions behind their matches that ``reconcile`` brings up to date;
 - results: confirmations, disputes, forfeits, withdrawals, swaps, and the guard on corrections;
-- standings: standings tables and ratings, recomputed from scratch.
+- followup: a result's follow-up (standings pending, then the sync and the standings after the commit);
+- standings: standings tables and ratings, recomputed from scratch;
 - archive: a whole event exported as one file and imported into another installation (``import_event``,
   ``export_event``; imported from their module, not re-exported here).
+
+The parts they share: swiss (pairing a Swiss round), bracket (moving a knockout forward), bulk (many rows in one
+statement). What every service and read path agrees on about a division (its lock, plan, counted results, the
+state of a pairing, round lengths) is the division's core, :mod:`tournaments.core`, below them all.
 """
 
-from tournaments.services.draw import (
-    close_last_chance_places,
-    divisions_behind_their_matches,
-    pair_next_round,
-    start_division,
-    sync_division,
-)
+from tournaments.services.advance import close_last_chance_places, pair_next_round
 from tournaments.services.events import (
     DivisionSettings,
     add_director,
@@ -29,16 +32,18 @@ from tournaments.services.events import (
     remove_director,
     set_seed,
 )
+from tournaments.services.followup import schedule_followup
 from tournaments.services.results import (
     award_forfeit,
     confirm_result,
     dispute_result,
     give_penalty,
-    schedule_followup,
     swap_players,
     withdraw_entry,
 )
 from tournaments.services.standings import mark_standings_failed, recompute_ratings, recompute_standings
+from tournaments.services.start import start_division
+from tournaments.services.sync import divisions_behind_their_matches, sync_division
 
 __all__ = [
     "DivisionSettings",

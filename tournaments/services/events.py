@@ -23,8 +23,10 @@ from games.errors import ApplicationError, ErrorCode
 from games.models import Match, Player
 from games.services import create_player
 from tournaments.access import check_directs
+from tournaments.core import plan_of
 from tournaments.models import FORMATS, Division, Entry, Event, RatingList
 from tournaments.pairing.swiss import late_entry_allowed
+from tournaments.services.advance import check_place_free
 from tournaments.standings.tiebreakers import Tiebreak
 
 MAX_IMPORT_ROWS = 5000
@@ -183,8 +185,6 @@ def create_division(event: Event, *, actor: Actor, settings: DivisionSettings, s
             **fields,
         )
         if division.is_elimination:
-            from tournaments.services.draw import plan_of
-
             plan_of(division, 64)  # refuses options the format does not have, in the bracket planner's words
         division.save()
         return division
@@ -221,15 +221,6 @@ def _validate_round_length(key: str, length: Any) -> None:
         raise _invalid(f"round length {key!r}: after the colon put a round number or 'final'")
     if not isinstance(length, int) or not 1 <= length <= 99:
         raise _invalid(f"round length {key!r}: {length!r} is not a match length of 1-99 points")
-
-
-def round_length(division: Division, bracket: str, number: int, *, final: bool = False) -> int:
-    """The match length for a round: the most specific rule of ``bracket:N``, ``bracket:final``, ``bracket``."""
-    rules = division.round_lengths or {}
-    for key in (f"{bracket}:{number}", f"{bracket}:final" if final else None, bracket):
-        if key and key in rules:
-            return int(rules[key])
-    return division.match_length
 
 
 # -- registration --------------------------------------------------------------------------------------------------
@@ -299,8 +290,6 @@ def _check_open_for_entry(division: Division, place: str) -> bool:
             )
         return True
     if division.format == Division.Format.LAST_CHANCE and place:
-        from tournaments.services.draw import check_place_free
-
         check_place_free(division, place)
         return True
     raise ApplicationError(

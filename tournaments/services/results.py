@@ -2,17 +2,13 @@
 and the rule that guards corrections of results other matches depend on.
 
 Results themselves are recorded in games/ (moves, scoresheet game results, director corrections); games tells this
-app through its signals, and :func:`schedule_followup` runs the division's sync and standings after the commit.
+app through its signals (games/hooks.py), and tournaments/services/followup.py runs the division's sync and
+standings after the commit.
 """
 
 from __future__ import annotations
 
-import logging
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-
-from django.db import DatabaseError, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -21,76 +17,13 @@ from games.access import SYSTEM, Actor, is_director, sides_of
 from games.errors import ApplicationError, ErrorCode
 from games.models import Match
 from tournaments.access import check_directs
+from tournaments.core import lock_division, plan_of
 from tournaments.models import Division, Entry, Pairing
 from tournaments.pairing import brackets
-from tournaments.services.draw import _sync, lock_division, plan_of
-from tournaments.services.standings import mark_standings_failed
+from tournaments.services.followup import schedule_followup
+from tournaments.services.sync import sync_locked_division
 
-log = logging.getLogger(__name__)
 Confirmation = Pairing.Confirmation
-
-
-_batch = threading.local()
-
-
-@contextmanager
-def followups_deferred() -> Iterator[set[int]]:
-    """For batch work in one process (a rehearsal, a bulk import): results still mark their division's standings
-    pending, but nothing is enqueued; the caller syncs and recomputes once, at the end, the divisions collected in
-    the yielded set."""
-    previous = getattr(_batch, "divisions", None)
-    _batch.divisions = set()
-    try:
-        yield _batch.divisions
-    finally:
-        _batch.divisions = previous
-
-
-def schedule_followup(division_id: int) -> None:
-    """Mark the division's standings pending and, after the commit, enqueue its sync and standings.
-
-    The result is committed before anything here can fail, so it always stays recorded:
-
-    - with a broker, if the broker cannot be reached the standings stay marked pending and the periodic
-      ``reconcile`` task (Celery beat) enqueues the work again;
-    - with eager tasks (no broker), ``delay`` runs the follow-up here, and if it fails the standings are marked
-      failed with the error, as a worker's failure marks them (``DivisionTask.on_failure``); the division's next
-      follow-up (its next result, or ``reconcile``) computes them again."""
-    Division.objects.filter(pk=division_id).update(standings_status=Division.Work.PENDING)
-    deferred = getattr(_batch, "divisions", None)
-    if deferred is not None:
-        deferred.add(division_id)
-        return
-
-    def enqueue() -> None:
-        from tournaments.tasks import advance_division
-
-        try:
-            advance_division.delay(division_id)
-        except Exception as exc:
-            if not advance_division.app.conf.task_always_eager:
-                log.warning("could not enqueue the follow-up of division %s; reconcile will retry", division_id)
-                return
-            _followup_failed(division_id, exc)
-
-    transaction.on_commit(enqueue)
-
-
-def _followup_failed(division_id: int, exc: Exception) -> None:
-    """An eager follow-up raised: mark the standings failed with its error (the result itself is committed)."""
-    try:
-        mark_standings_failed(division_id, exc)
-    except DatabaseError:
-        log.exception("the follow-up of division %s failed, and so did marking its standings failed", division_id)
-        return
-    log.error(
-        "the follow-up of division %s failed (%s: %s); the result is recorded and the standings are marked failed "
-        "until the division's next follow-up computes them",
-        division_id,
-        type(exc).__name__,
-        exc,
-        exc_info=exc,
-    )
 
 
 def _pairing_locked(pairing: Pairing) -> tuple[Division, Pairing]:
@@ -164,7 +97,7 @@ def award_forfeit(pairing: Pairing, *, actor: Actor, loser: Entry, kind: str, re
         games.forfeit_match(pairing.match.pk, actor=actor, loser_side=side, reason=f"{kind}: {reason.strip()}")
         pairing.decision, pairing.decision_reason = FORFEIT_KINDS[kind], reason.strip()
         pairing.save(update_fields=["updated_at", "decision", "decision_reason"])
-        _sync(division)
+        sync_locked_division(division)
         schedule_followup(division.pk)
     return pairing
 
@@ -192,7 +125,7 @@ def give_penalty(pairing: Pairing, *, actor: Actor, against: Entry, points: int,
             games.award_penalty(pairing.match.pk, actor=actor, side=side, points=points, reason=reason.strip())
         setattr(pairing, field, total)
         pairing.save(update_fields=["updated_at", field, "decision", "decision_reason"])
-        _sync(division)
+        sync_locked_division(division)
         schedule_followup(division.pk)
     return pairing
 
@@ -212,7 +145,7 @@ def withdraw_entry(entry: Entry, *, actor: Actor, reason: str) -> Entry:
         entry.save(update_fields=["status", "withdrawn_at", "withdrawal_reason", "seed"])
         _forfeit_open_matches(entry, actor, reason)
         if division.status != Division.Status.REGISTRATION:
-            _sync(division)
+            sync_locked_division(division)
             schedule_followup(division.pk)
     return entry
 
@@ -245,7 +178,7 @@ def swap_players(division: Division, *, actor: Actor, first: Entry, second: Entr
             _swap_seeds(division, first, second, reason)
         else:
             _swap_boards(division, first, second, reason)
-        _sync(division)
+        sync_locked_division(division)
         schedule_followup(division.pk)
 
 

@@ -30,9 +30,9 @@ from django.utils import timezone
 
 from games.models import Match
 from tournaments import ratings
+from tournaments.core import COUNTED, lock_division
 from tournaments.models import Division, Entry, Rating, RatingChange, RatingList, Standing
 from tournaments.services.bulk import copy_rows
-from tournaments.services.draw import COUNTED, lock_division
 from tournaments.standings.tiebreakers import PlayerId, Result, Tiebreak, standings
 
 _BRACKET_WEIGHT = {"main": 3, "consolation": 2, "last-chance": 1}

@@ -18,7 +18,7 @@ from games.models import Match
 from tests.tournaments.services.support import named, pairing
 from tournaments import services
 from tournaments.models import Division, Pairing
-from tournaments.services.results import followups_deferred
+from tournaments.services.followup import followups_deferred
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -16,9 +16,9 @@ from django.test.utils import CaptureQueriesContext
 from games.access import Actor
 from tests.tournaments.services.support import director_win, pairing
 from tournaments import services
+from tournaments.core import plan_of
 from tournaments.models import Division, Entry, Pairing, Standing
 from tournaments.pairing.brackets import Winner
-from tournaments.services.draw import plan_of
 
 pytestmark = [
     pytest.mark.django_db,

@@ -1,10 +1,11 @@
-"""Reads of the directors' pages that :mod:`tournaments.selectors` does not offer: the events a director runs, the
-dashboard's current rounds, a division's rounds with every board, a round's entry links for the pairing sheet.
+"""Reads of the directors' pages: the events a director runs, the dashboard's current rounds, a division's rounds
+with every board, a round's entry links for the pairing sheet.
 
 Each runs a fixed number of queries whatever the size of the field (the sheet's first print also creates the
 entry links that are missing, one row each). A *board* is a pairing as a director follows it: its state (ready,
 playing with the live score, finished, awaiting confirmation, disputed, a bye, waiting for earlier results) is
-derived from the pairing and its match row, so a match in progress shows its score before any sync has run.
+:func:`tournaments.core.pairing_state`, read from the pairing and its match row, so a match in progress shows its
+score before any sync has run.
 """
 
 from __future__ import annotations
@@ -18,13 +19,10 @@ from django.db.models import Count, F, Q, QuerySet
 
 from games.access import new_entry_token, token_text
 from games.models import EntryToken, Game, Match
+from tournaments.core import STILL_OPEN, PairingState, pairing_state
 from tournaments.models import ELIMINATION_FORMATS, Division, Entry, Event, Pairing, Round
 
 Status = Pairing.Status
-Confirmation = Pairing.Confirmation
-_LIVE = (Status.READY, Status.PLAYING)
-_ASKED = (Confirmation.AWAITING, Confirmation.DISPUTED)
-_MATCH_CLOSED = (Match.Status.FINISHED, Match.Status.FORFEITED)
 _BOARD_RELATED = ("round", "entry_a__player", "entry_b__player", "match")
 
 
@@ -46,10 +44,10 @@ def event_directors(event: Event) -> list[Any]:
 
 @dataclass(frozen=True)
 class Board:
-    """A pairing as a director follows it."""
+    """A pairing as a director follows it, in its state (:func:`tournaments.core.pairing_state`)."""
 
     pairing: Pairing
-    state: str  # ready, playing, finishing, finished, awaiting, disputed, bye, waiting, not-needed
+    state: PairingState
 
     @property
     def score(self) -> tuple[int, int] | None:
@@ -66,25 +64,9 @@ class Board:
         return self.state in ("ready", "playing") and self.pairing.match_id is not None
 
 
-def board_state(p: Pairing) -> str:
-    if p.status == Status.BYE:
-        return "bye"
-    if p.status in (Status.EMPTY, Status.SKIPPED):
-        return "not-needed"
-    if p.status == Status.WAITING:
-        return "waiting"
-    if p.confirmation == Confirmation.DISPUTED:
-        return "disputed"
-    if p.confirmation == Confirmation.AWAITING:
-        return "awaiting"
-    if p.status == Status.FINISHED:
-        return "finished"
-    match = p.match
-    if match is not None and match.status in _MATCH_CLOSED:
-        return "finishing"  # recorded; the division's follow-up has not run yet
-    if p.status == Status.PLAYING or (match is not None and match.status == Match.Status.IN_PROGRESS):
-        return "playing"
-    return "ready"
+def board_of(pairing: Pairing) -> Board:
+    """The pairing (its match loaded) as a director follows it."""
+    return Board(pairing, pairing_state(pairing))
 
 
 @dataclass(frozen=True)
@@ -107,7 +89,7 @@ def _group(pairings: list[Pairing], current: set[int]) -> list[RoundBoards]:
     rounds: dict[int, Round] = {}
     for p in pairings:
         rounds[p.round_id] = p.round
-        by_round[p.round_id].append(Board(p, board_state(p)))
+        by_round[p.round_id].append(board_of(p))
     return [RoundBoards(rounds[rid], by_round[rid], rid in current) for rid in rounds]
 
 
@@ -130,7 +112,7 @@ def _active_round_ids(pairings: QuerySet[Pairing]) -> set[int]:
     ready to start: every such round of an elimination division (its brackets advance slot by slot), only the
     earliest of a Swiss or round-robin division (a round robin draws all its rounds at the start)."""
     rows = (
-        pairings.filter(Q(status__in=_LIVE) | Q(confirmation__in=_ASKED))
+        pairings.filter(STILL_OPEN)
         .order_by()
         .values_list("round_id", "round__number", "division_id", "division__format", "status", "match__status")
         .distinct()
@@ -205,7 +187,7 @@ def division_round(division: Division, bracket: str, number: int) -> Round | Non
 
 def round_boards(rnd: Round) -> list[Board]:
     rows = _boards(Pairing.objects.filter(round=rnd)).order_by("table")
-    return [Board(p, board_state(p)) for p in rows]
+    return [board_of(p) for p in rows]
 
 
 def match_games(match: Match) -> list[Game]:

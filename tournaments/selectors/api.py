@@ -1,8 +1,8 @@
-"""Read helpers the API needs and :mod:`tournaments.selectors` does not (yet) offer.
+"""Reads of the API: the event or division a user may see, entries, pairings, ratings and their history.
 
 Each runs a fixed number of queries whatever the size of the field, and loads what the serializers of
 :mod:`tournaments.api.serializers` read (so rendering adds no query). Visibility follows
-``tournaments.selectors.events_visible_to``: what lies in an event the user may not see is not found.
+``tournaments.events_visible_to``: what lies in an event the user may not see is not found.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 from django.db.models import Count, F, Q
 
 from games.models import EntryToken, Player
-from tournaments import selectors
 from tournaments.models import Division, Entry, Event, Pairing, Rating, RatingChange, RatingList, Round
+from tournaments.selectors.common import events_visible_to, pairings_of, rounds_of
 
 _PAIRING_RELATED = (
     "round",
@@ -26,20 +26,20 @@ _PAIRING_RELATED = (
 
 
 def visible_event(user: Any, slug: str) -> Event | None:
-    return selectors.events_visible_to(user).select_related("rating_list").filter(slug=slug).first()
+    return events_visible_to(user).select_related("rating_list").filter(slug=slug).first()
 
 
 def visible_division(user: Any, event_slug: str, division_slug: str) -> Division | None:
     """The division, with its event, in one query."""
     return (
-        Division.objects.filter(event__in=selectors.events_visible_to(user), event__slug=event_slug, slug=division_slug)
+        Division.objects.filter(event__in=events_visible_to(user), event__slug=event_slug, slug=division_slug)
         .select_related("event")
         .first()
     )
 
 
 def can_see_event(user: Any, event_id: int) -> bool:
-    return selectors.events_visible_to(user).filter(pk=event_id).exists()
+    return events_visible_to(user).filter(pk=event_id).exists()
 
 
 def division_summaries(event: Event) -> list[Division]:
@@ -72,20 +72,20 @@ def pairing_row(pairing_id: int) -> Pairing | None:
 def pairings_in(division: Division, *, bracket: str | None = None, number: int | None = None) -> list[Pairing]:
     """The division's pairings, optionally of one bracket and/or one round number."""
     if bracket is None and number is None:
-        return selectors.pairings_of(division)
+        return pairings_of(division)
     chosen = [
         r
-        for r in selectors.rounds_of(division)
+        for r in rounds_of(division)
         if (bracket is None or r.bracket == bracket) and (number is None or r.number == number)
     ]
     if len(chosen) == 1:
-        return selectors.pairings_of(division, round=chosen[0])
+        return pairings_of(division, round=chosen[0])
     wanted = {r.pk for r in chosen}
-    return [p for p in selectors.pairings_of(division) if p.round_id in wanted] if wanted else []
+    return [p for p in pairings_of(division) if p.round_id in wanted] if wanted else []
 
 
 def round_pairings(division: Division, rnd: Round) -> list[Pairing]:
-    return selectors.pairings_of(division, round=rnd)
+    return pairings_of(division, round=rnd)
 
 
 def rating_table(rating_list: RatingList) -> tuple[list[Rating], dict[int, int]]:
@@ -108,9 +108,9 @@ def rating_history(rating_list: RatingList, player: Player, user: Any) -> tuple[
     visible: set[int] = set()
     if private:
         visible = set(
-            Pairing.objects.filter(
-                match_id__in=private, division__event__in=selectors.events_visible_to(user)
-            ).values_list("match_id", flat=True)
+            Pairing.objects.filter(match_id__in=private, division__event__in=events_visible_to(user)).values_list(
+                "match_id", flat=True
+            )
         )
     return changes, visible
 

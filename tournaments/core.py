@@ -1,0 +1,242 @@
+"""The division's domain core: what every service, read path and the rehearsal agree on about a division.
+
+- its lock (:func:`lock_division`): the per-division sequencer every write to its pairings goes through;
+- its plan (:func:`plan_of`) and its bracket resolved from the counted results (:func:`resolve_division`);
+- which results count (:func:`counts`, :func:`result_counts`, :data:`COUNTED`): a match finished or forfeited and,
+  for a result entered from a scoresheet by one player, confirmed by the opponent or a director; a bye counts as
+  a win;
+- the state of a pairing as people follow it (:func:`pairing_state`), from the pairing and its match, so that a
+  match in progress shows before the division's sync has run;
+- the length of a round's matches (:func:`round_length`) and the order rounds are played in (:func:`play_order`).
+
+Everything here reads; the only row it locks is the division's. It sits below the services (tournaments/services/)
+and the read layer (tournaments/selectors/), which both import it and which it never imports.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q
+
+from games.errors import ApplicationError, ErrorCode
+from games.models import Match
+from tournaments.models import Division, Pairing, Round
+from tournaments.pairing import brackets
+
+Status = Pairing.Status
+Confirmation = Pairing.Confirmation
+
+# -- the lock ------------------------------------------------------------------------------------------------------
+
+
+def lock_division(division_id: int) -> Division:
+    """Lock a division's row: the per-division sequencer every write to its pairings goes through."""
+    try:
+        return Division.objects.select_for_update().select_related("event").get(pk=division_id)
+    except Division.DoesNotExist:
+        raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no division {division_id}") from None
+
+
+# -- counted results -----------------------------------------------------------------------------------------------
+
+#: The confirmations under which a finished pairing's result counts.
+COUNTED_CONFIRMATIONS = (Confirmation.NOT_NEEDED, Confirmation.CONFIRMED)
+#: The pairings whose result counts (what :func:`counts` says, as a filter).
+COUNTED = Q(status=Status.BYE, winner__isnull=False) | Q(status=Status.FINISHED, confirmation__in=COUNTED_CONFIRMATIONS)
+
+
+def counts(pairing: Any) -> bool:
+    """Whether a pairing's result counts (finished and, where needed, confirmed; a bye counts as a win). Takes a
+    pairing or anything with its ``status``, ``winner_id`` and ``confirmation``."""
+    return result_counts(pairing.status, pairing.winner_id, pairing.confirmation)
+
+
+def result_counts(status: str, winner_id: int | None, confirmation: str) -> bool:
+    """:func:`counts` on a pairing's values."""
+    if status == Status.BYE:
+        return winner_id is not None
+    return status == Status.FINISHED and confirmation in COUNTED_CONFIRMATIONS
+
+
+# -- the state of a pairing ----------------------------------------------------------------------------------------
+
+#: A pairing to be played or being played.
+PLAYABLE = (Status.READY, Status.PLAYING)
+#: A result waiting for the opponent's confirmation, or disputed (a director decides).
+UNCONFIRMED = (Confirmation.AWAITING, Confirmation.DISPUTED)
+#: A pairing still open: to be played, being played, or its result waiting for a confirmation or a director.
+STILL_OPEN = Q(status__in=PLAYABLE) | Q(confirmation__in=UNCONFIRMED)
+
+
+def is_open(pairing: Any) -> bool:
+    """:data:`STILL_OPEN` on a pairing (or anything with its ``status`` and ``confirmation``)."""
+    return pairing.status in PLAYABLE or pairing.confirmation in UNCONFIRMED
+
+
+class PairingState(enum.StrEnum):
+    """A pairing as people follow it: its status, brought forward by its match before the division's sync has
+    taken the match's news, and its result's confirmation."""
+
+    WAITING = "waiting"  # a player is not known yet (earlier results)
+    READY = "ready"  # both players known, nothing recorded
+    PLAYING = "playing"  # the match has started
+    FINISHING = "finishing"  # the match is over; the division's follow-up has not taken the result yet
+    AWAITING = "awaiting"  # a scoresheet result waits for the opponent's confirmation
+    DISPUTED = "disputed"  # the opponent disputes it: a director decides
+    FINISHED = "finished"  # the result stands
+    BYE = "bye"
+    EMPTY = "empty"  # a bracket slot nobody reaches
+    SKIPPED = "skipped"  # a match played only if needed, not needed
+
+    @property
+    def is_over(self) -> bool:
+        """The match is over (its result taken or not, confirmed or not)."""
+        return self in (PairingState.FINISHING, PairingState.AWAITING, PairingState.DISPUTED, PairingState.FINISHED)
+
+
+_SETTLED_STATES: dict[str, PairingState] = {
+    Status.BYE: PairingState.BYE,
+    Status.EMPTY: PairingState.EMPTY,
+    Status.SKIPPED: PairingState.SKIPPED,
+    Status.WAITING: PairingState.WAITING,
+}
+_MATCH_OVER = (Match.Status.FINISHED, Match.Status.FORFEITED)
+
+
+def pairing_state(pairing: Pairing) -> PairingState:
+    """The one rule for a pairing's state, read from the pairing and its match row (``pairing.match`` loaded)."""
+    settled = _SETTLED_STATES.get(pairing.status)
+    if settled is not None:
+        return settled
+    if pairing.confirmation == Confirmation.DISPUTED:
+        return PairingState.DISPUTED
+    if pairing.confirmation == Confirmation.AWAITING:
+        return PairingState.AWAITING
+    if pairing.status == Status.FINISHED:
+        return PairingState.FINISHED
+    match = pairing.match
+    if match is not None and match.status in _MATCH_OVER:
+        return PairingState.FINISHING
+    # A voided match has not been taken off its pairing yet: the pairing is played again with a new match.
+    started = (
+        match is not None
+        and match.status != Match.Status.VOID
+        and (match.status == Match.Status.IN_PROGRESS or bool(match.seq))
+    )
+    if pairing.status == Status.PLAYING or started:
+        return PairingState.PLAYING
+    return PairingState.READY
+
+
+# -- rounds --------------------------------------------------------------------------------------------------------
+
+#: The order in which the brackets of a round number are played (main, then consolation, then last chance).
+BRACKET_ORDER = {"main": 0, "consolation": 1, "last-chance": 2, "swiss": 0, "round-robin": 0}
+
+
+def play_order(rnd: Round) -> tuple[int, int]:
+    """A round's place in the order of play: by round number, then by bracket (:data:`BRACKET_ORDER`)."""
+    return (rnd.number, BRACKET_ORDER.get(rnd.bracket, 9))
+
+
+def round_length(division: Division, bracket: str, number: int, *, final: bool = False) -> int:
+    """The match length for a round: the most specific rule of ``bracket:N``, ``bracket:final``, ``bracket``."""
+    rules = division.round_lengths or {}
+    for key in (f"{bracket}:{number}", f"{bracket}:final" if final else None, bracket):
+        if key and key in rules:
+            return int(rules[key])
+    return division.match_length
+
+
+# -- the plan and the bracket --------------------------------------------------------------------------------------
+
+
+def plan_of(division: Division, entrants: int | None = None) -> brackets.Plan:
+    """The division's bracket plan (a pure function of its settings and the size of the field at the start)."""
+    if entrants is None:
+        entrants = division.entries.filter(seed__isnull=False, late=False).count()
+    fmt = division.format
+    options: dict[str, Any] = {}
+    if division.drop_rounds is not None:
+        options["drop_rounds"] = division.drop_rounds
+    if fmt == Division.Format.DOUBLE:
+        options["reset"] = division.grand_final_reset
+    if fmt == Division.Format.LAST_CHANCE:
+        options["last_chance_drop_rounds"] = division.last_chance_drop_rounds
+        options["last_chance_places"] = division.last_chance_places
+    try:
+        return brackets.plan_bracket(entrants, fmt, **options)
+    except ValueError as exc:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, str(exc)) from None
+
+
+@dataclass
+class Slot:
+    """A pairing read as plain values: what the bracket needs of a slot whose result already counts."""
+
+    pk: int
+    key: str
+    entry_a_id: int | None
+    entry_b_id: int | None
+    status: str
+    winner_id: int | None
+    match_id: int | None
+    confirmation: str
+
+
+#: The columns of a :class:`Slot`, in order (``values_list(*SLOT_COLUMNS)``).
+SLOT_COLUMNS = ("pk", "key", "entry_a_id", "entry_b_id", "status", "winner_id", "match_id", "confirmation")
+
+
+def resolve_division(
+    division: Division, pairings: Sequence[Any] | None = None, plan: brackets.Plan | None = None
+) -> dict[str, brackets.NodeState]:
+    """The bracket resolved from the division's seeds, places and counted results. ``pairings``: every slot of the
+    division, as pairings or anything with their ``key``, players, ``status``, ``winner_id`` and ``confirmation``
+    (read here as values when not given)."""
+    if pairings is None:
+        pairings = [Slot(*row) for row in division.pairings.order_by("id").values_list(*SLOT_COLUMNS)]
+    entries = division.entries.exclude(seed__isnull=True, place="").values_list("pk", "seed", "late", "place")
+    seeds: dict[int, int] = {}
+    places: dict[str, int] = {}
+    for pk, seed, late, place in entries:
+        if seed is not None and not late:
+            seeds[seed] = pk
+        if place:
+            places[place] = pk
+    plan = plan or plan_of(division)
+    finished = {p.key: p for p in pairings if counts(p) and p.status == Status.FINISHED}
+
+    def resolve(results: dict[str, int | None]) -> dict[str, brackets.NodeState]:
+        return brackets.resolve(
+            plan, seeds=seeds, results=results, places=places, places_closed=division.last_chance_closed
+        )
+
+    def same_players(key: str, states: dict[str, brackets.NodeState]) -> bool:
+        return (states[key].a, states[key].b) == (finished[key].entry_a_id, finished[key].entry_b_id)
+
+    try:
+        states = resolve({key: p.winner_id for key, p in finished.items()})
+        if all(same_players(key, states) for key in finished):
+            return states
+    except ValueError:
+        pass
+    # An upstream correction (with the director's override) changed the players of slots whose matches were
+    # already played: those results no longer count (the sync voids their matches and the slots are played
+    # again). Count the results round by round, each only while its slot still holds the players its match was
+    # played between.
+    results: dict[str, int | None] = {}
+    while True:
+        states = resolve(results)
+        more = {
+            key: p.winner_id
+            for key, p in finished.items()
+            if key not in results and states[key].status == brackets.Status.READY and same_players(key, states)
+        }
+        if not more:
+            return states
+        results.update(more)

@@ -1,0 +1,32 @@
+"""The one read layer of tournaments/ (DESIGN.md, "Where logic lives"): every page, API view and template tag reads
+through a selector, and each selector runs a fixed number of queries whatever the size of the field.
+
+- common: what every audience reads: the events and divisions a user may see, standings tables, rounds and
+  pairings, the directors' queue of results, a player's next match (re-exported here);
+- public: the public event pages (a division with its fingerprint for the ETags, its rounds, the rounds its
+  standings exist for, an event's summaries);
+- director: the directors' pages (their events, the dashboard's current rounds, boards, the pairing sheet's links);
+- api: the API (visible events and divisions, entries, pairings, ratings and their history).
+
+What a division is (its plan, counted results, the state of a pairing) comes from :mod:`tournaments.core`.
+"""
+
+from tournaments.selectors.common import (
+    director_queue,
+    divisions_visible_to,
+    events_visible_to,
+    next_pairing_for,
+    pairings_of,
+    rounds_of,
+    standings_table,
+)
+
+__all__ = [
+    "director_queue",
+    "divisions_visible_to",
+    "events_visible_to",
+    "next_pairing_for",
+    "pairings_of",
+    "rounds_of",
+    "standings_table",
+]

@@ -1,0 +1,108 @@
+"""Moving a knockout forward: the bracket resolved from the counted results (a pure function of them, in
+tournaments/pairing/brackets.py, through :func:`tournaments.core.resolve_division`) is put on the slots, whose
+players, status and match change when it says so; a slot whose players changed loses its match; the players out
+of every bracket are marked eliminated.
+
+Called by the division's sync (tournaments/services/sync.py) with the division locked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from games import services as games
+from games.access import SYSTEM
+from games.models import Match
+from tournaments.core import SLOT_COLUMNS, Slot, plan_of, resolve_division
+from tournaments.models import Division, Entry, Pairing
+from tournaments.pairing import brackets
+from tournaments.services.bulk import update_rows
+
+Status = Pairing.Status
+
+
+def advance_brackets(division: Division, live: list[Pairing]) -> tuple[list[Pairing], list[str]]:
+    """Resolve the bracket and put the resolved players on the slots that change. The slots not loaded as models
+    are read as values; the few of them the resolution changes (a bye or a played slot an upstream correction or a
+    swap of seeds reaches) are loaded then. Returns every slot loaded as a model, in id order, and the keys of the
+    slots that changed."""
+    loaded = {pairing.pk for pairing in live}
+    slots = [Slot(*row) for row in division.pairings.values_list(*SLOT_COLUMNS).order_by() if row[0] not in loaded]
+    plan = plan_of(division)
+    states = resolve_division(division, [*live, *slots], plan)
+    moved = [slot.pk for slot in slots if _slot_after(slot, states[slot.key]) != _slot_now(slot)]
+    more = list(division.pairings.filter(pk__in=moved).select_related("match").defer("match__state")) if moved else []
+    touched = sorted([*live, *more], key=lambda pairing: pairing.pk)
+    changed = [pairing for pairing in touched if _apply_state(pairing, states[pairing.key])]
+    update_rows(Pairing, changed, ["updated_at", "entry_a", "entry_b", "status", "winner", "match"])
+    _mark_eliminated(division, plan, states)
+    return touched, [pairing.key for pairing in changed]
+
+
+_SETTLED = {"bye": Status.BYE, "empty": Status.EMPTY, "skipped": Status.SKIPPED}
+
+_SlotValues = tuple[int | None, int | None, str, int | None, int | None]
+
+
+def _slot_now(pairing: Any) -> _SlotValues:
+    return (pairing.entry_a_id, pairing.entry_b_id, pairing.status, pairing.winner_id, pairing.match_id)
+
+
+def _slot_after(pairing: Any, state: brackets.NodeState) -> _SlotValues:
+    """A slot's players, status, winner and match once the resolved ``state`` is put on it (see _apply_state)."""
+    status, winner, match_id = pairing.status, pairing.winner_id, pairing.match_id
+    if (state.a, state.b) != (pairing.entry_a_id, pairing.entry_b_id):
+        match_id = None  # its players changed: the match is released
+    if state.status in _SETTLED:
+        status, winner = _SETTLED[state.status], state.winner
+    elif match_id is None:
+        both = state.a is not None and state.b is not None
+        status, winner = (Status.READY if both else Status.WAITING), None
+    return (state.a, state.b, status, winner, match_id)
+
+
+def _apply_state(pairing: Pairing, state: brackets.NodeState) -> bool:
+    """Put the resolved players on a slot (in memory; True when it changed and must be saved); a slot whose players
+    changed loses its match (see _release_match).
+
+    A settled slot (bye, empty, skipped) takes its status from the bracket; a slot with a match keeps the status
+    its match gives it; any other slot is ready when both players are known and waiting otherwise."""
+    after = _slot_after(pairing, state)
+    if after == _slot_now(pairing):
+        return False
+    if (state.a, state.b) != (pairing.entry_a_id, pairing.entry_b_id) and pairing.match is not None:
+        _release_match(pairing)
+    pairing.entry_a_id, pairing.entry_b_id, pairing.status, pairing.winner_id, _ = after
+    pairing.updated_at = timezone.now()
+    return True
+
+
+def _release_match(pairing: Pairing) -> None:
+    """The slot's players changed (an upstream correction): void its match, keeping its log.
+
+    Corrections are refused while a dependent match has started, unless the director overrides; with the
+    override, the dependent match (even a finished one) is voided here and the slot is played again."""
+    match = pairing.match
+    assert match is not None
+    why = f"the players of {pairing.key} changed (a corrected result or a swap of seeds)"
+    if match.status in (Match.Status.FINISHED, Match.Status.FORFEITED):
+        games.reopen_match(match.pk, actor=SYSTEM, reason=why, override=True)
+    if match.status != Match.Status.VOID:
+        games.void_match(match.pk, actor=SYSTEM, reason=why)
+    pairing.match = None
+    pairing.winner_id, pairing.score_a, pairing.score_b = None, 0, 0
+    pairing.confirmation, pairing.confirmation_side = Pairing.Confirmation.NOT_NEEDED, None
+    pairing.decision_reason = why
+    fields = ["updated_at", "match", "winner", "score_a", "score_b", "confirmation", "confirmation_side"]
+    pairing.save(update_fields=[*fields, "decision_reason"])
+
+
+def _mark_eliminated(division: Division, plan: brackets.Plan, states: dict[str, brackets.NodeState]) -> None:
+    alive = {p for s in states.values() if s.status in ("waiting", "ready") for p in (s.a, s.b) if p is not None}
+    champions = {brackets.champion(plan, states, bracket) for bracket in ("main", "consolation", "last-chance")}
+    alive |= {c for c in champions if c is not None}
+    playing = division.entries.exclude(status=Entry.Status.WITHDRAWN).exclude(seed__isnull=True, place="")
+    playing.filter(pk__in=alive, status=Entry.Status.ELIMINATED).update(status=Entry.Status.CHECKED_IN)
+    playing.exclude(pk__in=alive).exclude(status=Entry.Status.ELIMINATED).update(status=Entry.Status.ELIMINATED)

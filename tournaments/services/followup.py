@@ -1,0 +1,107 @@
+"""What follows a result: the division's standings are marked pending and, after the commit, its follow-up (the
+sync, then the standings and ratings) is enqueued as the Celery task ``advance_division``.
+
+The tasks (tournaments/tasks.py) sit above the services they call, so no service imports them: the task that runs
+the follow-up is plugged in here by ``TournamentsConfig.ready`` (:func:`plug_followup_task`).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Protocol
+
+from django.db import DatabaseError, transaction
+
+from tournaments.models import Division
+from tournaments.services.standings import mark_standings_failed
+
+log = logging.getLogger(__name__)
+
+
+class FollowupTask(Protocol):
+    """What the follow-up needs of the Celery task that runs it: ``delay(division_id)`` and its app's settings."""
+
+    app: Any
+
+    def delay(self, division_id: int) -> Any: ...
+
+
+_plugged: list[FollowupTask] = []
+
+
+def plug_followup_task(task: FollowupTask) -> None:
+    """Name the task that runs a division's follow-up (``tournaments.tasks.advance_division``)."""
+    _plugged[:] = [task]
+
+
+def _followup_task() -> FollowupTask:
+    if not _plugged:
+        raise RuntimeError("no follow-up task is plugged in: TournamentsConfig.ready plugs advance_division in")
+    return _plugged[0]
+
+
+_batch = threading.local()
+
+_batch = threading.local()
+
+
+@contextmanager
+def followups_deferred() -> Iterator[set[int]]:
+    """For batch work in one process (a rehearsal, a bulk import): results still mark their division's standings
+    pending, but nothing is enqueued; the caller syncs and recomputes once, at the end, the divisions collected in
+    the yielded set."""
+    previous = getattr(_batch, "divisions", None)
+    _batch.divisions = set()
+    try:
+        yield _batch.divisions
+    finally:
+        _batch.divisions = previous
+
+
+def schedule_followup(division_id: int) -> None:
+    """Mark the division's standings pending and, after the commit, enqueue its sync and standings.
+
+    The result is committed before anything here can fail, so it always stays recorded:
+
+    - with a broker, if the broker cannot be reached the standings stay marked pending and the periodic
+      ``reconcile`` task (Celery beat) enqueues the work again;
+    - with eager tasks (no broker), ``delay`` runs the follow-up here, and if it fails the standings are marked
+      failed with the error, as a worker's failure marks them (``DivisionTask.on_failure``); the division's next
+      follow-up (its next result, or ``reconcile``) computes them again."""
+    Division.objects.filter(pk=division_id).update(standings_status=Division.Work.PENDING)
+    deferred = getattr(_batch, "divisions", None)
+    if deferred is not None:
+        deferred.add(division_id)
+        return
+
+    def enqueue() -> None:
+        advance_division = _followup_task()
+        try:
+            advance_division.delay(division_id)
+        except Exception as exc:
+            if not advance_division.app.conf.task_always_eager:
+                log.warning("could not enqueue the follow-up of division %s; reconcile will retry", division_id)
+                return
+            _followup_failed(division_id, exc)
+
+    transaction.on_commit(enqueue)
+
+
+def _followup_failed(division_id: int, exc: Exception) -> None:
+    """An eager follow-up raised: mark the standings failed with its error (the result itself is committed)."""
+    try:
+        mark_standings_failed(division_id, exc)
+    except DatabaseError:
+        log.exception("the follow-up of division %s failed, and so did marking its standings failed", division_id)
+        return
+    log.error(
+        "the follow-up of division %s failed (%s: %s); the result is recorded and the standings are marked failed "
+        "until the division's next follow-up computes them",
+        division_id,
+        type(exc).__name__,
+        exc,
+        exc_info=exc,
+    )

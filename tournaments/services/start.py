@@ -1,0 +1,154 @@
+"""Starting a division: the field (the players checked in, or everyone entered), the seeds (by rating, by the
+director's seeds, or at random with the seed of the draw recorded), then the draw: every slot of every bracket for
+the elimination formats, the first round of a Swiss, every round of a round robin. The division is then brought in
+step at once (byes move on; a lone player has won).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.access import Actor
+from games.errors import ApplicationError, ErrorCode
+from tournaments.access import check_directs
+from tournaments.core import lock_division, plan_of, round_length
+from tournaments.models import Division, Entry, Event, Pairing, Rating, Round
+from tournaments.pairing.round_robin import round_robin
+from tournaments.services.bulk import copy_instances, update_rows
+from tournaments.services.followup import schedule_followup
+from tournaments.services.swiss import new_boards, pair_swiss_round
+from tournaments.services.sync import sync_locked_division
+
+
+def start_division(division: Division, *, actor: Actor, only_checked_in: bool | None = None) -> Division:
+    """Seed and draw. ``only_checked_in``: None plays the checked-in players if anyone has checked in, else all."""
+    check_directs(actor, division.event)
+    with transaction.atomic():
+        division = lock_division(division.pk)
+        if division.status != Division.Status.REGISTRATION:
+            raise ApplicationError(ErrorCode.CONFLICT, f"{division.name} has already started")
+        entries = _field(division, only_checked_in)
+        _seed(division, entries)
+        division.status, division.started_at = Division.Status.RUNNING, timezone.now()
+        division.save(update_fields=["status", "started_at", "draw_seed"])
+        if division.event.status != Event.Status.RUNNING:
+            Event.objects.filter(pk=division.event_id).update(status=Event.Status.RUNNING)
+        if division.is_elimination:
+            _draw_brackets(division, len(entries))
+        elif division.format == Division.Format.ROUND_ROBIN:
+            _draw_round_robin(division, entries)
+        else:
+            pair_swiss_round(division)
+        if sync_locked_division(division).finished:  # a lone player (or a field of byes): over at once
+            schedule_followup(division.pk)  # its standings to compute
+    return division
+
+
+def _field(division: Division, only_checked_in: bool | None) -> list[Entry]:
+    entries = list(division.entries.exclude(status=Entry.Status.WITHDRAWN).select_related("player"))
+    checked = [e for e in entries if e.status == Entry.Status.CHECKED_IN]
+    if only_checked_in or (only_checked_in is None and checked):
+        absent = [e for e in entries if e.status != Entry.Status.CHECKED_IN]
+        Entry.objects.filter(pk__in=[e.pk for e in absent]).update(
+            status=Entry.Status.WITHDRAWN, withdrawn_at=timezone.now(), withdrawal_reason="not checked in", seed=None
+        )
+        entries = checked
+    if not entries:
+        raise ApplicationError(ErrorCode.CONFLICT, f"{division.name} has nobody to play: register players first")
+    return entries
+
+
+def _seed(division: Division, entries: list[Entry]) -> None:
+    if division.seeding == Division.Seeding.MANUAL:
+        seeds = sorted(e.seed for e in entries if e.seed is not None)
+        missing = [e.player.display_name for e in entries if e.seed is None]
+        if missing or seeds != list(range(1, len(entries) + 1)):
+            raise ApplicationError(
+                ErrorCode.CONFLICT,
+                f"manual seeding needs seeds 1 to {len(entries)}, each once"
+                + (f"; without a seed: {', '.join(missing)}" if missing else f"; the seeds given are {seeds}"),
+            )
+        return
+    if division.seeding == Division.Seeding.RANDOM:
+        if division.draw_seed is None:
+            division.draw_seed = secrets.randbits(62)
+        order = sorted(entries, key=lambda e: e.pk)
+        random.Random(division.draw_seed).shuffle(order)
+    else:
+        known = _list_ratings(division, entries)
+        order = sorted(entries, key=lambda e: (-_rating(e, known), e.pk))
+    Entry.objects.filter(pk__in=[e.pk for e in entries]).update(seed=None)
+    for number, entry in enumerate(order, start=1):
+        entry.seed = number
+    update_rows(Entry, order, ["seed"])
+
+
+def _list_ratings(division: Division, entries: Iterable[Entry]) -> dict[int, float]:
+    if division.event.rating_list_id is None:
+        return {}
+    rows = Rating.objects.filter(
+        rating_list_id=division.event.rating_list_id, player__in=[e.player_id for e in entries]
+    )
+    return {r.player_id: r.rating for r in rows}
+
+
+def _rating(entry: Entry, known: dict[int, float]) -> float:
+    if entry.rating is not None:
+        return entry.rating
+    return known.get(entry.player_id, 1500.0)
+
+
+# -- elimination ---------------------------------------------------------------------------------------------------
+
+
+def _draw_brackets(division: Division, entrants: int) -> None:
+    plan = plan_of(division, entrants)
+    last = {b: max(n.round for n in plan.nodes if n.bracket == b) for b in {n.bracket for n in plan.nodes}}
+    rounds: dict[tuple[str, int], Round] = {}
+    for node in plan.nodes:
+        key = (node.bracket, node.round)
+        if key not in rounds:
+            grand_final = division.format == Division.Format.DOUBLE and node.bracket == "main"
+            final = node.round == last[node.bracket] or (grand_final and node.round > plan.main_rounds)
+            length = round_length(division, node.bracket, node.round, final=final)
+            rounds[key] = Round(division=division, bracket=node.bracket, number=node.round, length=length)
+    Round.objects.bulk_create(rounds.values())  # one INSERT for every round of every bracket
+    pairings = [
+        Pairing(
+            division=division,
+            round=rounds[(node.bracket, node.round)],
+            key=node.key,
+            table=node.index + 1,
+            source_a=node.why_a,
+            source_b=node.why_b,
+            conditional=node.conditional,
+            length=rounds[(node.bracket, node.round)].length,
+        )
+        for node in plan.nodes
+    ]
+    copy_instances(Pairing, pairings)  # one COPY for every slot
+
+
+def _draw_round_robin(division: Division, entries: list[Entry]) -> None:
+    ordered = sorted(entries, key=lambda e: e.seed or 0)
+    schedule = round_robin([e.pk for e in ordered], double=division.double_round_robin)
+    rounds = Round.objects.bulk_create(
+        Round(
+            division=division,
+            bracket=Round.Bracket.ROUND_ROBIN,
+            number=number,
+            length=round_length(division, Round.Bracket.ROUND_ROBIN, number, final=number == len(schedule)),
+        )
+        for number in range(1, len(schedule) + 1)
+    )
+    pairings: list[Pairing] = []
+    for rnd, boards in zip(rounds, schedule, strict=True):
+        cycle = 2 if division.double_round_robin and rnd.number > len(schedule) // 2 else 1
+        reason = "round robin, circle method" + (" (second cycle, sides swapped)" if cycle == 2 else "")
+        pairings += new_boards(division, rnd, [(a, b, reason) for a, b in boards])
+    copy_instances(Pairing, pairings)

@@ -1,0 +1,119 @@
+"""Pairing a Swiss round: every player's state before the round, read from the counted results
+(:func:`swiss_players`), paired by the pure pairing of tournaments/pairing/swiss.py, and written as one round of
+boards (:func:`pair_swiss_round`). The boards of any paired round (a Swiss round, a round robin's) are built by
+:func:`new_boards`.
+
+Called with the division locked: by the start (the first round), by the sync when the division pairs itself, and
+by the director's request (tournaments/services/advance.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from games.errors import ApplicationError, ErrorCode
+from tournaments.core import COUNTED, result_counts, round_length
+from tournaments.models import Division, Entry, Pairing, Round
+from tournaments.pairing.swiss import NoPairingError, PlayerId, SwissPlayer, pair_round
+from tournaments.services.bulk import copy_instances
+
+Status = Pairing.Status
+#: A board to create: entry a, entry b (None for a bye), the reason shown on the pairing.
+Board = tuple[int, int | None, str]
+
+
+def new_boards(division: Division, rnd: Round, boards: list[Board]) -> list[Pairing]:
+    """The pairings of a round (not saved), one per :data:`Board`, numbered from table 1; byes last."""
+    boards = sorted(boards, key=lambda board: board[1] is None)
+    return [
+        Pairing(
+            division=division,
+            round=rnd,
+            key=f"{rnd.bracket}-{rnd.number}-{table}",
+            table=table,
+            entry_a_id=a,
+            entry_b_id=b,
+            reason=reason,
+            length=rnd.length,
+            status=Status.READY if b is not None else Status.BYE,
+            winner_id=a if b is None else None,
+        )
+        for table, (a, b, reason) in enumerate(boards, start=1)
+    ]
+
+
+def pair_swiss_round(division: Division) -> Round:
+    """Pair the division's next Swiss round (every result of the current round must count) and write its boards.
+
+    :raises ApplicationError: CONFLICT when every round is paired, a result of the current round is missing or
+        unconfirmed, or no pairing without a rematch exists (naming the players); nothing is written then."""
+    done = division.rounds.count()
+    if done >= division.rounds_planned:
+        raise ApplicationError(ErrorCode.CONFLICT, f"all {division.rounds_planned} rounds have been paired")
+    pending = division.pairings.filter(round__number=done).exclude(status=Status.BYE).exclude(COUNTED)
+    waiting = list(pending.order_by("table").values_list("table", flat=True)[:10])
+    if waiting:
+        tables = ", ".join(str(table) for table in waiting)
+        raise ApplicationError(
+            ErrorCode.CONFLICT, f"round {done} is not complete: results missing or unconfirmed at table(s) {tables}"
+        )
+    players = swiss_players(division)
+    try:
+        result = pair_round(players)
+    except NoPairingError:
+        raise ApplicationError(
+            ErrorCode.CONFLICT,
+            f"round {done + 1} cannot be paired without a rematch: {_why_unpaired(division, players)}. Nothing was "
+            "paired; the director can withdraw a player or end the division.",
+        ) from None
+    number = done + 1
+    rnd = Round.objects.create(
+        division=division,
+        bracket=Round.Bracket.SWISS,
+        number=number,
+        length=round_length(division, Round.Bracket.SWISS, number, final=number == division.rounds_planned),
+    )
+    boards: list[Board] = [(int(p.a), None if p.b is None else int(p.b), p.reason) for p in result.pairings]
+    copy_instances(Pairing, new_boards(division, rnd, boards))
+    return rnd
+
+
+def _why_unpaired(division: Division, players: list[SwissPlayer]) -> str:
+    """The pairing's own explanation, naming the players (it names them by id: here entry ids, which say nothing
+    to a director): the same search run again over the same players labelled by name and seed."""
+    entries = division.entries.select_related("player").filter(pk__in=[p.id for p in players])
+    label: dict[PlayerId, str] = {e.pk: f"{e.player.display_name} (seed {e.seed})" for e in entries}
+    labelled = [replace(p, id=label[p.id], opponents=frozenset(label[o] for o in p.opponents)) for p in players]
+    try:
+        pair_round(labelled)
+    except NoPairingError as exc:
+        return str(exc)
+    return "no rematch-free pairing was found"  # not reached: the same search over the same players
+
+
+def swiss_players(division: Division) -> list[SwissPlayer]:
+    """Every entry's state before the next round, from the counted results (two reads of plain values)."""
+    entries = list(division.entries.exclude(seed__isnull=True).values_list("pk", "seed", "status"))
+    score = {pk: 0 for pk, _, _ in entries}
+    met: dict[int, set[int]] = {pk: set() for pk, _, _ in entries}
+    byes: set[int] = set()
+    rows = division.pairings.values_list("entry_a_id", "entry_b_id", "status", "winner_id", "confirmation")
+    for a, b, status, winner, confirmation in rows.order_by():
+        if b is None:
+            byes.add(a)
+        else:
+            met[a].add(b)
+            met[b].add(a)
+        if winner is not None and result_counts(status, winner, confirmation):
+            score[winner] += 1
+    return [
+        SwissPlayer(
+            id=pk,
+            rank=seed or 0,
+            score=score[pk],
+            opponents=frozenset(met[pk]),
+            had_bye=pk in byes,
+            withdrawn=status == Entry.Status.WITHDRAWN,
+        )
+        for pk, seed, status in entries
+    ]

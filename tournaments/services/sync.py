@@ -1,0 +1,305 @@
+"""Keeping a division's pairings in step with its results.
+
+:func:`sync_division` is the one place that moves a division forward. It loads as models only the pairings that
+can change: those whose result does not count yet (waiting, ready, playing, awaiting a confirmation) and the
+finished ones whose match no longer says what the pairing says (a director's correction in games/); a counted
+result changes only through its match, so the others are left unread (Swiss, round robin) or read as plain values
+(the bracket). It derives each loaded pairing's result, resolves the bracket from the counted results
+(tournaments/services/bracket.py), fills in the players of the slots that became known, creates their matches,
+pairs the next Swiss round when the division pairs itself (tournaments/services/swiss.py), and finishes the
+division when nothing is left to play. It sends the same statements whatever the size of the field (rows are
+written many at a time: tournaments/services/bulk.py), is idempotent (running it twice changes nothing) and is
+serialised per division by a row lock (:func:`tournaments.core.lock_division`), so two results arriving together
+advance the bracket once. The services that already hold the lock call :func:`sync_locked_division`.
+
+Results count (for the bracket, the next Swiss round and the standings) as :mod:`tournaments.core` says.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from games import services as games
+from games.access import SYSTEM
+from games.errors import ApplicationError
+from games.models import Action, Match, Player
+from tournaments.core import COUNTED, counts, lock_division
+from tournaments.models import Division, Entry, Event, Pairing
+from tournaments.services.bracket import advance_brackets
+from tournaments.services.bulk import update_rows
+from tournaments.services.swiss import pair_swiss_round
+
+Status = Pairing.Status
+_OPEN = (Status.WAITING, Status.READY, Status.PLAYING)
+#: A finished pairing whose match still says what the pairing says: the same winner and score, the match closed.
+_SAME_AS_MATCH = Q(
+    match__status__in=(Match.Status.FINISHED, Match.Status.FORFEITED),
+    match__score1=F("score_a"),
+    match__score2=F("score_b"),
+) & (
+    Q(winner=F("entry_a"), match__winner=F("match__player1"))
+    | Q(winner=F("entry_b"), match__winner=F("match__player2"))
+)
+#: The pairings a sync can change: a result that does not count yet, or a finished one its match contradicts (a
+#: correction, a reopened or voided match). Every other pairing's result counts and stands as it is.
+_LIVE = ~COUNTED | (Q(status=Status.FINISHED, match__isnull=False) & ~_SAME_AS_MATCH)
+#: The pairings whose match moved on without the division: a match over (or voided) that no sync has taken, or a
+#: finished pairing its match contradicts. A sync leaves none behind, so any is follow-up work that was lost.
+_UNTAKEN = Q(
+    status__in=_OPEN,
+    confirmation=Pairing.Confirmation.NOT_NEEDED,
+    match__status__in=(Match.Status.FINISHED, Match.Status.FORFEITED, Match.Status.VOID),
+) | (Q(status=Status.FINISHED, match__isnull=False) & ~_SAME_AS_MATCH)
+
+
+def divisions_behind_their_matches() -> list[int]:
+    """Divisions with a result their sync has not taken (:data:`_UNTAKEN`).
+
+    A result marks its division's standings pending only after the result's transaction commits (games/ sends its
+    signals then); if the process dies or loses the database in between, the result is stored but the division
+    still reads "current". ``reconcile`` finds such divisions here, from the state alone."""
+    return list(
+        Pairing.objects.filter(_UNTAKEN)
+        .exclude(division__status=Division.Status.REGISTRATION)
+        .exclude(
+            division__event__status=Event.Status.FINISHED
+        )  # closed events: the scan stays as small as the live ones
+        .order_by()
+        .values_list("division_id", flat=True)
+        .distinct()
+    )
+
+
+@dataclass
+class SyncReport:
+    """What one sync changed (empty on a second run: the sync is idempotent)."""
+
+    results: list[str] = field(default_factory=list)
+    filled: list[str] = field(default_factory=list)
+    matches: list[str] = field(default_factory=list)
+    paired: int | None = None
+    finished: bool = False
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.results or self.filled or self.matches or self.paired or self.finished)
+
+
+def sync_division(division_id: int) -> SyncReport:
+    """Bring a division's pairings, matches and status in step with its results (idempotent)."""
+    with transaction.atomic():
+        division = lock_division(division_id)
+        if division.status == Division.Status.REGISTRATION:
+            return SyncReport()
+        return sync_locked_division(division)
+
+
+def sync_locked_division(division: Division) -> SyncReport:
+    """:func:`sync_division` for a caller that holds the division's lock (:func:`tournaments.core.lock_division`)
+    and is past its registration."""
+    report = SyncReport()
+    live = list(division.pairings.filter(_LIVE).select_related("match").defer("match__state").order_by("id"))
+    taken = [pairing for pairing in live if _take_result(pairing, report)]
+    update_rows(Pairing, taken, _RESULT_FIELDS)
+    touched = live
+    if division.is_elimination:
+        touched, filled = advance_brackets(division, live)
+        report.filled += filled
+    _start_matches(division, touched, report)
+    if division.format == Division.Format.SWISS and division.auto_pair and division.status == Division.Status.RUNNING:
+        report.paired = _auto_pair(division, touched)
+    if report.paired:
+        after = sync_locked_division(division)  # the new round's matches; the report keeps the results that led to it
+        merged = (report.results + after.results, report.filled + after.filled, report.matches + after.matches)
+        return SyncReport(*merged, paired=report.paired, finished=after.finished)
+    report.finished = _finish_if_done(division, touched)
+    if report.changed:
+        changed: dict[str, int | str] = {"results_version": division.results_version + 1}
+        if report.results or report.finished:
+            # The standings stored do not show this yet (a recompute that ran before this sync may have marked them
+            # current): pending until the follow-up recomputes them.
+            changed["standings_status"] = division.standings_status = Division.Work.PENDING
+        Division.objects.filter(pk=division.pk).update(**changed)
+        division.results_version += 1
+    return report
+
+
+_RESULT_FIELDS = [
+    "updated_at",
+    "match",
+    "status",
+    "winner",
+    "score_a",
+    "score_b",
+    "confirmation",
+    "confirmation_side",
+    "decision_reason",
+]
+
+
+def _take_result(pairing: Pairing, report: SyncReport) -> bool:
+    """Copy a pairing's match outcome onto it (winner, score, status, confirmation) in memory; True when it changed
+    and its :data:`_RESULT_FIELDS` must be written."""
+    match = pairing.match
+    if match is None or pairing.status in (Status.BYE, Status.EMPTY, Status.SKIPPED):
+        return False
+    if match.status == Match.Status.VOID:
+        _detach(pairing, "the match was voided: a new match is made")
+        report.results.append(pairing.key)
+        return True
+    new = _outcome(pairing, match)
+    old = (pairing.status, pairing.winner_id, pairing.score_a, pairing.score_b)
+    if new == old:
+        return False
+    status, winner, score_a, score_b = new
+    if status == Status.FINISHED and pairing.status != Status.FINISHED:
+        pairing.confirmation, pairing.confirmation_side = _confirmation_needed(pairing, match)
+    elif status != Status.FINISHED:
+        pairing.confirmation, pairing.confirmation_side = Pairing.Confirmation.NOT_NEEDED, None
+    elif winner != pairing.winner_id or (score_a, score_b) != (pairing.score_a, pairing.score_b):
+        pairing.confirmation = Pairing.Confirmation.CONFIRMED  # a director's correction of a final result
+    pairing.status, pairing.winner_id, pairing.score_a, pairing.score_b = new
+    pairing.updated_at = timezone.now()
+    report.results.append(pairing.key)
+    return True
+
+
+def _outcome(pairing: Pairing, match: Match) -> tuple[str, int | None, int, int]:
+    if match.status in (Match.Status.FINISHED, Match.Status.FORFEITED) and match.winner_id is not None:
+        winner = pairing.entry_a_id if match.winner_id == match.player1_id else pairing.entry_b_id
+        return Status.FINISHED, winner, match.score1, match.score2
+    status = Status.PLAYING if match.status == Match.Status.IN_PROGRESS else Status.READY
+    return status, None, match.score1, match.score2
+
+
+def _confirmation_needed(pairing: Pairing, match: Match) -> tuple[str, int | None]:
+    """A scoresheet result entered by one player waits for the other's confirmation (or a director's)."""
+    if match.entry_mode != Match.EntryMode.SCORESHEET or match.status == Match.Status.FORFEITED:
+        return Pairing.Confirmation.NOT_NEEDED, None
+    last = (
+        Action.objects.filter(match=match, kind__in=(Action.Kind.GAME_RESULT, Action.Kind.CONCEDE_MATCH))
+        .order_by("-seq")
+        .values("entered_by_token__side", "entered_by_user", "side")
+        .first()
+    )
+    if last is None:
+        return Pairing.Confirmation.NOT_NEEDED, None
+    entering_side = last["entered_by_token__side"]
+    if entering_side is None and last["entered_by_user"] is not None:
+        entering_side = _side_of_user(match, last["entered_by_user"])
+    if entering_side is None:
+        return Pairing.Confirmation.NOT_NEEDED, None  # entered by a director
+    return Pairing.Confirmation.AWAITING, 1 - entering_side
+
+
+def _side_of_user(match: Match, user_id: int) -> int | None:
+    for side, player in ((0, match.player1), (1, match.player2)):
+        if player.user_id == user_id:
+            return side
+    return None
+
+
+def _detach(pairing: Pairing, why: str) -> None:
+    """Take a voided match off its pairing (in memory: the caller writes :data:`_RESULT_FIELDS`)."""
+    pairing.match = None
+    pairing.status, pairing.winner_id, pairing.score_a, pairing.score_b = Status.WAITING, None, 0, 0
+    pairing.confirmation, pairing.confirmation_side = Pairing.Confirmation.NOT_NEEDED, None
+    pairing.decision_reason = why
+    pairing.updated_at = timezone.now()
+
+
+def _start_matches(division: Division, pairings: list[Pairing], report: SyncReport) -> None:
+    """Create the match of every slot whose two players are known: one INSERT for the matches, one UPDATE for the
+    slots, whatever the size of the round."""
+    event = division.event
+    todo = [p for p in pairings if p.match_id is None and p.status == Status.READY and p.entry_b_id is not None]
+    if not todo:
+        return
+    wanted = {e for p in todo for e in _entry_ids(p)}
+    entries = {
+        pk: (player, status)
+        for pk, player, status in Entry.objects.filter(pk__in=wanted).values_list("pk", "player_id", "status")
+    }
+    players = Player.objects.in_bulk({player for player, _ in entries.values()})
+    matches = games.start_matches(
+        [
+            games.new_match(
+                player1=players[entries[_entry_ids(p)[0]][0]],
+                player2=players[entries[_entry_ids(p)[1]][0]],
+                length=p.length,
+                variant=division.variant,
+                crawford=division.crawford,
+                entry_mode=division.entry_mode,
+                private=not event.public,
+                source=f"{event.slug}/{division.slug}/{p.key}",
+            )
+            for p in todo
+        ]
+    )
+    now = timezone.now()
+    for pairing, match in zip(todo, matches, strict=True):
+        pairing.match, pairing.updated_at = match, now
+        report.matches.append(pairing.key)
+    update_rows(Pairing, todo, ["match", "updated_at"])
+    for pairing in todo:
+        status_a, status_b = (entries[e][1] for e in _entry_ids(pairing))
+        if Entry.Status.WITHDRAWN in (status_a, status_b):
+            _forfeit_withdrawn(pairing, 0 if status_a == Entry.Status.WITHDRAWN else 1, report)
+
+
+def _entry_ids(pairing: Pairing) -> tuple[int, int]:
+    """The two entries of a slot ready to play (a ready slot has both players)."""
+    assert pairing.entry_a_id is not None and pairing.entry_b_id is not None
+    return pairing.entry_a_id, pairing.entry_b_id
+
+
+def _forfeit_withdrawn(pairing: Pairing, loser: int, report: SyncReport) -> None:
+    """A withdrawn player's new match (``loser``: his side) is forfeited to the opponent at once."""
+    assert pairing.match is not None
+    recorded = games.forfeit_match(pairing.match.pk, actor=SYSTEM, loser_side=loser, reason="withdrawal: withdrew")
+    pairing.match = recorded.match
+    pairing.decision, pairing.decision_reason = Pairing.Decision.FORFEIT_WITHDRAWAL, "the player had withdrawn"
+    _take_result(pairing, report)
+    pairing.save(update_fields=[*_RESULT_FIELDS, "decision"])
+
+
+def _auto_pair(division: Division, touched: list[Pairing]) -> int | None:
+    """Pair the next round once every result counts. ``touched``: the pairings the sync loaded; all the others
+    count (they were left unread for that reason)."""
+    if not all(counts(p) for p in touched) or division.rounds.count() >= division.rounds_planned:
+        return None
+    try:
+        return pair_swiss_round(division).number
+    except ApplicationError:
+        return None  # shown to the director when he pairs by hand
+
+
+def _finish_if_done(division: Division, pairings: list[Pairing]) -> bool:
+    """Finish the division when nothing is left to play (or run it again when a forced correction reopened a match).
+    ``pairings``: those the sync loaded; every other one counts, so it is neither open nor unconfirmed."""
+    if division.status == Division.Status.FINISHED and any(p.status in _OPEN for p in pairings):
+        # A correction the director forced through voided a played match (a final, say): it is played again.
+        division.status, division.finished_at = Division.Status.RUNNING, None
+        division.save(update_fields=["status", "finished_at"])
+        Event.objects.filter(pk=division.event_id, status=Event.Status.FINISHED).update(status=Event.Status.RUNNING)
+        return False
+    if division.status != Division.Status.RUNNING or any(p.status in _OPEN for p in pairings):
+        return False
+    if any(p.status == Status.FINISHED and not counts(p) for p in pairings):
+        return False
+    if division.format == Division.Format.SWISS and division.rounds.count() < division.rounds_planned:
+        return False
+    if division.format == Division.Format.LAST_CHANCE and not division.last_chance_closed:
+        Division.objects.filter(pk=division.pk).update(last_chance_closed=True)
+        division.last_chance_closed = True
+        return bool(sync_locked_division(division).finished)
+    division.status, division.finished_at = Division.Status.FINISHED, timezone.now()
+    division.save(update_fields=["status", "finished_at"])
+    event = division.event
+    if not event.divisions.exclude(status=Division.Status.FINISHED).exists():
+        Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+    return True
