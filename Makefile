@@ -32,9 +32,10 @@ run: venv ## Migrate, load the demo event and serve http://127.0.0.1:8000 (SQLit
 test: venv ## Run the whole test suite (extra pytest options: make test PYTEST_ARGS='-k health')
 	$(BIN)/pytest $(PYTEST_ARGS)
 
-lint: venv ## Check lint and formatting with ruff
+lint: venv ## Check lint and formatting with ruff, and the layers of DESIGN.md with import-linter
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 typecheck: venv ## Type-check with mypy (strict on engine/)
 	$(BIN)/mypy engine games tournaments config
