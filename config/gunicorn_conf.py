@@ -1,12 +1,14 @@
 """gunicorn settings for the web service (docker-compose.yml, the systemd unit in the README).
 
 The access log goes to stderr with entry-link secrets redacted (a player's first request carries the secret in
-its path: /play/<secret>/). Workers and threads come from the environment (WEB_WORKERS, WEB_THREADS).
+its path: /play/<secret>/). Workers and threads come from the environment (WEB_WORKERS, WEB_THREADS). Responses
+carry no ``Server`` header (gunicorn's own names the software to anyone probing for it).
 """
 
 import os
 
 from gunicorn.glogging import Logger
+from gunicorn.http import wsgi
 
 from config.logging import redact
 
@@ -28,3 +30,14 @@ class RedactingLogger(Logger):
 
 
 logger_class = RedactingLogger
+
+
+_default_headers = wsgi.Response.default_headers
+
+
+def _without_server(self: wsgi.Response) -> list[str]:
+    return [line for line in _default_headers(self) if not line.startswith("Server:")]
+
+
+# gunicorn has no setting for its Server header; the workers fork from the process that read this file.
+wsgi.Response.default_headers = _without_server

@@ -196,10 +196,26 @@ CACHES = {
 }
 # Login attempts per client address per 15 minutes, and entry-link openings per address per minute.
 LOGIN_ATTEMPTS_PER_15_MIN = int(os.environ.get("LOGIN_ATTEMPTS_PER_15_MIN", "20"))
+# Password-reset requests per client address per hour (password reset exists only when e-mail is configured).
+PASSWORD_RESETS_PER_HOUR = int(os.environ.get("PASSWORD_RESETS_PER_HOUR", "5"))
 ENTRY_LINK_REFUSALS_PER_MIN = int(os.environ.get("ENTRY_LINK_REFUSALS_PER_MIN", "30"))
 # Seconds an anonymous poll of a public event's live part may be answered from a copy shared by all spectators
 # (config/live.py): 0 turns the sharing off. A change shows at most this much later.
 LIVE_PART_SECONDS = float(os.environ.get("LIVE_PART_SECONDS") or "2")
+
+# --- E-mail -------------------------------------------------------------------------------------------------
+# Only password reset sends mail. Without EMAIL_HOST no mail can leave, so password reset is off (its pages are a
+# 404, config/accounts.py); with it, mail goes over SMTP (STARTTLS unless EMAIL_USE_TLS=0).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+PASSWORD_RESET_ENABLED = bool(EMAIL_HOST)
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)
+    EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "bgmatch@localhost")
 
 # --- Django REST framework ----------------------------------------------------------------------------------
 

@@ -1,31 +1,24 @@
 """Root URL configuration (the 400 and 500 handlers are in config/views.py)."""
 
-from django.conf import settings
 from django.contrib import admin
-from django.contrib.auth.views import LoginView
 from django.urls import include, path, re_path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from config import views
-from config.ratelimit import rate_limited
+from config import accounts, views
 from games.api.views import ApiNotFound
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("health/", views.health, name="health"),
+    accounts.admin_login,  # the admin's login under the site's login limit
     path("admin/", admin.site.urls),
     path("", include("games.urls")),
     path("", include("tournaments.urls")),
     path("play/pairings/", include("tournaments.entry_urls")),
     path("play/", include("games.entry_urls")),
     path("manage/", include("tournaments.director.urls")),
-    path(
-        "accounts/login/",
-        rate_limited("login", limit=settings.LOGIN_ATTEMPTS_PER_15_MIN, window=15 * 60)(LoginView.as_view()),
-        name="login",
-    ),
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/", include(accounts)),
     # REST API (DRF) and its OpenAPI schema; Swagger UI is served from local static files. (drf-spectacular's
     # ReDoc page is not routed: its template loads Google Fonts from a CDN.)
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -134,12 +134,16 @@ def _refused(request: HttpRequest, message: str) -> HttpResponse:
 @require_GET
 @rate_limited("entry-link", limit=settings.ENTRY_LINK_REFUSALS_PER_MIN, window=60, methods=("GET",), failures_only=True)
 def exchange(request: HttpRequest, token: str) -> HttpResponse:
-    """``/play/<token>/``: keep the link's id in the session and redirect to the match's entry page."""
+    """``/play/<token>/``: keep the link's id in the session, under a new session key, and redirect to the match's
+    entry page."""
     try:
         entry_token = access_entry_token(token)
     except ApplicationError as exc:
         return _refused(request, exc.message)
     kept = [i for i in held_token_ids(request) if i != entry_token.pk][-(MAX_HELD - 1) :]
+    # A new session key for every link taken: a session cookie planted in this browser beforehand (a shared phone,
+    # plain HTTP, a sibling subdomain) must not come to hold the link (session fixation).
+    request.session.cycle_key()
     request.session[SESSION_KEY] = [*kept, entry_token.pk]
     response = redirect("entry:match", match_id=entry_token.match_id)
     response["Referrer-Policy"] = "no-referrer"

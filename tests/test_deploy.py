@@ -58,9 +58,70 @@ def test_the_compose_file_the_env_example_and_the_readme_agree_with_the_settings
     read.add("DATABASE_URL")  # read by dj_database_url.config()
     documented = set(re.findall(r"^#?\s*([A-Z][A-Z0-9_]+)=", (root / ".env.example").read_text(), re.MULTILINE))
     passed = set(yaml.safe_load((root / "docker-compose.yml").read_text())["x-app"]["environment"])
-    compose_only = {"POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_DB", "WEB_PORT"}  # for compose's own services
+    # for compose's own services
+    compose_only = {"POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_DB", "WEB_ADDRESS", "WEB_PORT"}
     readme = (root / "README.md").read_text()
     assert documented - compose_only <= passed, "set in .env.example but not passed to the containers"
     assert passed <= read, "passed by compose but read by no setting"
     assert documented - compose_only <= read, "documented in .env.example but read by no setting"
     assert sorted(name for name in read if f"`{name}`" not in readme) == [], "read by the settings, not in README"
+
+
+def _env_example() -> dict[str, str]:
+    text = (ROOT / ".env.example").read_text()
+    return dict(line.split("=", 1) for line in text.splitlines() if line and not line.startswith("#"))
+
+
+def test_the_env_example_as_it_stands_passes_check_deploy() -> None:
+    example = _env_example()
+    assert example["BEHIND_TLS_PROXY"] == "1"
+    settings = {k: example[k] for k in ("DEBUG", "BEHIND_TLS_PROXY")}
+    result = _check(**settings, SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS="bg.example.org")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_compose_publishes_the_web_service_on_the_loopback_unless_told_otherwise() -> None:
+    import yaml
+
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    [published] = compose["services"]["web"]["ports"]
+    assert published == "${WEB_ADDRESS:-127.0.0.1}:${WEB_PORT:-8000}:8000"
+    assert compose["x-app"]["environment"]["BEHIND_TLS_PROXY"] == "${BEHIND_TLS_PROXY:-1}"
+    assert _env_example()["WEB_ADDRESS"] == "127.0.0.1"
+
+
+def test_gunicorn_sends_no_server_header(tmp_path: Path) -> None:
+    """The web service as compose runs it (gunicorn with config/gunicorn_conf.py) names no software."""
+    import http.client
+    import socket
+    import time
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {
+        **{k: v for k, v in os.environ.items() if k != "CELERY_BROKER_URL"},
+        "DEBUG": "1",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "WEB_BIND": f"127.0.0.1:{port}",
+        "WEB_WORKERS": "1",
+    }
+    command = [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--config", "config/gunicorn_conf.py"]
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert server.poll() is None, "gunicorn did not start"
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                connection.request("GET", "/health/")
+                response = connection.getresponse()
+                break
+            except ConnectionRefusedError:
+                assert time.monotonic() < deadline, "gunicorn did not answer"
+                time.sleep(0.1)
+        assert response.status == 200, response.read()
+        assert response.getheader("Server") is None, response.getheader("Server")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

@@ -36,6 +36,43 @@ def test_the_login_form_refuses_a_burst_of_attempts(settings, django_user_model)
     assert other.status_code == 302
 
 
+def test_the_admin_login_is_under_the_same_limit_as_the_sites(django_user_model) -> None:
+    django_user_model.objects.create_superuser(username="root", password="right-password-123")
+    client = Client()
+    guesses = [
+        client.post("/admin/login/", {"username": "root", "password": f"guess{i}"}).status_code for i in range(12)
+    ]
+    guesses += [
+        client.post("/accounts/login/", {"username": "root", "password": f"again{i}"}).status_code for i in range(8)
+    ]
+    assert guesses == [200] * 20  # the forms again, with their error: one count for both doors
+    refused = client.post("/admin/login/", {"username": "root", "password": "right-password-123"})
+    assert refused.status_code == 429 and "Retry-After" in refused
+    assert client.post("/accounts/login/", {"username": "root", "password": "right-password-123"}).status_code == 429
+    assert client.get("/admin/").status_code == 302  # not logged in
+    other = Client(REMOTE_ADDR="10.0.0.9").post("/admin/login/", {"username": "root", "password": "right-password-123"})
+    assert other.status_code == 302 and Client().get("/admin/login/").status_code == 200
+
+
+def test_password_reset_is_off_without_e_mail(django_user_model) -> None:
+    django_user_model.objects.create_user(username="dora", password="x", email="dora@example.org")
+    client = Client()
+    for path in ("/accounts/password_reset/", "/accounts/password_reset/done/", "/accounts/reset/done/"):
+        assert client.get(path).status_code == 404, path
+    assert client.post("/accounts/password_reset/", {"email": "dora@example.org"}).status_code == 404
+    assert "password_reset" not in client.get("/accounts/login/").content.decode()
+
+
+def test_password_reset_with_e_mail_sends_and_is_throttled(settings, mailoutbox, django_user_model) -> None:
+    settings.PASSWORD_RESET_ENABLED = True  # as with EMAIL_HOST set (the test runner's mail backend keeps the mail)
+    django_user_model.objects.create_user(username="dora", password="x", email="dora@example.org")
+    client = Client()
+    assert client.get("/accounts/password_reset/").status_code == 200
+    statuses = [client.post("/accounts/password_reset/", {"email": "dora@example.org"}).status_code for _ in range(7)]
+    assert statuses == [302] * 5 + [429] * 2  # PASSWORD_RESETS_PER_HOUR
+    assert len(mailoutbox) == 5 and mailoutbox[0].to == ["dora@example.org"]
+
+
 @contextmanager
 def api_rates(**rates: str) -> Iterator[None]:
     """The API throttles' rates for the duration (DRF reads them once, at import)."""

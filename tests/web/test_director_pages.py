@@ -530,7 +530,7 @@ def test_a_bad_list_registers_nobody_and_lists_the_bad_lines(dora: Any, register
         url,
         {"action": "import", "import-text": text},
         "nothing was registered; fix these lines: line 3: the name is empty; line 4: country &#x27;Norway&#x27; is "
-        "not a two-letter code",
+        "not a two-letter code, rating &#x27;abc&#x27; is not a number",  # every problem of a line, not the first
     )
     assert "Carl,,NO,1800," in page  # the list stays in the form
 

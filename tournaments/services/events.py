@@ -355,26 +355,30 @@ def import_entries_csv(division: Division, *, actor: Actor, text: str) -> Import
 
 
 def _parse_row(row: dict[str, Any]) -> dict[str, Any]:
+    """The fields of one line; a ValueError naming every problem of the line (not only the first)."""
+    problems: list[str] = []
     name = (row.get("name") or "").strip()
     if not name:
-        raise ValueError("the name is empty")
+        problems.append("the name is empty")
     fields: dict[str, Any] = {"name": name, "club": (row.get("club") or "").strip()}
     fields["country"] = (row.get("country") or "").strip()
     if len(fields["country"]) not in (0, 2):
-        raise ValueError(f"country {fields['country']!r} is not a two-letter code")
+        problems.append(f"country {fields['country']!r} is not a two-letter code")
     if len(fields["club"]) > 100:
-        raise ValueError("the club name is longer than 100 characters")
+        problems.append("the club name is longer than 100 characters")
     for key, kind in (("rating", float), ("seed", int)):
         value = (row.get(key) or "").strip()
         if value:
             try:
                 fields[key] = kind(value)
             except ValueError:
-                raise ValueError(f"{key} {value!r} is not a number") from None
+                problems.append(f"{key} {value!r} is not a number")
     if "seed" in fields and not 1 <= fields["seed"] <= MAX_SEED:
-        raise ValueError(f"seed {fields['seed']} is outside 1-{MAX_SEED}")
+        problems.append(f"seed {fields['seed']} is outside 1-{MAX_SEED}")
     if "rating" in fields and not 0 < fields["rating"] < 10000:
-        raise ValueError(f"rating {fields['rating']} is outside 1-9999")
+        problems.append(f"rating {fields['rating']} is outside 1-9999")
+    if problems:
+        raise ValueError(", ".join(problems))
     return fields
 
 
