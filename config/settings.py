@@ -7,6 +7,7 @@ variable.
 """
 
 import os
+import shutil
 import warnings
 from pathlib import Path
 
@@ -296,6 +297,9 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # round trip to a worker and back.
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ANNOTATIONS = {"games.tasks.ping": {"ignore_result": False}}
+# Analysis by GNU Backgammon has a queue of its own, so that analysis workers (`celery -A config worker -Q
+# analysis`) run apart from the standings workers (`-Q celery`, the default queue) and never delay results.
+CELERY_TASK_ROUTES = {"games.tasks.analyse_match": {"queue": "analysis"}}
 
 # What guarantees that the standings and brackets catch up with every result, whatever dies (fault tests in
 # tests/faults/):
@@ -351,3 +355,17 @@ LOGGING = {
         "django": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
     },
 }
+
+# --- Analysis by GNU Backgammon (games/analysis) -----------------------------------------------------------------
+# GNUBG_PATH: the gnubg program (Debian's package installs /usr/games/gnubg, which is not on root's PATH).
+# ANALYSIS_PLIES: gnubg's evaluation depth (0 by default; 2 is its "world class"). ANALYSIS_TIMEOUT: seconds one
+# match may take before gnubg is stopped; ANALYSIS_ATTEMPTS: tries before the analysis is marked failed.
+# ANALYSIS_AUTO: analyse every match finished on the pages; ANALYSIS_IMPORTED: imported .mat matches too (else
+# they are analysed on a director's request). ANALYSIS_MIN_DECISIONS: decisions a player needs to enter a PR table.
+GNUBG_PATH = os.environ.get("GNUBG_PATH") or shutil.which("gnubg") or "/usr/games/gnubg"
+ANALYSIS_PLIES = int(os.environ.get("ANALYSIS_PLIES", "0"))
+ANALYSIS_TIMEOUT = float(os.environ.get("ANALYSIS_TIMEOUT", "300"))
+ANALYSIS_ATTEMPTS = int(os.environ.get("ANALYSIS_ATTEMPTS", "3"))
+ANALYSIS_AUTO = env_bool("ANALYSIS_AUTO", True)
+ANALYSIS_IMPORTED = env_bool("ANALYSIS_IMPORTED", False)
+ANALYSIS_MIN_DECISIONS = int(os.environ.get("ANALYSIS_MIN_DECISIONS", "50"))

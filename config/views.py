@@ -63,12 +63,30 @@ def broker_status() -> str:
     return "ok"
 
 
+def analysis_status() -> dict[str, object]:
+    """Whether GNU Backgammon can be run here (its version, or the reason it cannot), and how many match analyses
+    failed. Analysis is optional: this never makes the site unhealthy."""
+    from games.analysis.engine import availability
+    from games.models import MatchAnalysis
+
+    available, detail = availability()
+    report: dict[str, object] = {"status": "ok", "engine": detail}
+    if not available:
+        report = {"status": "unavailable", "reason": detail}
+    try:
+        report["failed"] = MatchAnalysis.objects.filter(status=MatchAnalysis.Status.FAILED).count()
+    except DatabaseError:
+        report["failed"] = None
+    return report
+
+
 @never_cache
 @require_GET
 def health(request: HttpRequest) -> JsonResponse:
-    """Report the database and broker; 200 when both are usable, 503 otherwise."""
-    report = {"database": database_status(), "broker": broker_status()}
+    """Report the database and broker (200 when both are usable, 503 otherwise) and the analysis (informative)."""
+    report: dict[str, object] = {"database": database_status(), "broker": broker_status()}
     healthy = report["database"] == "ok" and report["broker"] in {"ok", "eager"}
+    report["analysis"] = analysis_status() if report["database"] == "ok" else {"status": "unknown"}
     return JsonResponse(report, status=200 if healthy else 503)
 
 

@@ -6,3 +6,11 @@ class GamesConfig(AppConfig):
     label = "games"
     verbose_name = "Games"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        """Plug the analysis into the match signals (games/hooks.py)."""
+        from games.analysis.receivers import on_match_changed
+        from games.hooks import match_finished, match_result_changed
+
+        match_finished.connect(on_match_changed, dispatch_uid="games.analysis.finished")
+        match_result_changed.connect(on_match_changed, dispatch_uid="games.analysis.result_changed")

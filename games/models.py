@@ -235,3 +235,108 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.kind} (match {self.match_id})"
+
+
+class MatchAnalysis(models.Model):
+    """GNU Backgammon's analysis of a match (games/analysis): its state, and once done, what it found.
+
+    ``match_seq`` is the log's sequence number that was analysed: a correction moves the match past it, and the
+    analysis is redone. ``status`` ``unavailable`` means it cannot be done here (gnubg missing, a variant gnubg
+    does not play), ``failed`` that gnubg crashed or hung on every attempt; ``error`` says which.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        DONE = "done"
+        FAILED = "failed"
+        UNAVAILABLE = "unavailable"
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    plies = models.PositiveSmallIntegerField(default=0)
+    engine = models.CharField(max_length=100, blank=True, help_text="the gnubg version that analysed it")
+    match_seq = models.PositiveIntegerField(default=0, help_text="the log's seq that was analysed")
+    error = models.TextField(blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    requested_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    seconds = models.FloatField(null=True, blank=True, help_text="how long gnubg took")
+
+    class Meta:
+        verbose_name_plural = "match analyses"
+        indexes = [models.Index(fields=["status"])]
+
+    def __str__(self) -> str:
+        return f"analysis of match {self.match_id} ({self.status})"
+
+
+class PlayerAnalysis(models.Model):
+    """One player's figures in a match's analysis, as gnubg reports them (errors and luck normalised, EMG).
+
+    ``pr`` = 500 x (chequer_error + cube_error) / (unforced_moves + close_cube_decisions), 0 without decisions.
+    """
+
+    analysis = models.ForeignKey(MatchAnalysis, on_delete=models.CASCADE, related_name="players")
+    side = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="analyses")
+    unforced_moves = models.PositiveIntegerField()
+    chequer_error = models.FloatField()
+    close_cube_decisions = models.PositiveIntegerField()
+    cube_error = models.FloatField()
+    luck = models.FloatField()
+    pr = models.FloatField()
+
+    class Meta:
+        ordering = ["analysis", "side"]
+        constraints = [
+            models.UniqueConstraint(fields=["analysis", "side"], name="player_analysis_one_per_side"),
+            models.CheckConstraint(condition=Q(side__in=[0, 1]), name="player_analysis_side"),
+        ]
+
+    def __str__(self) -> str:
+        return f"PR {self.pr:.2f} of {self.player_id} in match analysis {self.analysis_id}"
+
+    @property
+    def decisions(self) -> int:
+        return self.unforced_moves + self.close_cube_decisions
+
+
+class Decision(models.Model):
+    """One analysed decision: a chequer play (``move``) or a cube action (``double``, ``take``, ``drop``).
+
+    ``turn`` counts gnubg's records within the game from 0; ``move_number`` counts the chequer plays of the game
+    from 1 (the n-th play of the game's log). Equities are gnubg's normalised ones (EMG), from the decider's side.
+    """
+
+    class Kind(models.TextChoices):
+        MOVE = "move"
+        DOUBLE = "double"
+        TAKE = "take"
+        DROP = "drop"
+
+    analysis = models.ForeignKey(MatchAnalysis, on_delete=models.CASCADE, related_name="decisions")
+    game_number = models.PositiveSmallIntegerField()
+    turn = models.PositiveIntegerField()
+    move_number = models.PositiveIntegerField(null=True, blank=True)
+    side = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    die1 = models.PositiveSmallIntegerField(null=True, blank=True)
+    die2 = models.PositiveSmallIntegerField(null=True, blank=True)
+    played = models.CharField(max_length=100, blank=True)
+    best = models.CharField(max_length=100, blank=True)
+    played_equity = models.FloatField(null=True, blank=True)
+    best_equity = models.FloatField(null=True, blank=True)
+    equity_lost = models.FloatField(default=0.0)
+    mark = models.CharField(max_length=16, blank=True, help_text="gnubg's mark of the play: doubtful, bad, very bad")
+    cube_mark = models.CharField(max_length=16, blank=True, help_text="gnubg's mark of the cube decision before it")
+    luck = models.FloatField(null=True, blank=True, help_text="the luck of the roll")
+    luck_mark = models.CharField(max_length=16, blank=True)
+
+    class Meta:
+        ordering = ["analysis", "game_number", "turn"]
+        constraints = [
+            models.UniqueConstraint(fields=["analysis", "game_number", "turn"], name="decision_unique_turn"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.turn} of game {self.game_number} ({self.mark or 'unmarked'})"

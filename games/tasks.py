@@ -2,8 +2,23 @@
 
 from celery import shared_task
 
+from games.analysis import service as analysis_service
+from games.analysis.engine import AnalysisFailedError
+
 
 @shared_task
 def ping() -> str:
     """Answer "pong": proves that a task reaches a worker (or runs eagerly) and that its result comes back."""
     return "pong"
+
+
+@shared_task
+def analyse_match(match_id: int, plies: int | None = None) -> str:
+    """Analyse a match with GNU Backgammon (routed to the ``analysis`` queue, config/settings.py).
+
+    The service owns the attempts and stores a failure with its error; the task only reports the outcome.
+    """
+    try:
+        return analysis_service.analyse_match(match_id, plies=plies).status
+    except (AnalysisFailedError, analysis_service.AnalysisRefusedError) as exc:
+        return f"not analysed: {exc}"

@@ -36,12 +36,31 @@ def browser_service_missing() -> str | None:
     return None
 
 
+def gnubg_missing() -> str | None:
+    """Why the analysis tests cannot run GNU Backgammon here, or None when they can."""
+    from django.conf import settings
+
+    from games.analysis.engine import availability
+
+    available, reason = availability()
+    where = f"apt-get install gnubg, or set GNUBG_PATH (now {settings.GNUBG_PATH})"
+    return None if available else f"needs GNU Backgammon ({where}): {reason}"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     missing = {"worker": worker_service_missing(), "browser": browser_service_missing()}
+    if any(item.get_closest_marker("gnubg") for item in items):
+        missing["gnubg"] = gnubg_missing()
     for item in items:
         for marker, reason in missing.items():
             if reason and item.get_closest_marker(marker):
                 item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture(autouse=True)
+def _no_automatic_analysis(settings: Any) -> None:
+    """Finished matches are not analysed by gnubg unless a test asks for it (tests of games/analysis do)."""
+    settings.ANALYSIS_AUTO = False
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,28 @@
+"""How the analysis hears of matches: a finished match is analysed (settings permitting), and a correction to a
+result redoes the analysis of a match that had one. Connected in GamesConfig.ready."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import DatabaseError
+
+from games.analysis.service import request_analysis, should_analyse
+from games.models import Match, MatchAnalysis
+
+log = logging.getLogger(__name__)
+
+
+def on_match_changed(sender: Any, match_id: int, **kwargs: Any) -> None:
+    """A match finished or had its result corrected: (re)analyse it if it is analysed automatically or already was."""
+    try:
+        match = Match.objects.get(pk=match_id)
+        if should_analyse(match) or _has_analysis(match_id):
+            request_analysis(match_id)
+    except DatabaseError:
+        log.exception("could not request the analysis of match %s", match_id)
+
+
+def _has_analysis(match_id: int) -> bool:
+    return MatchAnalysis.objects.filter(match_id=match_id).exists()

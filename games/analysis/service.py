@@ -1,0 +1,271 @@
+"""The writes of the analysis: analyse a match with gnubg and store what it found; request and invalidate it.
+
+:func:`analyse_match` is the one code path of the Celery task and of ``manage.py analyse_match``: it exports the log
+in force as .mat (games/export.py), hands it to the worker's gnubg (engine.py) and stores gnubg's figures per
+player and per decision in one transaction. It is idempotent: a match whose stored analysis is of the same log and
+depth is left as it is. gnubg runs outside any transaction and without the match lock; if the log moved on while it
+ran (a correction), the result is dropped and the correction's own request redoes it.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from engine.errors import EngineError
+from games.analysis.engine import AnalysisFailedError, AnalysisUnavailableError, gnubg_version, worker_gnubg
+from games.export import match_mat
+from games.models import Decision, Match, MatchAnalysis, PlayerAnalysis
+
+log = logging.getLogger(__name__)
+
+#: The variants gnubg plays, by our name; the others get "analysis is not available for this variant".
+GNUBG_VARIANTS = {"standard", "nackgammon"}
+#: gnubg's names of the two players in ``match()``: X is player 0 (the .mat's left column, our player1).
+SIDES = ("X", "O")
+#: gnubg's cube actions that are decisions, by record action.
+CUBE_ACTIONS = {"double": Decision.Kind.DOUBLE, "take": Decision.Kind.TAKE, "drop": Decision.Kind.DROP}
+
+
+class AnalysisRefusedError(Exception):
+    """This match cannot be analysed (its variant, its entry mode, no moves); the message says why."""
+
+
+def analyse_match(match_id: int, *, plies: int | None = None) -> MatchAnalysis:
+    """Analyse a match with gnubg at ``plies`` (settings.ANALYSIS_PLIES by default) and store the result.
+
+    gnubg is tried settings.ANALYSIS_ATTEMPTS times (a crash or a timeout restarts it); after the last failure
+    the analysis is marked failed with the error, which is raised.
+
+    :raises Match.DoesNotExist: no such match.
+    :raises AnalysisRefusedError: the match cannot be analysed (stored as ``unavailable`` with the reason).
+    :raises AnalysisUnavailableError: gnubg cannot be run here (stored as ``unavailable``).
+    :raises AnalysisFailedError: every attempt failed (stored as ``failed``).
+    """
+    plies = settings.ANALYSIS_PLIES if plies is None else plies
+    match = Match.objects.select_related("player1", "player2").get(pk=match_id)
+    current = MatchAnalysis.objects.filter(match=match).first()
+    if (
+        current is not None
+        and current.status == MatchAnalysis.Status.DONE
+        and current.match_seq == match.seq
+        and current.plies == plies
+    ):
+        return current
+    try:
+        mat_text, seq = _mat_of(match)
+    except AnalysisRefusedError as exc:
+        _store_outcome(match, MatchAnalysis.Status.UNAVAILABLE, plies=plies, error=str(exc))
+        raise
+    attempts = max(1, settings.ANALYSIS_ATTEMPTS)
+    for attempt in range(1, attempts + 1):
+        try:
+            began = time.perf_counter()
+            engine = gnubg_version()
+            report = worker_gnubg().analyse(mat_text, plies=plies)
+            return _store(match, report, seq=seq, plies=plies, engine=engine, seconds=time.perf_counter() - began)
+        except AnalysisUnavailableError as exc:
+            _store_outcome(match, MatchAnalysis.Status.UNAVAILABLE, plies=plies, error=str(exc), attempts=attempt)
+            raise
+        except AnalysisFailedError as exc:
+            log.warning("analysis of match %s failed (attempt %s of %s): %s", match_id, attempt, attempts, exc)
+            if attempt == attempts:
+                _store_outcome(match, MatchAnalysis.Status.FAILED, plies=plies, error=str(exc), attempts=attempt)
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def request_analysis(match_id: int, *, plies: int | None = None) -> MatchAnalysis:
+    """Mark a match's analysis pending and enqueue it on the ``analysis`` queue after the commit."""
+    from games.tasks import analyse_match as analyse_match_task
+
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        analysis, _ = MatchAnalysis.objects.get_or_create(match=match)
+        if analysis.status != MatchAnalysis.Status.DONE or analysis.match_seq != match.seq:
+            analysis.status = MatchAnalysis.Status.PENDING
+            analysis.error = ""
+            analysis.save(update_fields=["status", "error"])
+        transaction.on_commit(lambda: analyse_match_task.delay(match_id, plies))
+    return analysis
+
+
+def should_analyse(match: Match) -> bool:
+    """Whether a finished match is analysed without being asked (the ANALYSIS_AUTO and ANALYSIS_IMPORTED settings)."""
+    if not settings.ANALYSIS_AUTO or match.status != Match.Status.FINISHED:
+        return False
+    if match.entry_mode != Match.EntryMode.MOVES or match.variant not in GNUBG_VARIANTS:
+        return False
+    return not match.source or settings.ANALYSIS_IMPORTED
+
+
+# -- internals -----------------------------------------------------------------------------------------------------
+
+
+def _mat_of(match: Match) -> tuple[str, int]:
+    """The .mat text of the log in force and the seq it was read at."""
+    if match.variant not in GNUBG_VARIANTS:
+        raise AnalysisRefusedError(f"analysis is not available for the {match.get_variant_display()} variant")
+    if match.entry_mode != Match.EntryMode.MOVES:
+        raise AnalysisRefusedError("analysis is not available: only the game results of this match were recorded")
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().select_related("player1", "player2").get(pk=match.pk)
+        try:
+            text = match_mat(locked)
+        except EngineError as exc:
+            raise AnalysisRefusedError(f"analysis is not available: {exc}") from exc
+        return text, locked.seq
+
+
+def _store_outcome(match: Match, status: str, *, plies: int, error: str, attempts: int = 0) -> None:
+    with transaction.atomic():
+        analysis, _ = MatchAnalysis.objects.select_for_update().get_or_create(match=match)
+        if analysis.status == MatchAnalysis.Status.DONE and analysis.match_seq == match.seq:
+            return  # a good analysis of this log stands; a failed redo does not erase it
+        analysis.players.all().delete()
+        analysis.decisions.all().delete()
+        analysis.status, analysis.plies, analysis.error = status, plies, error
+        analysis.attempts, analysis.finished_at = attempts, timezone.now()
+        analysis.save()
+
+
+def _store(match: Match, report: dict[str, Any], *, seq: int, plies: int, engine: str, seconds: float) -> MatchAnalysis:
+    games = report.get("games") or []
+    info = report.get("match-info") or {}
+    if info.get("match-length") != match.length or "stats" not in report:
+        raise AnalysisFailedError("GNU Backgammon's answer is not of this match (the .mat import failed)")
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        analysis, _ = MatchAnalysis.objects.select_for_update().get_or_create(match=locked)
+        if locked.seq != seq:
+            log.info("match %s changed while gnubg analysed it; its new request redoes it", match.pk)
+            return analysis
+        analysis.players.all().delete()
+        analysis.decisions.all().delete()
+        PlayerAnalysis.objects.bulk_create(
+            _player_row(analysis, side, locked.player(side).pk, report["stats"][SIDES[side]]) for side in (0, 1)
+        )
+        Decision.objects.bulk_create(_decisions(analysis, games), batch_size=1000)
+        analysis.status, analysis.plies, analysis.engine, analysis.error = MatchAnalysis.Status.DONE, plies, engine, ""
+        analysis.match_seq, analysis.seconds, analysis.finished_at = seq, seconds, timezone.now()
+        analysis.attempts = 0
+        analysis.save()
+    return analysis
+
+
+def pr_of(chequer_error: float, cube_error: float, unforced_moves: int, close_cube_decisions: int) -> float:
+    """500 x (chequer error + cube error) / (unforced moves + close cube decisions); 0 without decisions."""
+    decisions = unforced_moves + close_cube_decisions
+    return 500.0 * (chequer_error + cube_error) / decisions if decisions else 0.0
+
+
+def _player_row(analysis: MatchAnalysis, side: int, player_id: int, stats: dict[str, Any]) -> PlayerAnalysis:
+    moves, cube, dice = stats["moves"], stats["cube"], stats["dice"]
+    unforced, chequer = int(moves["unforced-moves"]), float(moves["error-skill"])
+    close, cube_error = int(cube["close-cube"]), float(cube["error-skill"])
+    return PlayerAnalysis(
+        analysis=analysis,
+        side=side,
+        player_id=player_id,
+        unforced_moves=unforced,
+        chequer_error=chequer,
+        close_cube_decisions=close,
+        cube_error=cube_error,
+        luck=float(dice["luck"]),
+        pr=pr_of(chequer, cube_error, unforced, close),
+    )
+
+
+def format_gnubg_play(steps: Iterable[Iterable[int]]) -> str:
+    """gnubg's move tuple ((24, 18), (13, 11)) as notation "24/18 13/11" (25 is the bar, 0 off)."""
+
+    def point(n: int) -> str:
+        return "bar" if n == 25 else "off" if n <= 0 else str(n)
+
+    return " ".join(f"{point(a)}/{point(b)}" for a, b in steps)
+
+
+def _decisions(analysis: MatchAnalysis, games: list[dict[str, Any]]) -> Iterable[Decision]:
+    for number, game in enumerate(games, start=1):
+        plays = 0
+        cube: dict[str, Any] = {}
+        for turn, record in enumerate(game.get("game") or []):
+            action, data = record.get("action"), record.get("analysis") or {}
+            side = SIDES.index(record["player"]) if record.get("player") in SIDES else None
+            if side is None:
+                continue
+            if action == "move":
+                plays += 1
+                yield _move_decision(analysis, number, turn, plays, side, record, data)
+            elif action in CUBE_ACTIONS:
+                if action == "double":
+                    cube = data
+                yield _cube_decision(analysis, number, turn, side, CUBE_ACTIONS[action], data, cube)
+
+
+def _move_decision(
+    analysis: MatchAnalysis, number: int, turn: int, plays: int, side: int, record: dict[str, Any], data: dict[str, Any]
+) -> Decision:
+    dice = record.get("dice") or (None, None)
+    moves = data.get("moves") or []
+    chosen = data.get("imove")
+    played_equity = best_equity = None
+    best = ""
+    if moves:
+        best, best_equity = format_gnubg_play(moves[0]["move"]), float(moves[0]["score"])
+        if chosen is not None and 0 <= chosen < len(moves):
+            played_equity = float(moves[chosen]["score"])
+    lost = best_equity - played_equity if best_equity is not None and played_equity is not None else 0.0
+    luck = data.get("luck-value")
+    return Decision(
+        analysis=analysis,
+        game_number=number,
+        turn=turn,
+        move_number=plays,
+        side=side,
+        kind=Decision.Kind.MOVE,
+        die1=dice[0],
+        die2=dice[1],
+        played=format_gnubg_play(record.get("move") or ()),
+        best=best,
+        played_equity=played_equity,
+        best_equity=best_equity,
+        equity_lost=max(0.0, lost),
+        mark=data.get("skill", ""),
+        cube_mark=data.get("cube-skill", ""),
+        luck=None if luck is None else float(luck),
+        luck_mark=data.get("luck", ""),
+    )
+
+
+def _cube_decision(
+    analysis: MatchAnalysis, number: int, turn: int, side: int, kind: str, data: dict[str, Any], cube: dict[str, Any]
+) -> Decision:
+    """A cube action, its equities from the decider's side (a drop is worth 1 to the doubler, normalised)."""
+    played_equity = best_equity = None
+    if "nd-cubeful-eq" in cube and "dt-cubeful-eq" in cube:
+        no_double, double_take = float(cube["nd-cubeful-eq"]), float(cube["dt-cubeful-eq"])
+        if kind == Decision.Kind.DOUBLE:
+            best_equity, played_equity = max(no_double, min(double_take, 1.0)), min(double_take, 1.0)
+        else:
+            best_equity = max(-double_take, -1.0)
+            played_equity = -double_take if kind == Decision.Kind.TAKE else -1.0
+    lost = best_equity - played_equity if best_equity is not None and played_equity is not None else 0.0
+    return Decision(
+        analysis=analysis,
+        game_number=number,
+        turn=turn,
+        side=side,
+        kind=kind,
+        played=kind,
+        played_equity=played_equity,
+        best_equity=best_equity,
+        equity_lost=max(0.0, lost),
+        mark=data.get("skill", ""),
+    )
