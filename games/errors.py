@@ -18,6 +18,7 @@ class ErrorCode(enum.StrEnum):
     FORBIDDEN = "forbidden"
     NOT_FOUND = "not_found"
     CONFLICT = "conflict"
+    MATCH_TOO_LONG = "match_too_long"
 
 
 STATUS = {
@@ -26,6 +27,7 @@ STATUS = {
     ErrorCode.STALE_SEQUENCE: 409,
     ErrorCode.MATCH_CLOSED: 409,
     ErrorCode.CONFLICT: 409,
+    ErrorCode.MATCH_TOO_LONG: 400,
     ErrorCode.NOT_AUTHENTICATED: 401,
     ErrorCode.FORBIDDEN: 403,
     ErrorCode.NOT_FOUND: 404,

@@ -16,6 +16,13 @@ from django.db.models import Q
 
 from engine.variants import VARIANTS
 
+#: The most games one match holds: every match to N points fits (at most 2N - 1 = 197 games at 99 points, every
+#: game a single), and so does a money session of an evening or a weekend; a longer session is a new match.
+MATCH_MAX_GAMES = 200
+#: The most actions one match's log holds: 200 games of about 100 actions (the longest real game logs hold about
+#: 100; a 17-point match about 1,400). At the limit only a director's closing actions and corrections are taken.
+MATCH_MAX_ACTIONS = 20_000
+
 
 class Player(models.Model):
     """A person who plays. Names need not be unique: club, country and the id tell two players apart."""

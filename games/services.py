@@ -45,7 +45,7 @@ from games.access import SYSTEM, Actor, check_can_act, is_director, sides_of
 from games.engine_bridge import engine_action, load_state, new_state, replacement_action, row_fields
 from games.errors import ApplicationError, ErrorCode
 from games.hooks import CORRECTION_GUARDS, match_finished, match_result_changed
-from games.models import Action, Game, Match, Player
+from games.models import MATCH_MAX_ACTIONS, MATCH_MAX_GAMES, Action, Game, Match, Player
 
 Kind = Action.Kind
 _CLOSED = (Match.Status.FINISHED, Match.Status.FORFEITED, Match.Status.VOID)
@@ -557,6 +557,7 @@ def _record(
                 after = before.apply(engine_act)
             except EngineError as exc:
                 raise ApplicationError(ErrorCode.ILLEGAL_ACTION, str(exc)) from exc
+            _check_room(match, before, after, engine_act)
             row = _append(match, before, after, engine_act, play, actor=actor, key=key, kind=kind, reason=reason)
             _after_action(match, before, after, row)
             return Recorded(match, row, after)
@@ -568,6 +569,53 @@ def _record(
                 match = Match.objects.select_related("player1", "player2").get(pk=match_id)
                 return Recorded(match, prior, load_state(match), retried=True)
         raise
+
+
+def check_match_size(*, games: int, actions: int | None = None) -> None:
+    """Refuse a whole match (an imported log) with more games or actions than a match holds.
+
+    :raises ApplicationError: MATCH_TOO_LONG naming the limit (``limit``, ``max`` and ``found`` in the error).
+    """
+    if games > MATCH_MAX_GAMES:
+        raise ApplicationError(
+            ErrorCode.MATCH_TOO_LONG,
+            f"a match holds at most {MATCH_MAX_GAMES} games and this log has {games:,}: "
+            f"split it into matches of at most {MATCH_MAX_GAMES} games",
+            limit="games_per_match",
+            max=MATCH_MAX_GAMES,
+            found=games,
+        )
+    if actions is not None and actions > MATCH_MAX_ACTIONS:
+        raise ApplicationError(
+            ErrorCode.MATCH_TOO_LONG,
+            f"a match's log holds at most {MATCH_MAX_ACTIONS:,} actions and this one has {actions:,}: "
+            "split it into shorter matches",
+            limit="actions_per_match",
+            max=MATCH_MAX_ACTIONS,
+            found=actions,
+        )
+
+
+def _check_room(match: Match, before: MatchState, after: MatchState, action: EngineAction) -> None:
+    """Refuse an action past the limits of a match (a director's forfeit ends a match at any size)."""
+    if isinstance(action, ConcedeMatch):
+        return
+    if match.seq >= MATCH_MAX_ACTIONS:
+        raise ApplicationError(
+            ErrorCode.MATCH_TOO_LONG,
+            f"this match's log is full: a match holds at most {MATCH_MAX_ACTIONS:,} actions; "
+            "a director can still end it (forfeit, void or finish) or correct it",
+            limit="actions_per_match",
+            max=MATCH_MAX_ACTIONS,
+        )
+    if before.game_number > MATCH_MAX_GAMES and _game_fields(before, after)[0]:
+        raise ApplicationError(
+            ErrorCode.MATCH_TOO_LONG,
+            f"a match holds at most {MATCH_MAX_GAMES} games and game {before.game_number} cannot start: "
+            "end this session (a director finishes it) and play on in a new match",
+            limit="games_per_match",
+            max=MATCH_MAX_GAMES,
+        )
 
 
 def _resolve_play(state: MatchState, move: Move) -> Play:
@@ -851,8 +899,11 @@ def import_match(
     """Store a whole match (e.g. a replayed .mat log) with its full action log, exactly as if it had been entered
     action by action; nothing is stored if any action is refused.
 
-    :raises ApplicationError: ILLEGAL_ACTION with the engine's reason and the action's place.
+    :raises ApplicationError: ILLEGAL_ACTION with the engine's reason and the action's place; MATCH_TOO_LONG past
+        the games or actions a match holds.
     """
+    games = [list(actions) for actions in games]
+    check_match_size(games=len(games), actions=sum(map(len, games)))
     lookup = find_player or _player_named
     with transaction.atomic():
         p1, p2 = lookup(players[0]), lookup(players[1])

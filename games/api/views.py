@@ -462,7 +462,13 @@ class MatchImportApi(APIView):
         request={"multipart/form-data": s.ImportInput},
         responses={
             201: s.MatchSerializer,
-            400: OpenApiResponse(s.InvalidLogDoc, description="`invalid_log` (nothing stored) or `invalid_input`"),
+            400: OpenApiResponse(
+                s.InvalidLogDoc,
+                description=(
+                    "`invalid_log` (nothing stored), `match_too_long` (more games or actions than a match holds) "
+                    "or `invalid_input`"
+                ),
+            ),
             **_errors(401),
         },
     )
@@ -477,6 +483,7 @@ class MatchImportApi(APIView):
         except FormatError as exc:
             message = f"cannot read the match log: {exc}"
             raise _invalid_log(message, {"game": None, "move": None, "message": message}) from exc
+        services.check_match_size(games=len(record.games))  # before the replay: a huge log costs nothing
         replay = replay_record(record)
         if replay.fault is not None:
             raise _invalid_log(replay.fault.message, replay.fault.as_dict())

@@ -105,6 +105,10 @@ def import_one(name: str) -> Outcome:
         record = read_mat(data)
     except FormatError:
         return _unreadable(name, check_text(data, shown_as=name)[0])  # the check command's own words
+    try:
+        services.check_match_size(games=len(record.games))  # before the replay: a huge log costs nothing
+    except ApplicationError as exc:
+        return Outcome("invalid", f"invalid {name}: {exc.message}")
     replay = replay_record(record)
     if replay.fault is not None:
         where = f"game {replay.fault.game}" + (f", move {replay.fault.move}" if replay.fault.move is not None else "")
