@@ -301,6 +301,11 @@ class GameState:
             raise IllegalActionError(
                 f"the cube cannot have been turned in the Crawford game: the cube value must be 1, not {value}"
             )
+        if action.ended_by == "drop" and not self.cube_enabled:
+            raise IllegalActionError(
+                "the Crawford game cannot end by a drop: the cube is dead in that game (RULES.md, the Crawford rule);"
+                " enter it as won by bearing off or by a resignation"
+            )
         if action.ended_by == "drop" and kind is not ResultKind.SINGLE:
             raise IllegalActionError("a dropped double always ends the game as a single game at the cube value")
         return self._over(action.winner, kind, kind * value, action.ended_by, cube_value=value)

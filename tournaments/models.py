@@ -251,6 +251,7 @@ class Pairing(models.Model):
         FORFEIT_WITHDRAWAL = "forfeit-withdrawal", "forfeit (withdrawal)"
         FORFEIT_PENALTY = "forfeit-penalty", "forfeit (penalty points past half the match length)"
         DIRECTOR = "director", "decided by the director"
+        DOUBLE_FORFEIT = "double-forfeit", "double forfeit (both players withdrew): nobody wins"
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
     division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="pairings")

@@ -74,6 +74,7 @@ DECISION_WORDS: dict[str, StrOrPromise] = {
     Pairing.Decision.FORFEIT_WITHDRAWAL: gettext_lazy("forfeit (withdrawal)"),
     Pairing.Decision.FORFEIT_PENALTY: gettext_lazy("forfeit (penalty points past half the match length)"),
     Pairing.Decision.DIRECTOR: gettext_lazy("decided by the director"),
+    Pairing.Decision.DOUBLE_FORFEIT: gettext_lazy("double forfeit (both players withdrew): nobody wins"),
 }
 BRACKET_WORDS: dict[str, StrOrPromise] = {
     Round.Bracket.MAIN: gettext_lazy("Main draw"),

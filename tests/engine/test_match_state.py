@@ -103,6 +103,15 @@ def test_crawford_game_is_the_first_game_after_reaching_match_length_minus_one_o
     assert match.game.cube_enabled
 
 
+def test_a_crawford_game_cannot_end_by_a_drop() -> None:
+    crawford = results(MatchState.new(7), (0, SINGLE, 4), (0, SINGLE, 2))  # 6-0: the Crawford game
+    assert crawford.crawford_game
+    refused(crawford, GameResult(1, SINGLE, 1, "drop"), match="Crawford game cannot end by a drop")
+    assert crawford.apply(GameResult(1, SINGLE, 1, "resignation")).score == (6, 1)
+    post = crawford.apply(GameResult(1, SINGLE, 1))  # post-Crawford: the cube is live, a drop ends a game again
+    assert post.apply(GameResult(1, SINGLE, 2, "drop")).score == (6, 3)
+
+
 def test_crawford_game_also_when_the_trailer_reaches_match_length_minus_one_first() -> None:
     match = results(MatchState.new(5), (1, SINGLE, 4))  # 0-4 in a 5-point match
     assert match.crawford_game

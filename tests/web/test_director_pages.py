@@ -936,3 +936,28 @@ def test_the_counts(dora: Any) -> None:
     # directors | entries, rounds, current rounds, boards | round, boards, savepoint, entry links, release
     assert counts == {"event": 10, "division": 8, "sheet": 9}
     assert first_print == counts["sheet"] + 2 * 16 - 2  # a new link per side of 16 matches but the 2 made in busy()
+
+
+def test_an_undone_forfeit_leaves_no_decision_on_any_page(
+    dora: Any, swiss: Division, django_capture_on_commit_callbacks: Any
+) -> None:
+    pairing = pairing_at(swiss, 1, 2)
+    client, url = client_for(dora), urls(swiss, pairing)["match"]
+    data = {"action": "forfeit", "forfeit-loser": pairing.entry_b_id, "forfeit-kind": "no-show"}
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, {**data, "forfeit-reason": "not at the table after 15 minutes"})
+    pages = [url, urls(swiss)["division"], f"/events/{swiss.event.slug}/{swiss.slug}/rounds/swiss/1/?big=1"]
+    shown = {page: text_of(client.get(page)) for page in pages}
+    assert [p for p, html in shown.items() if "not at the table" not in html and "forfeit (no-show)" not in html] == []
+    seq = Match.objects.get(pk=pairing.match_id).seq
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            url, {"action": "reopen", "reopen-reason": "he was in the bar", "reopen-expected_seq": seq}
+        )
+    assert response.status_code == 302
+    pairing = pairing_at(swiss, 1, 2)
+    assert (pairing.status, pairing.decision, pairing.decision_reason) == ("ready", "", "")
+    for page in pages:
+        html = text_of(client.get(page))
+        assert "not at the table" not in html and "forfeit (no-show)" not in html, page
+    assert "not at the table" not in text_of(Client().get(pages[2]))

@@ -632,7 +632,7 @@ _YET = _Unknown.YET
 @dataclass(frozen=True)
 class _Inputs(Generic[PlayerT]):
     seeds: Mapping[int, PlayerT]
-    results: Mapping[str, PlayerT]
+    results: Mapping[str, PlayerT | None]
     places: Mapping[str, PlayerT]
     closed: bool
 
@@ -641,11 +641,14 @@ def resolve(
     plan: Plan,
     *,
     seeds: Mapping[int, PlayerT],
-    results: Mapping[str, PlayerT],
+    results: Mapping[str, PlayerT | None],
     places: Mapping[str, PlayerT],
     places_closed: bool,
 ) -> dict[str, NodeState[PlayerT]]:
     """The state of every node given the seeded players, the winners recorded so far and the filled places.
+
+    A result of None is a double forfeit: the node is finished with neither a winner nor a loser, so the sides it
+    feeds hold nobody (the next opponent has a bye, or the next node is empty).
 
     A seed missing from ``seeds`` is nobody; an unfilled place is nobody once ``places_closed``.
 
@@ -712,6 +715,9 @@ def _played(node: Node, a: PlayerT, b: PlayerT, inputs: _Inputs[PlayerT]) -> Nod
     if node.key not in inputs.results:
         return NodeState(node.key, Status.READY, a, b)
     winner = inputs.results[node.key]
+    if winner is None:
+        # A double forfeit (both players withdrew): nobody wins and nobody loses; each side it feeds is nobody.
+        return NodeState(node.key, Status.FINISHED, a, b)
     if winner not in (a, b):
         raise ValueError(f"cannot record {winner!r} as the winner of {node.key}: its players are {a!r} and {b!r}")
     return NodeState(node.key, Status.FINISHED, a, b, winner, b if winner == a else a)

@@ -57,6 +57,8 @@ def _slot_after(pairing: Any, state: brackets.NodeState) -> _SlotValues:
         match_id = None  # its players changed: the match is released
     if state.status in _SETTLED:
         status, winner = _SETTLED[state.status], state.winner
+    elif state.status == brackets.Status.FINISHED and match_id is None:
+        status, winner = Status.FINISHED, None  # a double forfeit: both players withdrew, no match was made
     elif match_id is None:
         both = state.a is not None and state.b is not None
         status, winner = (Status.READY if both else Status.WAITING), None
@@ -94,9 +96,9 @@ def _release_match(pairing: Pairing) -> None:
     pairing.match = None
     pairing.winner_id, pairing.score_a, pairing.score_b = None, 0, 0
     pairing.confirmation, pairing.confirmation_side = Pairing.Confirmation.NOT_NEEDED, None
-    pairing.decision_reason = why
+    pairing.decision, pairing.decision_reason = Pairing.Decision.NONE, why
     fields = ["updated_at", "match", "winner", "score_a", "score_b", "confirmation", "confirmation_side"]
-    pairing.save(update_fields=[*fields, "decision_reason"])
+    pairing.save(update_fields=[*fields, "decision", "decision_reason"])
 
 
 def _mark_eliminated(division: Division, plan: brackets.Plan, states: dict[str, brackets.NodeState]) -> None:

@@ -143,11 +143,34 @@ def withdraw_entry(entry: Entry, *, actor: Actor, reason: str) -> Entry:
         if division.status == Division.Status.REGISTRATION:
             entry.seed = None  # not drawn: his seed is free for another player
         entry.save(update_fields=["status", "withdrawn_at", "withdrawal_reason", "seed"])
+        if division.is_elimination:
+            _undo_unplayed_forfeit_wins(entry)
         _forfeit_open_matches(entry, actor, reason)
         if division.status != Division.Status.REGISTRATION:
             sync_locked_division(division)
             schedule_followup(division.pk)
     return entry
+
+
+def _undo_unplayed_forfeit_wins(entry: Entry) -> None:
+    """In a bracket, a match a withdrawing player was given by forfeit because his opponent had withdrawn, and in
+    which nothing was played, is no win: both players have now withdrawn. Its match is voided; the sync then makes
+    the slot a double forfeit (nobody wins it, and the slots it feeds hold nobody)."""
+    won = Pairing.objects.filter(
+        division_id=entry.division_id,
+        winner=entry,
+        decision=Pairing.Decision.FORFEIT_WITHDRAWAL,
+        match__status=Match.Status.FORFEITED,
+        match__seq=1,  # the forfeit is the match's only action
+    ).select_related("entry_a", "entry_b")
+    why = "both players have withdrawn: a double forfeit"
+    for pairing in won:
+        opponent = pairing.entry_b if pairing.entry_a_id == entry.pk else pairing.entry_a
+        if opponent is None or opponent.status != Entry.Status.WITHDRAWN:
+            continue
+        assert pairing.match_id is not None  # the filter on match__status
+        games.reopen_match(pairing.match_id, actor=SYSTEM, reason=why, override=True)
+        games.void_match(pairing.match_id, actor=SYSTEM, reason=why)
 
 
 def _forfeit_open_matches(entry: Entry, actor: Actor, reason: str) -> None:

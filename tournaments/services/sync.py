@@ -109,11 +109,13 @@ def sync_locked_division(division: Division) -> SyncReport:
     if division.is_elimination:
         touched, filled = advance_brackets(division, live)
         report.filled += filled
-    _start_matches(division, touched, report)
+    doubled = _start_matches(division, touched, report)
     if division.format == Division.Format.SWISS and division.auto_pair and division.status == Division.Status.RUNNING:
         report.paired = _auto_pair(division, touched)
-    if report.paired:
-        after = sync_locked_division(division)  # the new round's matches; the report keeps the results that led to it
+    if report.paired or doubled:
+        # The new round's matches, or what a double forfeit settles further on (the next opponent's bye); the
+        # report keeps the results that led to it.
+        after = sync_locked_division(division)
         merged = (report.results + after.results, report.filled + after.filled, report.matches + after.matches)
         return SyncReport(*merged, paired=report.paired, finished=after.finished)
     report.finished = _finish_if_done(division, touched)
@@ -137,6 +139,7 @@ _RESULT_FIELDS = [
     "score_b",
     "confirmation",
     "confirmation_side",
+    "decision",
     "decision_reason",
 ]
 
@@ -160,6 +163,8 @@ def _take_result(pairing: Pairing, report: SyncReport) -> bool:
         pairing.confirmation, pairing.confirmation_side = _confirmation_needed(pairing, match)
     elif status != Status.FINISHED:
         pairing.confirmation, pairing.confirmation_side = Pairing.Confirmation.NOT_NEEDED, None
+        # The result was undone (a forfeit reopened, say): its decision goes with it, on every page.
+        pairing.decision, pairing.decision_reason = Pairing.Decision.NONE, ""
     elif winner != pairing.winner_id or (score_a, score_b) != (pairing.score_a, pairing.score_b):
         pairing.confirmation = Pairing.Confirmation.CONFIRMED  # a director's correction of a final result
     pairing.status, pairing.winner_id, pairing.score_a, pairing.score_b = new
@@ -208,22 +213,29 @@ def _detach(pairing: Pairing, why: str) -> None:
     pairing.match = None
     pairing.status, pairing.winner_id, pairing.score_a, pairing.score_b = Status.WAITING, None, 0, 0
     pairing.confirmation, pairing.confirmation_side = Pairing.Confirmation.NOT_NEEDED, None
-    pairing.decision_reason = why
+    pairing.decision, pairing.decision_reason = Pairing.Decision.NONE, why
     pairing.updated_at = timezone.now()
 
 
-def _start_matches(division: Division, pairings: list[Pairing], report: SyncReport) -> None:
+def _start_matches(division: Division, pairings: list[Pairing], report: SyncReport) -> bool:
     """Create the match of every slot whose two players are known: one INSERT for the matches, one UPDATE for the
-    slots, whatever the size of the round."""
+    slots, whatever the size of the round. A slot whose two players have both withdrawn gets no match: it is a
+    double forfeit (:func:`_double_forfeit`). True when there was one."""
     event = division.event
     todo = [p for p in pairings if p.match_id is None and p.status == Status.READY and p.entry_b_id is not None]
     if not todo:
-        return
+        return False
     wanted = {e for p in todo for e in _entry_ids(p)}
     entries = {
         pk: (player, status)
         for pk, player, status in Entry.objects.filter(pk__in=wanted).values_list("pk", "player_id", "status")
     }
+    gone = [p for p in todo if all(entries[e][1] == Entry.Status.WITHDRAWN for e in _entry_ids(p))]
+    for pairing in gone:
+        _double_forfeit(pairing, report)
+    todo = [p for p in todo if p not in gone]
+    if not todo:
+        return bool(gone)
     players = Player.objects.in_bulk({player for player, _ in entries.values()})
     matches = games.start_matches(
         [
@@ -249,6 +261,7 @@ def _start_matches(division: Division, pairings: list[Pairing], report: SyncRepo
         status_a, status_b = (entries[e][1] for e in _entry_ids(pairing))
         if Entry.Status.WITHDRAWN in (status_a, status_b):
             _forfeit_withdrawn(pairing, 0 if status_a == Entry.Status.WITHDRAWN else 1, report)
+    return bool(gone)
 
 
 def _entry_ids(pairing: Pairing) -> tuple[int, int]:
@@ -264,7 +277,19 @@ def _forfeit_withdrawn(pairing: Pairing, loser: int, report: SyncReport) -> None
     pairing.match = recorded.match
     pairing.decision, pairing.decision_reason = Pairing.Decision.FORFEIT_WITHDRAWAL, "the player had withdrawn"
     _take_result(pairing, report)
-    pairing.save(update_fields=[*_RESULT_FIELDS, "decision"])
+    pairing.save(update_fields=_RESULT_FIELDS)
+
+
+def _double_forfeit(pairing: Pairing, report: SyncReport) -> None:
+    """Both players of a slot have withdrawn: nobody wins it. The slot is finished without a winner and without a
+    match; in a bracket each side it feeds is nobody (the next opponent has a bye), in a Swiss or a round robin
+    neither player scores and the standings count it for neither."""
+    pairing.status, pairing.winner_id = Status.FINISHED, None
+    pairing.decision, pairing.decision_reason = Pairing.Decision.DOUBLE_FORFEIT, "both players had withdrawn"
+    pairing.confirmation, pairing.confirmation_side = Pairing.Confirmation.NOT_NEEDED, None
+    pairing.updated_at = timezone.now()
+    pairing.save(update_fields=_RESULT_FIELDS)
+    report.results.append(pairing.key)
 
 
 def _auto_pair(division: Division, touched: list[Pairing]) -> int | None:

@@ -14,7 +14,9 @@ from games.errors import ApplicationError, ErrorCode
 from games.models import Match
 from tests.tournaments.services.support import director_win, enter_win, named, pairing, play_out, snapshot
 from tournaments import services
+from tournaments.core import plan_of
 from tournaments.models import Division, Entry, Pairing, Standing
+from tournaments.pairing import brackets
 
 pytestmark = pytest.mark.django_db
 
@@ -165,3 +167,62 @@ def test_a_forfeit_is_refused_without_writing_anything(
         services.award_forfeit(board, actor=as_director, loser=p2, kind="no-show", reason="too late")
     assert closed.value.code is ErrorCode.MATCH_CLOSED
     assert snapshot() == before
+
+
+# -- double forfeits -----------------------------------------------------------------------------------------------
+
+
+def _withdraw_losers_of_main_round_1(
+    division: Division, director: Actor, committed: Callable, *, before: bool
+) -> list[int]:
+    """Both losers of main-1-0 and main-1-1 go home: ``before`` their main match ends (the withdrawal forfeits it),
+    or just after losing it."""
+    losers = []
+    for key in ("main-1-0", "main-1-1"):
+        board = pairing(division, key)
+        loser = Entry.objects.get(pk=board.entry_b_id)
+        if not before:
+            with committed():
+                enter_win(board, Entry.objects.get(pk=board.entry_a_id), actor=director)
+        with committed():
+            services.withdraw_entry(loser, actor=director, reason="went home")
+        losers.append(loser.pk)
+    return losers
+
+
+def _assert_double_forfeit(division: Division, losers: list[int], director: Actor, committed: Callable) -> None:
+    both = Pairing.objects.get(division=division, entry_a__in=losers, entry_b__in=losers)
+    assert both.status == Pairing.Status.FINISHED
+    assert both.winner_id is None, "a double forfeit credits nobody with a win"
+    assert both.decision == Decision.DOUBLE_FORFEIT
+    fed = Pairing.objects.filter(division=division, key=brackets.dependents(plan_of(division), both.key)[0])
+    play_out(division, director)
+    services.sync_division(division.pk)
+    services.recompute_standings(division.pk)
+    division.refresh_from_db()
+    assert division.status == Division.Status.FINISHED
+    assert {p.status for p in fed} == {Pairing.Status.BYE}, "the player who would have met its winner has a bye"
+    for gone in losers:
+        assert not Pairing.objects.filter(division=division, winner_id=gone).exists()
+        assert not Standing.objects.filter(division=division, entry_id=gone, wins__gt=0).exists()
+
+
+def test_a_match_between_two_withdrawn_players_is_a_double_forfeit_that_credits_nobody(
+    division_of: Callable[..., Division], as_director: Actor, committed: Callable
+) -> None:
+    """Both withdraw during their main round 1 matches and meet in the consolation: nobody wins that match, nobody
+    moves on from it, and the consolation round 2 is a bye for the player who would have met its winner."""
+    division = services.start_division(scoresheet(division_of, "main-consolation", 8), actor=as_director)
+    losers = _withdraw_losers_of_main_round_1(division, as_director, committed, before=True)
+    assert Pairing.objects.get(division=division, entry_a__in=losers, entry_b__in=losers).match_id is None
+    _assert_double_forfeit(division, losers, as_director, committed)
+
+
+def test_a_forfeit_win_over_a_withdrawn_player_becomes_a_double_forfeit_when_the_winner_withdraws_too(
+    division_of: Callable[..., Division], as_director: Actor, committed: Callable
+) -> None:
+    """The second loser reaches the consolation after the first has gone, is given the match by forfeit, and goes
+    home too before playing anything: the match he never played is a double forfeit."""
+    division = services.start_division(scoresheet(division_of, "main-consolation", 8), actor=as_director)
+    losers = _withdraw_losers_of_main_round_1(division, as_director, committed, before=False)
+    _assert_double_forfeit(division, losers, as_director, committed)
