@@ -11,6 +11,7 @@ slow the timed runs).
    values, and ``pair_next_round`` on a Swiss division whose 5 rounds were paired by the services and whose results
    were recorded with ``games.services.record_game_result`` (the SYSTEM actor: a director's entry, so no
    confirmation is needed). Goal: under 1 s.
+   1b. Round 18 of a 40-player field after 17 rounds (a long event, where few pairings are left). Goal: under 1 s.
 2. The same with 10,000 players: ``pair_round``, and the service only with ``--service-10k`` (a build of 3 to 5
    minutes on a shared 2-CPU machine). Goal: under 10 s.
 3. A 512-player draw: ``plan_bracket`` for each elimination format (last chance with 8 places), and
@@ -346,19 +347,27 @@ def recursion_limit(limit: int) -> Iterator[None]:
 # -- 1 and 2: Swiss pairing, pure -------------------------------------------------------------------------------
 
 
-def pure_swiss(item: str, n: int, reps: int, goal: float) -> None:
-    from tournaments.pairing.swiss import pair_round
+def pure_swiss(item: str, n: int, reps: int, goal: float, *, played: int = 5) -> None:
+    from tournaments.pairing.swiss import NoPairingError, pair_round
 
-    heading(f"{item}. pair_round: round 6 of {n:,} players after 5 rounds of random results (pure)")
-    raised = 2 * n + 1000  # the search recurses once per board: n / 2 frames
+    heading(f"{item}. pair_round: round {played + 1} of {n:,} players after {played} rounds of random results (pure)")
+    raised = 2 * n + 1000  # an earlier search recursed once per board: n / 2 frames
     with recursion_limit(raised):
         t0 = time.perf_counter()
-        swiss = simulate_swiss(n, 5)
-        print(f"  5 rounds simulated in {time.perf_counter() - t0:.1f} s", flush=True)
+        try:
+            swiss = simulate_swiss(n, played)
+        except NoPairingError as exc:
+            record(item, "pair_round", f"{n:,} players", [], goal=goal, error=f"while simulating: {exc}")
+            return
+        print(f"  {played} rounds simulated in {time.perf_counter() - t0:.1f} s", flush=True)
     players = list(swiss.players.values())
     try:
         t0 = time.perf_counter()
         result = pair_round(players)
+    except NoPairingError as exc:
+        took = time.perf_counter() - t0
+        record(item, "pair_round", f"{n:,} players", [], goal=goal, error=f"after {took:.2f} s: {exc}")
+        return
     except RecursionError as exc:
         took = time.perf_counter() - t0
         record(
@@ -383,13 +392,15 @@ def pure_swiss(item: str, n: int, reps: int, goal: float) -> None:
         return
     times = repeat(lambda: pair_round(players), reps)
     bye = " and a bye" if result.bye is not None else ""
+    score = {p.id: p.score for p in players}
+    floats = sum(1 for p in result.pairings if p.b is not None and score[p.a] != score[p.b])
     record(
         item,
         "pair_round",
         f"{n:,} players",
         times,
         goal=goal,
-        note=f"{len(result.pairings) - (result.bye is not None)} boards{bye}",
+        note=f"{len(result.pairings) - (result.bye is not None)} boards{bye}, {floats} across score groups",
     )
 
 
@@ -853,7 +864,7 @@ def code_version() -> str:
     return f"commit {head}; tournaments/ and games/ digest {digest.hexdigest()[:12]} (newest file {changed} UTC)"
 
 
-PHASES = ("swiss", "swiss-big", "brackets", "standings", "ratings", "start", "divisions")
+PHASES = ("swiss", "swiss-big", "swiss-long", "brackets", "standings", "ratings", "start", "divisions")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -900,6 +911,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             pure_swiss("1", sizes.swiss, sizes.reps, 1.0)
         if "swiss-big" not in skip:
             pure_swiss("2", sizes.swiss_big, sizes.reps, 10.0)
+        if "swiss-long" not in skip:
+            pure_swiss("1b", 40, sizes.reps, 1.0, played=17)
         if "brackets" not in skip:
             pure_brackets(sizes.bracket, sizes.reps, 0.5)
         if "standings" not in skip:

@@ -1,20 +1,29 @@
-"""Swiss pairing: score groups, no rematches, at most one bye per player. Pure Python (no Django).
+"""Swiss pairing by maximum-weight matching: score groups, no rematches, at most one bye per player. Pure Python
+(networkx's matching, no Django).
 
-The algorithm, for one round:
+What a round's pairing is, in order of importance:
 
-1. Withdrawn players are skipped.
-2. If the field is odd, the bye goes to the lowest-ranked player without a previous bye: lowest score first, then
-   the worst seed (highest ``rank``). If the rest of the field then cannot be paired without a rematch, the next
-   such player gets the bye instead, and the reason says so. A bye counts as a match win (``score`` + 1, set by the
-   caller).
-3. The others are sorted by score (descending) then seed (ascending) and paired top-down. The highest unpaired
-   player of a score group prefers the player half a group below him (1v5, 2v6, 3v7, 4v8 in a group of 8), then
-   the rest of the bottom half, then the top half; when his group has nobody left he can meet, the best-fitting
-   player of the next group (highest first) is pulled up. A depth-first search with backtracking undoes choices
-   that lead to a rematch, so the first pairing found is the one closest to that ideal order.
-4. The search is bounded: it prunes as soon as some unpaired player has nobody left he has not met, and it gives up
-   after ``max_steps`` choices. It never returns a rematch: when no rematch-free pairing exists (or none is found
-   within the bound) it raises :class:`NoPairingError`, whose message names the players and says why.
+1. Withdrawn players are skipped. Nobody meets a player he has already met: when no pairing without a rematch exists,
+   :func:`pair_round` raises :class:`NoPairingError` (naming the players and why), unless the caller allows
+   rematches (the director's consent), and then it pairs the fewest rematches possible.
+2. In an odd field, the bye goes to the lowest-ranked player without a previous bye: lowest score first, then the
+   worst seed (highest ``rank``). The next such player gets it only when the rest of the field cannot be paired
+   otherwise, and the reason says so. A bye counts as a match win (``score`` + 1, set by the caller).
+3. The fewest and smallest floats: boards between players of different scores are counted by the square of their
+   score difference (a board 3 v 1 costs as much as four boards 3 v 2), and their sum is made as small as it can be.
+4. The stated order (:func:`ideal_boards`): the field is sorted by score (descending) and seed (ascending); a score
+   group's players meet top half against bottom half (1v5, 2v6, 3v7, 4v8 in a group of 8); in a group of odd size
+   its lowest player floats down to meet the highest of the next group. Each player's distance (in places of the
+   sorted field) from his partner in that order is squared and summed, and the sum is made as small as it can be.
+
+These four are one weight per board, compared in that order, and the pairing is a maximum-cardinality,
+maximum-weight matching of the players (every pair that may meet is an edge; the bye is one more vertex): the best
+pairing by that weight, with no search limit that can give up while a pairing exists.
+
+A large field (over :data:`DENSE_FIELD` players) is paired in the same order without a matching over every pair:
+the ideal boards are taken as they are, and each board that would be a rematch is re-paired by the matching together
+with the boards around it in the sorted field (the window doubled until it pairs, up to the whole field). Early
+in a big event a handful of boards need it, so 10,000 players pair in a fraction of a second.
 
 Late entry is the caller's business (a late entrant is a player with no opponents and, normally, score 0);
 :func:`late_entry_allowed` states the rule: entry is open while at most half the rounds have been played.
@@ -22,14 +31,19 @@ Late entry is the caller's business (a late entrant is a player with no opponent
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain
-from typing import Any, TypeAlias
+from typing import TypeAlias
+
+import networkx as nx
 
 PlayerId: TypeAlias = int | str
 
-DEFAULT_MAX_STEPS = 100_000
+#: Fields up to this size are paired by one matching over every pair of players; larger ones by the ideal boards
+#: repaired where they would be rematches.
+DENSE_FIELD = 64
+#: The first window around a rematch in a large field: the boards with a player within this many places of it.
+FIRST_WINDOW = 6
 
 
 @dataclass(frozen=True)
@@ -47,11 +61,13 @@ class SwissPlayer:
 
 @dataclass(frozen=True)
 class Pairing:
-    """One board: ``a`` meets ``b``, or ``a`` has the bye when ``b`` is None. ``reason`` explains the choice."""
+    """One board: ``a`` meets ``b``, or ``a`` has the bye when ``b`` is None. ``reason`` explains the choice;
+    ``rematch`` says that the two have met before (paired only with the director's consent)."""
 
     a: PlayerId
     b: PlayerId | None
     reason: str
+    rematch: bool = False
 
     @property
     def is_bye(self) -> bool:
@@ -68,9 +84,13 @@ class SwissResult:
     def bye(self) -> PlayerId | None:
         return next((p.a for p in self.pairings if p.b is None), None)
 
+    @property
+    def rematches(self) -> int:
+        return sum(p.rematch for p in self.pairings)
+
 
 class NoPairingError(ValueError):
-    """No rematch-free pairing exists (or none was found within the search bound). The message says who and why."""
+    """No rematch-free pairing exists. The message says who and why."""
 
 
 def late_entry_allowed(rounds_played: int, total_rounds: int) -> bool:
@@ -78,201 +98,220 @@ def late_entry_allowed(rounds_played: int, total_rounds: int) -> bool:
     return 2 * rounds_played <= total_rounds
 
 
-def _can_meet(x: SwissPlayer, y: SwissPlayer) -> bool:
-    return x.id != y.id and y.id not in x.opponents and x.id not in y.opponents
-
-
 def _names(players: Iterable[SwissPlayer]) -> str:
     return ", ".join(str(p.id) for p in players)
 
 
-class _Ranks:
-    """The players still unpaired, by rank in the sorted field: a Fenwick tree over 0/1 flags, so that "the k-th
-    player still unpaired" and removing or restoring one cost O(log n) instead of a copy of the field."""
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-        self.tree = [0] * (n + 1)
-        for i in range(1, n + 1):
-            self.tree[i] += 1
-            parent = i + (i & -i)
-            if parent <= n:
-                self.tree[parent] += self.tree[i]
-        self.top_bit = 1 << n.bit_length()
-
-    def add(self, index: int, delta: int) -> None:
-        i = index + 1
-        while i <= self.n:
-            self.tree[i] += delta
-            i += i & -i
-
-    def kth(self, k: int) -> int:
-        """The field index of the ``k``-th (0-based) player still unpaired."""
-        position, remaining, step = 0, k + 1, self.top_bit
-        while step:
-            nxt = position + step
-            if nxt <= self.n and self.tree[nxt] < remaining:
-                position, remaining = nxt, remaining - self.tree[nxt]
-            step >>= 1
-        return position
+#: The bye's vertex in the matching (players are numbered by their place in the sorted field, from 0).
+_BYE = -1
 
 
-class _Search:
-    """Depth-first search over top-down pairings with forward checking and a step budget.
+class _Field:
+    """The active players in the stated order, who has met whom (by place), and the weight of each board."""
 
-    The search keeps an explicit stack (no recursion, so a field of any size pairs) of boards chosen so far; each
-    frame holds the top unpaired player, the iterator over his remaining candidates (:func:`_candidate_ranks`),
-    the partner chosen and the players whose "met" counts that choice touched, so backtracking restores exactly
-    what the choice changed.
-    """
-
-    def __init__(self, max_steps: int) -> None:
-        self.steps_left = max_steps
-        self.exhausted = False
-
-    def pair(self, players: Sequence[SwissPlayer]) -> list[Pairing] | None:
-        """Pair ``players`` (sorted by score desc, rank asc) without rematches, or None."""
-        ids = {p.id for p in players}
-        self.met: dict[PlayerId, set[PlayerId]] = {p.id: set(p.opponents & ids) for p in players}
-        for p in players:  # opponents lists may be one-sided; meeting is symmetric
-            for q in self.met[p.id]:
-                self.met[q].add(p.id)
-        # met_left[x]: how many of the players still unpaired x has already met. x is stuck when that is all of them.
-        self.met_left = {pid: len(m) for pid, m in self.met.items()}
-        self.most_met = max(self.met_left.values(), default=0)
-        if any(self.met_left[pid] >= len(players) - 1 for pid in ids):
-            return None
-        if not players:
-            return []
+    def __init__(self, players: Sequence[SwissPlayer], *, allow_rematches: bool) -> None:
         self.players = players
-        self.ranks = _Ranks(len(players))
-        self.alive = len(players)
-        self.group_sizes: dict[int, int] = {}
-        for p in players:
-            self.group_sizes[p.score] = self.group_sizes.get(p.score, 0) + 1
-        return self._search()
+        self.allow_rematches = allow_rematches
+        place = {p.id: i for i, p in enumerate(players)}
+        self.met: list[set[int]] = [set() for _ in players]
+        for i, p in enumerate(players):  # opponents lists may be one-sided; meeting is symmetric
+            for o in p.opponents:
+                j = place.get(o)
+                if j is not None and j != i:
+                    self.met[i].add(j)
+                    self.met[j].add(i)
+        candidates = sorted((i for i, p in enumerate(players) if not p.had_bye), key=lambda i: _bye_order(players[i]))
+        self.bye_order = {i: k for k, i in enumerate(candidates)} if len(players) % 2 else {}
+        self.first_bye = candidates[0] if self.bye_order else None
+        self.ideal = ideal_boards([p.score for p in players], skip=self.first_bye)
+        n = len(players)
+        top, bottom = max((p.score for p in players), default=0), min((p.score for p in players), default=0)
+        # The unit of each tier of the weight: more than the most that all boards can add up to in the tier below.
+        self.float_unit = n * n * n + 1  # the order: at most 2 n**2 a board
+        self.bye_unit = self.float_unit * (n * (top - bottom) ** 2 + 1)
+        self.rematch_unit = self.bye_unit * (n + 1)
+        self.base = self.rematch_unit * (n + 1)
 
-    def _take(self, index: int, delta: int) -> None:
-        """Remove (-1) or restore (+1) a player from the unpaired field."""
-        self.ranks.add(index, delta)
-        self.group_sizes[self.players[index].score] += delta
-        self.alive += delta
+    def may_meet(self, i: int, j: int) -> bool:
+        return self.allow_rematches or j not in self.met[i]
 
-    def _frame(self) -> list[Any]:
-        top = self.ranks.kth(0)
-        size = self.group_sizes[self.players[top].score]
-        return [top, _candidate_ranks(size, self.alive), None, None]
+    def order_cost(self, i: int, j: int) -> int:
+        return (j - self.ideal[i]) ** 2 + (i - self.ideal[j]) ** 2 if i in self.ideal and j in self.ideal else 0
 
-    def _choose(self, top: int, partner: int) -> list[PlayerId] | None:
-        """Pair ``top`` with ``partner`` if the rest can still be completed (forward check); the touched ids."""
-        a, b = self.players[top], self.players[partner]
-        self._take(top, -1)
-        self._take(partner, -1)
-        touched = [*self.met[a.id], *self.met[b.id]]
-        for pid in touched:
-            self.met_left[pid] -= 1
-        rest = self.alive
-        # Forward check: everyone left must still have somebody left to meet (only possible near the end).
-        if rest - 1 <= self.most_met and any(
-            self.met_left[self.players[self.ranks.kth(j)].id] >= rest - 1 for j in range(rest)
-        ):
-            self._undo(top, partner, touched)
+    def weight(self, i: int, j: int) -> int:
+        """The board's weight (larger is better): the base less its costs, tier by tier."""
+        if j == _BYE:
+            return self.base - self.bye_unit * self.bye_order[i]
+        cost = self.order_cost(i, j) + self.float_unit * (self.players[i].score - self.players[j].score) ** 2
+        if j in self.met[i]:
+            cost += self.rematch_unit
+        return self.base - cost
+
+    def match(self, places: Iterable[int], *, bye: bool) -> dict[int, int] | None:
+        """The best pairing of ``places`` (and the bye, if ``bye``) by :meth:`weight`, partner by place, or None
+        when not all of them can be paired."""
+        places = sorted(places)
+        graph: nx.Graph[int] = nx.Graph()
+        graph.add_nodes_from(places)
+        for k, i in enumerate(places):
+            graph.add_weighted_edges_from((i, j, self.weight(i, j)) for j in places[k + 1 :] if self.may_meet(i, j))
+        if bye:
+            graph.add_weighted_edges_from((i, _BYE, self.weight(i, _BYE)) for i in places if i in self.bye_order)
+        needed = (len(places) + bye) // 2
+        matching = nx.max_weight_matching(graph, maxcardinality=True)
+        if len(matching) < needed:
             return None
-        return touched
-
-    def _undo(self, top: int, partner: int, touched: list[PlayerId]) -> None:
-        self._take(top, 1)
-        self._take(partner, 1)
-        for pid in touched:
-            self.met_left[pid] += 1
-
-    def _search(self) -> list[Pairing] | None:
-        stack: list[list[Any]] = []
-        frame = self._frame()
-        while True:
-            top, candidates, partner, touched = frame
-            if partner is not None:  # everything below (top, partner) failed: undo it, try the next candidate
-                self._undo(top, partner, touched)
-                frame[2] = frame[3] = None
-            descended = False
-            for k in candidates:
-                partner = self.ranks.kth(k)
-                if self.players[partner].id in self.met[self.players[top].id]:
-                    continue
-                if self.steps_left <= 0:
-                    self.exhausted = True
-                    return None
-                self.steps_left -= 1
-                touched = self._choose(top, partner)
-                if touched is None:
-                    continue
-                frame[2], frame[3] = partner, touched
-                stack.append(frame)
-                if self.alive == 0:
-                    return [_board(self.players[f[0]], self.players[f[2]]) for f in stack]
-                frame, descended = self._frame(), True
-                break
-            if not descended:
-                if not stack:
-                    return None
-                frame = stack.pop()
+        partner: dict[int, int] = {}
+        for i, j in matching:
+            partner[i], partner[j] = j, i
+        return partner
 
 
-def _candidate_ranks(size: int, alive: int) -> Iterator[int]:
-    """Ranks (among the unpaired, the top one being 0) of the top player's partners in order of preference: his
-    own score group from half-way down, then the top half upwards, then the players below (pull-ups)."""
-    half = max(size // 2, 1)
-    return chain(range(half, size), range(half - 1, 0, -1), range(size, alive))
+def _bye_order(p: SwissPlayer) -> tuple[int, int]:
+    return p.score, -p.rank
 
 
-def _board(a: SwissPlayer, b: SwissPlayer) -> Pairing:
-    if a.score == b.score:
-        return Pairing(a.id, b.id, f"score group {a.score}")
-    return Pairing(a.id, b.id, f"pulled up from score group {b.score} to score group {a.score}")
+def ideal_boards(scores: Sequence[int], *, skip: int | None = None) -> dict[int, int]:
+    """The stated order of a round: partner by place in a field sorted by score (descending) then seed, the place
+    ``skip`` (the bye) left out. Top-down by score group: a player floated down from the group above meets the
+    group's highest player; of the rest, the lowest floats down if they are odd in number, and the others meet
+    top half against bottom half (1v5, 2v6, 3v7, 4v8)."""
+    partner: dict[int, int] = {}
+    carry: int | None = None
+    start = 0
+    while start < len(scores):
+        end = start
+        while end < len(scores) and scores[end] == scores[start]:
+            end += 1
+        group = [i for i in range(start, end) if i != skip]
+        if carry is not None and group:
+            partner[carry], partner[group[0]] = group[0], carry
+            group, carry = group[1:], None
+        if len(group) % 2:
+            carry = group.pop()
+        half = len(group) // 2
+        for top, bottom in zip(group[:half], group[half:], strict=True):
+            partner[top], partner[bottom] = bottom, top
+        start = end
+    return partner
 
 
-def pair_round(players: Iterable[SwissPlayer], *, max_steps: int = DEFAULT_MAX_STEPS) -> SwissResult:
-    """Pair one Swiss round. Raises :class:`NoPairingError` rather than ever pairing a rematch."""
+def _repair(field: _Field) -> dict[int, int] | None:
+    """A large field: the ideal boards, those that would be rematches re-paired with the boards around them."""
+    partner = dict(field.ideal)
+    n = len(field.players)
+    window = FIRST_WINDOW
+    conflicts = [i for i, j in partner.items() if i < j and j in field.met[i]]
+    while conflicts:
+        if window >= n:
+            return None
+        unsolved: list[int] = []
+        for places, own in _windows(partner, conflicts, window, n):
+            solved = field.match(places, bye=False)
+            if solved is None or any(solved[i] in field.met[i] for i in places):
+                unsolved.extend(own)
+            else:
+                partner.update(solved)
+        conflicts, window = unsolved, window * 2
+    return partner
+
+
+def _windows(partner: dict[int, int], conflicts: list[int], width: int, n: int) -> list[tuple[set[int], list[int]]]:
+    """The players of the boards within ``width`` places of each conflicting board, overlapping windows merged; each
+    window with the conflicts it holds."""
+    windows: list[tuple[set[int], list[int]]] = []
+    for c in conflicts:
+        places: set[int] = set()
+        for end in (c, partner[c]):
+            for i in range(max(0, end - width), min(n, end + width + 1)):
+                if i in partner:
+                    places.update((i, partner[i]))
+        own = [c]
+        for other in [w for w in windows if not w[0].isdisjoint(places)]:
+            windows.remove(other)
+            places |= other[0]
+            own += other[1]
+        windows.append((places, own))
+    return windows
+
+
+def pair_round(players: Iterable[SwissPlayer], *, allow_rematches: bool = False) -> SwissResult:
+    """Pair one Swiss round (see the module's docstring for the order of what counts).
+
+    :raises NoPairingError: when no pairing without a rematch exists and ``allow_rematches`` is False, or when
+        the field is odd and every active player has had a bye."""
     active = sorted((p for p in players if not p.withdrawn), key=lambda p: (-p.score, p.rank))
     ids = [p.id for p in active]
     if len(set(ids)) != len(ids):
         raise ValueError("duplicate player ids")
-    search = _Search(max_steps)
-    if len(active) % 2 == 0:
-        pairings = search.pair(active)
-        if pairings is None:
-            raise NoPairingError(_explain(active, search))
-        return SwissResult(tuple(pairings))
-
-    bye_candidates = sorted((p for p in active if not p.had_bye), key=lambda p: (p.score, -p.rank))
-    if not bye_candidates:
+    if len(active) % 2 and all(p.had_bye for p in active):
         raise NoPairingError(f"odd field and every active player has already had a bye: {_names(active)}")
-    for n, bye in enumerate(bye_candidates):
-        pairings = search.pair([p for p in active if p is not bye])
-        if pairings is not None:
-            if n == 0:
-                reason = "bye: lowest-ranked player without a bye"
-            else:
-                reason = (
-                    f"bye: lowest-ranked player without a bye whose absence leaves a rematch-free pairing "
-                    f"(skipped {_names(bye_candidates[:n])})"
-                )
-            return SwissResult((*pairings, Pairing(bye.id, None, reason)))
-        if search.exhausted:
-            break
-    raise NoPairingError(_explain(active, search, bye_candidates=True))
+    strict = _Field(active, allow_rematches=False)
+    partner = _pair(strict)
+    field = strict
+    if partner is None:
+        if not allow_rematches:
+            raise NoPairingError(_explain(strict))
+        field = _Field(active, allow_rematches=True)
+        partner = field.match(range(len(active)), bye=bool(field.bye_order))
+        if partner is None:  # not reached: with rematches allowed every pair is an edge
+            raise NoPairingError(_explain(field))
+    return SwissResult(_boards(field, partner))
 
 
-def _explain(active: Sequence[SwissPlayer], search: _Search, *, bye_candidates: bool = False) -> str:
-    stuck = sorted((p for p in active if not any(_can_meet(p, q) for q in active)), key=lambda p: p.rank)
-    odd = " (whoever gets the bye)" if bye_candidates else ""
+def _pair(field: _Field) -> dict[int, int] | None:
+    n = len(field.players)
+    stuck = [i for i, met in enumerate(field.met) if len(met) >= n - 1]  # only the bye is left for them
+    if len(stuck) > n % 2 or any(i not in field.bye_order for i in stuck):
+        return None
+    if n > DENSE_FIELD and not stuck:
+        partner = _repair(field)
+        if partner is not None:
+            if field.first_bye is not None:
+                partner[field.first_bye], partner[_BYE] = _BYE, field.first_bye
+            return partner
+    return field.match(range(n), bye=bool(field.bye_order))
+
+
+def _boards(field: _Field, partner: dict[int, int]) -> tuple[Pairing, ...]:
+    players = field.players
+    boards = [_board(field, i, j) for i, j in sorted(partner.items()) if i < j and i != _BYE]
+    bye = partner.get(_BYE)
+    if bye is not None:
+        skipped = sorted((players[i] for i, k in field.bye_order.items() if k < field.bye_order[bye]), key=_bye_order)
+        if not skipped:
+            reason = "bye: lowest-ranked player without a bye"
+        else:
+            reason = (
+                f"bye: lowest-ranked player without a bye whose absence leaves a rematch-free pairing "
+                f"(skipped {_names(skipped)})"
+            )
+        boards.append(Pairing(players[bye].id, None, reason))
+    return tuple(boards)
+
+
+def _board(field: _Field, i: int, j: int) -> Pairing:
+    a, b = field.players[i], field.players[j]
+    if a.score == b.score:
+        reason = f"score group {a.score}"
+    else:
+        reason = f"pulled up from score group {b.score} to score group {a.score}"
+    if j in field.met[i]:
+        return Pairing(a.id, b.id, f"rematch (no rematch-free pairing exists): {reason}", rematch=True)
+    return Pairing(a.id, b.id, reason)
+
+
+def _explain(field: _Field) -> str:
+    active = field.players
+    odd = " (whoever gets the bye)" if len(active) % 2 else ""
+    options = [len(active) - 1 - len(m) for m in field.met]
+    stuck = [p for p, left in zip(active, options, strict=True) if left == 0]
     if stuck:
+        stuck.sort(key=lambda p: p.rank)
         return (
             f"no rematch-free pairing{odd}: {_names(stuck)} "
             f"{'has' if len(stuck) == 1 else 'have'} already played every other active player"
         )
-    options = sorted(active, key=lambda p: sum(_can_meet(p, q) for q in active))[:4]
-    detail = "; ".join(f"{p.id} has {sum(_can_meet(p, q) for q in active)} possible opponents left" for p in options)
-    if search.exhausted:
-        return f"no rematch-free pairing found within the search limit{odd}; most constrained players: {detail}"
+    fewest = sorted(range(len(active)), key=lambda i: options[i])[:4]
+    detail = "; ".join(f"{active[i].id} has {options[i]} possible opponents left" for i in fewest)
     return f"no rematch-free pairing exists{odd}; most constrained players: {detail}"

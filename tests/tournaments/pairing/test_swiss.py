@@ -1,21 +1,35 @@
-"""Swiss pairing: score groups, pull-ups, byes, withdrawals, no rematches, and the impossible case."""
+"""Swiss pairing: score groups, pull-ups, byes, withdrawals, no rematches, and the impossible case; the pairing's
+quality against an exhaustive search over small fields, and the fields where an earlier search floated too many
+players or gave up."""
 
 from __future__ import annotations
 
+import json
 import random
+from functools import cache
+from pathlib import Path
 
 import pytest
 
-from tournaments.pairing.swiss import NoPairingError, SwissPlayer, late_entry_allowed, pair_round
+from tournaments.pairing.swiss import (
+    DENSE_FIELD,
+    NoPairingError,
+    SwissPlayer,
+    SwissResult,
+    late_entry_allowed,
+    pair_round,
+)
+
+FIELDS = json.loads((Path(__file__).parent / "data" / "swiss_fields.json").read_text())
 
 
 def field(n: int) -> dict[int, SwissPlayer]:
     return {i: SwissPlayer(id=i, rank=i) for i in range(1, n + 1)}
 
 
-def play_round(players: dict[int, SwissPlayer], rng: random.Random, *, max_steps: int = 100_000) -> None:
+def play_round(players: dict[int, SwissPlayer], rng: random.Random) -> None:
     """Pair a round, check it, and record random results in ``players``."""
-    result = pair_round(players.values(), max_steps=max_steps)
+    result = pair_round(players.values())
     seen = [pid for p in result.pairings for pid in (p.a, p.b) if pid is not None]
     active = [p.id for p in players.values() if not p.withdrawn]
     assert sorted(seen) == sorted(active)
@@ -135,26 +149,158 @@ def test_late_entry_until_half_the_rounds() -> None:
     assert len(players[9].opponents) == 1 or players[9].had_bye
 
 
-def test_64_players_five_rounds_need_little_search() -> None:
-    """The search's effort is counted in steps (one per partner tried), not timed: bench/ measures the time."""
-    players = field(64)
-    rng = random.Random(42)
-    for _ in range(5):
-        play_round(players, rng, max_steps=64 * 4)
-
-
-def test_1024_players_pair_with_almost_no_backtracking() -> None:
-    players = field(1024)
-    rng = random.Random(5)
-    for _ in range(3):
-        play_round(players, rng)
-    result = pair_round(players.values(), max_steps=1024)  # about one try per board
-    assert len(result.pairings) == 512
+def test_64_and_1024_players_pair_round_after_round() -> None:
+    for n, rounds in ((64, 5), (1024, 4)):
+        players = field(n)
+        rng = random.Random(42)
+        for _ in range(rounds):
+            play_round(players, rng)
 
 
 def test_a_field_of_any_size_pairs_without_recursion() -> None:
-    """The search keeps its own stack: 5,000 players (far past Python's recursion limit in boards) pair."""
     players = [SwissPlayer(id=i, rank=i + 1, score=i % 3) for i in range(5000)]
     result = pair_round(players)
     paired = [p for board in result.pairings for p in (board.a, board.b)]
     assert len(result.pairings) == 2500 and sorted(paired) == list(range(5000))
+
+
+# -- quality ---------------------------------------------------------------------------------------------------------
+
+
+def recorded(name: str) -> list[SwissPlayer]:
+    """A field recorded from ``simulate_event --format swiss`` just before the round its name gives."""
+    return [SwissPlayer(i, rank, score, frozenset(met), bye, out) for i, rank, score, met, bye, out in FIELDS[name]]
+
+
+def float_cost(players: list[SwissPlayer], result: SwissResult) -> tuple[int, int]:
+    """(boards between score groups, the sum of their squared score differences)."""
+    score = {p.id: p.score for p in players}
+    diffs = [score[p.a] - score[p.b] for p in result.pairings if p.b is not None and score[p.a] != score[p.b]]
+    return len(diffs), sum(d * d for d in diffs)
+
+
+def best_possible(players: list[SwissPlayer], *, rematch_cost: int | None = None) -> tuple[int, int, int] | None:
+    """Exhaustive search over every pairing of a small field: the least (rematches, bye candidate's place, float
+    cost) there is, or None when no pairing without a rematch exists (``rematch_cost`` None)."""
+    active = sorted((p for p in players if not p.withdrawn), key=lambda p: (-p.score, p.rank))
+    n = len(active)
+    met = [{j for j, q in enumerate(active) if q.id in p.opponents or p.id in q.opponents} for p in active]
+    byes = sorted((i for i, p in enumerate(active) if not p.had_bye), key=lambda i: (active[i].score, -active[i].rank))
+
+    @cache
+    def cost(left: int) -> tuple[int, int] | None:  # (rematches, float cost) of the best pairing of ``left``
+        if not left:
+            return (0, 0)
+        i = (left & -left).bit_length() - 1
+        best = None
+        for j in range(i + 1, n):
+            if not left >> j & 1 or (j in met[i] and rematch_cost is None):
+                continue
+            rest = cost(left & ~(1 << i) & ~(1 << j))
+            if rest is not None:
+                here = (rest[0] + (j in met[i]), rest[1] + (active[i].score - active[j].score) ** 2)
+                best = here if best is None or here < best else best
+        return best
+
+    everyone = (1 << n) - 1
+    options = [(k, cost(everyone & ~(1 << i))) for k, i in enumerate(byes)] if n % 2 else [(0, cost(everyone))]
+    found = [(c[0], k, c[1]) for k, c in options if c is not None]
+    return min(found) if found else None
+
+
+def bye_place(players: list[SwissPlayer], result: SwissResult) -> int:
+    """The bye's place among the bye candidates (0: the lowest-ranked player without a bye)."""
+    if result.bye is None:
+        return 0
+    byes = sorted((p for p in players if not p.had_bye and not p.withdrawn), key=lambda p: (p.score, -p.rank))
+    return [p.id for p in byes].index(result.bye)
+
+
+@pytest.mark.parametrize("n", [8, 11, 12, 13, 14])
+def test_every_round_is_the_best_pairing_there_is(n: int) -> None:
+    """Rematch-free whenever an exhaustive search finds a rematch-free pairing, with the bye as low as it can go
+    and the fewest and smallest floats the search finds, round after round until no pairing is left."""
+    for seed in range(3):
+        players = field(n)
+        rng = random.Random(seed)
+        for _ in range(n):
+            best = best_possible(list(players.values()))
+            if best is None:
+                with pytest.raises(NoPairingError, match="no rematch-free pairing"):
+                    pair_round(players.values())
+                break
+            result = pair_round(players.values())
+            assert (0, bye_place(list(players.values()), result), float_cost(list(players.values()), result)[1]) == best
+            play_round(players, rng)
+
+
+def test_18_players_round_4_floats_one_board() -> None:
+    """simulate_event --players 18 --seed 1, round 4: one board between score groups does (three were paired)."""
+    players = recorded("18-seed1-round4")
+    result = pair_round(players)
+    assert float_cost(players, result) == (1, 1)
+    assert best_possible(players) == (0, 0, 1)
+
+
+def test_128_players_round_5_floats_nobody() -> None:
+    """simulate_event --players 128 --seed 1, round 5: every score group pairs within itself (two boards crossed)."""
+    players = recorded("128-seed1-round5")
+    result = pair_round(players)
+    assert float_cost(players, result) == (0, 0)
+    assert {p.reason for p in result.pairings} == {f"score group {s}" for s in range(5)}
+
+
+def test_40_players_round_22_pairs_without_a_search_limit() -> None:
+    """simulate_event --players 40 --seed 1 --rounds 22, round 22: a rematch-free pairing exists (the search gave up
+    after its limit); every board is explained."""
+    players = recorded("40-seed1-round22")
+    result = pair_round(players)
+    met = {p.id: p.opponents for p in players}
+    assert len(result.pairings) == 20 and result.rematches == 0
+    assert all(p.b not in met[p.a] and p.reason for p in result.pairings)
+
+
+def test_the_stated_order_within_a_score_group() -> None:
+    """1v5, 2v6, 3v7, 4v8; when 1 has met 5, the nearest change: 1 meets 6 and 2 meets 5."""
+    players = [SwissPlayer(i, i, opponents=frozenset({5} if i == 1 else {1} if i == 5 else set())) for i in range(1, 9)]
+    result = pair_round(players)
+    assert [(p.a, p.b) for p in result.pairings] == [(1, 6), (2, 5), (3, 7), (4, 8)]
+
+
+def test_fewest_rematches_only_when_allowed() -> None:
+    everyone = {"A", "B", "C", "D"}
+    players = [SwissPlayer(pid, rank, 1, frozenset(everyone - {pid})) for rank, pid in enumerate("ABCD", 1)]
+    players.append(SwissPlayer("E", 5, 0, frozenset({"F"})))
+    players.append(SwissPlayer("F", 6, 0, frozenset({"E"})))
+    with pytest.raises(NoPairingError):
+        pair_round(players)
+    result = pair_round(players, allow_rematches=True)
+    assert result.rematches == best_possible(players, rematch_cost=1)[0] == 1  # A and B meet E and F; C and D again
+    assert all(p.reason.startswith("rematch") == p.rematch for p in result.pairings)
+    assert pair_round(field(6).values(), allow_rematches=True).rematches == 0
+
+
+def test_a_large_field_repairs_a_rematch_far_from_its_board() -> None:
+    """Above DENSE_FIELD the ideal boards are repaired around each rematch, the window widened until it pairs: here
+    the top player can meet only the last one."""
+    n = DENSE_FIELD + 10
+    ids = list(range(1, n + 1))
+    players = [SwissPlayer(1, 1, opponents=frozenset(ids[1:-1]))]
+    players += [SwissPlayer(i, i, opponents=frozenset({1}) if i < n else frozenset()) for i in ids[1:]]
+    result = pair_round(players)
+    assert (result.pairings[0].a, result.pairings[0].b) == (1, n)
+    assert result.rematches == 0 and len(result.pairings) == n // 2
+
+
+def test_a_large_field_pairs_within_score_groups_when_it_can() -> None:
+    players = field(200)
+    rng = random.Random(11)
+    for _ in range(6):
+        play_round(players, rng)
+    active = list(players.values())
+    result = pair_round(active)
+    groups: dict[int, int] = {}
+    for p in active:
+        groups[p.score] = groups.get(p.score, 0) + 1
+    odd_boundaries = sum(sum(v for k, v in groups.items() if k >= s) % 2 for s in groups)  # each needs one float
+    assert float_cost(active, result)[0] == odd_boundaries
