@@ -58,11 +58,11 @@ from engine.match import MatchState
 from engine.movegen import LegalPlays, play_key
 from engine.position import Position
 from games import board_svg, services
-from games.access import Actor, access_entry_token, sides_of
+from games.access import Actor, access_entry_token, is_director, sides_of
 from games.board_svg import render_board, scene_from_state
 from games.engine_bridge import load_state, play_from_steps
 from games.errors import ApplicationError, ErrorCode
-from games.hooks import PANELS
+from games.hooks import PANELS, TAKE_BACK_GUARDS
 from games.models import Action, EntryToken, Game, Match
 from games.selectors import live_state
 
@@ -110,6 +110,10 @@ def held_actors(request: HttpRequest, match: Match) -> dict[int, Actor]:
     if user.is_authenticated:
         for side in sorted(sides_of(Actor(user=user), match)):
             actors.setdefault(side, Actor(user=user))
+        if len(actors) < 2 and is_director(user, match):
+            # A director enters for either side, without an entry link (a dispute settled at the table).
+            for side in (0, 1):
+                actors.setdefault(side, Actor(user=user))
     return dict(sorted(actors.items()))
 
 
@@ -294,6 +298,8 @@ def perform(match: Match, actors: dict[int, Actor], data: Mapping[str, Any]) -> 
         "expected_seq": _expected_seq(data),
         "idempotency_key": str(data.get("idempotency_key", "")).strip()[:64] or None,
     }
+    if kind == "take-back":
+        return services.take_back(match.pk, side=side, **common)
     if kind == "opening-roll":
         return services.record_opening_roll(match.pk, dice=_dice(data, opening=True), **common)
     if kind == "game-result":
@@ -343,6 +349,24 @@ class Offer:
     resign: bool = False
     result: bool = False
     side: int = 0
+
+
+def take_back_side(match: Match, actors: dict[int, Actor]) -> int | None:
+    """The held side whose last entry may be taken back now (:func:`games.services.take_back_target`), if any. A
+    director acting for both sides may take back the last entry whoever made it."""
+    if match.status == Match.Status.VOID or not match.seq:
+        return None
+    for side, actor in actors.items():
+        director = side not in sides_of(actor, match)
+        if services.take_back_target(match, side, director=director) is None:
+            continue
+        try:
+            for guard in TAKE_BACK_GUARDS:
+                guard(match, side)
+        except ApplicationError:
+            continue
+        return side
+    return None
 
 
 def viewer_of(state: MatchState, sides: frozenset[int]) -> int:
@@ -493,6 +517,8 @@ def entry_context(
         "result_kinds": RESULT_KINDS,
         "key": key,
         "closed": match.status in CLOSED,
+        "take_back": take_back_side(match, actors),
+        "directing": any(side not in sides_of(actor, match) for side, actor in actors.items()),
     }
 
 

@@ -15,6 +15,8 @@ Registries (appended to once, at start-up, through the ``register_*`` functions)
   match, inside the correction's transaction with the match row locked; each may refuse by raising
   ``ApplicationError``. tournaments/: refuses once a later match that depends on the result has started, unless the
   director overrides.
+- :data:`TAKE_BACK_GUARDS`: ``(match, side) -> None``, run before a player takes back his last entry; each may
+  refuse by raising ``ApplicationError``. tournaments/: refuses once the opponent has confirmed the result.
 - :data:`PANELS`: :class:`Panel` blocks shown on every player's entry page, in order. tournaments/: confirm or
   dispute a scoresheet result, and a link to the player's next match.
 
@@ -63,6 +65,16 @@ def register_directed_matches(directed: Callable[[Any], Q]) -> None:
 #: Callables (match, override) run before a correction changes the result of a closed match; each may refuse by
 #: raising ApplicationError. They run inside the correction's transaction, match row locked.
 CORRECTION_GUARDS: list[Callable[[Match, bool], None]] = []
+
+#: Callables (match, side) run before a player takes back his last entry (games.services.take_back); each may
+#: refuse by raising ApplicationError (tournaments/: once the opponent has confirmed the result). Inside the
+#: take-back's transaction, match row locked.
+TAKE_BACK_GUARDS: list[Callable[[Match, int], None]] = []
+
+
+def register_take_back_guard(guard: Callable[[Match, int], None]) -> None:
+    if guard not in TAKE_BACK_GUARDS:
+        TAKE_BACK_GUARDS.append(guard)
 
 
 def register_correction_guard(guard: Callable[[Match, bool], None]) -> None:

@@ -44,7 +44,7 @@ from engine.variants import VARIANTS
 from games.access import SYSTEM, Actor, check_can_act, is_director, sides_of
 from games.engine_bridge import engine_action, load_state, new_state, replacement_action, row_fields
 from games.errors import ApplicationError, ErrorCode
-from games.hooks import CORRECTION_GUARDS, match_finished, match_result_changed
+from games.hooks import CORRECTION_GUARDS, TAKE_BACK_GUARDS, match_finished, match_result_changed
 from games.models import MATCH_MAX_ACTIONS, MATCH_MAX_GAMES, Action, Game, Match, Player
 
 Kind = Action.Kind
@@ -416,6 +416,76 @@ def undo_last_action(
         if not target:
             raise ApplicationError(ErrorCode.CONFLICT, "there is nothing to undo: the match has no actions yet")
         return _correct(match, actor, target[0], reason=reason, override=override)
+
+
+def take_back(
+    match_id: int, *, actor: Actor, side: int, expected_seq: int | None, idempotency_key: str | None = None
+) -> Recorded:
+    """A player takes back his own last entry (dice, a play, a cube action, a game result) while his opponent has
+    entered nothing since: a correction row in the log says what it undoes, and that he took it back, as a
+    director's undo does. Once the opponent has entered something, only a director corrects (or the opponent
+    accepts a correction, :func:`request_correction`). :data:`games.hooks.TAKE_BACK_GUARDS` may refuse (a result
+    the opponent has confirmed).
+
+    :raises ApplicationError: FORBIDDEN for a side the actor does not hold, CONFLICT when the last entry is not his.
+    """
+    if side not in (0, 1):
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "a take-back is for side 0 or side 1")
+    with transaction.atomic():
+        match = _lock(match_id)
+        check_can_act(actor, match, side)
+        if idempotency_key is not None:
+            prior = Action.objects.filter(match=match, idempotency_key=idempotency_key).first()
+            if prior is not None:
+                return Recorded(match, prior, load_state(match), retried=True)
+        _check_seq(match, expected_seq)
+        directs = _directs(actor, match) and side not in sides_of(actor, match)
+        target = take_back_target(match, side, director=directs)
+        if target is None:
+            raise ApplicationError(
+                ErrorCode.CONFLICT,
+                f"{match.player(side).display_name} has no entry to take back: the last entry is not his, or his "
+                "opponent has entered something since (ask for a correction, or ask the director)",
+            )
+        for guard in TAKE_BACK_GUARDS:
+            guard(match, side)
+        who = "the director" if directs else match.player(side).display_name
+        recorded = _correct(match, actor, target, reason=f"taken back by {who}")
+        if idempotency_key is not None:
+            Action.objects.filter(pk=recorded.action.pk).update(idempotency_key=idempotency_key[:64])
+        return recorded
+
+
+def take_back_target(match: Match, side: int, *, director: bool = False) -> Action | None:
+    """The entry ``side`` may take back: the last one in force, if he entered it and nobody but he has written to
+    the log since (his own earlier take-backs). None otherwise. A ``director`` acting for the side takes back the
+    last entry in force for it, whoever entered it. One query when the log ends with an entry, not a take-back."""
+    last = Action.objects.filter(match=match).select_related("entered_by_token").order_by("-seq").first()
+    if last is None or last.kind in (Kind.VOID, Kind.FINISH, Kind.FORFEIT, Kind.PENALTY):
+        return None
+    if last.kind != Kind.CORRECTION:
+        return last if director or _entered_by(last, match, side) else None
+    if not director and not _entered_by(last, match, side):
+        return None
+    in_force = _effective_rows(match)
+    if not in_force or in_force[-1].kind == Kind.CORRECTION:  # a director's replacement: his to change
+        return None
+    target = in_force[-1]
+    later = list(Action.objects.filter(match=match, seq__gt=target.seq).select_related("entered_by_token"))
+    if director:
+        return target
+    # What came after it is his own: the entries he took back, and his take-backs.
+    if not _entered_by(target, match, side) or not all(_entered_by(r, match, side) for r in later):
+        return None
+    return target
+
+
+def _entered_by(row: Action, match: Match, side: int) -> bool:
+    """Whether ``row`` was entered for ``side`` by its player (his entry link, or his account)."""
+    if row.entered_by_token is not None:
+        return row.entered_by_token.side == side
+    user = match.player(side).user_id
+    return user is not None and row.entered_by_user_id == user
 
 
 def reopen_match(

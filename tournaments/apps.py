@@ -22,11 +22,12 @@ class TournamentsConfig(AppConfig):
         from tournaments.entry_panel import PANEL
         from tournaments.receivers import on_match_changed
         from tournaments.services.followup import plug_followup_task
-        from tournaments.services.results import guard_correction
+        from tournaments.services.results import guard_correction, guard_take_back
 
         hooks.register_director_check(directs_match)
         hooks.register_directed_matches(directed_matches)
         hooks.register_correction_guard(guard_correction)
+        hooks.register_take_back_guard(guard_take_back)
         hooks.register_panel(PANEL)
         hooks.match_finished.connect(on_match_changed, dispatch_uid="tournaments.match_finished")
         hooks.match_result_changed.connect(on_match_changed, dispatch_uid="tournaments.match_result_changed")

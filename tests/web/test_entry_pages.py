@@ -100,8 +100,8 @@ def kinds(match: Match) -> list[str]:
 
 
 def forms_of(html: str) -> list[str]:
-    """The ``kind`` of every entry form on a page, in order."""
-    return re.findall(r'<input type="hidden" name="kind" value="([^"]+)">', html)
+    """The ``kind`` of every entry form on a page, in order (the take-back, offered beside them, left out)."""
+    return [k for k in re.findall(r'<input type="hidden" name="kind" value="([^"]+)">', html) if k != "take-back"]
 
 
 def ok(response: Any, match: Match) -> None:
@@ -704,9 +704,9 @@ def test_query_counts_do_not_grow_with_the_match(new_match: Any, drive: Any, lon
             queries(phone.client, f"{phone.url}live/", HTTP_IF_NONE_MATCH=etag),
         )
     assert counts["short"] == counts["long"]
-    # The session, the match, the links held, the last action (the board), the panel and its version; a 304 needs
-    # neither the last action nor the panel.
-    assert counts["long"] == ((200, 6), (200, 6), (304, 4))
+    # The session, the match, the links held, the last action (the board), the last entry (may it be taken back?),
+    # the panel and its version; a 304 needs none of the last action, the last entry and the panel.
+    assert counts["long"] == ((200, 7), (200, 7), (304, 4))
 
 
 def test_query_count_of_an_open_match_stays_flat_while_it_is_played(new_match: Any, drive: Any) -> None:
@@ -736,3 +736,73 @@ def test_an_acey_deucey_match_taps_from_the_waiting_checkers_and_chooses_its_dou
     ok(alice.post("choose-double", die=6), match)
     assert "Alice, your turn: play 6-6." in alice.page()
     assert taps_of(alice.seen[-1])["dice"] == [6, 6]
+
+
+# -- taking back, and the director at the table ------------------------------------------------------------------------
+
+
+def test_a_player_takes_back_a_wrong_play_from_his_phone_until_the_opponent_enters(new_match: Any) -> None:
+    match = new_match(length=5)
+    alice, bob = Phone(match, 0), Phone(match, 1)
+    assert 'id="take-back"' not in alice.page()
+    ok(alice.post("opening-roll", die1=3, die2=1), match)
+    ok(alice.post("play", play="24/21 6/5"), match)  # she meant 8/5 6/5
+    assert "Take back my last entry" in alice.page()
+    assert 'id="take-back"' not in bob.page(), "only the player who entered it may take it back"
+    ok(alice.post("take-back"), match)
+    html = alice.page()
+    assert "Alice, your turn: play 3-1." in html
+    row = Action.objects.filter(match=match).order_by("-seq").first()
+    assert row is not None and (row.kind, row.reason, row.entered_by_token_id) == (
+        "correction",
+        "taken back by Alice",
+        alice.token.pk,
+    )
+    ok(alice.post("play", play="8/5 6/5"), match)
+    ok(bob.post("roll", die1=6, die2=5), match)
+    assert 'id="take-back"' not in alice.page()
+    response = alice.post("take-back", side=0)
+    assert response.status_code == 409 and "opponent has entered something since" in error_of(alice.seen[-1])
+    assert kinds(match)[-1] == "roll"
+
+
+def test_a_director_enters_a_scoresheet_game_on_the_entry_page_without_a_link(
+    division: Division, django_user_model: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    pairing = semi_finals(division)[0]
+    match = pairing.match
+    client = Client()
+    client.force_login(django_user_model.objects.get(username="tina"))
+    url = f"/play/match/{match.pk}/"
+    html = client.get(url).content.decode()
+    assert "You are entering as the director, for either player." in html
+    data = {"kind": "game-result", "winner": 1, "result": 2, "cube": 1, "expected_seq": 0, "idempotency_key": "k1"}
+    response = client.post(url, data)
+    assert response.status_code == 303
+    assert current(match).score == (0, 2)
+    row = Action.objects.get(match=match)
+    assert row.entered_by_user.username == "tina" and row.entered_by_token is None
+    assert "Take back the last entry" in client.get(url).content.decode()
+    director_page = client.get(f"/manage/{division.event.slug}/{division.slug}/match/{pairing.key}/").content.decode()
+    assert f'href="{url}"' in director_page, "the director's match page links to entering for the players"
+
+
+def test_a_result_is_taken_back_until_the_opponent_confirms_it(
+    division: Division, django_capture_on_commit_callbacks: Any
+) -> None:
+    pairing = semi_finals(division)[0]
+    match = pairing.match
+    entering, other = Phone(match, 0), Phone(match, 1)
+    finish_by_scoresheet(entering, match, 0, django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        ok(entering.post("take-back"), match)
+    pairing.refresh_from_db()
+    assert (pairing.status, pairing.confirmation, current(match).score) == ("ready", "", (0, 0))
+    finish_by_scoresheet(entering, match, 0, django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        other.client.post(f"/play/pairings/{pairing.pk}/confirm/")
+    before = footprint(match.pk)
+    response = entering.post("take-back")
+    assert response.status_code == 409
+    assert "has confirmed this result: ask the director to correct it" in error_of(entering.seen[-1])
+    assert footprint(match.pk) == before

@@ -278,6 +278,17 @@ def guard_correction(match: Match, override: bool) -> None:
         )
 
 
+def guard_take_back(match: Match, side: int) -> None:
+    """Refuse a player's take-back of a result his opponent has already confirmed (he answered it: a correction
+    is for the director now)."""
+    confirmed = Pairing.objects.filter(match=match, confirmation=Confirmation.CONFIRMED).exists()
+    if confirmed:
+        raise ApplicationError(
+            ErrorCode.CONFLICT,
+            f"{match.player(1 - side).display_name} has confirmed this result: ask the director to correct it",
+        )
+
+
 def _dependents(pairing: Pairing) -> list[Pairing]:
     division = pairing.division
     rows = Pairing.objects.filter(division=division).select_related("match")
