@@ -131,7 +131,9 @@ def test_analysing_twice_changes_nothing(tmp_path: Path) -> None:
 
 
 @pytest.mark.gnubg
-def test_a_correction_redoes_the_analysis(settings: object, django_capture_on_commit_callbacks: object) -> None:
+def test_a_correction_redoes_the_analysis(
+    settings: object, django_capture_on_commit_callbacks: object, eager_tasks: None
+) -> None:
     settings.ANALYSIS_AUTO = True  # type: ignore[attr-defined]
     match = import_mat(CUBE_MATCH)
     analyse_match(match.pk)
