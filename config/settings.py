@@ -272,6 +272,8 @@ SPECTACULAR_SETTINGS = {
     ],
     "ENUM_NAME_OVERRIDES": {
         "ActionKindEnum": "games.models.Action.Kind",
+        "AnalysisStatusEnum": "games.models.MatchAnalysis.Status",
+        "MatchStatusEnum": "games.models.Match.Status",
         "ResultKindEnum": ["single", "gammon", "backgammon"],
     },
 }

@@ -33,9 +33,10 @@ from engine.match import MatchState
 from engine.met import match_winning_chances
 from engine.moves import Play
 from games.access import can_read
+from games.analysis.selectors import LoggedDecision, MatchAnalysisView, entry_decisions, match_analysis
 from games.board_svg import BoardScene, scene_from_state
 from games.engine_bridge import engine_action, load_state, variant_of
-from games.models import Action, Game, Match
+from games.models import Action, Decision, Game, Match, MatchAnalysis
 from games.selectors import CubeEvent, cube_history, match_games
 from games.services import effective_actions
 
@@ -79,7 +80,7 @@ def match_for_page(match_id: int, user: object) -> Match:
     """
     last = Action.objects.filter(match=OuterRef("pk")).order_by("-seq").values("pk")[:1]
     match = (
-        Match.objects.select_related("player1", "player2", "winner")
+        Match.objects.select_related("player1", "player2", "winner", "analysis")
         .annotate(last_action_id=Subquery(last))
         .filter(pk=match_id)
         .first()
@@ -100,6 +101,7 @@ def etag_of(match: Match) -> str:
         match.player1.updated_at.isoformat(),
         match.player2.updated_at.isoformat(),
         get_language(),
+        analysis_version(match),
     )
     digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
     return f'"{digest}"'
@@ -538,6 +540,36 @@ class PageData:
     def cube_events(self) -> list[CubeEvent]:
         return cube_history(self.match)
 
+    @cached_property
+    def analysis(self) -> MatchAnalysisView | None:
+        """gnubg's analysis as the page shows it (no query past the match's when none was asked for)."""
+        return match_analysis(self.match, cached_analysis(self.match))
+
+    @cached_property
+    def decision_marks(self) -> dict[int, Decision]:
+        """The analysed decision of each entry gnubg marked, by the entry's seq (one query, analysed matches only)."""
+        if self.analysis is None or not self.analysis.done:
+            return {}
+        return entry_decisions(self.match, self.decision_lines())
+
+    def decision_lines(self) -> list[LoggedDecision]:
+        """The entries that are decisions gnubg analyses: plays (with their dice) and cube actions."""
+        kinds: dict[str, str] = {Kind.DOUBLE: "double", Kind.TAKE: "take", Kind.DROP: "drop"}
+        lines: list[LoggedDecision] = []
+        for entry in self.entries:
+            kind = self.pairs[entry.index - self.offset][0].kind if entry.index >= self.offset else None
+            if entry.dice is not None and kind not in (*ROLLS, Kind.PLAY):
+                continue
+            if entry.dice is not None:
+                lines.append(LoggedDecision(entry.seq, entry.game, entry.side, "move", entry.dice))
+            elif kind is not None and kind in kinds:
+                lines.append(LoggedDecision(entry.seq, entry.game, entry.side, kinds[kind]))
+        return lines
+
+    @property
+    def analysis_pending(self) -> bool:
+        return self.analysis is not None and self.analysis.status == "pending"
+
     def entry(self, seq: int | None) -> Entry | None:
         if seq is None:
             return None
@@ -690,3 +722,22 @@ def live_update(match: Match, key: MovesKey) -> tuple[PageData, MovesUpdate]:
         data.use_log([(row, engine_action(row)) for row in earlier + recent])
         update = data.moves_since(key)
     return data, update
+
+
+# -- the analysis --------------------------------------------------------------------------------------------------
+
+
+def cached_analysis(match: Match) -> MatchAnalysis | None:
+    """The match's analysis row when :func:`match_for_page` read it along (None when there is none, or not read)."""
+    descriptor = Match.analysis
+    if not descriptor.is_cached(match):
+        return None
+    cached = descriptor.related.get_cached_value(match, default=None)
+    return cached if isinstance(cached, MatchAnalysis) else None
+
+
+def analysis_version(match: Match) -> tuple[str, str] | None:
+    analysis = cached_analysis(match)
+    if analysis is None:
+        return None
+    return analysis.status, analysis.finished_at.isoformat() if analysis.finished_at else ""

@@ -43,11 +43,17 @@ def _replay_context(data: PageData, entry: Entry | None) -> dict[str, object]:
     if entry is None:
         return {"entry": None}
     previous, following = data.neighbours(entry)
-    return {"entry": entry, "scene": data.board(entry), "previous": previous, "following": following}
+    return {
+        "entry": entry,
+        "scene": data.board(entry),
+        "previous": previous,
+        "following": following,
+        "decision": data.decision_marks.get(entry.seq),
+    }
 
 
 def _live_context(data: PageData, etag: str) -> dict[str, object]:
-    return {"data": data, "etag": etag, "polling": data.match.status not in CLOSED}
+    return {"data": data, "etag": etag, "polling": data.match.status not in CLOSED or data.analysis_pending}
 
 
 @require_GET

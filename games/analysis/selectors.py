@@ -47,9 +47,8 @@ class MatchAnalysisView:
         return self.status == MatchAnalysis.Status.DONE
 
 
-def match_analysis(match: Match) -> MatchAnalysisView | None:
-    """The analysis of a match for its page, or None when none was asked for (one or two queries)."""
-    analysis = MatchAnalysis.objects.filter(match=match).first()
+def match_analysis(match: Match, analysis: MatchAnalysis | None) -> MatchAnalysisView | None:
+    """The analysis ``analysis`` of ``match`` for its page, or None when none was asked for (a query when done)."""
     if analysis is None:
         return None
     if analysis.status == MatchAnalysis.Status.DONE and analysis.match_seq != match.seq:
@@ -59,7 +58,7 @@ def match_analysis(match: Match) -> MatchAnalysisView | None:
         return MatchAnalysisView(
             status=analysis.status, message="", players=players, plies=analysis.plies, engine=analysis.engine
         )
-    messages = {
+    messages: dict[str, str] = {
         MatchAnalysis.Status.PENDING: "analysis by GNU Backgammon is under way",
         MatchAnalysis.Status.FAILED: f"analysis failed: {analysis.error}",
         MatchAnalysis.Status.UNAVAILABLE: f"analysis unavailable: {analysis.error}",
@@ -67,13 +66,42 @@ def match_analysis(match: Match) -> MatchAnalysisView | None:
     return MatchAnalysisView(status=analysis.status, message=messages.get(analysis.status, ""))
 
 
-def marked_decisions(match: Match, game_number: int) -> dict[tuple[str, int], Decision]:
-    """A game's decisions that gnubg marked, by (kind, move number) for plays and (kind, turn) for cube actions."""
-    analysis = MatchAnalysis.objects.filter(match=match, status=MatchAnalysis.Status.DONE, match_seq=match.seq).first()
-    if analysis is None:
-        return {}
-    rows = analysis.decisions.filter(game_number=game_number).exclude(mark="", cube_mark="")
-    return {(row.kind, row.move_number if row.move_number is not None else row.turn): row for row in rows}
+@dataclass(frozen=True)
+class LoggedDecision:
+    """A line of the move list as the analysis pairs it with gnubg's records: its seq, game, side, dice (for a
+    play) or cube action (``double``, ``take``, ``drop``)."""
+
+    seq: int
+    game: int
+    side: int | None
+    kind: str
+    dice: tuple[int, int] | None = None
+
+
+def entry_decisions(match: Match, lines: list[LoggedDecision]) -> dict[int, Decision]:
+    """The decisions gnubg marked, by the seq of the move-list line they are (one query).
+
+    gnubg's records and the log are walked side by side per game: the n-th play of a game is gnubg's n-th move
+    record, and the n-th cube action its n-th cube record; a pair whose side (or dice) differ is left unmarked.
+    """
+    rows = Decision.objects.filter(analysis__match=match, analysis__match_seq=match.seq).order_by("game_number", "turn")
+    gnubg: dict[tuple[int, str], list[Decision]] = {}
+    for row in rows:
+        gnubg.setdefault((row.game_number, "move" if row.kind == Decision.Kind.MOVE else "cube"), []).append(row)
+    seen: dict[tuple[int, str], int] = {}
+    marks: dict[int, Decision] = {}
+    for line in lines:
+        group = (line.game, "move" if line.kind == Decision.Kind.MOVE else "cube")
+        n = seen.get(group, 0)
+        seen[group] = n + 1
+        found = gnubg.get(group, [])
+        if n >= len(found):
+            continue
+        row = found[n]
+        same_dice = line.dice is None or sorted(line.dice) == sorted((row.die1 or 0, row.die2 or 0))
+        if row.side == line.side and same_dice and (row.mark or row.cube_mark):
+            marks[line.seq] = row
+    return marks
 
 
 def player_pr_history(player_id: int) -> QuerySet[PlayerAnalysis]:

@@ -82,13 +82,18 @@ def analyse_match(match_id: int, *, plies: int | None = None) -> MatchAnalysis:
 
 
 def request_analysis(match_id: int, *, plies: int | None = None) -> MatchAnalysis:
-    """Mark a match's analysis pending and enqueue it on the ``analysis`` queue after the commit."""
+    """Mark a match's analysis pending and enqueue it on the ``analysis`` queue after the commit.
+
+    :raises AnalysisRefusedError: the match cannot be analysed (nothing is written).
+    """
     from games.tasks import analyse_match as analyse_match_task
 
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
+        check_analysable(match)
         analysis, _ = MatchAnalysis.objects.get_or_create(match=match)
-        if analysis.status != MatchAnalysis.Status.DONE or analysis.match_seq != match.seq:
+        asked = settings.ANALYSIS_PLIES if plies is None else plies
+        if analysis.status != MatchAnalysis.Status.DONE or analysis.match_seq != match.seq or analysis.plies != asked:
             analysis.status = MatchAnalysis.Status.PENDING
             analysis.error = ""
             analysis.save(update_fields=["status", "error"])
@@ -108,12 +113,17 @@ def should_analyse(match: Match) -> bool:
 # -- internals -----------------------------------------------------------------------------------------------------
 
 
-def _mat_of(match: Match) -> tuple[str, int]:
-    """The .mat text of the log in force and the seq it was read at."""
+def check_analysable(match: Match) -> None:
+    """:raises AnalysisRefusedError: with the reason, for a variant gnubg does not play or a scoresheet match."""
     if match.variant not in GNUBG_VARIANTS:
         raise AnalysisRefusedError(f"analysis is not available for the {match.get_variant_display()} variant")
     if match.entry_mode != Match.EntryMode.MOVES:
         raise AnalysisRefusedError("analysis is not available: only the game results of this match were recorded")
+
+
+def _mat_of(match: Match) -> tuple[str, int]:
+    """The .mat text of the log in force and the seq it was read at."""
+    check_analysable(match)
     with transaction.atomic():
         locked = Match.objects.select_for_update().select_related("player1", "player2").get(pk=match.pk)
         try:

@@ -17,7 +17,7 @@ from engine.game import Phase
 from engine.types import ResultKind
 from engine.variants import VARIANTS
 from games.access import token_text
-from games.models import Action, EntryToken, Game, Match, Player
+from games.models import Action, Decision, EntryToken, Game, Match, MatchAnalysis, Player, PlayerAnalysis
 
 MAX_IDEMPOTENCY_KEY = 64
 MAX_REASON = 2000
@@ -464,3 +464,88 @@ class InvalidLogDoc(serializers.Serializer):
 
 ERROR_RESPONSES: dict[int, Any] = {status: ErrorDoc for status in (400, 401, 403, 404, 409)}
 TEXT = OpenApiTypes.STR
+
+
+# -- analysis by GNU Backgammon --------------------------------------------------------------------------------------
+
+
+class PlayerAnalysisSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="player.display_name", read_only=True)
+
+    class Meta:
+        model = PlayerAnalysis
+        fields = (
+            "side",
+            "player",
+            "name",
+            "unforced_moves",
+            "chequer_error",
+            "close_cube_decisions",
+            "cube_error",
+            "luck",
+            "pr",
+        )
+
+
+class DecisionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Decision
+        fields = (
+            "game_number",
+            "turn",
+            "move_number",
+            "side",
+            "kind",
+            "die1",
+            "die2",
+            "played",
+            "best",
+            "played_equity",
+            "best_equity",
+            "equity_lost",
+            "mark",
+            "cube_mark",
+            "luck",
+            "luck_mark",
+        )
+
+
+class MatchAnalysisSerializer(serializers.ModelSerializer):
+    current = serializers.SerializerMethodField(help_text="the analysis is of the log as it stands")
+    players = PlayerAnalysisSerializer(many=True, read_only=True)
+    decisions = DecisionSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = MatchAnalysis
+        fields = (
+            "match",
+            "status",
+            "error",
+            "plies",
+            "engine",
+            "match_seq",
+            "current",
+            "attempts",
+            "finished_at",
+            "players",
+            "decisions",
+        )
+
+    def get_current(self, analysis: MatchAnalysis) -> bool:
+        return bool(analysis.match_seq == analysis.match.seq)
+
+
+class AnalysisRequestInput(serializers.Serializer):
+    plies = serializers.IntegerField(
+        required=False, min_value=0, max_value=4, help_text="gnubg's depth (ANALYSIS_PLIES by default)"
+    )
+
+
+class PlayerPrSerializer(serializers.ModelSerializer):
+    match = serializers.IntegerField(source="analysis.match_id", read_only=True)
+    finished_at = serializers.DateTimeField(source="analysis.match.finished_at", read_only=True)
+    plies = serializers.IntegerField(source="analysis.plies", read_only=True)
+
+    class Meta:
+        model = PlayerAnalysis
+        fields = ("match", "finished_at", "plies", "side", "unforced_moves", "close_cube_decisions", "luck", "pr")

@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema, extend_schema_view
 from rest_framework import generics, permissions, renderers, serializers, status
@@ -27,6 +27,8 @@ from engine.formats.mat import read_mat
 from engine.formats.matlog import replay_record
 from games import selectors, services
 from games.access import Actor, is_director, new_entry_token, revoke_entry_token
+from games.analysis.selectors import player_pr_history
+from games.analysis.service import AnalysisRefusedError, request_analysis
 from games.api import serializers as s
 from games.api.auth import CanAddPlayersOrReadOnly, IsAuthenticatedOrEntryToken, actor_of, may_read
 from games.api.exceptions import ApiError
@@ -34,7 +36,7 @@ from games.api.history import answer_state
 from games.api.schema import EntryTokenScheme  # noqa: F401  (registers the extension)
 from games.errors import ApplicationError, ErrorCode
 from games.export import match_mat
-from games.models import Action, EntryToken, Game, Match, Player
+from games.models import Action, EntryToken, Game, Match, MatchAnalysis, Player, PlayerAnalysis
 
 MAX_IMPORT_BYTES = 1024 * 1024
 
@@ -516,3 +518,58 @@ class ApiNotFound(APIView):
         raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no API endpoint {request.path}")
 
     get = post = put = patch = delete = options = missing
+
+
+# -- analysis by GNU Backgammon --------------------------------------------------------------------------------------
+
+
+class MatchAnalysisApi(APIView):
+    """A match's analysis by GNU Backgammon: read it (anyone who may read the match), or ask for it (a director)."""
+
+    permission_classes = (permissions.AllowAny,)
+
+    @extend_schema(
+        summary="GNU Backgammon's analysis of the match: per player and per decision",
+        responses={200: s.MatchAnalysisSerializer, **s.ERROR_RESPONSES},
+    )
+    def get(self, request: Request, match_id: int) -> Response:
+        match = _readable_match(request, match_id)
+        analysis = MatchAnalysis.objects.filter(match=match).select_related("match").first()
+        if analysis is None:
+            raise ApplicationError(ErrorCode.NOT_FOUND, f"match {match_id} has not been analysed: a director can ask")
+        analysis = (
+            MatchAnalysis.objects.select_related("match")
+            .prefetch_related("decisions", Prefetch("players", PlayerAnalysis.objects.select_related("player")))
+            .get(pk=analysis.pk)
+        )
+        return Response(s.MatchAnalysisSerializer(analysis).data)
+
+    @extend_schema(
+        summary="Ask for the match to be analysed (again, if its log changed or at another depth)",
+        request=s.AnalysisRequestInput,
+        responses={202: s.MatchAnalysisSerializer, **s.ERROR_RESPONSES},
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        match = _directed_match(request, match_id)
+        data = s.AnalysisRequestInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            analysis = request_analysis(match.pk, plies=data.validated_data.get("plies"))
+        except AnalysisRefusedError as exc:
+            raise ApplicationError(ErrorCode.CONFLICT, str(exc)) from exc
+        analysis.refresh_from_db()
+        return Response(s.MatchAnalysisSerializer(analysis).data, status=status.HTTP_202_ACCEPTED)
+
+
+class PlayerAnalysisListApi(generics.ListAPIView):
+    """A player's PR match by match, newest first."""
+
+    permission_classes = (permissions.AllowAny,)
+    serializer_class = s.PlayerPrSerializer
+
+    def get_queryset(self) -> QuerySet[PlayerAnalysis]:
+        rows = player_pr_history(int(self.kwargs["pk"]))
+        user = self.request.user
+        if user.is_staff:
+            return rows
+        return rows.filter(analysis__match__private=False)

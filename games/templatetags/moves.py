@@ -11,26 +11,34 @@ thousands of items, and the page and its polls share this one definition.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from django import template
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from games.models import Decision
 from games.spectator import Entry
 
 register = template.Library()
 
 
 @register.simple_tag(name="move_items")
-def move_items(entries: Iterable[Entry], match_id: int, current: Entry | None = None) -> SafeString:
-    """The ``<li>`` items of ``entries``; every text in them is escaped."""
+def move_items(
+    entries: Iterable[Entry],
+    match_id: int,
+    current: Entry | None = None,
+    marks: Mapping[int, Decision] | None = None,
+) -> SafeString:
+    """The ``<li>`` items of ``entries``; every text in them is escaped. ``marks``: gnubg's marked decisions by
+    entry seq, shown after the entry's text."""
     page = reverse("games:match", args=[match_id])
     current_seq = current.seq if isinstance(current, Entry) else None
+    marks = marks or {}
     return format_html_join(
         "",
-        '<li id="move-{0}"><a href="{1}?at={0}#replay" data-seq="{0}"{2}>{3}{4}</a></li>',
+        '<li id="move-{0}"><a href="{1}?at={0}#replay" data-seq="{0}"{2}>{3}{4}{5}</a></li>',
         (
             (
                 entry.seq,
@@ -38,7 +46,16 @@ def move_items(entries: Iterable[Entry], match_id: int, current: Entry | None = 
                 mark_safe(' aria-current="step"') if entry.seq == current_seq else "",
                 format_html('<span class="who">{}</span> ', entry.name) if entry.name else "",
                 entry.text,
+                _mark(marks.get(entry.seq)),
             )
             for entry in entries
         ),
     )
+
+
+def _mark(decision: Decision | None) -> SafeString | str:
+    if decision is None:
+        return ""
+    words = [w for w in (decision.mark, decision.cube_mark and f"cube {decision.cube_mark}") if w]
+    css = (decision.mark or decision.cube_mark).replace(" ", "-")
+    return format_html(' <span class="mark mark-{}">{}</span>', css, ", ".join(words))

@@ -1,0 +1,51 @@
+"""Where people see the analysis: the match page (PR and luck by the score, marks in the move list, the best play
+by the board, the reason when there is no analysis) and the API."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games.models import Decision, MatchAnalysis
+from tests.games.analysis.test_analyse_match import CUBE_MATCH, HUMAN_MATCH, import_mat
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.gnubg
+def test_the_match_page_shows_pr_luck_and_the_marked_decisions(client: Any) -> None:
+    if not HUMAN_MATCH.exists():
+        pytest.skip(f"the shared match-log corpus is missing: {HUMAN_MATCH}")
+    match = import_mat(HUMAN_MATCH)
+    call_command("analyse_match", str(match.pk))
+    rows = list(MatchAnalysis.objects.get(match=match).players.order_by("side"))
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    for row in rows:
+        assert f"<strong>{row.pr:.2f}</strong>" in page
+    very_bad = Decision.objects.filter(analysis__match=match, mark="very bad").count()
+    assert very_bad and page.count('<span class="mark mark-very-bad">very bad') == very_bad
+    seq = re.search(r'<li id="move-(\d+)"><a [^>]*>[^<]*(?:<span class="who">[^<]*</span> )?[^<]*'
+                    r'<span class="mark mark-very-bad">', page)  # fmt: skip
+    assert seq is not None
+    board = client.get(f"/matches/{match.pk}/?at={seq.group(1)}").content.decode()
+    decision = Decision.objects.filter(analysis__match=match, kind="move", mark="very bad").first()
+    assert decision is not None
+    assert f"best play: {decision.best}" in board.replace("&#x27;", "'")
+    api = client.get(f"/api/matches/{match.pk}/analysis/").json()
+    assert api["status"] == "done"
+    assert [p["pr"] for p in api["players"]] == [row.pr for row in rows]
+    assert len(api["decisions"]) == Decision.objects.filter(analysis__match=match).count()
+
+
+def test_the_match_page_says_why_there_is_no_analysis(client: Any, settings: Any) -> None:
+    settings.GNUBG_PATH = "/nonexistent/gnubg"
+    match = import_mat(CUBE_MATCH)
+    with pytest.raises(CommandError):
+        call_command("analyse_match", str(match.pk))
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "analysis unavailable: GNU Backgammon is not installed at /nonexistent/gnubg" in page
+    api = client.get(f"/api/matches/{match.pk}/analysis/").json()
+    assert api["status"] == "unavailable" and "/nonexistent/gnubg" in api["error"]
