@@ -63,8 +63,8 @@ from games.board_svg import render_board, scene_from_state
 from games.engine_bridge import load_state, play_from_steps
 from games.errors import ApplicationError, ErrorCode
 from games.hooks import PANELS, TAKE_BACK_GUARDS
-from games.models import Action, EntryToken, Game, Match
-from games.selectors import live_state
+from games.models import Action, CorrectionRequest, EntryToken, Game, Match
+from games.selectors import entry_words, live_state, open_correction_request
 
 SESSION_KEY = "entry_tokens"
 MAX_HELD = 20  # entry links one session remembers (the oldest are forgotten first)
@@ -175,11 +175,12 @@ def entry_live(request: HttpRequest, match_id: int) -> HttpResponse:
     if not actors:
         return HttpResponse(status=403)
     versions = [panel.version(match) for panel in PANELS]
-    etag = etag_of(match, frozenset(actors), versions)
+    asked = open_correction_request(match)
+    etag = etag_of(match, frozenset(actors), versions, asked)
     if not_modified(request, etag):
         response: HttpResponse = HttpResponseNotModified()
     else:
-        context = entry_context(request, match, actors, versions=versions)
+        context = entry_context(request, match, actors, versions=versions, asked=asked)
         response = render(request, "entry/_live.html", context)
     response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
@@ -195,7 +196,8 @@ def _page(
     posted: QueryDict | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    context = entry_context(request, match, actors, error=error, posted=posted)
+    asked = open_correction_request(match)
+    context = entry_context(request, match, actors, asked=asked, error=error, posted=posted)
     return render(request, "entry/match.html", context, status=status)
 
 
@@ -216,12 +218,13 @@ def see_other(url: str) -> HttpResponseRedirect:
     return response
 
 
-def etag_of(match: Match, sides: frozenset[int], versions: list[str | None]) -> str:
+def etag_of(match: Match, sides: frozenset[int], versions: list[str | None], asked: CorrectionRequest | None) -> str:
     """A quoted ETag of the live part: it changes with any write to the match, its players' names, the sides held,
-    the panels' versions and the language."""
+    the panels' versions, a correction asked for and the language."""
     parts = (
         match.pk,
         match.seq,
+        asked.pk if asked is not None else None,
         match.status,
         match.player1.updated_at.isoformat(),
         match.player2.updated_at.isoformat(),
@@ -285,7 +288,12 @@ def _expected_seq(data: Mapping[str, Any]) -> int:
         raise ApplicationError(ErrorCode.INVALID_INPUT, _("This form is incomplete: reload the page.")) from None
 
 
-def perform(match: Match, actors: dict[int, Actor], data: Mapping[str, Any]) -> services.Recorded:
+def _open_request_id(match: Match) -> int | None:
+    request = open_correction_request(match)
+    return request.pk if request is not None else None
+
+
+def perform(match: Match, actors: dict[int, Actor], data: Mapping[str, Any]) -> services.Recorded | None:
     """Record the action a form of the entry page posted.
 
     :raises ApplicationError: for malformed input, a side not held, and whatever the service refuses.
@@ -300,6 +308,15 @@ def perform(match: Match, actors: dict[int, Actor], data: Mapping[str, Any]) -> 
     }
     if kind == "take-back":
         return services.take_back(match.pk, side=side, **common)
+    if kind == "ask-correction":
+        services.request_correction(
+            match.pk, side=side, actor=actor, reason=str(data.get("reason", "")), expected_seq=common["expected_seq"]
+        )
+        return None
+    if kind == "answer-correction":
+        request = _int(data, "request", tuple(r for r in [_open_request_id(match)] if r), _("Reload the page."))
+        services.answer_correction(request, actor=actor, accept=data.get("accept") == "1")
+        return None
     if kind == "opening-roll":
         return services.record_opening_roll(match.pk, dice=_dice(data, opening=True), **common)
     if kind == "game-result":
@@ -367,6 +384,38 @@ def take_back_side(match: Match, actors: dict[int, Actor]) -> int | None:
             continue
         return side
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectionView:
+    """A correction asked for in the match, as the page shows it; or (``request`` None) the form to ask for one."""
+
+    request: CorrectionRequest | None
+    words: str = ""
+    asker: str = ""
+    mine: bool = False  # the visitor asked it (and waits)
+    answer_side: int | None = None  # the side the visitor answers for
+    ask_side: int | None = None  # the side the visitor may ask for
+
+
+def correction_of(
+    match: Match, actors: dict[int, Actor], names: tuple[str, str], request: CorrectionRequest | None
+) -> CorrectionView | None:
+    """The open correction ``request`` and who of this visitor answers it, or the side that may ask for one."""
+    if match.status == Match.Status.VOID or not match.seq:
+        return None
+    if request is None:
+        players = [side for side, actor in actors.items() if side in sides_of(actor, match)]
+        return CorrectionView(None, ask_side=players[0]) if players else None
+    other = 1 - request.side
+    answering = other in actors and (len(actors) == 2 or request.side not in actors)
+    return CorrectionView(
+        request,
+        words=entry_words(request.undoes),
+        asker=names[request.side],
+        mine=request.side in actors and not answering,
+        answer_side=other if answering else None,
+    )
 
 
 def viewer_of(state: MatchState, sides: frozenset[int]) -> int:
@@ -480,6 +529,7 @@ def entry_context(
     error: str = "",
     posted: Mapping[str, Any] | None = None,
     versions: list[str | None] | None = None,
+    asked: CorrectionRequest | None,
 ) -> dict[str, Any]:
     """Everything templates/entry/ shows (a fixed number of queries whatever the match's size)."""
     state = load_state(match)
@@ -509,7 +559,7 @@ def entry_context(
         "taps": _taps(state) if offer.play else None,
         "results": [] if moves else result_lines(match, names),
         "panels": _panels(request, match, sides),
-        "etag": etag_of(match, sides, versions),
+        "etag": etag_of(match, sides, versions, asked),
         "polling": match.status not in CLOSED or any(v is not None for v in versions),
         "digital": digital_dice(),
         "faces": FACES,
@@ -518,6 +568,7 @@ def entry_context(
         "key": key,
         "closed": match.status in CLOSED,
         "take_back": take_back_side(match, actors),
+        "correction": correction_of(match, actors, names, asked),
         "directing": any(side not in sides_of(actor, match) for side, actor in actors.items()),
     }
 

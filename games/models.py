@@ -244,6 +244,43 @@ class Action(models.Model):
         return f"#{self.seq} {self.kind} (match {self.match_id})"
 
 
+class CorrectionRequest(models.Model):
+    """A player asks to undo an entry of his that his opponent has since entered past (a take-back is too late):
+    the opponent accepts or refuses it on his phone, or a director decides. Accepted, the entry and everything
+    after it are undone, each by a correction row of the log (games.services.answer_correction)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "waiting for an answer"
+        ACCEPTED = "accepted"
+        REFUSED = "refused"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="correction_requests")
+    side = models.PositiveSmallIntegerField(help_text="the side asking")
+    undoes = models.ForeignKey(Action, on_delete=models.PROTECT, related_name="+", help_text="his entry to undo")
+    reason = models.TextField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    asked_by_token = models.ForeignKey(EntryToken, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    answered_by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    answered_by_token = models.ForeignKey(
+        EntryToken, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match"], condition=Q(status="open"), name="one_open_correction_request_per_match"
+            ),
+            models.CheckConstraint(condition=Q(side__in=[0, 1]), name="correction_request_side"),
+        ]
+
+    def __str__(self) -> str:
+        return f"correction asked by side {self.side} of match {self.match_id}"
+
+
 class MatchAnalysis(models.Model):
     """GNU Backgammon's analysis of a match (games/analysis): its state, and once done, what it found.
 

@@ -15,9 +15,35 @@ from engine.game import Phase
 from engine.match import MatchState
 from games.engine_bridge import load_state
 from games.hooks import DIRECTED_MATCHES
-from games.models import Action, Game, Match
+from games.models import Action, CorrectionRequest, Game, Match
 
 Kind = Action.Kind
+
+
+def open_correction_request(match: Match) -> CorrectionRequest | None:
+    """The correction asked for in ``match`` and not answered yet, if any (games.services.request_correction)."""
+    rows = CorrectionRequest.objects.filter(match=match, status=CorrectionRequest.Status.OPEN)
+    return rows.select_related("undoes").first()
+
+
+def entry_words(row: Action) -> str:
+    """An entry of the log as a player names it: "the roll 3-1", "the play 24/21 6/5", "the result of game 2"."""
+    if row.kind in (Kind.ROLL, Kind.OPENING_ROLL):
+        return f"the roll {row.die1}-{row.die2}"
+    if row.kind == Kind.PLAY:
+        return f"the play {row.play}" if row.play else "the pass"
+    if row.kind == Kind.GAME_RESULT:
+        return f"the result of game {row.game_number}"
+    words: dict[str, str] = {
+        Kind.DOUBLE: "the double",
+        Kind.TAKE: "the take",
+        Kind.DROP: "the drop",
+        Kind.CHOOSE_DOUBLE: "the double chosen",
+        Kind.RESIGN: "the offer to resign",
+        Kind.ACCEPT_RESIGNATION: "the accepted resignation",
+        Kind.REJECT_RESIGNATION: "the rejected resignation",
+    }
+    return words.get(str(row.kind), "the entry")
 
 
 def matches_visible_to(user: Any) -> QuerySet[Match]:

@@ -45,7 +45,16 @@ from games.access import SYSTEM, Actor, check_can_act, is_director, sides_of
 from games.engine_bridge import engine_action, load_state, new_state, replacement_action, row_fields
 from games.errors import ApplicationError, ErrorCode
 from games.hooks import CORRECTION_GUARDS, TAKE_BACK_GUARDS, match_finished, match_result_changed
-from games.models import MATCH_MAX_ACTIONS, MATCH_MAX_GAMES, Action, Game, Match, Player
+from games.models import (
+    MATCH_MAX_ACTIONS,
+    MATCH_MAX_GAMES,
+    Action,
+    CorrectionRequest,
+    EntryToken,
+    Game,
+    Match,
+    Player,
+)
 
 Kind = Action.Kind
 _CLOSED = (Match.Status.FINISHED, Match.Status.FORFEITED, Match.Status.VOID)
@@ -478,6 +487,83 @@ def take_back_target(match: Match, side: int, *, director: bool = False) -> Acti
     if not _entered_by(target, match, side) or not all(_entered_by(r, match, side) for r in later):
         return None
     return target
+
+
+def request_correction(
+    match_id: int, *, actor: Actor, side: int, reason: str, expected_seq: int | None = None
+) -> CorrectionRequest:
+    """A player asks to undo his last entry in force when his opponent has entered something since (too late to
+    take it back): the opponent accepts it on his phone, or a director decides (:func:`answer_correction`).
+    Nothing changes in the log until then.
+
+    :raises ApplicationError: INVALID_INPUT without a reason, CONFLICT with nothing of his to undo or a request
+        already waiting.
+    """
+    if not reason.strip():
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "say what was wrong (your opponent and the director read it)")
+    with transaction.atomic():
+        match = _lock(match_id)
+        check_can_act(actor, match, side)
+        _check_seq(match, expected_seq)
+        if CorrectionRequest.objects.filter(match=match, status=CorrectionRequest.Status.OPEN).exists():
+            raise ApplicationError(ErrorCode.CONFLICT, "a correction is already asked for in this match: wait for it")
+        target = last_entry_of(match, side)
+        if target is None:
+            raise ApplicationError(
+                ErrorCode.CONFLICT, f"{match.player(side).display_name} has no entry in force to correct"
+            )
+        return CorrectionRequest.objects.create(
+            match=match, side=side, undoes=target, reason=reason.strip()[:500], asked_by_token=actor.token
+        )
+
+
+def last_entry_of(match: Match, side: int) -> Action | None:
+    """The last entry in force that ``side``'s player entered (what a correction he asks for would undo)."""
+    rows = [r for r in _effective_rows(match) if r.kind != Kind.CORRECTION]
+    tokens = dict(EntryToken.objects.filter(match=match).values_list("pk", "side"))
+    user = match.player(side).user_id
+    for row in reversed(rows):
+        if row.entered_by_token_id is not None and tokens.get(row.entered_by_token_id) == side:
+            return row
+        if row.entered_by_token_id is None and user is not None and row.entered_by_user_id == user:
+            return row
+    return None
+
+
+def answer_correction(request_id: int, *, actor: Actor, accept: bool) -> CorrectionRequest:
+    """The opponent of the player who asked (or a director) accepts or refuses a correction. Accepted, the entry
+    and every entry in force after it are undone, latest first, each by a correction row of the log naming who
+    asked, who accepted and why; refused, nothing changes in the log.
+
+    :raises ApplicationError: NOT_FOUND, CONFLICT when already answered, FORBIDDEN for the player who asked.
+    """
+    request = CorrectionRequest.objects.filter(pk=request_id).first()
+    if request is None:
+        raise ApplicationError(ErrorCode.NOT_FOUND, "there is no such request for a correction")
+    with transaction.atomic():
+        match = _lock(request.match_id)
+        request = CorrectionRequest.objects.select_for_update().get(pk=request_id)
+        if request.status != CorrectionRequest.Status.OPEN:
+            raise ApplicationError(ErrorCode.CONFLICT, f"this correction was already {request.status}")
+        other = 1 - request.side
+        check_can_act(actor, match, other)
+        if request.side in sides_of(actor, match) and other not in sides_of(actor, match):
+            raise ApplicationError(ErrorCode.FORBIDDEN, "your opponent or the director answers your request")
+        if accept:
+            asker, who = match.player(request.side).display_name, _answerer(actor, match, other)
+            reason = f"correction asked by {asker} ({request.reason}), accepted by {who}"
+            while request.undoes_id in {r.pk for r in _effective_rows(match)}:
+                _correct(match, actor, _effective_rows(match)[-1], reason=reason)
+        request.status = CorrectionRequest.Status.ACCEPTED if accept else CorrectionRequest.Status.REFUSED
+        request.answered_at = timezone.now()
+        request.answered_by_token = actor.token
+        request.answered_by_user = actor.user if actor.user is not None and actor.user.is_authenticated else None
+        request.save(update_fields=["status", "answered_at", "answered_by_token", "answered_by_user"])
+        return request
+
+
+def _answerer(actor: Actor, match: Match, side: int) -> str:
+    return match.player(side).display_name if side in sides_of(actor, match) else "the director"
 
 
 def _entered_by(row: Action, match: Match, side: int) -> bool:

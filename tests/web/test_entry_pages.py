@@ -99,9 +99,12 @@ def kinds(match: Match) -> list[str]:
     return list(Action.objects.filter(match=match).order_by("seq").values_list("kind", flat=True))
 
 
+BESIDE = ("take-back", "ask-correction", "answer-correction")
+
+
 def forms_of(html: str) -> list[str]:
     """The ``kind`` of every entry form on a page, in order (the take-back, offered beside them, left out)."""
-    return [k for k in re.findall(r'<input type="hidden" name="kind" value="([^"]+)">', html) if k != "take-back"]
+    return [k for k in re.findall(r'<input type="hidden" name="kind" value="([^"]+)">', html) if k not in BESIDE]
 
 
 def ok(response: Any, match: Match) -> None:
@@ -704,9 +707,10 @@ def test_query_counts_do_not_grow_with_the_match(new_match: Any, drive: Any, lon
             queries(phone.client, f"{phone.url}live/", HTTP_IF_NONE_MATCH=etag),
         )
     assert counts["short"] == counts["long"]
-    # The session, the match, the links held, the last action (the board), the last entry (may it be taken back?),
-    # the panel and its version; a 304 needs none of the last action, the last entry and the panel.
-    assert counts["long"] == ((200, 7), (200, 7), (304, 4))
+    # The session, the match, the links held, a correction asked for, the last action (the board), the last entry
+    # (may it be taken back?), the panel and its version; a 304 needs neither the last action, the last entry nor
+    # the panel.
+    assert counts["long"] == ((200, 8), (200, 8), (304, 5))
 
 
 def test_query_count_of_an_open_match_stays_flat_while_it_is_played(new_match: Any, drive: Any) -> None:
@@ -806,3 +810,67 @@ def test_a_result_is_taken_back_until_the_opponent_confirms_it(
     assert response.status_code == 409
     assert "has confirmed this result: ask the director to correct it" in error_of(entering.seen[-1])
     assert footprint(match.pk) == before
+
+
+def test_too_late_to_take_back_a_player_asks_and_the_opponent_accepts_on_his_phone(new_match: Any) -> None:
+    match = new_match(length=5)
+    alice, bob = Phone(match, 0), Phone(match, 1)
+    ok(alice.post("opening-roll", die1=3, die2=1), match)
+    ok(alice.post("play", play="24/21 6/5"), match)
+    ok(bob.post("roll", die1=6, die2=5), match)
+    assert 'id="ask-correction"' in alice.page() and 'id="take-back"' not in alice.seen[-1]
+    response = alice.post("ask-correction", reason="")
+    assert response.status_code == 400 and "say what was wrong" in error_of(alice.seen[-1])
+    ok(alice.post("ask-correction", reason="I meant 8/5 6/5"), match)
+    assert "You asked to undo the play 24/21 6/5" in alice.page()
+    assert 'id="accept-correction"' not in alice.seen[-1], "she does not answer her own request"
+    html = bob.page()
+    assert "Alice asks to undo the play 24/21 6/5 and everything entered after it" in html
+    assert "I meant 8/5 6/5" in html
+    request = re.search(r'name="request" value="(\d+)"', html)
+    assert request is not None
+    ok(bob.post("answer-correction", request=request.group(1), accept="1"), match)
+    rows = list(Action.objects.filter(match=match, kind="correction").order_by("seq"))
+    assert [r.reason for r in rows] == ["correction asked by Alice (I meant 8/5 6/5), accepted by Bob"] * 2
+    assert all(r.entered_by_token_id == bob.token.pk for r in rows)
+    assert "Alice, your turn: play 3-1." in alice.page()
+    assert "asks to undo" not in bob.page()
+
+
+def test_a_refused_correction_changes_nothing(new_match: Any) -> None:
+    match = new_match(length=5)
+    alice, bob = Phone(match, 0), Phone(match, 1)
+    ok(alice.post("opening-roll", die1=3, die2=1), match)
+    ok(alice.post("play", play="24/21 6/5"), match)
+    ok(bob.post("roll", die1=6, die2=5), match)
+    ok(alice.post("ask-correction", reason="wrong checker"), match)
+    before = kinds(match)
+    request = re.search(r'name="request" value="(\d+)"', bob.page())
+    assert request is not None
+    ok(bob.post("answer-correction", request=request.group(1), accept="0"), match)
+    assert kinds(match) == before
+    response = bob.post("answer-correction", request=request.group(1), accept="1")
+    assert response.status_code == 400 and kinds(match) == before
+
+
+def test_the_director_sees_a_correction_asked_for_and_decides_it(
+    division: Division, django_user_model: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    pairing = semi_finals(division)[0]
+    match = pairing.match
+    first, second = Phone(match, 0), Phone(match, 1)
+    ok(first.post("game-result", winner=0, result=1, cube=1), match)
+    ok(second.post("game-result", winner=1, result=1, cube=1), match)
+    ok(first.post("ask-correction", reason="game 1 was a gammon"), match)
+    client = Client()
+    client.force_login(django_user_model.objects.get(username="tina"))
+    page = client.get(f"/manage/{division.event.slug}/{division.slug}/match/{pairing.key}/").content.decode()
+    assert "A correction is asked for: undo the result of game 1 and what came after it" in page
+    html = client.get(f"/play/match/{match.pk}/").content.decode()
+    request = re.search(r'name="request" value="(\d+)"', html)
+    assert request is not None
+    data = {"kind": "answer-correction", "side": 1, "request": request.group(1), "accept": "1", "expected_seq": 2}
+    assert client.post(f"/play/match/{match.pk}/", data).status_code == 303
+    assert current(match).score == (0, 0)
+    reasons = set(Action.objects.filter(match=match, kind="correction").values_list("reason", flat=True))
+    assert reasons == {"correction asked by P1 (game 1 was a gammon), accepted by the director"}

@@ -36,6 +36,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from games import services as games
 from games.access import Actor
 from games.errors import ApplicationError, ErrorCode
+from games.selectors import entry_words, open_correction_request
 from tournaments import selectors, services
 from tournaments.access import directs_event
 from tournaments.director import forms as f
@@ -594,12 +595,15 @@ def match_page(request: HttpRequest, event: str, division: str, key: str) -> Htt
         failed = outcome
     match = pairing.match
     seq = {"expected_seq": match.seq} if match is not None else {}
+    asked = open_correction_request(match) if match is not None else None
     context = {
         "event": found.event,
         "division": found,
         "pairing": pairing,
         "board": reads.board_of(pairing),
         "match": match,
+        "asked": asked,
+        "asked_words": entry_words(asked.undoes) if asked is not None else "",
         "games": page.once("games", lambda: reads.match_games(match) if match is not None else []),
         "forms": {
             name.replace("-", "_"): _form(page, failed, MATCH_ACTIONS, name, initial=seq)
