@@ -230,12 +230,9 @@ REST_FRAMEWORK = {
     ],
     # Closed by default; public read-only endpoints opt out explicitly.
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    # JSON bodies are parsed with a guard against pathological nesting (a 400, never a RecursionError and a 500).
-    "DEFAULT_PARSER_CLASSES": [
-        "games.api.parsers.JSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # Request bodies are JSON (a form is a 415), parsed with a guard against pathological nesting (a 400, never a
+    # RecursionError and a 500); the two uploads (a .mat log, a CSV list) take multipart/form-data as well.
+    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.JSONParser"],
     # Each request is counted once: an entry link by link, a user by account, anyone else by address
     # (games.api.throttles). A club's room shares one address; its phones do not share a limit.
     "DEFAULT_THROTTLE_CLASSES": [
@@ -251,7 +248,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "games.api.pagination.StandardPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "games.api.exceptions.api_exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "games.api.schema.AutoSchema",
 }
 
 SPECTACULAR_SETTINGS = {
@@ -261,6 +258,8 @@ SPECTACULAR_SETTINGS = {
         "and .mat match logs. Errors are JSON `{code, message, ...}`."
     ),
     "VERSION": "1",
+    # 3.1: a nullable value is `type: [T, "null"]`, which generators read without a flag (3.0's `nullable` is not).
+    "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -270,11 +269,24 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.schema.document_common_errors",
     ],
+    # <id:...> path parameters are database ids (config.converters).
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}},
+    # One named enum per set of values, so that "status" of a match, an event, a division, an entry and a pairing
+    # are five enums a generated client can tell apart.
     "ENUM_NAME_OVERRIDES": {
         "ActionKindEnum": "games.models.Action.Kind",
         "AnalysisStatusEnum": "games.models.MatchAnalysis.Status",
-        "MatchStatusEnum": "games.models.Match.Status",
+        "RecordableKindEnum": "games.api.serializers.RECORDABLE_KINDS",
         "ResultKindEnum": ["single", "gammon", "backgammon"],
+        "ErrorCodeEnum": "games.api.serializers.ERROR_CODES",
+        "MatchStatusEnum": "games.models.Match.Status",
+        "EventStatusEnum": "tournaments.models.Event.Status",
+        "DivisionStatusEnum": "tournaments.models.Division.Status",
+        "StandingsStatusEnum": "tournaments.models.Division.Work",
+        "EntryStatusEnum": "tournaments.models.Entry.Status",
+        "PairingStatusEnum": "tournaments.models.Pairing.Status",
+        "ConfirmationEnum": "tournaments.models.Pairing.Confirmation",
+        "DecisionEnum": "tournaments.models.Pairing.Decision",
     },
 }
 

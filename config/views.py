@@ -115,23 +115,36 @@ def _too_much(exception: Exception) -> tuple[str, str, str] | None:
     return None
 
 
+def _api(request: HttpRequest) -> bool:
+    """Under /api/ every answer is JSON, errors too (``{code, message}``, the codes of games.errors.ErrorCode)."""
+    return request.path.startswith("/api/")
+
+
 def request_refused(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """Django's 400 handler: a body over the DATA_UPLOAD_* limits gets a message saying which limit and what to
-    do (JSON ``{code, message}`` under /api/, a page elsewhere); any other bad request gets Django's own answer."""
+    do (JSON ``{code, message}`` under /api/, a page elsewhere); any other bad request (a Host header not this
+    site's, a malformed cookie) gets Django's own page, or ``bad_request`` under /api/."""
     refused = _too_much(exception) if exception is not None else None
     if refused is None:
+        if _api(request):
+            message = _("The request was refused as malformed (for example a Host header that is not this site's).")
+            return JsonResponse({"code": "bad_request", "message": message}, status=400)
         return defaults.bad_request(request, exception)  # type: ignore[arg-type]
     code, title, message = refused
-    if request.path.startswith("/api/"):
+    if _api(request):
         return JsonResponse({"code": code, "message": message}, status=400)
     return render(request, "request_refused.html", {"title": title, "message": message}, status=400)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     """Django's 500 handler: a lost database outside any view (a session saved after the view, a middleware's
-    query) is the same retryable 503 as inside one (config.middleware); anything else is Django's 500 page."""
+    query) is the same retryable 503 as inside one (config.middleware); anything else is Django's 500 page, or
+    ``server_error`` JSON under /api/ (the traceback goes to the log, never to the client)."""
     exception = sys.exc_info()[1]
     if exception is not None and is_database_unavailable(exception):
         log_database_unavailable(request, exception)
         return database_unavailable_response(request)
+    if _api(request):
+        message = _("An unexpected error on the server; it is logged for the operators.")
+        return JsonResponse({"code": "server_error", "message": message}, status=500)
     return defaults.server_error(request)

@@ -10,6 +10,9 @@ import enum
 
 
 class ErrorCode(enum.StrEnum):
+    """Every ``code`` an error of the API can carry (the schema's ``ErrorCodeEnum``): the services' refusals, then
+    the answers of the API's plumbing (games.api.exceptions, config.views, config.middleware)."""
+
     INVALID_INPUT = "invalid_input"
     ILLEGAL_ACTION = "illegal_action"
     STALE_SEQUENCE = "stale_sequence"
@@ -19,6 +22,18 @@ class ErrorCode(enum.StrEnum):
     NOT_FOUND = "not_found"
     CONFLICT = "conflict"
     MATCH_TOO_LONG = "match_too_long"
+    # The API's plumbing: a .mat log that does not replay, a request refused before a view, a lost database.
+    INVALID_LOG = "invalid_log"
+    BAD_REQUEST = "bad_request"
+    REQUEST_TOO_LARGE = "request_too_large"
+    TOO_MANY_FIELDS = "too_many_fields"
+    TOO_MANY_FILES = "too_many_files"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    NOT_ACCEPTABLE = "not_acceptable"
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
+    THROTTLED = "throttled"
+    SERVER_ERROR = "server_error"
+    DATABASE_UNAVAILABLE = "database_unavailable"
 
 
 STATUS = {
@@ -31,6 +46,17 @@ STATUS = {
     ErrorCode.NOT_AUTHENTICATED: 401,
     ErrorCode.FORBIDDEN: 403,
     ErrorCode.NOT_FOUND: 404,
+    ErrorCode.INVALID_LOG: 400,
+    ErrorCode.BAD_REQUEST: 400,
+    ErrorCode.REQUEST_TOO_LARGE: 400,
+    ErrorCode.TOO_MANY_FIELDS: 400,
+    ErrorCode.TOO_MANY_FILES: 400,
+    ErrorCode.METHOD_NOT_ALLOWED: 405,
+    ErrorCode.NOT_ACCEPTABLE: 406,
+    ErrorCode.UNSUPPORTED_MEDIA_TYPE: 415,
+    ErrorCode.THROTTLED: 429,
+    ErrorCode.SERVER_ERROR: 500,
+    ErrorCode.DATABASE_UNAVAILABLE: 503,
 }
 
 

@@ -20,7 +20,8 @@ from typing import Any
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
-from rest_framework import exceptions, status
+from rest_framework import exceptions, renderers, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -32,7 +33,7 @@ from config.middleware import (
 )
 from engine.errors import EngineError
 from games.api.auth import AUTHENTICATE_HEADER
-from games.errors import ApplicationError, ErrorCode
+from games.errors import STATUS, ApplicationError, ErrorCode
 
 #: DRF's error codes, renamed to ours where the meaning is the same.
 _CODES = {
@@ -54,6 +55,17 @@ class ApiError(exceptions.APIException):
         self.code = code
         self.message = message
         self.extra = extra
+
+
+class JsonErrors:
+    """A view mixin for views whose answers are not JSON (a .mat file, the schema in YAML): their errors still are,
+    whatever the client accepts, as every error of the API is (a 429 on ``export.mat`` was text/plain)."""
+
+    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(response, Response) and response.status_code >= status.HTTP_400_BAD_REQUEST:
+            request.accepted_renderer = renderers.JSONRenderer()
+            request.accepted_media_type = request.accepted_renderer.media_type
+        return super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -82,10 +94,17 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         fields = _fields(exc.detail)
         response.data = {"code": str(ErrorCode.INVALID_INPUT), "message": _first_message(fields), "fields": fields}
     elif isinstance(exc, exceptions.APIException):
-        code = exc.get_codes()
-        code = code if isinstance(code, str) else "error"
-        response.data = {"code": str(_CODES.get(code, code)), "message": _text(exc.detail)}
+        response.data = {"code": str(_code(exc, response.status_code)), "message": _text(exc.detail)}
     return response
+
+
+def _code(exc: exceptions.APIException, status_code: int) -> ErrorCode:
+    """Ours for DRF's code (``throttled``, ``unsupported_media_type``, ...); by the status when it has none of ours."""
+    code = exc.get_codes()
+    code = _CODES.get(code, code) if isinstance(code, str) else ""
+    if code in ErrorCode._value2member_map_:
+        return ErrorCode(code)
+    return next((known for known, status in STATUS.items() if status == status_code), ErrorCode.BAD_REQUEST)
 
 
 def _fields(detail: Any) -> dict[str, Any]:

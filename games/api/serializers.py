@@ -10,30 +10,47 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from engine.game import Phase
 from engine.types import ResultKind
 from engine.variants import VARIANTS
 from games.access import token_text
+from games.api import fields as strict
+from games.errors import ErrorCode
 from games.models import Action, Decision, EntryToken, Game, Match, MatchAnalysis, Player, PlayerAnalysis
 
 MAX_IDEMPOTENCY_KEY = 64
 MAX_REASON = 2000
 MAX_CUBE = 2**20
+#: The kinds a player (or a scoresheet) records through ``POST .../actions/``; "move" is accepted for "play".
+RECORDABLE_KINDS = [
+    Action.Kind.OPENING_ROLL.value,
+    Action.Kind.ROLL.value,
+    Action.Kind.PLAY.value,
+    "move",
+    Action.Kind.CHOOSE_DOUBLE.value,
+    Action.Kind.DOUBLE.value,
+    Action.Kind.TAKE.value,
+    Action.Kind.DROP.value,
+    Action.Kind.RESIGN.value,
+    Action.Kind.ACCEPT_RESIGNATION.value,
+    Action.Kind.REJECT_RESIGNATION.value,
+    Action.Kind.GAME_RESULT.value,
+]
 
 # -- shared fields ---------------------------------------------------------------------------------------------------
 
 
 def side_field(**kwargs: Any) -> serializers.IntegerField:
     """A side of the match: 0 is player1 (the left column of a .mat file), 1 is player2."""
-    return serializers.IntegerField(min_value=0, max_value=1, **kwargs)
+    return strict.IntegerField(min_value=0, max_value=1, **kwargs)
 
 
 def dice_field(**kwargs: Any) -> serializers.ListField:
     return serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=6), min_length=2, max_length=2, **kwargs
+        child=strict.IntegerField(min_value=1, max_value=6), min_length=2, max_length=2, **kwargs
     )
 
 
@@ -86,6 +103,17 @@ class PlayerStaffSerializer(PlayerSerializer):
         read_only_fields = fields
 
 
+@extend_schema_serializer(component_name="PlayerWithStaffFields")
+class PlayerWithStaffFieldsDoc(PlayerSerializer):
+    """A player as the players endpoints answer: ``contact`` and ``user`` are there for staff only."""
+
+    contact = serializers.CharField(required=False, help_text="e-mail or phone (staff only)")
+    user = serializers.IntegerField(required=False, allow_null=True, help_text="the linked account's id (staff only)")
+
+    class Meta(PlayerSerializer.Meta):
+        fields = (*PlayerSerializer.Meta.fields, "contact", "user")
+
+
 class PlayerInput(serializers.Serializer):
     display_name = serializers.CharField(max_length=100)
     club = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
@@ -97,7 +125,7 @@ class PlayerInput(serializers.Serializer):
     )
 
 
-class PlayerFilter(serializers.Serializer):
+class PlayerFilter(strict.QueryParams):
     q = serializers.CharField(required=False, help_text="part of the name")
     club = serializers.CharField(required=False)
     country = serializers.CharField(required=False, max_length=2)
@@ -146,7 +174,7 @@ class LiveStateDoc(serializers.Serializer):
     position_id = serializers.CharField()
     match_id = serializers.CharField(help_text="GNU Backgammon Match ID")
     pips = serializers.ListField(child=serializers.IntegerField(), help_text="pip counts of side 0 and side 1")
-    legal_actions = serializers.ListField(child=serializers.CharField())
+    legal_actions = serializers.ListField(child=serializers.ChoiceField(choices=RECORDABLE_KINDS))
     legal_plays = serializers.ListField(child=serializers.CharField(), help_text="canonical notation")
 
 
@@ -202,18 +230,18 @@ class MatchDetailSerializer(MatchSerializer):
 
 
 class MatchInput(serializers.Serializer):
-    player1 = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), help_text="side 0")
-    player2 = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), help_text="side 1")
-    length = serializers.IntegerField(min_value=0, max_value=99, help_text="points to win; 0 for money play")
+    player1 = strict.PrimaryKeyRelatedField(queryset=Player.objects.all(), help_text="side 0")
+    player2 = strict.PrimaryKeyRelatedField(queryset=Player.objects.all(), help_text="side 1")
+    length = strict.IntegerField(min_value=0, max_value=99, help_text="points to win; 0 for money play")
     variant = serializers.ChoiceField(choices=list(VARIANTS), default="standard")
     crawford = serializers.BooleanField(default=True)
     entry_mode = serializers.ChoiceField(choices=Match.EntryMode.choices, default=Match.EntryMode.MOVES)
     private = serializers.BooleanField(default=False, help_text="hidden from spectators")
 
 
-class MatchFilter(serializers.Serializer):
+class MatchFilter(strict.QueryParams):
     status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
-    player = serializers.IntegerField(
+    player = strict.QueryIntegerField(
         required=False, min_value=1, max_value=2**63 - 1, help_text="a player's id (either side)"
     )
 
@@ -247,10 +275,29 @@ class GameSerializer(serializers.ModelSerializer):
         return None if game.result_kind is None else ResultKind(game.result_kind).label
 
 
+class ReplacementDoc(serializers.Serializer):
+    """The result a director's correction puts in place of a game's."""
+
+    winner = serializers.IntegerField(help_text="the side that wins the game")
+    kind = serializers.IntegerField(min_value=1, max_value=3, help_text="1 single, 2 gammon, 3 backgammon")
+    cube = serializers.IntegerField(help_text="the cube's value")
+    ended_by = serializers.CharField()
+
+
+class ActionDataDoc(serializers.Serializer):
+    """What else a row says, by kind: a game result's ``cube`` and ``ended_by``, a correction's ``replacement``
+    (other keys may appear; a client keeps what it does not know)."""
+
+    cube = serializers.IntegerField(required=False, help_text="game-result: the cube's value")
+    ended_by = serializers.CharField(required=False, help_text="game-result: how the game ended")
+    replacement = ReplacementDoc(required=False, help_text="correction: the result put in place")
+
+
 class ActionRowSerializer(serializers.ModelSerializer):
     """One row of the log. Who entered it is a user name or "entry link side N", never the link itself."""
 
     game = serializers.IntegerField(source="game_number")
+    data = serializers.SerializerMethodField()
     dice = serializers.SerializerMethodField()
     undoes = serializers.SerializerMethodField()
     entered_by = serializers.SerializerMethodField()
@@ -275,6 +322,10 @@ class ActionRowSerializer(serializers.ModelSerializer):
         )
         read_only_fields = fields
 
+    @extend_schema_field(ActionDataDoc)
+    def get_data(self, row: Action) -> dict[str, Any]:
+        return row.data
+
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField(), allow_null=True))
     def get_dice(self, row: Action) -> list[int] | None:
         return None if row.die1 is None or row.die2 is None else [row.die1, row.die2]
@@ -292,8 +343,8 @@ class ActionRowSerializer(serializers.ModelSerializer):
         return None
 
 
-class LogFilter(serializers.Serializer):
-    game = serializers.IntegerField(required=False, min_value=1, max_value=32767, help_text="only this game's rows")
+class LogFilter(strict.QueryParams):
+    game = strict.QueryIntegerField(required=False, min_value=1, max_value=32767, help_text="only this game's rows")
 
 
 class CubeEventSerializer(serializers.Serializer):
@@ -316,8 +367,8 @@ class ActionResultDoc(serializers.Serializer):
 class ActionInput(serializers.Serializer):
     """Fields every action carries."""
 
-    kind = serializers.CharField(help_text="the action: opening-roll, roll, play, double, take, drop, resign, ...")
-    expected_seq = serializers.IntegerField(
+    kind = serializers.ChoiceField(choices=RECORDABLE_KINDS, help_text="the action; it decides the other fields")
+    expected_seq = strict.IntegerField(
         min_value=0, help_text="the seq of the last action you saw (a stale one is refused with 409)"
     )
     idempotency_key = serializers.CharField(
@@ -346,7 +397,7 @@ class PlayInput(ActionInput):
 
 class ChooseDoubleInput(ActionInput):
     side = side_field()
-    die = serializers.IntegerField(min_value=1, max_value=6)
+    die = strict.IntegerField(min_value=1, max_value=6)
 
 
 class SideInput(ActionInput):
@@ -363,7 +414,7 @@ class ResignInput(ActionInput):
 class GameResultInput(ActionInput):
     winner = side_field()
     result = ResultKindField()
-    cube_value = serializers.IntegerField(min_value=1, max_value=MAX_CUBE, default=1)
+    cube_value = strict.IntegerField(min_value=1, max_value=MAX_CUBE, default=1)
 
 
 #: Input serializer for each ``kind`` ("move" is accepted for "play": live_state's legal_actions says "move").
@@ -392,7 +443,7 @@ class ActionKindInput(serializers.Serializer):
 
 class ReasonInput(serializers.Serializer):
     reason = serializers.CharField(max_length=MAX_REASON, help_text="kept in the match log")
-    expected_seq = serializers.IntegerField(min_value=0, required=False, help_text="refuse if the match moved on")
+    expected_seq = strict.IntegerField(min_value=0, required=False, help_text="refuse if the match moved on")
 
 
 class FinishInput(ReasonInput):
@@ -411,10 +462,10 @@ class CorrectionInput(ReasonInput):
 
 
 class ReplaceResultInput(CorrectionInput):
-    game = serializers.IntegerField(min_value=1, max_value=999)
+    game = strict.IntegerField(min_value=1, max_value=999)
     winner = side_field()
     result = ResultKindField()
-    cube_value = serializers.IntegerField(min_value=1, max_value=MAX_CUBE, default=1)
+    cube_value = strict.IntegerField(min_value=1, max_value=MAX_CUBE, default=1)
 
 
 # -- entry links, files, errors --------------------------------------------------------------------------------------
@@ -443,8 +494,12 @@ class ImportInput(serializers.Serializer):
     file = serializers.FileField(help_text="one .mat match log, at most 1 MiB")
 
 
+#: Every error code (the schema's ``ErrorCodeEnum``).
+ERROR_CODES = [str(code) for code in ErrorCode]
+
+
 class ErrorDoc(serializers.Serializer):
-    code = serializers.CharField()
+    code = serializers.ChoiceField(choices=ERROR_CODES, help_text="stable: a client tests it")
     message = serializers.CharField()
     fields = serializers.DictField(required=False, help_text="field errors (400 invalid_input)")
     seq = serializers.IntegerField(required=False, help_text="the match's current seq (409 stale_sequence)")
@@ -457,7 +512,7 @@ class LogFaultDoc(serializers.Serializer):
 
 
 class InvalidLogDoc(serializers.Serializer):
-    code = serializers.CharField()
+    code = serializers.ChoiceField(choices=ERROR_CODES)
     message = serializers.CharField()
     error = LogFaultDoc(required=False, help_text="where the log went wrong (`invalid_log` only)")
 
@@ -536,7 +591,7 @@ class MatchAnalysisSerializer(serializers.ModelSerializer):
 
 
 class AnalysisRequestInput(serializers.Serializer):
-    plies = serializers.IntegerField(
+    plies = strict.IntegerField(
         required=False, min_value=0, max_value=4, help_text="gnubg's depth (ANALYSIS_PLIES by default)"
     )
 

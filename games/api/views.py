@@ -15,9 +15,16 @@ from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import HttpResponse
-from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+    extend_schema_view,
+)
+from drf_spectacular.views import SpectacularAPIView
 from rest_framework import generics, permissions, renderers, serializers, status
-from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -31,7 +38,7 @@ from games.analysis.selectors import player_pr_history
 from games.analysis.service import AnalysisRefusedError, request_analysis
 from games.api import serializers as s
 from games.api.auth import CanAddPlayersOrReadOnly, IsAuthenticatedOrEntryToken, actor_of, may_read
-from games.api.exceptions import ApiError
+from games.api.exceptions import ApiError, JsonErrors
 from games.api.history import answer_state
 from games.api.schema import EntryTokenScheme  # noqa: F401  (registers the extension)
 from games.errors import ApplicationError, ErrorCode
@@ -89,7 +96,7 @@ _ERROR_TEXT = {
 
 
 @extend_schema_view(
-    get=extend_schema(summary="List players", parameters=[s.PlayerFilter], responses={200: s.PlayerSerializer}),
+    get=extend_schema(summary="List players", parameters=[s.PlayerFilter], responses={200: s.PlayerWithStaffFieldsDoc}),
     post=extend_schema(
         summary="Register a player (staff, or users allowed to add players)",
         request=s.PlayerInput,
@@ -119,7 +126,7 @@ class PlayerListCreateApi(generics.ListAPIView):
         return Response(s.PlayerStaffSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
-@extend_schema_view(get=extend_schema(summary="A player", responses={200: s.PlayerSerializer, **_errors(404)}))
+@extend_schema_view(get=extend_schema(summary="A player", responses={200: s.PlayerWithStaffFieldsDoc, **_errors(404)}))
 class PlayerDetailApi(generics.RetrieveAPIView):
     permission_classes = (permissions.AllowAny,)
     queryset = Player.objects.all()
@@ -412,7 +419,7 @@ class EntryLinkRevokeApi(APIView):
 
 
 class MatTextRenderer(renderers.BaseRenderer):
-    """text/plain: a .mat file as it is; anything else (an error body) as JSON text."""
+    """text/plain: a .mat file as it is (errors are JSON: :class:`~games.api.exceptions.JsonErrors`)."""
 
     media_type = "text/plain"
     format = "mat"
@@ -424,7 +431,7 @@ class MatTextRenderer(renderers.BaseRenderer):
         return renderers.JSONRenderer().render(data)
 
 
-class MatchExportApi(APIView):
+class MatchExportApi(JsonErrors, APIView):
     permission_classes = (permissions.AllowAny,)
     renderer_classes = (
         renderers.JSONRenderer,
@@ -433,6 +440,7 @@ class MatchExportApi(APIView):
 
     @extend_schema(
         summary="The match as a .mat match log (GNU Backgammon / Jellyfish format)",
+        parameters=[OpenApiParameter("format", exclude=True)],  # the file is the same whatever ?format= says
         responses={
             (200, "text/plain"): OpenApiResponse(s.TEXT, description="the .mat file (an attachment)"),
             **_errors(404),
@@ -454,10 +462,7 @@ class MatchImportApi(APIView):
     """Store a whole match from a .mat file, checked exactly as ``python -m engine check`` does."""
 
     permission_classes = (permissions.IsAuthenticated,)
-    parser_classes = (
-        MultiPartParser,
-        FormParser,
-    )
+    parser_classes = (MultiPartParser,)
 
     @extend_schema(
         summary="Import a .mat match log (one file, at most 1 MiB)",
@@ -573,3 +578,7 @@ class PlayerAnalysisListApi(generics.ListAPIView):
         if user.is_staff:
             return rows
         return rows.filter(analysis__match__private=False)
+
+
+class SchemaApi(JsonErrors, SpectacularAPIView):
+    """``/api/schema/``: the OpenAPI document (YAML, or JSON with ``?format=json``); its errors are JSON."""

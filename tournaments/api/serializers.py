@@ -4,8 +4,8 @@ Input serializers check shape, types and ranges only (STYLE.md 4.5); whether a s
 allowed is the services' call. Output serializers render models and selector results; the ``*Doc`` serializers
 only describe, for the OpenAPI schema, dictionaries the views build.
 
-Statuses are rendered as plain strings whose values are listed in their help text: the name ``status`` already
-names the games API's match statuses, and drf-spectacular would otherwise have to invent enum names.
+Every status is an enum of the schema, named in settings (``ENUM_NAME_OVERRIDES``: ``EventStatusEnum``,
+``PairingStatusEnum``, ...), since the field name ``status`` means five different sets of values.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from engine.variants import VARIANTS
+from games.api import fields as strict
 from games.models import Match, Player
 from tournaments.models import Division, Entry, Event, Pairing, Rating, RatingChange, RatingList, Round, Standing
 from tournaments.standings.tiebreakers import Tiebreak
@@ -30,9 +31,8 @@ FORFEIT_KINDS = ("no-show", "withdrawal", "penalty")
 BYE_RULE = "a bye counts as a match win against a virtual opponent scored 0 for Buchholz and Sonneborn-Berger"
 
 
-def _status_field(choices: Any, text: str = "") -> serializers.CharField:
-    values = " | ".join(str(value) or '""' for value in choices.values)
-    return serializers.CharField(read_only=True, help_text=f"{text}{values}")
+def _status_field(choices: Any, text: str = "") -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=choices.choices, read_only=True, help_text=text)
 
 
 def _pair_field(help_text: str) -> Any:
@@ -102,7 +102,17 @@ class DivisionSerializer(serializers.ModelSerializer):
 
     event = serializers.CharField(source="event.slug", read_only=True, help_text="the event's slug")
     status = _status_field(Division.Status)
-    standings_status = _status_field(Division.Work, "current: up to date, pending: being computed, failed: ")
+    standings_status = _status_field(Division.Work, "current: up to date, pending: being computed, failed")
+    round_lengths = serializers.DictField(
+        child=serializers.IntegerField(),
+        read_only=True,
+        help_text='per-round lengths: {"main:final": 11, "main:1": 5, "consolation": 5, "swiss:5": 9}',
+    )
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=[t.value for t in Tiebreak]),
+        read_only=True,
+        help_text="tie-break codes, in the order they are applied",
+    )
     standings_error = serializers.SerializerMethodField()
     bye_rule = serializers.SerializerMethodField()
 
@@ -140,7 +150,6 @@ class DivisionSerializer(serializers.ModelSerializer):
             "finished_at",
         )
         read_only_fields = fields
-        extra_kwargs = {"tiebreaks": {"help_text": "tie-break codes, in the order they are applied"}}  # noqa: RUF012
 
     @extend_schema_field(
         serializers.CharField(allow_null=True, help_text="why the last computation failed (directors only)")
@@ -156,7 +165,11 @@ class DivisionSerializer(serializers.ModelSerializer):
 class EventInput(serializers.Serializer):
     name = serializers.CharField(max_length=200)
     slug = serializers.SlugField(
-        max_length=100, required=False, default="", help_text="the event's address; made from the name if empty"
+        max_length=100,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="the event's address; made from the name if empty",
     )
     venue = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     time_zone = serializers.CharField(max_length=64, default="UTC", help_text="an IANA name such as Europe/Oslo")
@@ -178,11 +191,13 @@ class DivisionInput(serializers.Serializer):
     """The fields of ``tournaments.services.DivisionSettings`` (the service checks how they fit together)."""
 
     name = serializers.CharField(max_length=100)
-    slug = serializers.SlugField(max_length=100, required=False, default="", help_text="made from the name if empty")
+    slug = serializers.SlugField(
+        max_length=100, required=False, allow_blank=True, default="", help_text="made from the name if empty"
+    )
     format = serializers.ChoiceField(choices=Division.Format.choices)
-    match_length = serializers.IntegerField(min_value=1, max_value=99, default=7)
+    match_length = strict.IntegerField(min_value=1, max_value=99, default=7)
     round_lengths = serializers.DictField(
-        child=serializers.IntegerField(min_value=1, max_value=99),
+        child=strict.IntegerField(min_value=1, max_value=99),
         required=False,
         allow_null=True,
         default=None,
@@ -193,7 +208,7 @@ class DivisionInput(serializers.Serializer):
     entry_mode = serializers.ChoiceField(choices=Match.EntryMode.choices, default=Match.EntryMode.MOVES)
     clock = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
     seeding = serializers.ChoiceField(choices=Division.Seeding.choices, default=Division.Seeding.RATING)
-    draw_seed = serializers.IntegerField(min_value=0, max_value=2**62, required=False, allow_null=True, default=None)
+    draw_seed = strict.IntegerField(min_value=0, max_value=2**62, required=False, allow_null=True, default=None)
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=[t.value for t in Tiebreak]),
         max_length=len(Tiebreak),
@@ -202,11 +217,11 @@ class DivisionInput(serializers.Serializer):
         default=None,
         help_text="tie-break codes in order (default: buchholz, sonneborn-berger, points-diff)",
     )
-    rounds_planned = serializers.IntegerField(min_value=0, max_value=100, default=0, help_text="Swiss: rounds to play")
+    rounds_planned = strict.IntegerField(min_value=0, max_value=100, default=0, help_text="Swiss: rounds to play")
     double_round_robin = serializers.BooleanField(default=False)
-    drop_rounds = serializers.IntegerField(min_value=0, max_value=20, required=False, allow_null=True, default=None)
-    last_chance_drop_rounds = serializers.IntegerField(min_value=0, max_value=20, default=1)
-    last_chance_places = serializers.IntegerField(min_value=0, max_value=1024, default=0)
+    drop_rounds = strict.IntegerField(min_value=0, max_value=20, required=False, allow_null=True, default=None)
+    last_chance_drop_rounds = strict.IntegerField(min_value=0, max_value=20, default=1)
+    last_chance_places = strict.IntegerField(min_value=0, max_value=1024, default=0)
     grand_final_reset = serializers.BooleanField(default=True)
     auto_pair = serializers.BooleanField(default=False, help_text="Swiss: pair the next round when all results are in")
 
@@ -238,7 +253,9 @@ class EntrySerializer(serializers.ModelSerializer):
 class EntryInput(serializers.Serializer):
     """An existing player (``player``) or a new one (``name``, ``club``, ``country``)."""
 
-    player = serializers.PrimaryKeyRelatedField(
+    body_required = True  # one of the two (games.api.schema.AutoSchema)
+
+    player = strict.PrimaryKeyRelatedField(
         queryset=Player.objects.all(), required=False, allow_null=True, default=None, help_text="an existing player"
     )
     name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="", help_text="a new player")
@@ -246,10 +263,10 @@ class EntryInput(serializers.Serializer):
     country = serializers.RegexField(
         r"^[A-Za-z]{2}$", required=False, allow_blank=True, default="", help_text="ISO 3166 alpha-2 code"
     )
-    rating = serializers.FloatField(
+    rating = strict.FloatField(
         required=False, allow_null=True, default=None, help_text="declared rating, used for seeding"
     )
-    seed = serializers.IntegerField(min_value=1, max_value=MAX_SEED, required=False, allow_null=True, default=None)
+    seed = strict.IntegerField(min_value=1, max_value=MAX_SEED, required=False, allow_null=True, default=None)
     place = serializers.CharField(
         max_length=40, required=False, allow_blank=True, default="", help_text="a last-chance place (late entry)"
     )
@@ -262,6 +279,8 @@ class EntryInput(serializers.Serializer):
 
 class EntryImportInput(serializers.Serializer):
     """The list as JSON text (``csv``) or as an uploaded file (``file``), UTF-8, at most 256 KB."""
+
+    body_required = True  # one of the two (games.api.schema.AutoSchema)
 
     csv = serializers.CharField(
         required=False,
@@ -301,7 +320,7 @@ class CheckInInput(serializers.Serializer):
 
 
 class SeedInput(serializers.Serializer):
-    seed = serializers.IntegerField(min_value=1, max_value=MAX_SEED, allow_null=True, help_text="null clears it")
+    seed = strict.IntegerField(min_value=1, max_value=MAX_SEED, allow_null=True, help_text="null clears it")
 
 
 class WithdrawInput(serializers.Serializer):
@@ -321,8 +340,8 @@ class StartInput(serializers.Serializer):
 
 
 class SwapInput(serializers.Serializer):
-    first = serializers.IntegerField(min_value=1, help_text="an entry id")
-    second = serializers.IntegerField(min_value=1, help_text="an entry id")
+    first = strict.IntegerField(min_value=1, help_text="an entry id")
+    second = strict.IntegerField(min_value=1, help_text="an entry id")
     reason = serializers.CharField(max_length=MAX_REASON, help_text="shown on the pairing")
 
 
@@ -365,7 +384,7 @@ class PairingSerializer(serializers.ModelSerializer):
     winner = serializers.IntegerField(source="winner_id", read_only=True, allow_null=True, help_text="an entry id")
     score = serializers.SerializerMethodField()
     match = serializers.IntegerField(source="match_id", read_only=True, allow_null=True, help_text="the match's id")
-    confirmation = _status_field(Pairing.Confirmation, "who confirms a scoresheet result: ")
+    confirmation = _status_field(Pairing.Confirmation, "who confirms a scoresheet result")
     decision = _status_field(Pairing.Decision)
 
     class Meta:
@@ -422,9 +441,9 @@ class QueueItemSerializer(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
 
-class PairingFilter(serializers.Serializer):
+class PairingFilter(strict.QueryParams):
     bracket = serializers.ChoiceField(choices=Round.Bracket.choices, required=False)
-    round = serializers.IntegerField(min_value=1, max_value=32767, required=False, help_text="the round's number")
+    round = strict.QueryIntegerField(min_value=1, max_value=32767, required=False, help_text="the round's number")
 
 
 class DisputeInput(serializers.Serializer):
@@ -432,14 +451,14 @@ class DisputeInput(serializers.Serializer):
 
 
 class PairingForfeitInput(serializers.Serializer):
-    loser = serializers.IntegerField(min_value=1, help_text="the entry id of the player who forfeits")
+    loser = strict.IntegerField(min_value=1, help_text="the entry id of the player who forfeits")
     kind = serializers.ChoiceField(choices=list(FORFEIT_KINDS))
     reason = serializers.CharField(max_length=MAX_REASON, help_text="shown on the pairing")
 
 
 class PairingPenaltyInput(serializers.Serializer):
-    against = serializers.IntegerField(min_value=1, help_text="the entry id of the penalised player")
-    points = serializers.IntegerField(min_value=1, max_value=99, help_text="awarded to the opponent")
+    against = strict.IntegerField(min_value=1, help_text="the entry id of the penalised player")
+    points = strict.IntegerField(min_value=1, max_value=99, help_text="awarded to the opponent")
     reason = serializers.CharField(max_length=MAX_REASON, help_text="kept in the match log")
 
 
@@ -471,16 +490,16 @@ class StandingRowSerializer(serializers.ModelSerializer):
 class StandingsDoc(serializers.Serializer):
     division = serializers.CharField()
     after_round = serializers.IntegerField(help_text="0: an elimination division's single table, or none yet")
-    standings_status = serializers.CharField(
-        help_text="current | pending (a result arrived: show 'standings pending') | failed"
+    standings_status = serializers.ChoiceField(
+        choices=Division.Work.choices, help_text="pending: a result arrived, show 'standings pending'"
     )
     results_version = serializers.IntegerField()
     standings_version = serializers.IntegerField(help_text="the results_version the rows reflect")
     rows = StandingRowSerializer(many=True)
 
 
-class StandingsFilter(serializers.Serializer):
-    after_round = serializers.IntegerField(
+class StandingsFilter(strict.QueryParams):
+    after_round = strict.QueryIntegerField(
         min_value=0, max_value=32767, required=False, help_text="the table after this round (default: the latest)"
     )
 

@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import generics, permissions, serializers, status
-from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -330,11 +330,12 @@ class EntryImportApi(APIView):
     """Register a list of players from CSV: all or nothing."""
 
     permission_classes = (IsAuthenticatedOrEntryToken,)
-    parser_classes = (JSONParser, MultiPartParser, FormParser)
+    parser_classes = (JSONParser, MultiPartParser)
 
     @extend_schema(
-        summary="Import entries from CSV (JSON `csv` text or a `file` upload, at most 256 KB; all or nothing)",
-        request={"application/json": s.EntryImportInput, "multipart/form-data": s.EntryImportInput},
+        summary="Import entries from CSV (a `file` upload or `csv` text, at most 256 KB; all or nothing)",
+        description='A multipart form with `file` or `csv` (a JSON body `{"csv": ...}` is read too).',
+        request={"multipart/form-data": s.EntryImportInput},
         responses={201: s.ImportResultDoc, **_errors(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, event: str, division: str) -> Response:
