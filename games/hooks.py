@@ -22,7 +22,8 @@ Registries (appended to once, at start-up, through the ``register_*`` functions)
 
 Signals, sent after the transaction that caused them commits, with ``sender=Match`` and ``match_id``:
 
-- :data:`match_finished`: a match ended (won, forfeited or voided);
+- :data:`match_finished`: a match ended (won, forfeited or voided); ``imported=True`` when it came finished from a
+  match log (``import_match``);
 - :data:`match_result_changed`: a director's correction changed a result that was already final (a finished match
   reopened or its result replaced).
 """

@@ -1119,7 +1119,7 @@ def import_match(
             match.winner = match.player(state.winner or 0)
             match.finished_at = match.started_at
             match_pk = match.pk
-            transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_pk))
+            transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_pk, imported=True))
         match.save()
         return match
 

@@ -9,6 +9,7 @@ app_name = "games"
 
 urlpatterns = [
     path("matches/<id:match_id>/", views.match_page, name="match"),
+    path("players/<id:player_id>/", views.player_page, name="player"),
     path("matches/<id:match_id>/board/", views.match_board, name="match-board"),
     path("matches/<id:match_id>/live/", views.match_live, name="match-live"),
     path("matches/<id:match_id>/match.mat", views.match_mat_download, name="match-mat"),

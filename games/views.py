@@ -15,15 +15,17 @@ the whole list again). Such a poll reads the log as plain values and makes entri
 
 from __future__ import annotations
 
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
 from config.live import not_modified, shared_live_part
 from engine.errors import EngineError
+from games.analysis.selectors import overall_pr, player_pr_history
 from games.export import match_mat
-from games.models import Match
+from games.models import Match, Player
 from games.spectator import CLOSED, Entry, MovesKey, PageData, etag_of, live_update, match_for_page, page_data
 
 BAD_MOVES_KEY = (
@@ -136,3 +138,15 @@ def match_mat_download(request: HttpRequest, match_id: int) -> HttpResponse:
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.mat"'
     return response
+
+
+@require_GET
+def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
+    """``/players/<id>/``: a player's PR match by match (newest first, paged) and over all the analysed matches."""
+    player = get_object_or_404(Player, pk=player_id)
+    history = player_pr_history(player.pk)
+    if not request.user.is_staff:
+        history = history.filter(analysis__match__private=False)
+    page = Paginator(history, 50).get_page(request.GET.get("page"))
+    context = {"player": player, "page": page, "overall": overall_pr(history)}
+    return render(request, "games/player_detail.html", context)

@@ -38,6 +38,7 @@ import csv
 from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
 from django.core.paginator import Paginator
 from django.db.models import Case, IntegerField, Value, When
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
@@ -63,7 +64,7 @@ from tournaments.pages import (
     standings_view,
 )
 from tournaments.selectors import events_visible_to
-from tournaments.selectors.public import division_for_page, pairings_of, rounds_with_counts
+from tournaments.selectors.public import division_for_page, pairings_of, pr_table, rounds_with_counts
 
 #: The parts of a division page that refresh themselves.
 LIVE_PARTS = ("standings", "pairings", "bracket")
@@ -341,3 +342,26 @@ def division_results_csv(request: HttpRequest, event: str, division: str) -> Htt
             )
             writer.writerow([csv_cell(cell) for cell in row])
     return response
+
+
+@require_GET
+def event_pr(request: HttpRequest, event: str) -> HttpResponse:
+    """``/events/<event>/pr/``: the PR table of the event's analysed matches (one query past the event's)."""
+    found = get_object_or_404(events_visible_to(request.user), slug=event)
+    minimum = settings.ANALYSIS_MIN_DECISIONS
+    context = {"event": found, "rows": pr_table(event=found, min_decisions=minimum), "minimum": minimum}
+    return render(request, "tournaments/pr_table.html", context)
+
+
+@require_GET
+def division_pr(request: HttpRequest, event: str, division: str) -> HttpResponse:
+    """``/events/<event>/<division>/pr/``: the PR table of the division's analysed matches."""
+    found = division_for_page(request.user, event, division)
+    minimum = settings.ANALYSIS_MIN_DECISIONS
+    context = {
+        "event": found.event,
+        "division": found,
+        "rows": pr_table(division=found, min_decisions=minimum),
+        "minimum": minimum,
+    }
+    return render(request, "tournaments/pr_table.html", context)

@@ -14,11 +14,11 @@ from games.models import Match, MatchAnalysis
 log = logging.getLogger(__name__)
 
 
-def on_match_changed(sender: Any, match_id: int, **kwargs: Any) -> None:
+def on_match_changed(sender: Any, match_id: int, imported: bool = False, **kwargs: Any) -> None:
     """A match finished or had its result corrected: (re)analyse it if it is analysed automatically or already was."""
     try:
         match = Match.objects.get(pk=match_id)
-        if should_analyse(match) or _has_analysis(match_id):
+        if should_analyse(match, imported=imported) or _has_analysis(match_id):
             request_analysis(match_id)
     except DatabaseError:
         log.exception("could not request the analysis of match %s", match_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, F, QuerySet, Sum
 
 from games.models import Decision, Match, MatchAnalysis, PlayerAnalysis
 
@@ -107,7 +107,29 @@ def entry_decisions(match: Match, lines: list[LoggedDecision]) -> dict[int, Deci
 def player_pr_history(player_id: int) -> QuerySet[PlayerAnalysis]:
     """A player's analysed matches, newest first, with the match (its log analysed as it stands)."""
     return (
-        PlayerAnalysis.objects.filter(player_id=player_id, analysis__status=MatchAnalysis.Status.DONE)
+        PlayerAnalysis.objects.filter(
+            player_id=player_id,
+            analysis__status=MatchAnalysis.Status.DONE,
+            analysis__match_seq=F("analysis__match__seq"),
+        )
         .select_related("analysis__match__player1", "analysis__match__player2")
         .order_by("-analysis__match__finished_at", "-analysis__match_id")
     )
+
+
+@dataclass(frozen=True)
+class OverallPr:
+    matches: int
+    decisions: int
+    pr: float
+
+
+def overall_pr(rows: QuerySet[PlayerAnalysis]) -> OverallPr:
+    """The PR over the given rows: 500 x their total error / their total decisions (one query)."""
+    totals = rows.aggregate(
+        matches=Count("id"),
+        decisions=Sum(F("unforced_moves") + F("close_cube_decisions")),
+        error=Sum(F("chequer_error") + F("cube_error")),
+    )
+    decisions, error = totals["decisions"] or 0, totals["error"] or 0.0
+    return OverallPr(totals["matches"], decisions, 500.0 * error / decisions if decisions else 0.0)

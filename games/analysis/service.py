@@ -101,13 +101,14 @@ def request_analysis(match_id: int, *, plies: int | None = None) -> MatchAnalysi
     return analysis
 
 
-def should_analyse(match: Match) -> bool:
-    """Whether a finished match is analysed without being asked (the ANALYSIS_AUTO and ANALYSIS_IMPORTED settings)."""
-    if not settings.ANALYSIS_AUTO or match.status != Match.Status.FINISHED:
+def should_analyse(match: Match, *, imported: bool = False) -> bool:
+    """Whether a finished match is analysed without being asked: one played on the pages when ANALYSIS_AUTO is on,
+    one imported from a match log when ANALYSIS_IMPORTED is."""
+    if match.status != Match.Status.FINISHED:
         return False
     if match.entry_mode != Match.EntryMode.MOVES or match.variant not in GNUBG_VARIANTS:
         return False
-    return not match.source or settings.ANALYSIS_IMPORTED
+    return bool(settings.ANALYSIS_IMPORTED if imported else settings.ANALYSIS_AUTO)
 
 
 # -- internals -----------------------------------------------------------------------------------------------------

@@ -600,3 +600,18 @@ def next_match(player: Player, pairing: Pairing | None) -> dict[str, Any]:
         "side": 0 if pairing.entry_a is not None and pairing.entry_a.player_id == player.pk else 1,
         "pairing": PairingSerializer(pairing).data,
     }
+
+
+class PrRowSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField()
+    matches = serializers.IntegerField()
+    decisions = serializers.IntegerField(help_text="unforced moves + close cube decisions")
+    error = serializers.FloatField(help_text="chequer error + cube error (gnubg's, normalised)")
+    luck = serializers.FloatField()
+    pr = serializers.FloatField(help_text="500 x error / decisions")
+
+
+class PrTableDoc(serializers.Serializer):
+    min_decisions = serializers.IntegerField()
+    rows = PrRowSerializer(many=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
@@ -35,6 +36,7 @@ from tournaments.access import check_directs, directs_event
 from tournaments.api import serializers as s
 from tournaments.models import Division, Entry, Event, Pairing, RatingList
 from tournaments.selectors import api as reads
+from tournaments.selectors.public import PrRow, pr_table
 
 
 def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
@@ -591,3 +593,35 @@ class PairingPenaltyApi(APIView):
             pairing, actor=actor_of(request), against=against, points=data["points"], reason=data["reason"]
         )
         return _pairing_answer(pairing.pk)
+
+
+# -- PR tables ---------------------------------------------------------------------------------------------------------
+
+
+def _pr_answer(rows: list[PrRow]) -> Response:
+    minimum = settings.ANALYSIS_MIN_DECISIONS
+    return Response({"min_decisions": minimum, "rows": s.PrRowSerializer(rows, many=True).data})
+
+
+class EventPrTableApi(APIView):
+    permission_classes = (permissions.AllowAny,)
+
+    @extend_schema(
+        summary="The event's PR table (GNU Backgammon's analysis), best first",
+        responses={200: s.PrTableDoc, **_errors(404)},
+    )
+    def get(self, request: Request, event: str) -> Response:
+        found = _event(request, event)
+        return _pr_answer(pr_table(event=found, min_decisions=settings.ANALYSIS_MIN_DECISIONS))
+
+
+class DivisionPrTableApi(APIView):
+    permission_classes = (permissions.AllowAny,)
+
+    @extend_schema(
+        summary="The division's PR table (GNU Backgammon's analysis), best first",
+        responses={200: s.PrTableDoc, **_errors(404)},
+    )
+    def get(self, request: Request, event: str, division: str) -> Response:
+        found = _division(request, event, division)
+        return _pr_answer(pr_table(division=found, min_decisions=settings.ANALYSIS_MIN_DECISIONS))

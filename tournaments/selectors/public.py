@@ -9,6 +9,7 @@ module docstring of tournaments/views.py.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import (
@@ -30,7 +31,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, Length
 from django.http import Http404
 
-from games.models import Match
+from games.models import Match, MatchAnalysis, PlayerAnalysis
 from tournaments.core import PLAYABLE, STILL_OPEN, UNCONFIRMED, play_order
 from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
 from tournaments.selectors.common import events_visible_to
@@ -196,3 +197,52 @@ def table_leaders(divisions: Sequence[Division]) -> list[Standing]:
         .select_related("entry__player")
         .order_by("division", "entry__seed")
     )
+
+
+# -- PR tables (from games' stored analysis) ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PrRow:
+    """A player's figures over the analysed matches of a division or an event (gnubg's errors, normalised)."""
+
+    player_id: int
+    name: str
+    matches: int
+    decisions: int
+    error: float
+    luck: float
+
+    @property
+    def pr(self) -> float:
+        """500 x (chequer error + cube error) / (unforced moves + close cube decisions), over all the matches."""
+        return 500.0 * self.error / self.decisions if self.decisions else 0.0
+
+
+def pr_table(*, division: Division | None = None, event: Event | None = None, min_decisions: int) -> list[PrRow]:
+    """The players of a division's (or an event's) analysed public matches with at least ``min_decisions``
+    decisions, best PR first (one query). Only analyses of the log as it stands count."""
+    rows = PlayerAnalysis.objects.filter(
+        analysis__status=MatchAnalysis.Status.DONE,
+        analysis__match_seq=F("analysis__match__seq"),
+        analysis__match__private=False,
+    )
+    if division is not None:
+        rows = rows.filter(analysis__match__pairing__division=division)
+    if event is not None:
+        rows = rows.filter(analysis__match__pairing__division__event=event)
+    totals = (
+        rows.values("player_id", "player__display_name")
+        .annotate(
+            matches=Count("analysis", distinct=True),
+            decisions=Sum(F("unforced_moves") + F("close_cube_decisions")),
+            error=Sum(F("chequer_error") + F("cube_error")),
+            luck=Sum("luck"),
+        )
+        .filter(decisions__gte=max(1, min_decisions))
+    )
+    table = [
+        PrRow(t["player_id"], t["player__display_name"], t["matches"], t["decisions"], t["error"], t["luck"])
+        for t in totals
+    ]
+    return sorted(table, key=lambda row: (row.pr, row.name, row.player_id))

@@ -13,6 +13,7 @@ import re
 import subprocess
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -210,3 +211,16 @@ def test_bad_plies_are_refused(new_match: object) -> None:
         call_command("analyse_match", str(match.pk), "--plies", "9", stdout=io.StringIO())
     with pytest.raises(CommandError, match="there is no match 999999"):
         call_command("analyse_match", "999999", stdout=io.StringIO())
+
+
+@pytest.mark.gnubg
+@pytest.mark.parametrize("imported", [False, True])
+def test_imported_matches_are_analysed_only_when_the_setting_says(
+    settings: Any, django_capture_on_commit_callbacks: Any, imported: bool
+) -> None:
+    settings.ANALYSIS_AUTO = True
+    settings.ANALYSIS_IMPORTED = imported
+    with django_capture_on_commit_callbacks(execute=True):
+        match = import_mat(CUBE_MATCH)
+    found = MatchAnalysis.objects.filter(match=match, status=MatchAnalysis.Status.DONE).exists()
+    assert found is imported

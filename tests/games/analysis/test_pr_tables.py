@@ -1,0 +1,60 @@
+"""PR where a division, an event and a player see it: matches of a division played move by move are analysed when
+they finish (ANALYSIS_AUTO), and the division's and the event's PR tables and the player's page add up gnubg's
+figures as the PR formula says."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.models import MatchAnalysis, PlayerAnalysis
+from tournaments import services
+from tournaments.models import Pairing
+
+pytestmark = [pytest.mark.django_db, pytest.mark.gnubg]
+
+
+def test_finished_matches_are_analysed_and_tabled(
+    division_of: Any,
+    as_director: Any,
+    drive: Any,
+    settings: Any,
+    client: Any,
+    eager_tasks: None,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    settings.ANALYSIS_AUTO = True
+    settings.ANALYSIS_MIN_DECISIONS = 1
+    division = division_of("swiss", 4, match_length=1, rounds_planned=1)
+    services.start_division(division, actor=as_director)
+    pairings = list(Pairing.objects.filter(division=division, match__isnull=False).select_related("match"))
+    assert len(pairings) == 2
+    for seed, pairing in enumerate(pairings):
+        with django_capture_on_commit_callbacks(execute=True):
+            driver = drive(pairing.match, seed=seed)
+            while not driver.is_over:
+                driver.play_out()
+    analyses = MatchAnalysis.objects.filter(match__pairing__division=division)
+    assert [a.status for a in analyses] == ["done", "done"]
+
+    rows = PlayerAnalysis.objects.filter(analysis__in=analyses)
+    by_player: dict[int, tuple[float, int]] = {}
+    for row in rows:
+        error, decisions = by_player.get(row.player_id, (0.0, 0))
+        by_player[row.player_id] = (error + row.chequer_error + row.cube_error, decisions + row.decisions)
+    expected = sorted((500 * e / d, pid) for pid, (e, d) in by_player.items())
+
+    api = client.get(f"/api/events/{division.event.slug}/divisions/{division.slug}/pr/").json()
+    assert [(pytest.approx(r["pr"]), r["player"]) for r in api["rows"]] == expected
+    event_api = client.get(f"/api/events/{division.event.slug}/pr/").json()
+    assert event_api["rows"] == api["rows"]
+    page = client.get(f"/events/{division.event.slug}/{division.slug}/pr/").content.decode()
+    for pr, _ in expected:
+        assert f"<td>{pr:.2f}</td>" in page
+    best = expected[0][1]
+    player_page = client.get(f"/players/{best}/").content.decode()
+    assert f"PR {expected[0][0]:.2f} over 1 analysed match" in player_page
+
+    settings.ANALYSIS_MIN_DECISIONS = 10_000
+    assert client.get(f"/api/events/{division.event.slug}/pr/").json()["rows"] == []
