@@ -23,6 +23,8 @@ slow the timed runs).
    the field.
 5. Ratings of a whole event: ``rate()`` over the 2,048 matches of 4 rounds of the 1,024-player Swiss, and
    ``recompute_ratings`` of the rating list attached to its event.
+6. Round robins: ``start_division`` of 200 and 500 players (goals 2 s and 5 s) and of 321 and 350 players in a
+   double round robin (the largest a division takes), every match drawn at once; at most 3 repetitions.
 
 Service calls that write (``pair_next_round``, ``start_division``, the sync that takes one result) run inside a
 transaction that is rolled back after each repetition, so every repetition starts from the same rows; their time
@@ -641,11 +643,13 @@ def fmt_us(seconds: float) -> str:
     return f"{seconds * 1e6:.0f} us" if seconds < 1e-3 else fmt(seconds)
 
 
-def service_start(bench: Bench, fmt: str, n: int, reps: int, goal: float | None) -> None:
+def service_start(
+    bench: Bench, fmt: str, n: int, reps: int, goal: float | None, *, item: str = "3", **settings: Any
+) -> None:
     from tournaments import services
     from tournaments.models import Pairing, Round
 
-    division = new_division(bench, fmt, n)
+    division = new_division(bench, fmt, n, **settings)
     written: dict[str, int] = {}
 
     def call() -> None:
@@ -671,7 +675,8 @@ def service_start(bench: Bench, fmt: str, n: int, reps: int, goal: float | None)
         f"{n} seeds set"
     )
     cold = "; plan caches cleared before each call" if plan_caches() else ""
-    record("3", f"start_division {fmt}", f"{n} entries", times, stmts.count, goal, note=f"rolled back; {rows}{cold}")
+    what = f"start_division {fmt}" + (" (double)" if settings.get("double_round_robin") else "")
+    record(item, what, f"{n} entries", times, stmts.count, goal, note=f"rolled back; {rows}{cold}")
     print(f"    statements by kind: {dict(kinds)}; most frequent: {stmts.breakdown()}")
 
 
@@ -864,7 +869,7 @@ def code_version() -> str:
     return f"commit {head}; tournaments/ and games/ digest {digest.hexdigest()[:12]} (newest file {changed} UTC)"
 
 
-PHASES = ("swiss", "swiss-big", "swiss-long", "brackets", "standings", "ratings", "start", "divisions")
+PHASES = ("swiss", "swiss-big", "swiss-long", "brackets", "standings", "ratings", "start", "round-robin", "divisions")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -924,6 +929,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             heading(f"3. start_division of {sizes.bracket}-entry elimination divisions through the service")
             service_start(bench, "main-consolation", sizes.bracket, sizes.reps, 0.5)
             service_start(bench, "double-elimination", sizes.bracket, sizes.reps, None)
+        if "round-robin" not in skip:
+            heading("6. start_division of round robins through the service: every round and match drawn at once")
+            reps = max(1, min(sizes.reps, 3))
+            for n, double, goal in ((200, False, 2.0), (500, False, 5.0), (321, True, None), (350, True, None)):
+                if QUICK_SIZES:
+                    n //= 5
+                service_start(bench, "round-robin", n, reps, goal, item="6", double_round_robin=double)
         if "divisions" not in skip:
             swiss_services(bench, sizes)
         if args.service_10k:

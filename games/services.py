@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from engine.actions import (
@@ -42,6 +42,7 @@ from engine.notation import parse_play
 from engine.types import ResultKind
 from engine.variants import VARIANTS
 from games.access import SYSTEM, Actor, check_can_act, is_director, sides_of
+from games.bulk import copy_new_rows, reserve_ids
 from games.engine_bridge import engine_action, load_state, new_state, replacement_action, row_fields
 from games.errors import ApplicationError, ErrorCode
 from games.hooks import CORRECTION_GUARDS, TAKE_BACK_GUARDS, match_finished, match_result_changed
@@ -119,6 +120,40 @@ def start_matches(matches: Sequence[Match]) -> list[Match]:
     return Match.objects.bulk_create(matches)
 
 
+def start_many_matches(
+    pairs: Sequence[tuple[int, int, int, str]],
+    *,
+    variant: str = "standard",
+    crawford: bool = True,
+    entry_mode: str = Match.EntryMode.MOVES,
+    private: bool = False,
+) -> list[int]:
+    """Store many matches of one set-up at once, given as (player 1's id, player 2's id, length, source), and return
+    their ids in order: a whole round-robin schedule, 100,000 matches and more. Checked as :func:`new_match` checks
+    one; no model instance is built per match (on PostgreSQL the ids are drawn from the sequence and the rows go in
+    one COPY), and the cached engine state is left blank until the first action.
+
+    :raises ApplicationError: INVALID_INPUT as :func:`new_match`; nothing is stored then."""
+    if not pairs:
+        return []
+    for length in {length for _, _, length, _ in pairs}:
+        _check_setup(length, variant, entry_mode)
+    if any(player1 == player2 for player1, player2, _, _ in pairs):
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "a match needs two different players")
+    # The engine state is left blank: a match with no action is at its start (games.engine_bridge.load_state).
+    fields = ["player1_id", "player2_id", "length", "variant", "crawford", "entry_mode", "private", "source"]
+    rows = [
+        (p1, p2, length, variant, crawford and length > 0, entry_mode, private, source)
+        for p1, p2, length, source in pairs
+    ]
+    if connection.vendor != "postgresql":
+        made = Match.objects.bulk_create(Match(**dict(zip(fields, row, strict=True))) for row in rows)
+        return [m.pk for m in made]
+    ids = reserve_ids(Match, len(rows))
+    copy_new_rows(Match, ["id", *fields], ((pk, *row) for pk, row in zip(ids, rows, strict=True)))
+    return ids
+
+
 def new_match(
     *,
     player1: Player,
@@ -138,13 +173,7 @@ def new_match(
     """
     if player1.pk == player2.pk:
         raise ApplicationError(ErrorCode.INVALID_INPUT, "a match needs two different players")
-    if not 0 <= length <= 99:
-        raise ApplicationError(ErrorCode.INVALID_INPUT, f"a match is played to 1-99 points (0 for money), not {length}")
-    if variant not in VARIANTS:
-        known = ", ".join(VARIANTS)
-        raise ApplicationError(ErrorCode.INVALID_INPUT, f"unknown variant {variant!r}; choose one of {known}")
-    if entry_mode not in Match.EntryMode.values:
-        raise ApplicationError(ErrorCode.INVALID_INPUT, "entry mode is 'moves' or 'scoresheet'")
+    _check_setup(length, variant, entry_mode)
     match = Match(
         player1=player1,
         player2=player2,
@@ -158,6 +187,16 @@ def new_match(
     )
     match.state = new_state(match).snapshot()
     return match
+
+
+def _check_setup(length: int, variant: str, entry_mode: str) -> None:
+    if not 0 <= length <= 99:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, f"a match is played to 1-99 points (0 for money), not {length}")
+    if variant not in VARIANTS:
+        known = ", ".join(VARIANTS)
+        raise ApplicationError(ErrorCode.INVALID_INPUT, f"unknown variant {variant!r}; choose one of {known}")
+    if entry_mode not in Match.EntryMode.values:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "entry mode is 'moves' or 'scoresheet'")
 
 
 SETUP_FIELDS = ("player1", "player2", "length", "variant", "crawford", "entry_mode", "private")

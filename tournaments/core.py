@@ -24,7 +24,7 @@ from django.db.models import Q
 
 from games.errors import ApplicationError, ErrorCode
 from games.models import Match
-from tournaments.models import Division, Pairing, Round
+from tournaments.models import ELIMINATION_FORMATS, Division, Pairing, Round
 from tournaments.pairing import brackets
 
 Status = Pairing.Status
@@ -141,6 +141,24 @@ BRACKET_ORDER = {"main": 0, "consolation": 1, "last-chance": 2, "swiss": 0, "rou
 def play_order(rnd: Round) -> tuple[int, int]:
     """A round's place in the order of play: by round number, then by bracket (:data:`BRACKET_ORDER`)."""
     return (rnd.number, BRACKET_ORDER.get(rnd.bracket, 9))
+
+
+#: The largest field each format starts with. Past it a start is refused (saying so) rather than left to run into
+#: a web worker's timeout; each is measured in bench/README.md (tournaments, item 6) to start in a few seconds.
+MAX_FIELD = {
+    Division.Format.SWISS: 10_000,
+    Division.Format.ROUND_ROBIN: 500,  # 124,750 matches drawn at once
+    **dict.fromkeys(ELIMINATION_FORMATS, 2_048),
+}
+#: A double round robin draws twice the matches: 350 players make 122,150.
+MAX_DOUBLE_ROUND_ROBIN = 350
+
+
+def max_field(division: Division) -> int:
+    """The largest field :data:`MAX_FIELD` lets ``division`` start with."""
+    if division.format == Division.Format.ROUND_ROBIN and division.double_round_robin:
+        return MAX_DOUBLE_ROUND_ROBIN
+    return MAX_FIELD[division.format]
 
 
 def round_length(division: Division, bracket: str, number: int, *, final: bool = False) -> int:

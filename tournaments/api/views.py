@@ -5,9 +5,8 @@ whoever may not see it (``tournaments.selectors.events_visible_to``). Writes nee
 an entry link; who may do what (the event's directors and staff; the player asked to confirm a result) is decided
 by the services, never here. A write answers with what it wrote, rendered as the matching read renders it.
 
-Lists inside a division (entries, rounds, pairings, standings) are not paginated: a division is bounded and the
-pairings list is the whole bracket (every slot with the sources that feed it). The events list is paginated like
-the games API's lists.
+The events list and a division's pairings (a 500-player round robin has 124,750) are paginated like the games API's
+lists; the other lists inside a division (entries, rounds, standings) are not: they hold a row per player or round.
 """
 
 from __future__ import annotations
@@ -406,22 +405,28 @@ class RoundListApi(APIView):
         return Response(s.RoundSerializer(selectors.rounds_of(found), many=True).data)
 
 
-class PairingListApi(APIView):
-    """The pairings of a division. For an elimination division this is the bracket: every slot, with the
-    explanation of each source that feeds it (a seed, the winner or loser of another slot, a place)."""
+class PairingListApi(generics.ListAPIView):
+    """The pairings of a division, a page at a time (50, ``?page_size=`` up to 200), in bracket, round and table
+    order; ``?round=`` and ``?bracket=`` choose one round or one bracket. For an elimination division this is the
+    bracket: every slot, with the explanation of each source that feeds it (a seed, the winner or loser of another
+    slot, a place)."""
 
     permission_classes = (permissions.AllowAny,)
+    serializer_class = s.PairingSerializer
+    queryset = Pairing.objects.none()  # for the schema; get_queryset answers
 
     @extend_schema(
-        summary="A division's pairings, or its bracket as slots with their feeds",
+        summary="A division's pairings, or its bracket as slots with their feeds, a page at a time",
         parameters=[s.PairingFilter],
         responses={200: s.PairingSerializer(many=True), **_errors(400, 404)},
     )
-    def get(self, request: Request, event: str, division: str) -> Response:
-        query = _valid(s.PairingFilter, request.query_params)
-        found = _division(request, event, division)
-        pairings = reads.pairings_in(found, bracket=query.get("bracket"), number=query.get("round"))
-        return Response(s.PairingSerializer(pairings, many=True).data)
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self) -> QuerySet[Pairing]:
+        query = _valid(s.PairingFilter, self.request.query_params)
+        found = _division(self.request, self.kwargs["event"], self.kwargs["division"])
+        return reads.pairings_in(found, bracket=query.get("bracket"), number=query.get("round"))
 
 
 class StandingListApi(APIView):

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, F, Q
+from django.db.models import Count, F, Q, QuerySet
 
 from games.models import EntryToken, Player
 from tournaments.models import Division, Entry, Event, Pairing, Rating, RatingChange, RatingList, Round
-from tournaments.selectors.common import events_visible_to, pairings_of, rounds_of
+from tournaments.selectors.common import events_visible_to, pairings_of
 
 _PAIRING_RELATED = (
     "round",
@@ -69,19 +69,15 @@ def pairing_row(pairing_id: int) -> Pairing | None:
     return Pairing.objects.select_related(*_PAIRING_RELATED).filter(pk=pairing_id).first()
 
 
-def pairings_in(division: Division, *, bracket: str | None = None, number: int | None = None) -> list[Pairing]:
-    """The division's pairings, optionally of one bracket and/or one round number."""
-    if bracket is None and number is None:
-        return pairings_of(division)
-    chosen = [
-        r
-        for r in rounds_of(division)
-        if (bracket is None or r.bracket == bracket) and (number is None or r.number == number)
-    ]
-    if len(chosen) == 1:
-        return pairings_of(division, round=chosen[0])
-    wanted = {r.pk for r in chosen}
-    return [p for p in pairings_of(division) if p.round_id in wanted] if wanted else []
+def pairings_in(division: Division, *, bracket: str | None = None, number: int | None = None) -> QuerySet[Pairing]:
+    """The division's pairings with their round and players, optionally of one bracket and/or one round number, in
+    bracket, round and table order (a query, for the API to page)."""
+    pairings = division.pairings.select_related("round", "entry_a__player", "entry_b__player")
+    if bracket is not None:
+        pairings = pairings.filter(round__bracket=bracket)
+    if number is not None:
+        pairings = pairings.filter(round__number=number)
+    return pairings.order_by("round__bracket", "round__number", "table")
 
 
 def round_pairings(division: Division, rnd: Round) -> list[Pairing]:

@@ -14,11 +14,11 @@ from django.utils import timezone
 
 from games import services as games
 from games.access import SYSTEM
+from games.bulk import update_rows
 from games.models import Match
 from tournaments.core import SLOT_COLUMNS, Slot, plan_of, resolve_division
 from tournaments.models import Division, Entry, Pairing
 from tournaments.pairing import brackets
-from tournaments.services.bulk import update_rows
 
 Status = Pairing.Status
 

@@ -13,7 +13,7 @@ marked pending (and the task that result enqueued computes them again).
 Cost: the results and the stored tables are read as plain values, every table is computed by the pure functions
 (about 70 ms for the nine tables of a 1,024-player Swiss on an idle machine, bench/README.md) and compared with the
 stored one, and only the tables that differ are rewritten: one DELETE and one ``COPY``
-(tournaments/services/bulk.py), so the statements are the same for any size of field. A result of the current round
+(games/bulk.py), so the statements are the same for any size of field. A result of the current round
 rewrites the last table only. Which tables a change can reach is not guessed: nothing stored says which results an
 old table was computed from, so every table is computed and compared. Ratings are rewritten whole, with two COPYs.
 """
@@ -28,11 +28,11 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from games.bulk import copy_rows
 from games.models import Match
 from tournaments import ratings
 from tournaments.core import COUNTED, lock_division
 from tournaments.models import Division, Entry, Rating, RatingChange, RatingList, Standing
-from tournaments.services.bulk import copy_rows
 from tournaments.standings.tiebreakers import PlayerId, Result, Tiebreak, standings
 
 _BRACKET_WEIGHT = {"main": 3, "consolation": 2, "last-chance": 1}

@@ -11,17 +11,19 @@ import secrets
 from collections.abc import Iterable
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games.access import Actor
+from games.bulk import copy_instances, copy_new_rows, update_rows
 from games.errors import ApplicationError, ErrorCode
+from games.services import start_many_matches
 from tournaments.access import check_directs
-from tournaments.core import lock_division, plan_of, round_length
+from tournaments.core import lock_division, max_field, plan_of, round_length
 from tournaments.models import Division, Entry, Event, Pairing, Rating, Round
 from tournaments.pairing.round_robin import round_robin
-from tournaments.services.bulk import copy_instances, update_rows
 from tournaments.services.followup import schedule_followup
-from tournaments.services.swiss import new_boards, pair_swiss_round
+from tournaments.services.swiss import BOARD_FIELDS, Board, board_rows, pair_swiss_round
 from tournaments.services.sync import sync_locked_division
 
 
@@ -33,6 +35,7 @@ def start_division(division: Division, *, actor: Actor, only_checked_in: bool | 
         if division.status != Division.Status.REGISTRATION:
             raise ApplicationError(ErrorCode.CONFLICT, f"{division.name} has already started")
         entries = _field(division, only_checked_in)
+        _check_size(division, len(entries))
         _seed(division, entries)
         division.status, division.started_at = Division.Status.RUNNING, timezone.now()
         division.save(update_fields=["status", "started_at", "draw_seed"])
@@ -40,6 +43,12 @@ def start_division(division: Division, *, actor: Actor, only_checked_in: bool | 
             Event.objects.filter(pk=division.event_id).update(status=Event.Status.RUNNING)
         if division.is_elimination:
             _draw_brackets(division, len(entries))
+        elif division.format == Division.Format.ROUND_ROBIN and len(entries) > 1:
+            # Every match is made with the draw, so there is nothing for a sync to do (and 100,000 pairings to
+            # read): the division's pages are told that it changed.
+            _draw_round_robin(division, entries)
+            Division.objects.filter(pk=division.pk).update(results_version=F("results_version") + 1)
+            return division
         elif division.format == Division.Format.ROUND_ROBIN:
             _draw_round_robin(division, entries)
         else:
@@ -61,6 +70,18 @@ def _field(division: Division, only_checked_in: bool | None) -> list[Entry]:
     if not entries:
         raise ApplicationError(ErrorCode.CONFLICT, f"{division.name} has nobody to play: register players first")
     return entries
+
+
+def _check_size(division: Division, entrants: int) -> None:
+    largest = max_field(division)
+    if entrants > largest:
+        kind = "a double round robin" if division.double_round_robin and not division.is_elimination else None
+        kind = kind or f"a {Division.Format(division.format).label} division"
+        raise ApplicationError(
+            ErrorCode.CONFLICT,
+            f"{kind} starts with at most {largest} players, and {division.name} has {entrants}: split the field "
+            "into several divisions (or choose a format that takes more players). Nothing was started.",
+        )
 
 
 def _seed(division: Division, entries: list[Entry]) -> None:
@@ -135,7 +156,10 @@ def _draw_brackets(division: Division, entrants: int) -> None:
 
 
 def _draw_round_robin(division: Division, entries: list[Entry]) -> None:
+    """Every round of the schedule with every match: the rounds in one INSERT, the matches and the pairings in one
+    COPY each, whatever the size of the field."""
     ordered = sorted(entries, key=lambda e: e.seed or 0)
+    player = {e.pk: e.player_id for e in entries}
     schedule = round_robin([e.pk for e in ordered], double=division.double_round_robin)
     rounds = Round.objects.bulk_create(
         Round(
@@ -146,9 +170,25 @@ def _draw_round_robin(division: Division, entries: list[Entry]) -> None:
         )
         for number in range(1, len(schedule) + 1)
     )
-    pairings: list[Pairing] = []
-    for rnd, boards in zip(rounds, schedule, strict=True):
+    source = f"{division.event.slug}/{division.slug}/{Round.Bracket.ROUND_ROBIN}"
+    boards_of: list[list[Board]] = []
+    for rnd, pairs in zip(rounds, schedule, strict=True):
         cycle = 2 if division.double_round_robin and rnd.number > len(schedule) // 2 else 1
         reason = "round robin, circle method" + (" (second cycle, sides swapped)" if cycle == 2 else "")
-        pairings += new_boards(division, rnd, [(a, b, reason) for a, b in boards])
-    copy_instances(Pairing, pairings)
+        boards_of.append(sorted(((a, b, reason) for a, b in pairs), key=lambda board: board[1] is None))
+    matches = iter(
+        start_many_matches(
+            [
+                (player[a], player[b], rnd.length, f"{source}-{rnd.number}-{table}")
+                for rnd, boards in zip(rounds, boards_of, strict=True)
+                for table, (a, b, _) in enumerate(boards, start=1)
+                if b is not None
+            ],
+            variant=division.variant,
+            crawford=division.crawford,
+            entry_mode=division.entry_mode,
+            private=not division.event.public,
+        )
+    )
+    rows = (row for rnd, boards in zip(rounds, boards_of, strict=True) for row in board_rows(rnd, boards, matches))
+    copy_new_rows(Pairing, BOARD_FIELDS, rows)

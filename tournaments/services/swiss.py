@@ -1,7 +1,7 @@
 """Pairing a Swiss round: every player's state before the round, read from the counted results
 (:func:`swiss_players`), paired by the pure pairing of tournaments/pairing/swiss.py, and written as one round of
 boards (:func:`pair_swiss_round`). The boards of any paired round (a Swiss round, a round robin's) are built by
-:func:`new_boards`.
+:func:`board_rows`.
 
 Called with the division locked: by the start (the first round), by the sync when the division pairs itself, and
 by the director's request (tournaments/services/advance.py).
@@ -9,37 +9,36 @@ by the director's request (tournaments/services/advance.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
+from typing import Any
 
+from games.bulk import copy_new_rows
 from games.errors import ApplicationError, ErrorCode
 from tournaments.core import COUNTED, result_counts, round_length
 from tournaments.models import Division, Entry, Pairing, Round
 from tournaments.pairing.swiss import NoPairingError, PlayerId, SwissPlayer, pair_round
-from tournaments.services.bulk import copy_instances
 
 Status = Pairing.Status
 #: A board to create: entry a, entry b (None for a bye), the reason shown on the pairing.
 Board = tuple[int, int | None, str]
 
 
-def new_boards(division: Division, rnd: Round, boards: list[Board]) -> list[Pairing]:
-    """The pairings of a round (not saved), one per :data:`Board`, numbered from table 1; byes last."""
+#: The columns of a new board (:func:`board_rows`); every other column of a pairing takes its default.
+BOARD_FIELDS = ["division_id", "round_id", "key", "table", "entry_a_id", "entry_b_id", "reason", "length", "status"]
+BOARD_FIELDS += ["winner_id", "match_id"]
+
+
+def board_rows(rnd: Round, boards: list[Board], matches: Iterator[int] | None = None) -> Iterator[tuple[Any, ...]]:
+    """The rows of a round's pairings (values of :data:`BOARD_FIELDS`), one per :data:`Board`, numbered from table 1,
+    byes last. ``matches``: the ids of the boards' matches, in board order, when they are made with the boards (a
+    board with its match is ready; without, the sync makes it)."""
     boards = sorted(boards, key=lambda board: board[1] is None)
-    return [
-        Pairing(
-            division=division,
-            round=rnd,
-            key=f"{rnd.bracket}-{rnd.number}-{table}",
-            table=table,
-            entry_a_id=a,
-            entry_b_id=b,
-            reason=reason,
-            length=rnd.length,
-            status=Status.READY if b is not None else Status.BYE,
-            winner_id=a if b is None else None,
-        )
-        for table, (a, b, reason) in enumerate(boards, start=1)
-    ]
+    for table, (a, b, reason) in enumerate(boards, start=1):
+        match = next(matches) if matches is not None and b is not None else None
+        status = Status.READY if b is not None else Status.BYE
+        key = f"{rnd.bracket}-{rnd.number}-{table}"
+        yield (rnd.division_id, rnd.pk, key, table, a, b, reason, rnd.length, status, a if b is None else None, match)
 
 
 def pair_swiss_round(division: Division) -> Round:
@@ -74,7 +73,7 @@ def pair_swiss_round(division: Division) -> Round:
         length=round_length(division, Round.Bracket.SWISS, number, final=number == division.rounds_planned),
     )
     boards: list[Board] = [(int(p.a), None if p.b is None else int(p.b), p.reason) for p in result.pairings]
-    copy_instances(Pairing, new_boards(division, rnd, boards))
+    copy_new_rows(Pairing, BOARD_FIELDS, board_rows(rnd, boards))
     return rnd
 
 

@@ -8,7 +8,7 @@ result changes only through its match, so the others are left unread (Swiss, rou
 (tournaments/services/bracket.py), fills in the players of the slots that became known, creates their matches,
 pairs the next Swiss round when the division pairs itself (tournaments/services/swiss.py), and finishes the
 division when nothing is left to play. It sends the same statements whatever the size of the field (rows are
-written many at a time: tournaments/services/bulk.py), is idempotent (running it twice changes nothing) and is
+written many at a time: games/bulk.py), is idempotent (running it twice changes nothing) and is
 serialised per division by a row lock (:func:`tournaments.core.lock_division`), so two results arriving together
 advance the bracket once. The services that already hold the lock call :func:`sync_locked_division`.
 
@@ -25,12 +25,12 @@ from django.utils import timezone
 
 from games import services as games
 from games.access import SYSTEM
+from games.bulk import update_rows
 from games.errors import ApplicationError
 from games.models import Action, Match, Player
 from tournaments.core import COUNTED, counts, lock_division
 from tournaments.models import Division, Entry, Event, Pairing
 from tournaments.services.bracket import advance_brackets
-from tournaments.services.bulk import update_rows
 from tournaments.services.swiss import pair_swiss_round
 
 Status = Pairing.Status

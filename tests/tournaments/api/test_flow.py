@@ -66,7 +66,7 @@ def test_a_swiss_event_through_the_api(director: Any) -> None:
             paired = dora.post(base + "pair-next-round/", format="json")
             assert paired.status_code == 201, paired.json()
             assert paired.json()["round"]["number"] == number
-        pairings = spectator.get(f"{base}pairings/?round={number}").json()
+        pairings = spectator.get(f"{base}pairings/?round={number}").json()["results"]
         assert len(pairings) == 4 and all(p["status"] == "ready" and p["match"] for p in pairings)
         for pairing in pairings:
             _play(dora, spectator, pairing, event["slug"])

@@ -89,7 +89,7 @@ def test_entries_in_seed_order(anon: APIClient, running: Division, as_director: 
 def test_rounds_and_pairings_of_a_swiss(anon: APIClient, running: Division) -> None:
     rounds = anon.get(division_url(running, "rounds/")).json()
     assert [(r["bracket"], r["number"], r["length"]) for r in rounds] == [("swiss", 1, 1)]
-    pairings = anon.get(division_url(running, "pairings/")).json()
+    pairings = anon.get(division_url(running, "pairings/")).json()["results"]
     assert len(pairings) == 2
     first = pairings[0]
     p01 = running.entries.get(seed=1)
@@ -105,12 +105,31 @@ def test_rounds_and_pairings_of_a_swiss(anon: APIClient, running: Division) -> N
     }  # fmt: skip
 
 
+def test_pairings_come_a_page_at_a_time_and_by_round(
+    anon: APIClient, division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """A round robin of 12 has 66 pairings: 50 a page, ``page_size`` up to 200, ``round`` one round's six."""
+    division = division_of("round-robin", 12, entry_mode="scoresheet", match_length=1)
+    services.start_division(division, actor=as_director)
+    first = anon.get(division_url(division, "pairings/")).json()
+    assert first["count"] == 66 and len(first["results"]) == 50 and first["next"] and first["previous"] is None
+    last = anon.get(first["next"]).json()
+    assert len(last["results"]) == 16 and last["next"] is None
+    keys = [p["key"] for p in first["results"] + last["results"]]
+    assert keys == [f"round-robin-{r}-{t}" for r in range(1, 12) for t in range(1, 7)]
+    assert len(anon.get(division_url(division, "pairings/?page_size=200")).json()["results"]) == 66
+    sixth = anon.get(division_url(division, "pairings/?round=6&page_size=3")).json()
+    assert sixth["count"] == 6 and [p["round"] for p in sixth["results"]] == [6, 6, 6]
+    assert all(p["match"] is not None and p["status"] == "ready" for p in sixth["results"])
+    assert anon.get(division_url(division, "pairings/?page=3")).status_code == 404
+
+
 def test_the_bracket_is_a_list_of_slots_with_their_feeds(
     anon: APIClient, division_of: Callable[..., Division], as_director: Actor
 ) -> None:
     division = division_of("single", 5, entry_mode="scoresheet", match_length=1)
     services.start_division(division, actor=as_director)
-    slots = anon.get(division_url(division, "pairings/?bracket=main")).json()
+    slots = anon.get(division_url(division, "pairings/?bracket=main")).json()["results"]
     assert [s["key"] for s in slots] == [f"main-1-{i}" for i in range(4)] + ["main-2-0", "main-2-1", "main-3-0"]
     by_key = {s["key"]: s for s in slots}
     bye = by_key["main-1-0"]
@@ -126,11 +145,11 @@ def test_the_bracket_is_a_list_of_slots_with_their_feeds(
         "winner of main round 2 match 1",
         "winner of main round 2 match 2",
     )
-    second = anon.get(division_url(division, "pairings/?round=2")).json()
+    second = anon.get(division_url(division, "pairings/?round=2")).json()["results"]
     assert [s["key"] for s in second] == ["main-2-0", "main-2-1"]
     assert second[1]["status"] == "ready" and (second[1]["a"]["seed"], second[1]["b"]["seed"]) == (2, 3)
-    assert anon.get(division_url(division, "pairings/?bracket=main&round=3")).json()[0]["key"] == "main-3-0"
-    assert anon.get(division_url(division, "pairings/?bracket=consolation")).json() == []
+    assert anon.get(division_url(division, "pairings/?bracket=main&round=3")).json()["results"][0]["key"] == "main-3-0"
+    assert anon.get(division_url(division, "pairings/?bracket=consolation")).json()["results"] == []
 
 
 def test_standings_with_their_status(anon: APIClient, running: Division) -> None:

@@ -1,7 +1,9 @@
-"""Writing many rows in one statement, whatever their number (the sync, the draws, standings and ratings).
+"""Writing many rows in one statement, whatever their number (a round's matches, the tournaments' sync, draws,
+standings and ratings).
 
-On PostgreSQL an UPDATE from arrays (:func:`update_rows`) and ``COPY`` (:func:`copy_rows`), so that the statements a
-service sends do not grow with the field; on SQLite, the first-look setup, Django's bulk methods.
+On PostgreSQL an UPDATE from arrays (:func:`update_rows`) and ``COPY`` (:func:`copy_rows`, :func:`copy_new_rows`
+with ids drawn beforehand by :func:`reserve_ids`), so that the statements a service sends do not grow with the
+field; on SQLite, the first-look setup, Django's bulk methods.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from contextlib import nullcontext
 from typing import Any
 
 from django.db import connection, models
+from django.utils import timezone
 
 
 def _concrete(field: Any) -> models.Field[Any, Any]:
@@ -89,3 +92,27 @@ def copy_instances(model: type[models.Model], rows: Sequence[models.Model]) -> N
     caller reads again, as the sync reads the pairings it needs)."""
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
     copy_rows(model, [f.attname for f in fields], ([f.pre_save(row, add=True) for f in fields] for row in rows))
+
+
+def reserve_ids(model: type[models.Model], count: int) -> list[int]:
+    """``count`` new primary keys of ``model``, drawn from its table's sequence in one statement (PostgreSQL), for
+    rows then written by :func:`copy_new_rows` with their ids: the ids are known without reading the rows back."""
+    meta = model._meta
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+            [meta.db_table, _column(_concrete(meta.pk)), count],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+def copy_new_rows(model: type[models.Model], fields: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
+    """Insert new rows given by the values of ``fields`` only, without a model instance per row: every other column
+    takes its field's default (the time now for ``auto_now`` and ``auto_now_add``), computed once. On PostgreSQL one
+    COPY (:func:`copy_rows`); elsewhere the instances are made and written by ``bulk_create``."""
+    now = timezone.now()
+    rest = [f for f in model._meta.concrete_fields if f.attname not in fields and not f.primary_key]
+    stamped = [getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False) for f in rest]
+    defaults = tuple(now if stamp else f.get_default() for f, stamp in zip(rest, stamped, strict=True))
+    names = [*fields, *(f.attname for f in rest)]
+    return copy_rows(model, names, ((*row, *defaults) for row in rows))
