@@ -182,7 +182,9 @@ def report(division: Division, seed: int) -> dict[str, Any]:
 def _rounds(division: Division, entries: dict[int, Entry]) -> list[dict[str, Any]]:
     rounds = sorted(division.rounds.all(), key=play_order)
     pairings: dict[int, list[Pairing]] = {r.pk: [] for r in rounds}
-    shown = Q(status__in=(Pairing.Status.FINISHED, Pairing.Status.BYE)) & Q(entry_a__isnull=False)
+    shown = Q(status__in=(Pairing.Status.FINISHED, Pairing.Status.BYE)) & (
+        Q(entry_a__isnull=False) | Q(entry_b__isnull=False)
+    )
     for p in division.pairings.filter(shown).order_by("table"):
         pairings[p.round_id].append(p)
     out = []
@@ -202,9 +204,10 @@ def _pairing(p: Pairing, r: Round, entries: dict[int, Entry]) -> dict[str, Any]:
     def player(entry_id: int | None) -> int | None:
         return None if entry_id is None else entries[entry_id].player_id
 
+    a, b = (p.entry_b_id, None) if p.entry_a_id is None else (p.entry_a_id, p.entry_b_id)  # a bye's player is "a"
     return {
-        "a": player(p.entry_a_id),
-        "b": player(p.entry_b_id),
+        "a": player(a),
+        "b": player(b),
         "length": p.length,
         "winner": player(p.winner_id),
         "score": [p.score_a, p.score_b],

@@ -4,9 +4,10 @@ simulate_event`` run a whole event through the services, with random but legal r
 Every format is run on awkward field sizes and its report is checked against the rules of the format, read from
 the report alone: the pairings are consistent, the division finished, and each format's own invariant holds.
 The expected drop rounds are derived from tournaments/pairing/brackets.py's module docstring, not from the plan:
-R main rounds (log2 of the bracket size); ``main-consolation``: the losers of main round 1 drop (none when the main
-bracket is only its final); ``progressive-consolation``: the losers of main rounds 1..R-1 drop; the last chance
-takes the losers of consolation round 1 when the consolation has a round before its final; ``double-elimination``:
+R main rounds (log2 of the bracket size); ``main-consolation``: the players who lost their first match drop (a
+bye is not a match, so a bye then a loss counts; never the final's loser); ``progressive-consolation``: the
+losers of main rounds 1..R-1 drop; the last chance takes the players who lost their first consolation match; a
+consolation or last chance that one player alone reaches is not played; ``double-elimination``:
 the losers of every main round drop into the losers' bracket, then the grand final (main round R+1) and, when the
 losers' bracket player wins it, the reset (main round R+2).
 
@@ -180,11 +181,27 @@ def check_single(report: dict[str, Any]) -> None:
     assert lost[report["champions"]["main"]] == 0
 
 
+def first_losses(pairings: list[dict[str, Any]], within: int) -> set[int]:
+    """The players who lost one of their first ``within`` matches of these pairings (a bye is not a match), the
+    final's loser left out."""
+    final = max((p["round"] for p in pairings), default=0)
+    played_so_far: Counter[int] = Counter()
+    found = set()
+    for p in sorted(played(pairings), key=lambda p: p["round"]):
+        played_so_far.update((p["a"], p["b"]))
+        if p["round"] < final and played_so_far[loser(p)] <= within:
+            found.add(loser(p))
+    return found
+
+
 def check_feeder(report: dict[str, Any], n: int, drop_rounds: int) -> None:
-    """The consolation holds exactly the losers of main rounds 1..drop_rounds; the last chance the losers of
-    consolation round 1 (when the consolation has a round before its final)."""
+    """The consolation holds exactly the players who lost one of their first ``drop_rounds`` main matches (a bye
+    then a loss counts) and the last chance those who lost their first consolation match; a flight that a single
+    player reaches is not played."""
     main, consolation = matches(report, "main"), matches(report, "consolation")
-    entrants = losers(main, range(1, drop_rounds + 1))
+    entrants = first_losses(main, drop_rounds)
+    if len(entrants) == 1 and not consolation:
+        entrants = set()  # no consolation of one
     assert players_in(consolation) == entrants
     assert len(played(consolation)) == max(len(entrants) - 1, 0)
     if entrants:
@@ -199,8 +216,9 @@ def check_feeder(report: dict[str, Any], n: int, drop_rounds: int) -> None:
     if report["format"] != "main-consolation-lastchance":
         assert not last_chance
         return
-    consolation_rounds = max((p["round"] for p in consolation), default=0)
-    lc_entrants = losers(consolation, [1]) if consolation_rounds >= 2 else set()
+    lc_entrants = first_losses(consolation, 1)
+    if len(lc_entrants) == 1 and not last_chance:
+        lc_entrants = set()  # no last chance of one
     assert players_in(last_chance) == lc_entrants
     assert len(played(last_chance)) == max(len(lc_entrants) - 1, 0)
     if lc_entrants:

@@ -13,6 +13,11 @@ Terms
 - **Feeder bracket** (consolation, last chance, losers' bracket): built from *waves*, the players dropping in
   after one round of the bracket above (the losers of main round 2, say). Only sources that can produce a player
   are listed: the loser of a main-round-1 bye is nobody and is left out, so a feeder never pads to a power of two.
+- **First losses**: the consolation takes the players who lose one of their first ``drop_rounds`` matches (1 by
+  default), the last chance those who lose one of their first ``last_chance_drop_rounds`` consolation matches. A
+  bye is an advance, not a match, so a seed with a bye who loses in round 2 lost his first match. Where a node's
+  loser may or may not qualify (one side came through a bye, the other did not), the source is conditional,
+  ``Loser(key, within=k)``: nobody when the loser had played more than ``k`` matches of that bracket.
 
 How a feeder bracket is built (what a director reads)
 -----------------------------------------------------
@@ -30,24 +35,32 @@ How a feeder bracket is built (what a director reads)
    the classic double-elimination rule (the loser of main round 2 match 1 cannot meet at once the player he beat
    in round 1); ``Plan.drops`` records every candidate with its expected rematches, and the dropped player's
    explanation says which placement was used and why.
-4. After the last wave the survivors play minor rounds down to one: the bracket's champion. A feeder with a single
-   entrant is one bye node, so it still has a final and a champion; a feeder with none has no node.
+4. After the last wave the survivors play minor rounds down to one: the bracket's champion. The losers' bracket
+   of double elimination with a single entrant is one bye node, so it still sends him to the grand final; a feeder
+   with none has no node.
 
-Formats and their waves (R main rounds): ``single`` (none); ``main-consolation`` (the losers of main rounds
-1..D, D = 1 by default, at most 2); ``progressive-consolation`` (the same, D = R - 1 by default: every loser but
-the final's); ``main-consolation-lastchance`` (a consolation as either of those, then a last chance fed by the
-losers of consolation rounds 1..L, L = 1 by default, with the entry places joining its first wave);
+The expected rematches are computed as if every match were a coin toss: a source holds a player with some chance
+(a conditional loser may be nobody, and then his opponent walks over), and a rematch counts only when the match
+where the two met was played.
+
+Formats and their waves (R main rounds): ``single`` (none); ``main-consolation`` (the first losses within D
+matches, D = 1 by default, at most 2: one wave per main round that has some); ``progressive-consolation`` (the
+same, D = R - 1 by default: every loser but the final's); ``main-consolation-lastchance`` (a consolation as either
+of those, then a last chance fed by the first consolation losses within L matches, L = 1 by default, with the entry
+places joining its first wave). A consolation or last chance that a single player could reach has no node (it is
+not played: no flight of one), and a last chance without nodes has no places;
 ``double-elimination`` (the losers of every main round, the final's too, then the grand final ``main-(R+1)-0``
 and, with ``reset``, the conditional reset ``main-(R+2)-0``). A final's loser never drops in the other formats,
 so a 2-player field has no consolation. ``plan_bracket`` caches its plans: they are immutable.
 
 Invariants: nodes are listed so that every node comes after the nodes its sources name; no node has two
-statically empty sides; every feeder node but a lone entrant's bye is a real match, so a feeder of ``m`` entrants
-has ``m - 1`` nodes; every non-seed source has an explanation. ``resolve`` is a pure function of the results.
+statically empty sides; every feeder node but a lone entrant's bye is a real match, so a feeder of ``m`` possible
+entrants has ``m - 1`` nodes; every non-seed source has an explanation. ``resolve`` is a pure function of the results.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum, StrEnum
@@ -84,7 +97,11 @@ class Winner:
 
 @dataclass(frozen=True)
 class Loser:
+    """The loser of a match; with ``within``, only if that match was one of his first ``within`` matches in its
+    bracket (a bye is an advance, not a match), and nobody otherwise."""
+
     key: str
+    within: int | None = None
 
 
 @dataclass(frozen=True)
@@ -220,12 +237,14 @@ def _plan(
     elif fmt is not BracketFormat.SINGLE:
         progressive = progressive or fmt is BracketFormat.PROGRESSIVE_CONSOLATION
         drops = _drop_rounds(entrants, main_rounds, drop_rounds, progressive)
-        _Feeder(CONSOLATION, graph).build([_losers(graph, MAIN, r) for r in range(1, drops + 1)])
+        _Feeder(CONSOLATION, graph).build(_first_losses(graph, MAIN, drops), alone=False)
     if fmt is BracketFormat.LAST_CHANCE:
         lc_drops = _last_chance_rounds(graph, last_chance_drop_rounds)
-        waves = [_losers(graph, CONSOLATION, r) for r in range(1, lc_drops + 1)] or [[]]
+        waves = _first_losses(graph, CONSOLATION, lc_drops) if lc_drops else []
+        waves = waves or [[]]
         waves[0] = waves[0] + [Place(label) for label in graph.places]
-        _Feeder(LAST_CHANCE, graph).build(waves)
+        if _Feeder(LAST_CHANCE, graph).build(waves, alone=False) is None:
+            graph.places = ()  # a last chance of one is not played: it has no place to fill
     nodes = tuple(graph.nodes.values())
     return Plan(fmt, entrants, main_rounds, drops, lc_drops, nodes, tuple(graph.drops), graph.places)
 
@@ -313,6 +332,24 @@ def _add_double_elimination(graph: _Graph, main_rounds: int, reset: bool) -> Non
         graph.add(MAIN, main_rounds + 2, 0, (Loser(grand), why_a), (Winner(grand), why_b), conditional=True)
 
 
+def _first_losses(graph: _Graph, bracket: str, matches: int) -> list[list[Source]]:
+    """The waves of the players who lose one of their first ``matches`` matches in ``bracket`` (a bye is an advance,
+    not a match), one wave per round of the bracket, its final's loser never: the loser of a round-2 match who had a
+    bye in round 1 lost his first match. Where a node's loser may or may not qualify (one side had a bye, the other
+    did not), the source is conditional (``Loser(key, within=matches)``)."""
+    waves: list[list[Source]] = []
+    last = graph.rounds_of(bracket)
+    for round_ in range(1, last):
+        wave: list[Source] = []
+        for node in (n for n in graph.nodes.values() if n.bracket == bracket and n.round == round_):
+            counts = graph.loser_counts(node)
+            if not counts or min(counts) > matches:
+                continue
+            wave.append(Loser(node.key) if max(counts) <= matches else Loser(node.key, within=matches))
+        waves.append(wave)
+    return waves
+
+
 def _losers(graph: _Graph, bracket: str, round_: int) -> list[Source]:
     """The losers of a round, top to bottom, leaving out matches that statically have a single player."""
     nodes = [n for n in graph.nodes.values() if n.bracket == bracket and n.round == round_]
@@ -333,10 +370,16 @@ def describe(source: Source) -> str:
         return "nobody"
     bracket, round_, index = source.key.rsplit("-", 2)
     verb = "winner" if isinstance(source, Winner) else "loser"
-    return f"{verb} of {bracket} round {round_} match {int(index) + 1}"
+    said = f"{verb} of {bracket} round {round_} match {int(index) + 1}"
+    if isinstance(source, Loser) and source.within is not None:
+        nth = "his first match" if source.within == 1 else f"one of his first {source.within} matches"
+        said += f" if it was {nth} in the {bracket} (else nobody)"
+    return said
 
 
 History: TypeAlias = dict[tuple[str, bool], float]
+Counts: TypeAlias = dict[int, float]
+_NEW: Counts = {0: 1.0}  # a player new to a bracket, surely there, has played none of its matches
 
 
 class _Graph:
@@ -349,6 +392,7 @@ class _Graph:
         self.drops: list[Drop] = []
         self._histories: dict[Source, History] = {}
         self._ranks: dict[Source, float] = {}
+        self._occupancy: dict[Source, Counts] = {}
 
     def add(
         self, bracket: str, round_: int, index: int, a: tuple[Source, str], b: tuple[Source, str], **kw: bool
@@ -359,6 +403,45 @@ class _Graph:
 
     def rounds_of(self, bracket: str) -> int:
         return max((n.round for n in self.nodes.values() if n.bracket == bracket), default=0)
+
+    def occupancy(self, source: Source) -> Counts:
+        """Who a source may hold, if every match were a coin toss: for each number of matches its player may have
+        played in the bracket the source comes out of, the chance of it (0: new to the consuming bracket); what the
+        chances leave to 1 is the chance that it holds nobody (a conditional loser who did not qualify, a bye)."""
+        if isinstance(source, Seed | Place):
+            return _NEW
+        if isinstance(source, Empty):
+            return {}
+        if source not in self._occupancy:
+            node = self.nodes[source.key]
+            da, db = self.occupancy(node.a), self.occupancy(node.b)
+            pa, pb = sum(da.values()), sum(db.values())
+            found: Counts = {}
+            if isinstance(source, Loser):
+                found = {0: self._qualifying(node, source.within)} if pa and pb else {}
+            else:
+                for counts, alone, other in ((da, 1 - pb, pb), (db, 1 - pa, pa)):
+                    for c, p in counts.items():
+                        found[c + 1] = found.get(c + 1, 0.0) + p * other / 2
+                        found[c] = found.get(c, 0.0) + p * alone
+            self._occupancy[source] = {c: p for c, p in found.items() if p > 0}
+        return self._occupancy[source]
+
+    def loser_counts(self, node: Node) -> frozenset[int]:
+        """The numbers of matches in its bracket a node's loser may have played, this one included."""
+        da, db = self.occupancy(node.a), self.occupancy(node.b)
+        return frozenset(c + 1 for c in (*da, *db)) if da and db else frozenset()
+
+    def _qualifying(self, node: Node, within: int | None, side: str | None = None) -> float:
+        """The chance that the node is played and its loser (from ``side``, or either) has played at most ``within``
+        matches of its bracket, this one included."""
+        da, db = self.occupancy(node.a), self.occupancy(node.b)
+        pa, pb = sum(da.values()), sum(db.values())
+        total = 0.0
+        for name, counts, other in (("a", da, pb), ("b", db, pa)):
+            if side in (None, name):
+                total += sum(p for c, p in counts.items() if within is None or c + 1 <= within) * other / 2
+        return total
 
     def rank(self, source: Source) -> float:
         """The seed expected from a source if the better seed always won; places rank after every seed."""
@@ -375,19 +458,28 @@ class _Graph:
         return self._ranks[source]
 
     def history(self, source: Opponent) -> History:
-        """For each (node, won) the chance that the player coming from ``source`` won (or lost) that node."""
+        """For each (node, won), given that the node is played, the chance that the source holds a player and that
+        he won (or lost) that node."""
         if isinstance(source, tuple):
             return _blend(self.history(source[0]), self.history(source[1]))
         if not isinstance(source, Winner | Loser):
             return {}
         if source not in self._histories:
             node = self.nodes[source.key]
-            if isinstance(node.b, Empty):
-                self._histories[source] = self.history(node.a)  # a bye: nobody was played
-            else:
-                found = _blend(self.history(node.a), self.history(node.b))
-                found[(node.key, isinstance(source, Winner))] = 1.0
-                self._histories[source] = found
+            pa, pb = sum(self.occupancy(node.a).values()), sum(self.occupancy(node.b).values())
+            if isinstance(source, Winner):  # he won it, or walked over an empty side (a bye: nobody was played)
+                wa, wb, played = 1 - pb / 2, 1 - pa / 2, 1.0
+            else:  # he lost it (and, for a conditional loser, it was one of his first matches)
+                wa = self._qualifying(node, source.within, "a") / pa if pa else 0.0
+                wb = self._qualifying(node, source.within, "b") / pb if pb else 0.0
+                played = self._qualifying(node, source.within) / (pa * pb) if pa and pb else 0.0
+            found: History = {}
+            for history, weight in ((self.history(node.a), wa), (self.history(node.b), wb)):
+                for k, p in history.items():
+                    found[k] = found.get(k, 0.0) + p * weight
+            if played and pa and pb:
+                found[(node.key, isinstance(source, Winner))] = played
+            self._histories[source] = found
         return self._histories[source]
 
     def rematch(self, x: Opponent, y: Opponent) -> float:
@@ -395,7 +487,12 @@ class _Graph:
         hx, hy = self.history(x), self.history(y)
         if len(hx) > len(hy):
             hx, hy = hy, hx
-        return sum(p * hy.get((key, not won), 0.0) for (key, won), p in hx.items())
+        return sum(self.played(key) * p * hy.get((key, not won), 0.0) for (key, won), p in hx.items())
+
+    def played(self, key: str) -> float:
+        """The chance that a node is played (both its sides hold a player)."""
+        node = self.nodes[key]
+        return sum(self.occupancy(node.a).values()) * sum(self.occupancy(node.b).values())
 
 
 def _blend(h1: History, h2: History) -> History:
@@ -426,9 +523,14 @@ class _Feeder:
     def __init__(self, bracket: str, graph: _Graph) -> None:
         self.bracket, self.graph, self.round, self.index = bracket, graph, 0, 0
 
-    def build(self, waves: Sequence[Sequence[Source]]) -> Source | None:
-        """Add the bracket's nodes; return the source of its champion (None without entrants)."""
+    def build(self, waves: Sequence[Sequence[Source]], *, alone: bool = True) -> Source | None:
+        """Add the bracket's nodes; return the source of its champion (None without entrants). A bracket that a
+        single player can reach is one bye node with ``alone`` (the losers' bracket of a two-player double
+        elimination still sends its player to the grand final), and has no node without it (a consolation or a last
+        chance of one is not played: that player keeps the place his main bracket gave him)."""
         waves = [wave for wave in waves if wave]
+        if not alone and sum(map(len, waves)) < 2:
+            return None
         alive: list[_Entry] = []
         for k, wave in enumerate(waves):
             entries = [_Entry(source) for source in wave]
@@ -635,6 +737,7 @@ class _Inputs(Generic[PlayerT]):
     results: Mapping[str, PlayerT | None]
     places: Mapping[str, PlayerT]
     closed: bool
+    played: Counter[tuple[PlayerT, str]]  # matches played so far by a player in a bracket
 
 
 def resolve(
@@ -656,10 +759,12 @@ def resolve(
         one of the node's players; a player on both sides of a node.
     """
     _check_inputs(plan, seeds, results, places)
-    inputs = _Inputs(seeds, results, places, places_closed)
+    inputs = _Inputs(seeds, results, places, places_closed, Counter())
     states: dict[str, NodeState[PlayerT]] = {}
     for node in plan.nodes:
-        states[node.key] = _state(node, states, inputs)
+        state = states[node.key] = _state(node, states, inputs)
+        if state.status is Status.FINISHED:
+            inputs.played.update(((state.a, node.bracket), (state.b, node.bracket)))
     return states
 
 
@@ -735,7 +840,12 @@ def _side(
     state = states[source.key]
     if state.status in (Status.WAITING, Status.READY):
         return _YET
-    return state.winner if isinstance(source, Winner) else state.loser
+    if isinstance(source, Winner):
+        return state.winner
+    if source.within is not None and state.loser is not None:
+        bracket = source.key.rsplit("-", 2)[0]
+        return state.loser if inputs.played[(state.loser, bracket)] <= source.within else None
+    return state.loser
 
 
 def champion(plan: Plan, states: Mapping[str, NodeState[PlayerT]], bracket: str = MAIN) -> PlayerT | None:

@@ -37,8 +37,9 @@ from tournaments.standings.tiebreakers import PlayerId, Result, Tiebreak, standi
 
 _BRACKET_WEIGHT = {"main": 3, "consolation": 2, "last-chance": 1}
 
-#: A counted result as read: round number, bracket, table, a, b, winner, points of a, points of b.
-_Counted = tuple[int, str, int, int, int | None, int, int, int]
+#: A counted result as read: round number, bracket, table, a, b, winner, points of a, points of b (a bracket bye
+#: may have its player on either side).
+_Counted = tuple[int, str, int, int | None, int | None, int, int, int]
 #: An entry as read: id, seed, status.
 _Entry = tuple[int, int | None, str]
 #: The compared columns of a standings row, in this order; ``results_version`` is written, not compared.
@@ -121,6 +122,9 @@ def _table_rows(division: Division, entries: list[_Entry], counted: list[_Counte
 
 def _result(c: _Counted) -> Result:
     number, _, _, a, b, winner, points_a, points_b = c
+    if a is None:  # a bracket bye whose player came in on side b (a conditional loser on side a was nobody)
+        a, b, points_a, points_b = b, None, points_b, points_a
+    assert a is not None
     return Result(number, a, b, winner, points_a, points_b)
 
 
@@ -143,7 +147,7 @@ def _elimination_rows(division: Division, entries: list[_Entry], counted: list[_
     tally = _tally([_result(c) for c in counted])
     reach: dict[int, tuple[int, int]] = {}
     for number, bracket, _, a, b, winner, _, _ in counted:
-        if b is None:
+        if a is None or b is None:
             continue
         loser = b if winner == a else a
         reach[loser] = max(reach.get(loser, (0, 0)), (_BRACKET_WEIGHT[bracket], number))

@@ -85,6 +85,11 @@ def sources(node: Node) -> tuple[Source, Source]:
     return (node.a, node.b)
 
 
+def plain(src: Source) -> Source:
+    """A conditional loser as the plain loser of the same match."""
+    return Loser(src.key) if isinstance(src, Loser) else src
+
+
 def upstream(src: Source) -> str | None:
     return src.key if isinstance(src, Winner | Loser) else None
 
@@ -107,7 +112,17 @@ class Run:
             return self.places.get(src.label)
         if isinstance(src, Empty):
             return None
-        return (self.winners if isinstance(src, Winner) else self.losers).get(src.key)
+        if isinstance(src, Winner):
+            return self.winners.get(src.key)
+        loser = self.losers.get(src.key)
+        if loser is not None and src.within is not None:
+            bracket = self.plan.node(src.key).bracket
+            return loser if self.matches_in(loser, bracket) <= src.within else None
+        return loser
+
+    def matches_in(self, player: int, bracket: str) -> int:
+        """The matches a player has played so far in a bracket (byes are not matches)."""
+        return sum(player in self.players[key] for key in self.results if self.plan.node(key).bracket == bracket)
 
     def played(self) -> list[tuple[str, int, int, int]]:
         """(key, a, b, winner) of every match actually played, in plan order."""
@@ -295,7 +310,7 @@ def test_every_player_plays_until_eliminated(name: str) -> None:
     rng = random.Random(f"until {name}")
     for plan in plans(name, [*FIELDS, *rng.sample(range(1, 129), 12)]):
         run = play(plan, rng)
-        consumer = {src: node.key for node in plan.nodes for src in sources(node)}
+        consumer = {plain(src): node.key for node in plan.nodes for src in sources(node)}
         paths: dict[int, list[str]] = {}
         for key, pair in run.players.items():
             for p in pair:
@@ -305,7 +320,8 @@ def test_every_player_plays_until_eliminated(name: str) -> None:
             outcomes = [Winner(k) if run.winners[k] == p else Loser(k) for k in path]
             for outcome, nxt in zip(outcomes, path[1:], strict=False):
                 assert consumer[outcome] == nxt, f"player {p} went from {outcome} to {nxt}"
-            assert consumer.get(outcomes[-1]) not in run.players, f"player {p} stopped before {outcomes[-1]}"
+            last = consumer.get(plain(outcomes[-1]))
+            assert p not in run.players.get(last or "", ()), f"player {p} stopped before {outcomes[-1]}"
 
 
 @pytest.mark.parametrize("n", range(1, 129))
@@ -329,17 +345,31 @@ def champion_of(run: Run, bracket: str = MAIN) -> int | None:
     return champion(run.plan, states, bracket)
 
 
+def first_losses(run: Run, bracket: str, matches: int) -> set[int]:
+    """The players who lost one of their first ``matches`` matches of a bracket, its final's loser left out."""
+    final, out, played = run.plan.final_key(bracket), set(), Counter[int]()
+    for key in run.results:  # in plan order
+        if run.plan.node(key).bracket != bracket:
+            continue
+        played.update(run.players[key])
+        if key != final and played[run.losers[key]] <= matches:
+            out.add(run.losers[key])
+    return out
+
+
 @pytest.mark.parametrize("name", ["consolation", "consolation-d2", "progressive"])
-def test_consolation_entrants_are_the_losers_of_the_drop_rounds(name: str) -> None:
+def test_consolation_entrants_are_the_players_who_lost_one_of_their_first_matches(name: str) -> None:
+    """A bye is an advance, not a match: a seed with a bye who loses in round 2 lost his first match. A consolation
+    that only one player reaches is not played."""
     rng = random.Random(name)
     for plan in plans(name):
         run = play(plan, rng)
-        dropped = {
-            run.losers[node.key]
-            for node in plan.nodes
-            if node.bracket == MAIN and node.round <= plan.drop_rounds and node.key in run.losers
-        }
-        assert entrants_of(run, CONSOLATION) == dropped
+        dropped = first_losses(run, MAIN, plan.drop_rounds)
+        if plan.rounds(CONSOLATION):
+            assert entrants_of(run, CONSOLATION) == dropped
+        else:
+            assert len(dropped) <= 1
+            dropped = set()
         consolation = [key for key in run.results if key.startswith(CONSOLATION)]
         assert len(run.results) == plan.entrants - 1 + max(len(dropped) - 1, 0) == len(consolation) + plan.entrants - 1
         lost = losses(run)
@@ -348,16 +378,39 @@ def test_consolation_entrants_are_the_losers_of_the_drop_rounds(name: str) -> No
         assert all(lost[p] == 1 for p in lost if p not in dropped) and champion_of(run) not in set(lost)
 
 
+def test_a_seed_with_a_bye_who_loses_his_first_match_enters_the_consolation() -> None:
+    plan = plan_bracket(17, "main-consolation")  # 15 byes; seed 1 meets the winner of 16 v 17 in round 2
+    sources = {describe(s) for n in plan.nodes if n.bracket == CONSOLATION for s in (n.a, n.b) if isinstance(s, Loser)}
+    assert len(sources) == 9  # 16 v 17's loser and the eight round-2 losers (before: 16 v 17's loser alone)
+    assert "loser of main round 2 match 1 if it was his first match in the main (else nobody)" in sources
+    seeds = {k: f"p{k}" for k in range(1, 18)}
+
+    def consolation_players(results: dict[str, str]) -> set[str | None]:
+        states = resolve(plan, seeds=seeds, results=results, places={}, places_closed=True)
+        return {p for n in plan.nodes if n.bracket == CONSOLATION for p in (states[n.key].a, states[n.key].b)}
+
+    assert "p1" in consolation_players({"main-1-1": "p16", "main-2-0": "p16"})  # a bye, then a loss
+    assert "p16" not in consolation_players({"main-1-1": "p16", "main-2-0": "p1"})  # his second match
+
+
+@pytest.mark.parametrize("n", [3, 5, 9, 17, 33, 513])
+def test_no_consolation_of_one_player(n: int) -> None:
+    plan = plan_bracket(n, "main-consolation")
+    consolation = plan.rounds(CONSOLATION)
+    assert n == 3 or sum(len(r) for r in consolation) >= 1
+    assert all(not (isinstance(node.b, Empty) or isinstance(node.a, Empty)) for r in consolation for node in r)
+
+
 @pytest.mark.parametrize("name", ["last-chance", "last-chance-l2", "last-chance-progressive"])
 def test_last_chance_entrants_are_consolation_losers_and_places(name: str) -> None:
     rng = random.Random(name)
     for plan in plans(name):
         run = play(plan, rng)
-        dropped = {
-            run.losers[node.key]
-            for node in plan.nodes
-            if node.bracket == CONSOLATION and node.round <= plan.last_chance_drop_rounds and node.key in run.losers
-        }
+        within = plan.last_chance_drop_rounds
+        dropped = first_losses(run, CONSOLATION, within) if within else set()
+        if not plan.rounds(LAST_CHANCE):  # a last chance of one is not played, and has no place
+            assert len(dropped) + len(run.places) <= 1 and not plan.places
+            continue
         assert entrants_of(run, LAST_CHANCE) == dropped | set(run.places.values())
         entrants = len(dropped) + len(run.places)
         assert len([key for key in run.results if key.startswith(LAST_CHANCE)]) == max(entrants - 1, 0)
@@ -526,15 +579,15 @@ def test_classic_double_elimination_keeps_round_two_losers_from_rematches(n: int
 # --- examples, dependents, resolution errors, places, validation --------------------------------------------
 
 
-def test_seventeen_players_keep_a_compact_consolation() -> None:
-    one = plan_bracket(17, "main-consolation")
-    assert [n.key for n in one.nodes if n.bracket == CONSOLATION] == ["consolation-1-0"]
-    lone = one.node("consolation-1-0")
-    assert (lone.a, lone.b) == (Loser("main-1-1"), Empty())  # seed 16 v seed 17 is the only real round-1 match
-    two = plan_bracket(17, "main-consolation", drop_rounds=2)
+def test_seventeen_players_consolation_takes_every_first_match_loser() -> None:
+    one = plan_bracket(17, "main-consolation")  # before: the loser of 16 v 17 alone, a bye pairing
+    entries = {s for n in one.nodes if n.bracket == CONSOLATION for s in sources(n) if isinstance(s, Loser)}
+    assert entries == {Loser("main-1-1"), Loser("main-2-0", within=1)} | {Loser(f"main-2-{i}") for i in range(1, 8)}
+    assert [len(r) for r in one.rounds(CONSOLATION)] == [1, 4, 2, 1]  # 9 players, 8 matches
+    two = plan_bracket(17, "main-consolation", drop_rounds=2)  # the losers of one of their first two matches
     entries = {s for n in two.nodes if n.bracket == CONSOLATION for s in sources(n) if isinstance(s, Loser)}
-    assert entries == {Loser("main-1-1")} | {Loser(f"main-2-{i}") for i in range(8)}
-    assert [len(r) for r in two.rounds(CONSOLATION)] == [1, 4, 2, 1]  # 9 players, 8 matches
+    assert {Loser("main-1-1")} | {Loser(f"main-2-{i}") for i in range(1, 8)} < entries
+    assert Loser("main-3-1") in entries and Loser("main-3-0", within=2) in entries
 
 
 def test_classic_eight_player_double_elimination() -> None:
@@ -621,8 +674,7 @@ def test_a_missing_seed_is_an_empty_side() -> None:
     plan = plan_bracket(5, "main-consolation")  # round 1: 1 bye, 4 v 5, 2 bye, 3 bye
     states = resolved(plan, {}, seeds={1: "a", 2: "b", 3: "c", 4: "d"})
     assert states["main-1-1"].status == "bye" and states["main-1-1"].winner == "d"
-    assert states["consolation-1-0"].status == "empty"  # the consolation's only player would be 4 v 5's loser
-    assert champion(plan, states, CONSOLATION) is None
+    assert states["consolation-1-0"].a is None  # 4 v 5's loser is nobody: the consolation waits for main round 2
     states = resolved(plan, {}, seeds={})
     assert {s.status for s in states.values()} == {"empty"}
 
