@@ -50,7 +50,7 @@ def advance_division(division_id: int) -> dict[str, Any]:
     report = sync_division(division_id)
     recompute_standings_task.delay(division_id)
     rating_list = Division.objects.filter(pk=division_id).values_list("event__rating_list", flat=True).first()
-    if rating_list is not None and report.results:
+    if rating_list is not None:  # a confirmation, a settled dispute or a correction changes what is rated too
         update_ratings.delay(rating_list)
     return {"results": report.results, "matches": report.matches, "paired": report.paired, "finished": report.finished}
 

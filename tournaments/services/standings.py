@@ -31,8 +31,8 @@ from django.utils import timezone
 from games.bulk import copy_rows
 from games.models import Match
 from tournaments import ratings
-from tournaments.core import COUNTED, lock_division
-from tournaments.models import Division, Entry, Rating, RatingChange, RatingList, Standing
+from tournaments.core import COUNTED, COUNTED_CONFIRMATIONS, lock_division
+from tournaments.models import Division, Entry, Pairing, Rating, RatingChange, RatingList, Standing
 from tournaments.standings.tiebreakers import PlayerId, Result, Tiebreak, standings
 
 _BRACKET_WEIGHT = {"main": 3, "consolation": 2, "last-chance": 1}
@@ -202,12 +202,18 @@ def recompute_ratings(rating_list_id: int) -> int:
     two COPYs, whatever the number of matches).
 
     Rated: matches to N points created by a pairing of an event on the list, finished over the board (a forfeit is
-    not rated, nor a money session). Returns the number of rated matches."""
+    not rated, nor a money session), whose result counts as the standings count it (:data:`COUNTED_CONFIRMATIONS`):
+    entered or decided by a director, or confirmed by the opponent; a scoresheet result waiting for its confirmation
+    or disputed is not rated until it is confirmed or settled. Returns the number of rated matches."""
     with transaction.atomic():
         rating_list = RatingList.objects.select_for_update().get(pk=rating_list_id)
         matches = (
             Match.objects.filter(
-                pairing__division__event__rating_list=rating_list, status=Match.Status.FINISHED, length__gt=0
+                pairing__division__event__rating_list=rating_list,
+                pairing__status=Pairing.Status.FINISHED,
+                pairing__confirmation__in=COUNTED_CONFIRMATIONS,
+                status=Match.Status.FINISHED,
+                length__gt=0,
             )
             .exclude(winner__isnull=True)
             .order_by(F("finished_at").asc(nulls_last=True), "id")

@@ -15,8 +15,9 @@ from math import sqrt
 
 import pytest
 
+from games import services as games
 from games.access import Actor
-from tests.tournaments.services.support import enter_win, named, pairing
+from tests.tournaments.services.support import enter_win, link, named, pairing
 from tournaments import services
 from tournaments.models import Division, Pairing, Rating, RatingChange, RatingList
 
@@ -106,3 +107,33 @@ def test_a_rating_list_with_a_fixed_k(
     r1, r2 = 1500 + 4 * 2 * sqrt(5) * p, r2 - 4 * 2 * sqrt(5) * p
     got = ratings(fixed)
     assert {k: pytest.approx(v[0], abs=1e-9) for k, v in got.items()} == {"P01": r1, "P02": r2, "P03": r3}
+
+
+def test_only_counted_results_are_rated_and_a_change_is_followed(
+    division_of: Callable[..., Division], as_director: Actor, committed: Callable
+) -> None:
+    """A scoresheet result waiting for the opponent, or disputed, is not rated (the standings leave it out too); it
+    is once confirmed, and a director's correction of it moves the ratings with it."""
+    club = services.create_rating_list(actor=as_director, name="Counted only")
+    event = services.create_event(actor=as_director, name="Counted night", rating_list=club)
+    division = division_of("single", 4, event=event, entry_mode="scoresheet", match_length=1)
+    services.start_division(division, actor=as_director)
+    p = pairing(division, "main-1-0")  # P01 v P04
+    with committed():  # P04 enters his win from his entry link: it waits for P01
+        enter_win(p, named(division, "P04"), actor=link(p.match_id, 1))
+    assert pairing(division, "main-1-0").confirmation == Pairing.Confirmation.AWAITING
+    assert ratings(club) == {}, "an unconfirmed result is not rated"
+    with committed():
+        services.dispute_result(pairing(division, "main-1-0"), actor=link(p.match_id, 0), reason="I won the last game")
+    services.recompute_ratings(club.pk)
+    assert ratings(club) == {}, "a disputed result is not rated"
+
+    with committed():  # the director settles it: the result stands
+        services.confirm_result(pairing(division, "main-1-0"), actor=as_director)
+    got = ratings(club)
+    assert set(got) == {"P01", "P04"} and got["P04"][0] > 1500 > got["P01"][0]
+
+    with committed():  # the director corrects the game: P01 won the match after all
+        games.replace_game_result(p.match_id, actor=as_director, game_number=1, winner=0, kind=1, reason="misread")
+    got = ratings(club)
+    assert got["P01"][0] > 1500 > got["P04"][0], "the correction is followed"
