@@ -3,10 +3,9 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
 from django.views.generic import TemplateView
-from drf_spectacular.views import SpectacularSwaggerView
 
 from config import accounts, views
-from games.api.views import ApiNotFound, SchemaApi
+from games.api.views import ApiNotFound, DocsPage, SchemaApi
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
@@ -22,7 +21,7 @@ urlpatterns = [
     # REST API (DRF) and its OpenAPI schema; Swagger UI is served from local static files. (drf-spectacular's
     # ReDoc page is not routed: its template loads Google Fonts from a CDN.)
     path("api/schema/", SchemaApi.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/docs/", DocsPage.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("games.api.urls")),
     path("api/", include("tournaments.api.urls")),
     # Keep last: any other /api/.../ URL is a JSON 404.

@@ -22,7 +22,7 @@ from drf_spectacular.utils import (
     extend_schema,
     extend_schema_view,
 )
-from drf_spectacular.views import SpectacularAPIView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework import generics, permissions, renderers, serializers, status
 from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
@@ -582,3 +582,7 @@ class PlayerAnalysisListApi(generics.ListAPIView):
 
 class SchemaApi(JsonErrors, SpectacularAPIView):
     """``/api/schema/``: the OpenAPI document (YAML, or JSON with ``?format=json``); its errors are JSON."""
+
+
+class DocsPage(JsonErrors, SpectacularSwaggerView):
+    """``/api/docs/``: Swagger UI over the schema (from local files); its errors are JSON like the rest of /api/."""

@@ -60,6 +60,8 @@ def test_the_export_and_the_schema_answer_their_errors_in_json(match: Match) -> 
     client = APIClient()
     house_json(client.get("/api/matches/999999/export.mat", HTTP_ACCEPT="text/plain"), 404, "not_found")
     house_json(client.get("/api/schema/?format=bogus"), 404, "not_found")
+    house_json(client.get("/api/docs/?format=bogus"), 404, "not_found")
+    assert client.get("/api/docs/")["Content-Type"].startswith("text/html")
 
 
 def test_a_form_where_json_is_read_is_a_415_and_stores_nothing(django_user_model: Any) -> None:
