@@ -146,7 +146,7 @@ def test_a_generated_client_runs_a_short_day(
 
     # A result from the scoresheet by the winner's entry link, confirmed by the loser's; then the standings.
     pairings = module("api.events.events_divisions_pairings_list")
-    board = ok(pairings.sync_detailed(event.slug, division.slug, client=staff, round_=1), 200)[0]
+    board = ok(pairings.sync_detailed(event.slug, division.slug, client=staff, round_=1), 200).results[0]
     assert board.status == m.PairingStatusEnum.READY and board.match is not None
     result = m.GameResultInputRequest(
         kind=m.RecordableKindEnum.GAME_RESULT,
