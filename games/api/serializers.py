@@ -157,7 +157,7 @@ class LiveStateDoc(serializers.Serializer):
     seq = serializers.IntegerField(help_text="the last action's sequence number: send it as expected_seq")
     status = serializers.ChoiceField(choices=Match.Status.choices)
     length = serializers.IntegerField()
-    variant = serializers.CharField()
+    variant = serializers.ChoiceField(choices=list(VARIANTS))
     entry_mode = serializers.ChoiceField(choices=Match.EntryMode.choices)
     players = LiveStatePlayerDoc(many=True)
     score = serializers.ListField(child=serializers.IntegerField())

@@ -90,6 +90,7 @@ def test_path_ids_are_integers(schema: dict[str, Any]) -> None:
 def test_every_status_error_code_and_kind_is_a_named_enum(schema: dict[str, Any]) -> None:
     components = schema["components"]["schemas"]
     names = ("status", "standings_status", "confirmation", "decision", "code", "kind", "phase", "entry_mode")
+    names += ("variant", "bracket", "format", "seeding")
     checked = set()
     for name, body in components.items():
         for prop_name, prop in body.get("properties", {}).items():
@@ -98,6 +99,7 @@ def test_every_status_error_code_and_kind_is_a_named_enum(schema: dict[str, Any]
                 checked.add((name, prop_name))
     assert {("Match", "status"), ("Event", "status"), ("Pairing", "status"), ("Entry", "status")} <= checked
     assert {("ErrorDoc", "code"), ("ActionRow", "kind"), ("OpeningRollInputRequest", "kind")} <= checked
+    assert {("LiveStateDoc", "variant"), ("Pairing", "bracket"), ("Division", "format")} <= checked
     assert set(enum_of(schema, components["ErrorDoc"]["properties"]["code"])) == {str(code) for code in ErrorCode}
     assert {"MatchStatusEnum", "EventStatusEnum", "DivisionStatusEnum", "PairingStatusEnum", "ErrorCodeEnum"} <= set(
         components

@@ -376,7 +376,7 @@ def _side(entry: Entry | None) -> dict[str, Any] | None:
 class PairingSerializer(serializers.ModelSerializer):
     """A board of a round, or a slot of a bracket with the sources that feed it (``source_a``, ``source_b``)."""
 
-    bracket = serializers.CharField(source="round.bracket", read_only=True)
+    bracket = serializers.ChoiceField(choices=Round.Bracket.choices, source="round.bracket", read_only=True)
     round = serializers.IntegerField(source="round.number", read_only=True)
     a = serializers.SerializerMethodField()
     b = serializers.SerializerMethodField()
