@@ -59,7 +59,14 @@ def test_the_compose_file_the_env_example_and_the_readme_agree_with_the_settings
     documented = set(re.findall(r"^#?\s*([A-Z][A-Z0-9_]+)=", (root / ".env.example").read_text(), re.MULTILINE))
     passed = set(yaml.safe_load((root / "docker-compose.yml").read_text())["x-app"]["environment"])
     # for compose's own services
-    compose_only = {"POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_DB", "WEB_ADDRESS", "WEB_PORT"}
+    compose_only = {
+        "POSTGRES_USER",
+        "POSTGRES_PASSWORD",
+        "POSTGRES_DB",
+        "WEB_ADDRESS",
+        "WEB_PORT",
+        "ANALYSIS_CONCURRENCY",
+    }
     readme = (root / "README.md").read_text()
     assert documented - compose_only <= passed, "set in .env.example but not passed to the containers"
     assert passed <= read, "passed by compose but read by no setting"

@@ -80,10 +80,12 @@ def availability() -> tuple[bool, str]:
 
 @dataclass
 class Timings:
-    """Where the time of the last request went, in seconds."""
+    """Where the time of the last request went, in seconds: starting gnubg (0 when the process was reused), the
+    whole request as the caller saw it, and inside gnubg the .mat import, the analysis and the report."""
 
     start: float = 0.0
-    analysis: float = 0.0
+    request: float = 0.0
+    inside: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -114,10 +116,11 @@ class Gnubg:
             answer = self._ask({"mat": handle.name, "plies": plies})
         finally:
             Path(handle.name).unlink(missing_ok=True)
-        self.timings.analysis = time.perf_counter() - began
+        self.timings.request = time.perf_counter() - began
         if not answer.get("ok"):
             self.close()
             raise AnalysisFailedError(f"GNU Backgammon reported: {answer.get('error')}")
+        self.timings.inside = dict(answer.get("seconds") or {})
         return dict(answer["match"])
 
     def close(self) -> None:

@@ -4,8 +4,8 @@ It is not a module of the project: gnubg's embedded Python runs it, where ``impo
 request per line on standard input, as long as gnubg lives, so that one gnubg process analyses match after match:
 
     request:  {"mat": "<path of a .mat file>", "plies": N}
-    answer:   one line "@@bgmatch " + JSON: {"ok": true, "match": <gnubg.match() with analysis and statistics>}
-              or {"ok": false, "error": "<what went wrong>"}
+    answer:   one line "@@bgmatch " + JSON: {"ok": true, "match": <gnubg.match() with analysis and statistics>,
+              "seconds": {"import": s, "analysis": s, "report": s}} or {"ok": false, "error": "<what went wrong>"}
 
 gnubg prints a board after most commands, and its banner before this script starts; the answers therefore go to
 a copy of standard output taken at start, and the real standard output is sent to /dev/null. The parent reads only
@@ -15,6 +15,7 @@ the lines that start with the marker.
 import json
 import os
 import sys
+import time
 
 import gnubg  # type: ignore[import-not-found]
 
@@ -44,11 +45,35 @@ def _setup():
 
 def _analyse(request):
     plies = int(request["plies"])
+    began = time.perf_counter()
     gnubg.command('import mat "{}"'.format(request["mat"]))
+    imported = time.perf_counter()
     gnubg.command(f"set analysis chequerplay evaluation plies {plies}")
     gnubg.command(f"set analysis cubedecision evaluation plies {plies}")
     gnubg.command("analyse match")
-    return gnubg.match(analysis=1, boards=0, statistics=1, verbose=0)
+    analysed = time.perf_counter()
+    match = _slim(gnubg.match(analysis=1, boards=0, statistics=1, verbose=0))
+    seconds = {"import": imported - began, "analysis": analysed - imported, "report": time.perf_counter() - analysed}
+    return {"ok": True, "match": match, "seconds": seconds}
+
+
+def _slim(match):
+    """Keep of each play's candidate list only the best play and the one played (the rest is not stored): the
+    answer is then a fraction of the size. ``imove`` is renumbered to match (0: the best was played)."""
+    for game in match.get("games") or []:
+        for record in game.get("game") or []:
+            analysis = record.get("analysis") or {}
+            moves, played = analysis.get("moves"), analysis.get("imove")
+            if not moves:
+                continue
+            kept = [moves[0]]
+            if played is not None and 0 < played < len(moves):
+                kept.append(moves[played])
+                analysis["imove"] = 1
+            elif played != 0:
+                analysis["imove"] = None
+            analysis["moves"] = kept
+    return match
 
 
 def main():
@@ -60,7 +85,7 @@ def main():
         if not line.strip():
             continue
         try:
-            answer = {"ok": True, "match": _analyse(json.loads(line))}
+            answer = _analyse(json.loads(line))
         except Exception as exc:  # gnubg raises plain exceptions; the parent decides what to do
             answer = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
         answers.write(MARKER + json.dumps(answer) + "\n")

@@ -2,6 +2,9 @@
 
 With ``--login`` (refused unless DEBUG is on) it also makes a local director account ``demo`` / ``demo`` that
 directs the demo event, so a first visitor can try the directors' pages.
+
+Its finished matches are analysed by GNU Backgammon when it is installed (ANALYSIS_AUTO); the command says how
+many, or how to get gnubg when it is missing.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.access import SYSTEM
+from games.analysis.engine import availability
+from games.models import MatchAnalysis
 from tournaments.demo import load_demo
 from tournaments.services import add_director
 
@@ -35,3 +40,16 @@ class Command(BaseCommand):
         if director is not None:
             add_director(event, actor=SYSTEM, user=director)
         self.stdout.write(f"demo event: /events/{event.slug}/" + (" (director login: demo / demo)" if director else ""))
+        self.stdout.write(self._analysis_note(event.pk))
+
+    def _analysis_note(self, event_id: int) -> str:
+        available, detail = availability()
+        if not available:
+            return (
+                f"analysis: unavailable ({detail}). Install GNU Backgammon (Debian/Ubuntu: sudo apt-get install gnubg) "
+                "or set GNUBG_PATH, then run `python manage.py analyse_match ID` for a match, or load the demo afresh"
+            )
+        done = MatchAnalysis.objects.filter(
+            match__pairing__division__event_id=event_id, status=MatchAnalysis.Status.DONE
+        ).count()
+        return f"analysis: {done} matches analysed by {detail} (PR and luck on the match pages, PR tables per division)"
