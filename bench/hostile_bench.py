@@ -72,7 +72,9 @@ def run_schemathesis(args: argparse.Namespace, port: int, headers: dict[str, str
     for name, value in headers.items():
         command += ["--header", f"{name}: {value}"]
     t0 = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=args.timeout)
+    done = subprocess.run(  # in the work folder, where schemathesis keeps its cache
+        command, cwd=har.parent, capture_output=True, text=True, check=False, timeout=args.timeout
+    )
     return done.returncode, done.stdout + done.stderr, time.perf_counter() - t0
 
 
