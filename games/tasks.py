@@ -4,6 +4,7 @@ from celery import shared_task
 
 from games.analysis import service as analysis_service
 from games.analysis.engine import AnalysisFailedError
+from games.models import Match
 
 
 @shared_task
@@ -22,3 +23,5 @@ def analyse_match(match_id: int, plies: int | None = None) -> str:
         return analysis_service.analyse_match(match_id, plies=plies).status
     except (AnalysisFailedError, analysis_service.AnalysisRefusedError) as exc:
         return f"not analysed: {exc}"
+    except Match.DoesNotExist:
+        return f"not analysed: there is no match {match_id} any more"

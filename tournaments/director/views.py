@@ -35,6 +35,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games import services as games
 from games.access import Actor
+from games.analysis.selectors import match_analysis_of
+from games.analysis.service import AnalysisRefusedError, request_analysis
 from games.errors import ApplicationError, ErrorCode
 from games.selectors import entry_words, open_correction_request
 from tournaments import selectors, services
@@ -553,6 +555,14 @@ def _undo(page: Page, target: Any, data: dict[str, Any]) -> str:
     return _("The last action is undone.")
 
 
+def _analyse(page: Page, target: Any, data: dict[str, Any]) -> str:
+    try:
+        request_analysis(_match_id(page))
+    except AnalysisRefusedError as exc:
+        raise ApplicationError(ErrorCode.CONFLICT, str(exc)) from exc
+    return _("GNU Backgammon's analysis is asked for: it shows on the match page when it is done.")
+
+
 def _pairing_sides(page: Page, target: Any) -> dict[str, Any]:
     p = page.pairing_
     entries = [e for e in (p.entry_a, p.entry_b) if e is not None]
@@ -575,6 +585,7 @@ MATCH_ACTIONS = {
     "replace-result": Action(f.ReplaceResultForm, _replace_result, options=_replace_options),
     "reopen": Action(f.ReopenForm, _reopen),
     "undo": Action(f.UndoForm, _undo),
+    "analyse": Action(f.EmptyForm, _analyse),
 }
 
 
@@ -605,6 +616,7 @@ def match_page(request: HttpRequest, event: str, division: str, key: str) -> Htt
         "asked": asked,
         "asked_words": entry_words(asked.undoes) if asked is not None else "",
         "games": page.once("games", lambda: reads.match_games(match) if match is not None else []),
+        "analysis": match_analysis_of(match) if match is not None and match.seq else None,
         "forms": {
             name.replace("-", "_"): _form(page, failed, MATCH_ACTIONS, name, initial=seq)
             for name in ("confirm", "forfeit", "penalty", "replace-result", "reopen", "undo")

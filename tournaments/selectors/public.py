@@ -235,14 +235,21 @@ def pr_table(*, division: Division | None = None, event: Event | None = None, mi
         rows.values("player_id", "player__display_name")
         .annotate(
             matches=Count("analysis", distinct=True),
-            decisions=Sum(F("unforced_moves") + F("close_cube_decisions")),
-            error=Sum(F("chequer_error") + F("cube_error")),
-            luck=Sum("luck"),
+            total_decisions=Sum(F("unforced_moves") + F("close_cube_decisions")),
+            total_error=Sum(F("chequer_error") + F("cube_error")),
+            total_luck=Sum("luck"),
         )
-        .filter(decisions__gte=max(1, min_decisions))
+        .filter(total_decisions__gte=max(1, min_decisions))
     )
     table = [
-        PrRow(t["player_id"], t["player__display_name"], t["matches"], t["decisions"], t["error"], t["luck"])
+        PrRow(
+            t["player_id"],
+            t["player__display_name"],
+            t["matches"],
+            t["total_decisions"],
+            t["total_error"],
+            t["total_luck"],
+        )
         for t in totals
     ]
     return sorted(table, key=lambda row: (row.pr, row.name, row.player_id))
