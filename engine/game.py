@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from engine.actions import (
@@ -83,12 +83,16 @@ class GameState:
     opening_winner: int | None = None
     outcome: Outcome | None = None
     moves_played: int = 0
+    # The legal plays of this state once asked for (a state is immutable, so they never change): a replay that
+    # resolves a play and then applies it generates them once. Not part of the value (equality, hash, repr).
+    _plays: LegalPlays | None = field(default=None, init=False, repr=False, compare=False)
 
     def _with(self, **changes: Any) -> GameState:
         """A copy with some fields changed (``dataclasses.replace`` without its per-call introspection)."""
         new = object.__new__(GameState)
         for name in _GAME_FIELDS:
             object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
+        object.__setattr__(new, "_plays", None)
         return new
 
     @classmethod
@@ -131,7 +135,11 @@ class GameState:
         """
         if self.phase is not Phase.MOVE or self.dice is None:
             raise IllegalActionError("there are no dice to play: roll first")
-        return legal_plays(self.position(), self.dice, enter_all_first=self.variant.enter_all_first)
+        if self._plays is None:
+            plays = legal_plays(self.position(), self.dice, enter_all_first=self.variant.enter_all_first)
+            object.__setattr__(self, "_plays", plays)
+            return plays
+        return self._plays
 
     def legal_action_kinds(self) -> list[str]:
         """What may be done now, for a user interface ("roll", "double", "move", "take", ...)."""
@@ -338,7 +346,7 @@ def _check_die(value: int) -> None:
         raise IllegalActionError(f"a die shows 1 to 6, not {value!r}")
 
 
-_GAME_FIELDS = tuple(f.name for f in fields(GameState))
+_GAME_FIELDS = tuple(f.name for f in fields(GameState) if f.init)
 
 _HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
     OpeningRoll: GameState._opening,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from engine.actions import (
@@ -35,14 +36,15 @@ from engine.actions import (
 )
 from engine.actions import Action as EngineAction
 from engine.errors import EngineError
-from engine.game import Phase
+from engine.formats.matlog import LogReplay
+from engine.game import GameState, Phase
 from engine.match import MatchState
 from engine.moves import Play
 from engine.notation import parse_play
 from engine.types import ResultKind
 from engine.variants import VARIANTS
 from games.access import SYSTEM, Actor, check_can_act, is_director, sides_of
-from games.bulk import copy_new_rows, reserve_ids
+from games.bulk import copy_new_rows, copy_rows, reserve_ids
 from games.engine_bridge import engine_action, load_state, new_state, replacement_action, row_fields
 from games.errors import ApplicationError, ErrorCode
 from games.hooks import CORRECTION_GUARDS, TAKE_BACK_GUARDS, match_finished, match_result_changed
@@ -834,13 +836,30 @@ def _resolve_play(state: MatchState, move: Move) -> Play:
         raise ApplicationError(ErrorCode.ILLEGAL_ACTION, str(exc)) from exc
 
 
-def _position_after(before: MatchState, after: MatchState, action: EngineAction, play: Play | None) -> str:
+def _position_after(
+    before: MatchState, after: MatchState, action: EngineAction, play: Play | None, memo: _KeyMemo | None = None
+) -> str:
     if after.game_number == before.game_number and not after.is_over:
-        return after.game.position().key()
+        return after.game.position().key() if memo is None else memo.key(after.game)
     # The action ended the game: keep its final board, not the next game's start.
     if play is not None:
         return before.game.position().apply(play).key()
     return before.game.position().key()
+
+
+class _KeyMemo:
+    """The last position key made, for the rows that leave the board as it was (a roll, a cube action): many rows
+    of a long log in a row (an import) need it again."""
+
+    def __init__(self) -> None:
+        self.boards: object = None
+        self.on_roll = -1
+        self.text = ""
+
+    def key(self, game: GameState) -> str:
+        if game.boards is not self.boards or game.on_roll != self.on_roll:
+            self.boards, self.on_roll, self.text = game.boards, game.on_roll, game.position().key()
+        return self.text
 
 
 def _append(
@@ -963,13 +982,19 @@ def _mark(match_id: int, kind: str, *, actor: Actor, reason: str, expected_seq: 
 # -- corrections (replay) ------------------------------------------------------------------------------------------
 
 
-def effective_actions(match: Match, *, up_to_seq: int | None = None) -> list[tuple[Action, EngineAction | None]]:
+def effective_actions(
+    match: Match, *, up_to_seq: int | None = None, games: Q | None = None
+) -> list[tuple[Action, EngineAction | None]]:
     """The log in force, in order, as (row, engine action): a row undone by a correction drops out, or is replaced
     by the correction's replacement (which may itself be corrected again). Rows with no engine action (void,
-    finish) come with None. ``up_to_seq`` reads the log as it stood after that row."""
+    finish) come with None. ``up_to_seq`` reads the log as it stood after that row; ``games`` (a condition on
+    ``game_number``) reads the rows of some games only, which is their log in force, since a correction belongs to
+    the game of the row it corrects."""
     rows_qs = Action.objects.filter(match=match).order_by("seq")
     if up_to_seq is not None:
         rows_qs = rows_qs.filter(seq__lte=up_to_seq)
+    if games is not None:
+        rows_qs = rows_qs.filter(games)
     rows = list(rows_qs)
     correction_of = {r.undoes_id: r for r in rows if r.kind == Kind.CORRECTION and r.undoes_id is not None}
     out: list[tuple[Action, EngineAction | None]] = []
@@ -1087,80 +1112,138 @@ def import_match(
     variant: str,
     crawford: bool,
     games: Sequence[Iterable[EngineAction]],
+    states: Sequence[Sequence[MatchState]] | None = None,
     source: str = "",
     created_by: Any = None,
-    find_player: Callable[[str], Player] | None = None,
 ) -> Match:
     """Store a whole match (e.g. a replayed .mat log) with its full action log, exactly as if it had been entered
     action by action; nothing is stored if any action is refused.
 
+    ``states``, when given, are the engine's states after each action of ``games`` (game by game), from a replay
+    of these very actions from the start of a match of this set-up (:func:`import_log` passes those of the check),
+    and are used as they are instead of replaying the actions again. The log is written with one COPY.
+
     :raises ApplicationError: ILLEGAL_ACTION with the engine's reason and the action's place; MATCH_TOO_LONG past
         the games or actions a match holds.
     """
-    games = [list(actions) for actions in games]
-    check_match_size(games=len(games), actions=sum(map(len, games)))
-    lookup = find_player or _player_named
+    by_game = [list(actions) for actions in games]
+    check_match_size(games=len(by_game), actions=sum(len(actions) for actions in by_game))
     with transaction.atomic():
-        p1, p2 = lookup(players[0]), lookup(players[1])
-        if p1.pk == p2.pk:
-            p2 = create_player(display_name=players[1])
-        entry_mode = Match.EntryMode.MOVES
-        match = start_match(
-            player1=p1,
-            player2=p2,
-            length=length,
-            variant=variant,
-            crawford=crawford,
-            entry_mode=entry_mode,
-            created_by=created_by,
+        p1, p2 = _players_named(players)
+        match = new_match(
+            player1=p1, player2=p2, length=length, variant=variant, crawford=crawford, created_by=created_by,
             source=source,
-        )
-        state = load_state(match)
-        rows: list[Action] = []
-        game_rows: list[Game] = []
-        only_results = True
-        for number, actions in enumerate(games, start=1):
-            for action in actions:
-                play = None
-                if isinstance(action, Move):
-                    play = _resolve_play(state, action)
-                    action = Move(action.side, play)
-                only_results = only_results and isinstance(action, (GameResult, ConcedeMatch))
-                before = state
-                try:
-                    state = state.apply(action)
-                except EngineError as exc:
-                    raise ApplicationError(ErrorCode.ILLEGAL_ACTION, f"game {number}: {exc}") from exc
-                fields = row_fields(action, state, play)
-                rows.append(
-                    Action(
-                        match=match,
-                        seq=len(rows) + 1,
-                        game_number=before.game_number,
-                        position_id=_position_after(before, state, action, play),
-                        match_id_after=state.match_id(),
-                        **fields,
-                    )
-                )
-                _collect_game(match, game_rows, before, state)
-        Action.objects.bulk_create(rows, batch_size=2000)
-        Game.objects.bulk_create(game_rows)
-        match.seq = len(rows)
-        match.state = state.snapshot()
-        match.score1, match.score2 = state.score
-        if only_results and rows:
-            match.entry_mode = Match.EntryMode.SCORESHEET
-        if rows:
-            match.status = Match.Status.IN_PROGRESS
-            match.started_at = timezone.now()
-        if state.is_over:
-            match.status = Match.Status.FINISHED
-            match.winner = match.player(state.winner or 0)
-            match.finished_at = match.started_at
-            match_pk = match.pk
-            transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_pk, imported=True))
-        match.save()
+        )  # fmt: skip
+        log = _ImportedLog(match, load_state(match))
+        for number, actions in enumerate(by_game, start=1):
+            if states is None:
+                log.replay(number, actions)
+            else:
+                log.take(actions, states[number - 1])
+        _finish_import(match, log)  # the match row, written once with its caches
+        copy_rows(Action, _LOG_COLUMNS, ((match.pk, *row) for row in log.rows))
+        Game.objects.bulk_create(log.games)
         return match
+
+
+def import_log(replay: LogReplay, *, source: str = "", created_by: Any = None) -> Match:
+    """Store a checked .mat log (:func:`engine.formats.matlog.replay_record` with no fault) with the states its
+    check computed: the log is not replayed again.
+
+    :raises ApplicationError: MATCH_TOO_LONG past the games or actions a match holds.
+    """
+    assert replay.fault is None, "only a log that passed the check is stored"
+    record = replay.record
+    return import_match(
+        players=record.players,
+        length=record.match_length,
+        variant=replay.variant.name,
+        crawford=replay.crawford_rule,
+        games=[game.actions for game in replay.games],
+        states=[game.states for game in replay.games],
+        source=source,
+        created_by=created_by,
+    )
+
+
+#: The columns of an imported log row (the others are NULL: no correction, no entering user or link, no key).
+_LOG_COLUMNS = (
+    "match_id", "seq", "game_number", "kind", "side", "die1", "die2", "play", "steps", "value", "data",
+    "position_id", "match_id_after", "reason", "created_at",
+)  # fmt: skip
+
+
+class _ImportedLog:
+    """The rows of an imported log, as column values for COPY (all but the match's id, which the match row gets
+    when it is written), and its game rows, built from each action and the state after it; ``state`` is the state
+    after the last action taken."""
+
+    def __init__(self, match: Match, state: MatchState) -> None:
+        self.match = match
+        self.state = state
+        self.rows: list[tuple[Any, ...]] = []
+        self.games: list[Game] = []
+        self.only_results = True
+        self.now = timezone.now()
+        self.keys = _KeyMemo()
+
+    def replay(self, number: int, actions: Iterable[EngineAction]) -> None:
+        """Take the actions of game ``number``, each replayed through the engine (the state after it computed)."""
+        for action in actions:
+            if isinstance(action, Move):
+                action = Move(action.side, _resolve_play(self.state, action))
+            try:
+                after = self.state.apply(action)
+            except EngineError as exc:
+                raise ApplicationError(ErrorCode.ILLEGAL_ACTION, f"game {number}: {exc}") from exc
+            self.add(action, after)
+
+    def take(self, actions: Sequence[EngineAction], states: Sequence[MatchState]) -> None:
+        """Take the actions of one game with the states after them, as a replay of them computed."""
+        if len(actions) != len(states):
+            raise ValueError("one state after each action")
+        for action, after in zip(actions, states, strict=True):
+            if isinstance(action, Move) and not isinstance(action.play, Play):
+                raise ValueError(f"a replayed move carries its resolved play, not {action.play!r}")
+            self.add(action, after)
+
+    def add(self, action: EngineAction, after: MatchState) -> None:
+        before, play = self.state, action.play if isinstance(action, Move) else None
+        assert play is None or isinstance(play, Play)
+        fields = row_fields(action, after, play)
+        self.only_results = self.only_results and isinstance(action, (GameResult, ConcedeMatch))
+        self.rows.append(
+            (
+                len(self.rows) + 1, before.game_number, fields["kind"], fields.get("side"),
+                fields.get("die1"), fields.get("die2"), fields.get("play", ""), fields.get("steps", ""),
+                fields.get("value"), fields.get("data", {}), _position_after(before, after, action, play, self.keys),
+                after.match_id(), "", self.now,
+            )
+        )  # fmt: skip
+        _collect_game(self.match, self.games, before, after)
+        self.state = after
+
+
+def _finish_import(match: Match, log: _ImportedLog) -> None:
+    """Write the match row (one INSERT) with its caches after its imported log; a finished match is signalled
+    after commit."""
+    state = log.state
+    match.seq = len(log.rows)
+    match.state = state.snapshot()
+    match.score1, match.score2 = state.score
+    if log.only_results and log.rows:
+        match.entry_mode = Match.EntryMode.SCORESHEET
+    if log.rows:
+        match.status = Match.Status.IN_PROGRESS
+        match.started_at = log.now
+    if state.is_over:
+        match.status = Match.Status.FINISHED
+        match.winner = match.player(state.winner or 0)
+        match.finished_at = match.started_at
+    match.save()
+    if state.is_over:
+        match_pk = match.pk
+        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_pk, imported=True))
 
 
 def _collect_game(match: Match, games: list[Game], before: MatchState, after: MatchState) -> None:
@@ -1173,9 +1256,17 @@ def _collect_game(match: Match, games: list[Game], before: MatchState, after: Ma
             setattr(games[-1], name, value)
 
 
-def _player_named(name: str) -> Player:
-    """The one player with exactly this name, or a new one (two namesakes: a new player, never a guess)."""
-    found = list(Player.objects.filter(display_name=" ".join(name.split()))[:2])
-    if len(found) == 1:
-        return found[0]
-    return create_player(display_name=name or "Unknown player")
+def _players_named(names: tuple[str, str]) -> tuple[Player, Player]:
+    """For each name, the one player with exactly this name, or a new one (two namesakes: a new player, never a
+    guess); the same name twice is two players. One query for both."""
+    wanted = [" ".join(name.split()) for name in names]
+    found: dict[str, list[Player]] = {}
+    for player in Player.objects.filter(display_name__in=set(wanted)).order_by("id"):
+        found.setdefault(player.display_name, []).append(player)
+    chosen = []
+    for name, text in zip(names, wanted, strict=True):
+        same = found.get(text, [])
+        chosen.append(same[0] if len(same) == 1 else create_player(display_name=name or "Unknown player"))
+    if chosen[0].pk == chosen[1].pk:
+        chosen[1] = create_player(display_name=names[1] or "Unknown player")
+    return chosen[0], chosen[1]

@@ -54,11 +54,14 @@ class LogFault:
 
 @dataclass(slots=True)
 class GameReplay:
-    """One game of a replayed log: its actions (for storage) and how it ended."""
+    """One game of a replayed log: its actions (a play resolved to the engine's :class:`~engine.moves.Play`), the
+    match state after each of them (what storing the log needs, so that it is not replayed again), and how it
+    ended."""
 
     number: int
     start_score: tuple[int, int]
     actions: list[Action] = field(default_factory=list)
+    states: list[MatchState] = field(default_factory=list)
     winner: int | None = None
     points: int = 0
     crawford: bool = False
@@ -137,7 +140,8 @@ def replay_record(record: MatchRecord) -> LogReplay:
     if record.match_length < 0:
         result.fault = LogFault(1, None, "the match length cannot be negative")
         return result
-    state = MatchState.new(record.match_length, variant=variant, crawford_rule=crawford)
+    # A money session has no Crawford game whatever its tag says (as a stored money match is set up).
+    state = MatchState.new(record.match_length, variant=variant, crawford_rule=crawford and record.match_length > 0)
     players = record.players
     for index, game in enumerate(record.games, start=1):
         try:
@@ -203,12 +207,25 @@ class _GameRun:
 
     def apply(self, action: Action, cell: Cell) -> None:
         try:
+            if isinstance(action, Move) and isinstance(action.play, str):
+                action = self._resolved(action)
             self.state = self.state.apply(action)
         except EngineError as exc:
             raise _FaultError(cell.move_number if cell.move_number is not None else self.last_move, str(exc)) from exc
         self.replay.actions.append(action)
+        self.replay.states.append(self.state)
         if self.state.game_number != self.start.game_number or self.state.is_over:
             self.finished_at = self.state
+
+    def _resolved(self, move: Move) -> Move:
+        """The move with its written play resolved against the position and dice, as the engine reads it (the
+        engine then finds it among the same legal plays, generated once); a move out of turn is left to the
+        engine to refuse in its own words."""
+        game = self.state.game
+        if game.phase is not Phase.MOVE or game.dice is None or move.side != game.on_roll:
+            return move
+        assert isinstance(move.play, str)
+        return Move(move.side, parse_play(move.play, game.position(), game.dice, legal=game.legal_plays()))
 
     @property
     def over(self) -> bool:

@@ -494,15 +494,8 @@ class MatchImportApi(APIView):
         replay = replay_record(record)
         if replay.fault is not None:
             raise _invalid_log(replay.fault.message, replay.fault.as_dict())
-        match = services.import_match(
-            players=record.players,
-            length=record.match_length,
-            variant=replay.variant.name,
-            crawford=replay.crawford_rule,
-            games=[game.actions for game in replay.games],
-            source=os.path.basename(upload.name or "")[:200],
-            created_by=request.user,
-        )
+        source = os.path.basename(upload.name or "")[:200]
+        match = services.import_log(replay, source=source, created_by=request.user)
         return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
 
 

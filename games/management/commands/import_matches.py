@@ -1,9 +1,10 @@
 """``python manage.py import_matches FILE... [--event SLUG]`` (DESIGN.md contract C).
 
 Each file is validated exactly as ``python -m engine check`` validates it (the same reader, the same replay and
-the same messages) and, when valid, stored with its full action log through ``services.import_match``: one
-transaction per file, so a refused file stores nothing and never undoes the files before it. A directory stands
-for the ``*.mat`` and ``*.txt`` files under it; ``-`` reads one log from standard input.
+the same messages) and, when valid, stored with its full action log through ``services.import_log``: with the
+states the check computed (the log is replayed once) and its rows written with one COPY, in one transaction per
+file, so a refused file stores nothing and never undoes the files before it. A directory stands for the ``*.mat``
+and ``*.txt`` files under it; ``-`` reads one log from standard input.
 
 Output, one line per file::
 
@@ -125,15 +126,7 @@ def _unreadable(name: str, report: dict[str, Any]) -> Outcome:
 
 
 def _store(name: str, replay: LogReplay) -> Match:
-    record = replay.record
-    return services.import_match(
-        players=record.players,
-        length=record.match_length,
-        variant=replay.variant.name,
-        crawford=replay.crawford_rule,
-        games=[game.actions for game in replay.games],
-        source=_source(name),
-    )
+    return services.import_log(replay, source=_source(name))  # the check's states: no second replay
 
 
 def _source(name: str) -> str:
