@@ -123,11 +123,13 @@ def quiet_static_warning() -> None:
     warnings.filterwarnings("ignore", message=r"No directory at: .*staticfiles", category=UserWarning)
 
 
-def setup_django(url: str, settings: Mapping[str, str]) -> None:
-    """Put the project's root on ``sys.path``, ``settings`` and ``DATABASE_URL=url`` in the environment
-    (``DJANGO_SETTINGS_MODULE`` defaults to ``config.settings``), run ``django.setup()`` and migrate the database."""
-    if str(REPO) not in sys.path:
-        sys.path.insert(0, str(REPO))
+def setup_django(url: str, settings: Mapping[str, str], *, root: Path = REPO) -> None:
+    """Put the project's root (``root``: another checkout of it, to measure that code) first on ``sys.path``,
+    ``settings`` and ``DATABASE_URL=url`` in the environment (``DJANGO_SETTINGS_MODULE`` defaults to
+    ``config.settings``), run ``django.setup()`` and migrate the database."""
+    if str(root) in sys.path:
+        sys.path.remove(str(root))
+    sys.path.insert(0, str(root))
     os.environ.update(settings)
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")

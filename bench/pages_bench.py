@@ -1,7 +1,8 @@
 """Pages: the spectator pages of a big division and of a long match, against a small one measured in the same run
 (bench/README.md, "Pages").
 
-Usage: python bench/pages_bench.py [--database-url postgres://...] [--reps N] [--quick] [--keep-db]
+Usage: python bench/pages_bench.py [--database-url postgres://...] [--reps N] [--quick] [--matches-only]
+       [--code DIR] [--keep-db]
 
 What is built (on a throwaway PostgreSQL database, through the services, players and entries inserted in bulk):
 
@@ -10,8 +11,16 @@ What is built (on a throwaway PostgreSQL database, through the services, players
   ``recompute_standings``) and round 6
   paired, its matches not started: the page shows 512 standings rows with three tie-break columns, the current
   round's 256 boards and a link to each round's page;
-- two move-by-move 15-point matches in progress, 2,000 and 200 actions (``--quick``: 500 and 200): random dice
-  and a random legal play at every turn, no cube, stored through ``games.services.import_match``.
+- move-by-move 99-point matches in progress, of about 200, 2,000 and 5,000 actions (``--quick``: 200 and 500):
+  random dice and a random legal play at every turn, no cube; random complete games, then the same last games (the
+  first PROBE = 200 actions of one simulated match), so that every page shows the same game in play. Stored
+  through ``games.services.import_match`` but for the last two actions, recorded through the services once the
+  page has been read (so that a poll from that page is two entries behind). Each is measured against the
+  200-action one; the actions and games of each are printed.
+
+``--code DIR`` measures another checkout of the project (the code before a change, ``git worktree add DIR
+<commit>``) with this script, so that two versions are measured the same way; ``--matches-only`` skips the
+divisions.
 
 What is timed: each request through Django's test ``Client`` in this process (the whole middleware stack, the
 view, the template, no network and no server), DEBUG off, ``--reps`` times (default 7) after one warm-up request,
@@ -24,10 +33,10 @@ big one's median over the small one's.
 - pairings poll 200 and 304: ``live/pairings/`` (the current round's boards);
 - round page: ``rounds/swiss/1/``, round 1's table (256 boards, all played); round poll 200 and 304: its
   ``live/``;
-- match page: ``/matches/<id>/`` (the live part and the whole move list); ``?at=`` the board after the last entry;
-- match poll 200: ``/matches/<id>/live/?after=&list=`` as the page polls it, from a client that shows the list
-  as it was two entries ago (the answer carries those two entries); match poll 304: with the current ETag;
-- board fragment: ``/matches/<id>/board/?at=`` the middle entry (what the page's arrow keys fetch).
+- match page: ``/matches/<id>/`` (the live part and the move list); ``?at=`` the board after the last entry;
+- match poll 200: the live part's URL as the page polls it, from the page read two actions ago (the answer
+  carries those two entries); match poll 304: with the current ETag;
+- board fragment: ``/matches/<id>/board/?at=`` the middle entry of the page's move list (what the arrow keys fetch).
 
 The script creates the database named in ``--database-url`` (default ``DATABASE_URL``, else
 ``postgres://postgres@127.0.0.1:5432/bgmatch_bench_pages``), migrates it and drops it at the end, also after an
@@ -41,14 +50,17 @@ import argparse
 import os
 import platform
 import random
+import re
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from benchdb import (
+    REPO,
     database_name,
     disconnect_division_followups,
     environment,
@@ -78,16 +90,18 @@ class Sizes:
     reps: int
 
 
-FULL = Sizes(players=(512, 32), actions=(2000, 200), reps=7)
-QUICK = Sizes(players=(128, 32), actions=(500, 200), reps=3)
+FULL = Sizes(players=(512, 32), actions=(200, 2000, 5000), reps=7)
+QUICK = Sizes(players=(128, 32), actions=(200, 500), reps=3)
+MATCH_LENGTH_LONG = 99  # long enough that no simulated match ends before its actions
 
 
 # -- Django ----------------------------------------------------------------------------------------------------------
 
 
-def setup_pages_django(url: str) -> None:
-    """Django on ``url`` with ENVIRONMENT; static files served from the sources (no ``collectstatic``)."""
-    setup_django(url, ENVIRONMENT)
+def setup_pages_django(url: str, root: Path | None = None) -> None:
+    """Django on ``url`` with ENVIRONMENT (the project at ``root``: another checkout); static files served from the
+    sources (no ``collectstatic``)."""
+    setup_django(url, ENVIRONMENT, **({"root": root} if root else {}))
     from django.conf import settings
 
     # DEBUG off asks for the hashed files of `collectstatic`; the pages are timed with the sources' static URLs.
@@ -136,7 +150,7 @@ def swiss_division(actor: Any, rng: random.Random, players: int) -> Any:
     return division
 
 
-def simulated_games(actions: int, rng: random.Random, length: int = 15) -> list[list[Any]]:
+def simulated_games(actions: int, rng: random.Random, length: int = MATCH_LENGTH_LONG) -> list[list[Any]]:
     """``actions`` engine actions of a ``length``-point match, by game: random dice, a random legal play, no cube."""
     from engine.actions import Move, OpeningRoll, Roll
     from engine.game import Phase
@@ -164,20 +178,53 @@ def simulated_games(actions: int, rng: random.Random, length: int = 15) -> list[
     return [g for g in games if g]
 
 
-def long_match(rng: random.Random, actions: int) -> Any:
+@dataclass
+class LongMatch:
+    """A match stored but for its last two actions (``pending``), recorded by :meth:`catch_up`."""
+
+    match: Any
+    pending: list[Any]
+
+    def catch_up(self) -> None:
+        from games import services
+        from games.access import SYSTEM
+
+        for action in self.pending:
+            seq = type(self.match).objects.get(pk=self.match.pk).seq
+            services.record_action(self.match.pk, action, actor=SYSTEM, expected_seq=seq)
+        self.pending = []
+
+
+#: Every long match ends with the same games: the first PROBE actions of one simulated match, the game being played
+#: last among them, so that the pages of every size show the same latest game (what a page shows of a game grows with
+#: that game, which a match of any length may be in the middle of); the games before it differ with the size.
+PROBE = 200
+
+
+def long_match(rng: random.Random, actions: int) -> LongMatch:
+    """A match of about ``actions`` actions: random complete games, then the probe's games."""
     from games import services
 
-    games = simulated_games(actions, rng)
-    if sum(map(len, games)) < actions:
-        raise SystemExit(f"the simulated match ended before {actions} actions: choose another seed")
-    return services.import_match(
+    probe = simulated_games(PROBE, random.Random(SEED))
+    earlier: list[list[Any]] = []
+    if actions > PROBE:
+        played = simulated_games(actions + 600, rng)[:-1]  # complete games only
+        while played and sum(map(len, earlier)) + len(played[0]) <= actions - PROBE:
+            earlier.append(played.pop(0))
+    games = [*earlier, *probe]
+    if len(games[-1]) < 3:
+        raise SystemExit("the probe ends at a game's start: choose another PROBE")
+    pending = games[-1][-2:]
+    games[-1] = games[-1][:-2]
+    match = services.import_match(
         players=(f"Alice {actions}", f"Bob {actions}"),
-        length=15,
+        length=MATCH_LENGTH_LONG,
         variant="standard",
         crawford=True,
         games=games,
         source="bench",
     )
+    return LongMatch(match, pending)
 
 
 # -- measuring ---------------------------------------------------------------------------------------------------------
@@ -235,42 +282,49 @@ def division_requests(division: Any) -> list[tuple[str, str, int, dict[str, str]
     return out
 
 
-def match_requests(match: Any) -> list[tuple[str, str, int, dict[str, str]]]:
-    from django.contrib.auth.models import AnonymousUser
+LIVE_URL = re.compile(r'<section id="live"[^>]*? hx-get="([^"]+)"')
+ENTRY = re.compile(r'<a href="/matches/\d+/\?at=(\d+)#replay" data-seq="\1"')
+
+
+def match_requests(long: LongMatch) -> list[tuple[str, str, int, dict[str, str]]]:
+    """The match's requests, read from its page as a browser would (whatever the version of the code): the live
+    part's poll URL from the page before the last two actions, the entries of the move list the page shows."""
+    import html
+
     from django.test import Client
     from django.urls import reverse
 
-    from games.spectator import match_for_page, moves_digest, page_data
-
-    data = page_data(match_for_page(match.pk, AnonymousUser()))
-    behind = data.entries[:-2]  # a client two entries behind
-    digest = moves_digest(data.names, (e.seq for e in behind))
+    match = long.match
+    client = Client(SERVER_NAME="localhost")
     page = reverse("games:match", args=[match.pk])
+    before = client.get(page).content.decode()
+    found = LIVE_URL.search(before)
+    if found is None:
+        raise SystemExit("the match page polls no live part")
+    poll = html.unescape(found.group(1))
+    long.catch_up()
+    seqs = [int(s) for s in ENTRY.findall(client.get(page).content.decode())]
     live = reverse("games:match-live", args=[match.pk])
-    poll = f"{live}?after={behind[-1].seq}&list={digest}"
-    etag = Client(SERVER_NAME="localhost").get(live)["ETag"]
-    last, middle = data.entries[-1].seq, data.entries[len(data.entries) // 2].seq
+    etag = client.get(live)["ETag"]
     return [
         ("match page", page, 200, {}),
-        ("match page ?at=last", f"{page}?at={last}", 200, {}),
+        ("match page ?at=last", f"{page}?at={seqs[-1]}", 200, {}),
         ("match poll 200", poll, 200, {}),
         ("match poll 304", poll, 304, {"HTTP_IF_NONE_MATCH": etag}),
-        ("board fragment", f"{reverse('games:match-board', args=[match.pk])}?at={middle}", 200, {}),
+        ("board fragment", f"{reverse('games:match-board', args=[match.pk])}?at={seqs[len(seqs) // 2]}", 200, {}),
     ]
 
 
-def compare(
-    title: str,
-    sizes: tuple[int, int],
-    requests: Callable[[Any], list[tuple[str, str, int, dict[str, str]]]],
-    subjects: tuple[Any, Any],
-    reps: int,
-) -> None:
+Requests = list[tuple[str, str, int, dict[str, str]]]
+
+
+def compare(title: str, sizes: tuple[int, int], requests: tuple[Requests, Requests], reps: int) -> None:
+    """Measure each request of the big subject and of the small one side by side (``requests``: big, small)."""
     from django.test import Client
 
     heading(title)
     client = Client(SERVER_NAME="localhost")
-    big_requests, small_requests = requests(subjects[0]), requests(subjects[1])
+    big_requests, small_requests = requests
     rows = []
     for (what, big_url, code, big_headers), (_, small_url, _, small_headers) in zip(
         big_requests, small_requests, strict=True
@@ -318,8 +372,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--reps", type=int, help="timed repetitions of every request (default 7; 3 with --quick)")
     parser.add_argument("--quick", action="store_true", help="a 128-player division and a 500-action match")
+    parser.add_argument("--matches-only", action="store_true", help="measure the matches only, not the divisions")
+    parser.add_argument("--code", type=Path, help="measure this checkout of the project instead of this one")
     parser.add_argument("--keep-db", action="store_true", help="leave the database in place")
     args = parser.parse_args(argv)
+    if args.code is not None and not (args.code / "manage.py").is_file():
+        parser.error(f"--code {args.code} is not a checkout of the project (no manage.py)")
     sizes = QUICK if args.quick else FULL
     reps = args.reps or sizes.reps
     if reps < 1:
@@ -327,42 +385,44 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     created = prepare_database(args.database_url, reuse_empty=True)
     try:
-        setup_pages_django(args.database_url)
+        setup_pages_django(args.database_url, args.code.resolve() if args.code else None)
         from django.contrib.auth import get_user_model
 
         from games.access import Actor
 
         # Building records hundreds of results; the build syncs once per round, and no timed request sends these.
         disconnect_division_followups()
-        print(f"pages bench: {machine()}")
+        print(f"pages bench: {machine()}; the code of {args.code.resolve() if args.code else REPO}")
         print(f"database {database_name(args.database_url)}: migrated ({load()})", flush=True)
         rng = random.Random(SEED)
         actor = Actor(user=get_user_model().objects.create_user("pages-bench", password=None))
+        divisions: tuple[Any, ...] = ()
+        if not args.matches_only:
+            t0 = time.perf_counter()
+            divisions = tuple(swiss_division(actor, rng, n) for n in sizes.players)
+            print(
+                f"built the Swiss divisions of {sizes.players[0]} and {sizes.players[1]} players, {ROUNDS_PLAYED} "
+                f"rounds played and round {ROUNDS_PLAYED + 1} paired, in {time.perf_counter() - t0:.1f} s",
+                flush=True,
+            )
         t0 = time.perf_counter()
-        divisions = tuple(swiss_division(actor, rng, n) for n in sizes.players)
-        print(
-            f"built the Swiss divisions of {sizes.players[0]} and {sizes.players[1]} players, {ROUNDS_PLAYED} rounds "
-            f"played and round {ROUNDS_PLAYED + 1} paired, in {time.perf_counter() - t0:.1f} s",
-            flush=True,
-        )
-        t0 = time.perf_counter()
-        matches = tuple(long_match(rng, n) for n in sizes.actions)
-        print(
-            f"built the matches of {sizes.actions[0]} and {sizes.actions[1]} actions "
-            f"in {time.perf_counter() - t0:.1f} s",
-            flush=True,
-        )
+        matches = {n: long_match(rng, n) for n in sizes.actions}
+        print(f"built the matches in {time.perf_counter() - t0:.1f} s:", flush=True)
+        for n, long in matches.items():
+            total = long.match.seq + len(long.pending)
+            print(f"  about {n:,} actions: {total:,} actions in {long.match.games.count()} games")
         print(f"times in ms over {reps} repetitions (Django's test Client in process, DEBUG off)")
-        compare(
-            f"Swiss division, {sizes.players[0]} vs {sizes.players[1]} players",
-            sizes.players,
-            division_requests,
-            divisions,
-            reps,
-        )
-        compare(
-            f"Match, {sizes.actions[0]} vs {sizes.actions[1]} actions", sizes.actions, match_requests, matches, reps
-        )
+        if divisions:
+            compare(
+                f"Swiss division, {sizes.players[0]} vs {sizes.players[1]} players",
+                sizes.players,
+                (division_requests(divisions[0]), division_requests(divisions[1])),
+                reps,
+            )
+        requests = {n: match_requests(long) for n, long in matches.items()}
+        small = sizes.actions[0]
+        for big in sizes.actions[1:]:
+            compare(f"Match, {big:,} vs {small:,} actions", (big, small), (requests[big], requests[small]), reps)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

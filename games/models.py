@@ -194,7 +194,8 @@ class Action(models.Model):
         VOID = "void"
         FINISH = "finish"
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
+    # No index of its own: the (match, seq) and (match, game_number, seq) indexes below both begin with the match.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions", db_index=False)
     seq = models.PositiveIntegerField()
     game_number = models.PositiveSmallIntegerField()
     kind = models.CharField(max_length=24, choices=Kind.choices)
@@ -238,6 +239,15 @@ class Action(models.Model):
                 condition=(Q(die2__gte=1) & Q(die2__lte=6)) | Q(die2__isnull=True), name="action_die2_range"
             ),
             models.CheckConstraint(condition=Q(side__in=[0, 1]) | Q(side__isnull=True), name="action_side"),
+        ]
+        indexes = [
+            # The pages read a match's log a game at a time, and its cube history from the cube's rows alone.
+            models.Index(fields=["match", "game_number", "seq"], name="action_match_game_seq"),
+            models.Index(
+                fields=["match", "seq"],
+                condition=Q(kind__in=["double", "take", "drop", "correction"]),
+                name="action_cube_rows",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -133,8 +133,10 @@ class CubeEvent:
 
 
 def cube_history(match: Match) -> list[CubeEvent]:
-    """Every double of the match in order, read from the log rows in force (one query)."""
-    rows = list(Action.objects.filter(match=match).order_by("seq").only("seq", "kind", "side", "game_number", "undoes"))
+    """Every double of the match in order, read from the log rows in force (one query, of the cube's rows and the
+    corrections only: a few a game, whatever the length of the games)."""
+    cube_rows = Action.objects.filter(match=match, kind__in=(Kind.DOUBLE, Kind.TAKE, Kind.DROP, Kind.CORRECTION))
+    rows = list(cube_rows.order_by("seq").only("seq", "kind", "side", "game_number", "undoes"))
     undone = {r.undoes_id for r in rows if r.kind == Kind.CORRECTION}
     events: list[CubeEvent] = []
     values: dict[int, int] = {}

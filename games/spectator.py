@@ -14,12 +14,11 @@ a query per row.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from django.db import router
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, Q, Subquery
 from django.http import Http404
 from django.utils.functional import Promise
 from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
@@ -35,7 +34,7 @@ from engine.moves import Play
 from games.access import can_read
 from games.analysis.selectors import LoggedDecision, MatchAnalysisView, entry_decisions, match_analysis
 from games.board_svg import BoardScene, scene_from_state
-from games.engine_bridge import engine_action, load_state, variant_of
+from games.engine_bridge import load_state, variant_of
 from games.models import Action, Decision, Game, Match, MatchAnalysis
 from games.selectors import CubeEvent, cube_history, match_games
 from games.services import effective_actions
@@ -498,43 +497,51 @@ def chart_dots(chances: Sequence[float | None]) -> list[ChartDot]:
 
 
 class PageData:
-    """Everything the match page and its fragments show: the log in force and the games are read up front (two
-    queries), the cube history only when a template asks for it (one more).
+    """Everything the match page and its fragments show, read a game at a time: the log in force of the game the
+    move list shows (``shown``) and of the latest games (the live part's latest moves and board) in one query, the
+    games in another, the cube history only when a template asks for it (one more). What is read does not grow
+    with the match: a game is at most a few hundred actions, a match at most MATCH_MAX_GAMES games.
 
-    A poll's data (:func:`live_update`) holds the log from the start of a recent game on only (``offset``: the
-    place of its first row in the log in force), with the seq and game of every entry (``marks``): enough for the
-    live part and the entries added since the client's list, not for the whole list (``moves_by_game``)."""
+    ``pairs_by_game`` holds each game's log in force read; an entry's ``index`` is its row's place there.
+    ``latest`` is the game being played, or the one just over while the next has no entry yet."""
 
     def __init__(
-        self,
-        match: Match,
-        pairs: list[tuple[Action, EngineAction | None]] | None = None,
-        *,
-        offset: int = 0,
-        marks: list[tuple[int, int]] | None = None,
+        self, match: Match, pairs: list[tuple[Action, EngineAction | None]], *, shown: int | None, current: int
     ) -> None:
         self.match = match
         self.names = (match.player1.display_name, match.player2.display_name)
         self.state: MatchState = load_state(match)
-        self.use_log(effective_actions(match) if pairs is None else pairs, offset=offset, marks=marks)
+        self.current = current
+        self.pairs_by_game: dict[int, list[tuple[Action, EngineAction | None]]] = {}
+        for pair in pairs:
+            self.pairs_by_game.setdefault(pair[0].game_number, []).append(pair)
+        self.entries_by_game = {
+            number: log_entries(game_pairs, self.names) for number, game_pairs in self.pairs_by_game.items()
+        }
+        self.entries_by_game = {number: entries for number, entries in self.entries_by_game.items() if entries}
+        self.latest = next((n for n in (current, current - 1) if n in self.entries_by_game), current)
         game_rows = list(match_games(match))
         self.games = {g.number: g for g in game_rows}
         self.game_lines = game_lines(match, game_rows, self.names)
         self.chances = chances_after_games(match, game_rows)
         self.chance = current_chance(match, self.state)
+        self.show(self.latest if shown is None else shown)
 
-    def use_log(
-        self,
-        pairs: list[tuple[Action, EngineAction | None]],
-        *,
-        offset: int = 0,
-        marks: list[tuple[int, int]] | None = None,
-    ) -> None:
-        """Show the log ``pairs`` (from its row ``offset`` on; ``marks``: every entry's seq and game)."""
-        self.pairs, self.offset = pairs, offset
-        self.entries = log_entries(pairs, self.names, offset)
-        self.marks = [(e.seq, e.game) for e in self.entries] if marks is None else marks
+    def show(self, number: int) -> None:
+        """Let the move list show game ``number`` (one of the games read)."""
+        self.shown = number
+        self.entries = self.entries_by_game.get(number, [])
         self.__dict__.pop("moves_key", None)
+
+    @property
+    def follows(self) -> bool:
+        """The move list shows the latest game (a poll moves it on to the next game when that begins)."""
+        return self.shown == self.latest
+
+    @property
+    def game_numbers(self) -> list[int]:
+        """The games the move list can show (the links above it): every game begun."""
+        return sorted(set(self.games) | set(self.entries_by_game))
 
     @cached_property
     def cube_events(self) -> list[CubeEvent]:
@@ -557,7 +564,7 @@ class PageData:
         kinds: dict[str, str] = {Kind.DOUBLE: "double", Kind.TAKE: "take", Kind.DROP: "drop"}
         lines: list[LoggedDecision] = []
         for entry in self.entries:
-            kind = self.pairs[entry.index - self.offset][0].kind if entry.index >= self.offset else None
+            kind = self.pairs_by_game[entry.game][entry.index][0].kind
             if entry.dice is not None and kind not in (*ROLLS, Kind.PLAY):
                 continue
             if entry.dice is not None:
@@ -579,27 +586,40 @@ class PageData:
         i = self.entries.index(entry)
         return (self.entries[i - 1] if i else None), (self.entries[i + 1] if i + 1 < len(self.entries) else None)
 
+    @property
+    def previous_game(self) -> int | None:
+        """The game before the one shown, if any (the stepper's way back at the shown game's first move)."""
+        return self.shown - 1 if self.shown - 1 in self.game_numbers else None
+
+    @property
+    def following_game(self) -> int | None:
+        """The game after the one shown, if it has begun."""
+        return self.shown + 1 if self.shown + 1 in self.game_numbers else None
+
     def board(self, entry: Entry) -> BoardScene:
-        return board_at(self.match, self.pairs, self.games, entry, self.names, self.offset)
+        return board_at(self.match, self.pairs_by_game[entry.game], self.games, entry, self.names)
+
+    @property
+    def live_entries(self) -> list[Entry]:
+        """The entries of the latest game."""
+        return self.entries_by_game.get(self.latest, [])
 
     def live_board(self) -> BoardScene:
-        return live_board(self.state, self.entries[-1] if self.entries else None, self.names)
+        entries = self.live_entries
+        return live_board(self.state, entries[-1] if entries else None, self.names)
 
     @property
     def tail(self) -> list[Entry]:
-        return self.entries[-TAIL:]
+        return self.live_entries[-TAIL:]
 
     @cached_property
     def moves_key(self) -> MovesKey:
         """What the client's move list is once this page (or poll) is shown: its last entry and its digest."""
-        return MovesKey(self.marks[-1][0] if self.marks else 0, moves_digest(self.names, (s for s, _g in self.marks)))
+        return MovesKey(self.entries[-1].seq if self.entries else 0, moves_digest(self.names, entry_seqs(self.entries)))
 
     def moves_since(self, key: MovesKey) -> MovesUpdate:
         """What turns the move list the client shows (``key``, as :attr:`moves_key` gave it) into this one."""
-        if not self.offset:
-            return moves_update(self.entries, self.pairs, self.names, key)
-        rolls = {row.seq: row.game_number for row, _ in self.pairs if row.kind in ROLLS}
-        return _moves_update(self.marks, self.entries, rolls.get, self.names, key)
+        return moves_update(self.entries, self.pairs_by_game.get(self.shown, []), self.names, key)
 
     @property
     def is_moves(self) -> bool:
@@ -616,7 +636,8 @@ class PageData:
 
     @property
     def moves_by_game(self) -> list[tuple[int, list[Entry]]]:
-        return entries_by_game(self.entries)
+        """The move list: the shown game's entries (one group, or none)."""
+        return [(self.shown, self.entries)] if self.entries else []
 
     @property
     def turn(self) -> str:
@@ -643,6 +664,10 @@ class PageData:
         ]
 
 
+def entry_seqs(entries: Iterable[Entry]) -> Iterator[int]:
+    return (e.seq for e in entries)
+
+
 @dataclass(frozen=True, slots=True)
 class CubeLine:
     """One row of the cube history table: a double and its answer, in words."""
@@ -660,68 +685,31 @@ CUBE_ANSWERS = {
 }
 
 
-def page_data(match: Match) -> PageData:
-    """Read everything the page shows (two or three queries past :func:`match_for_page`)."""
-    return PageData(match)
+def page_data(match: Match, *, game: int | None = None, at: int | None = None) -> PageData:
+    """Read what the page shows (two or three queries past :func:`match_for_page`): the move list shows ``game``,
+    else the game of the entry ``at`` (a row's seq), else the game being played."""
+    current = load_state(match).game_number
+    wanted = Q(game_number__in=(current - 1, current))
+    if game is not None:
+        wanted |= Q(game_number=game)
+    elif at is not None:
+        wanted |= Q(game_number=Subquery(Action.objects.filter(match=match, seq=at).values("game_number")[:1]))
+    pairs = effective_actions(match, games=wanted)
+    shown = game
+    if game is None and at is not None:
+        shown = next((row.game_number for row, _a in pairs if row.seq == at), None)
+    return PageData(match, pairs, shown=shown, current=current)
 
 
-# -- a poll ------------------------------------------------------------------------------------------------------------
-#
-# A poll of a long match shows the latest entries and those added since the client's list; only the seqs of the
-# earlier ones count (for the digest of the list). So the log is read as plain values (one query, no model
-# instance), the entries' seqs and games are found from the rows' kinds alone, and rows and engine actions are made
-# only from the start of the earliest game the poll shows. That holds for a log without a correction, where the
-# log in force is every row; a log with a correction is read in force as the page reads it.
-
-_LOG_FIELDS = tuple(f.attname for f in Action._meta.concrete_fields)
-_SEQ, _GAME, _KIND = (_LOG_FIELDS.index(name) for name in ("seq", "game_number", "kind"))
-
-
-def entry_marks(kinds: Iterable[tuple[int, int, str]]) -> list[tuple[int, int, int]]:
-    """(seq, game, row index) of every entry of a log without a correction, from its rows' (seq, game, kind): as
-    :func:`log_entries` lists them, a roll is an entry until its play comes, a play and any other row are one."""
-    out: list[tuple[int, int, int]] = []
-    pending: tuple[int, int, int] | None = None
-    for index, (seq, game, kind) in enumerate(kinds):
-        if kind in ROLLS:
-            if pending is not None:
-                out.append(pending)
-            pending = (seq, game, index)
-            continue
-        if kind != Kind.PLAY and pending is not None:
-            out.append(pending)
-        pending = None
-        out.append((seq, game, index))
-    if pending is not None:
-        out.append(pending)
-    return out
-
-
-def live_update(match: Match, key: MovesKey) -> tuple[PageData, MovesUpdate]:
-    """The data of a poll from a client showing the list ``key``, and what its list is sent: the log read once
-    (two queries with the games, a third if a template asks for the cube history), and the entries made only from
-    the start of the game of the tail's first entry or of the client's last one, whichever comes first."""
-    queryset = Action.objects.filter(match=match).order_by("seq")
-    values = list(queryset.values_list(*_LOG_FIELDS))
-    if any(v[_KIND] == Kind.CORRECTION for v in values):
-        data = PageData(match)  # the log in force, corrections applied (read again)
-        return data, data.moves_since(key)
-    marks = entry_marks((v[_SEQ], v[_GAME], v[_KIND]) for v in values)
-    cut = next((i for i, (seq, _g, _i) in enumerate(marks) if seq > key.after), len(marks))
-    first = min(max(len(marks) - TAIL, 0), max(cut - 1, 0))
-    game = marks[first][1] if marks else 0
-    start = next((i for i, v in enumerate(values) if v[_GAME] >= game), 0)
-    db = router.db_for_read(Action)
-    recent = [Action.from_db(db, _LOG_FIELDS, v) for v in values[start:]]
-    data = PageData(match, [(row, engine_action(row)) for row in recent], offset=start, marks=[m[:2] for m in marks])
-    shown = [(e.seq, e.game) for e in data.entries]
-    update = data.moves_since(key)
-    if update.replace or shown != [m[:2] for m in marks if m[1] >= game]:
-        # the whole list goes again (or the entries were not what the kinds said): make every entry, no query
-        earlier = [Action.from_db(db, _LOG_FIELDS, v) for v in values[:start]]
-        data.use_log([(row, engine_action(row)) for row in earlier + recent])
-        update = data.moves_since(key)
-    return data, update
+def live_update(match: Match, key: MovesKey, *, game: int, follow: bool) -> tuple[PageData, MovesUpdate]:
+    """The data of a poll from a client whose move list shows game ``game`` as ``key`` says, and what its list is
+    sent: the entries added since, or (``follow``: the client follows the game being played) the list of the game
+    being played once that is a later one. The same queries as the page's."""
+    data = page_data(match, game=game)
+    if follow and data.latest != game and data.latest in data.entries_by_game:
+        data.show(data.latest)
+        return data, MovesUpdate(replace=True)
+    return data, data.moves_since(key)
 
 
 # -- the analysis --------------------------------------------------------------------------------------------------

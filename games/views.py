@@ -6,14 +6,18 @@ token. The live part answers ``304 Not Modified`` when the client's ``If-None-Ma
 costs one query and no rendering; anonymous spectators of a public match share it for a few seconds, with no query
 (:mod:`config.live`).
 
-The move list is not part of the live part: the page lists every entry once, and the live part's URL names the
-list the client shows (``?after=<seq>&list=<digest>``, see :class:`games.spectator.MovesKey`), so that a ``200``
-poll sends the live part and, as htmx out-of-band swaps, only the entries added since (or, after a correction,
-the whole list again). Such a poll reads the log as plain values and makes entries only from a recent game on
-(:func:`games.spectator.live_update`).
+The page, its live part and the board read a game at a time (:func:`games.spectator.page_data`), so that they cost
+the same at 20 and at 20,000 actions. The move list shows one game (``?game=<n>``, else the game of ``?at=``, else
+the latest), with a link to each game. It is not part of the live part: the live part's URL names the list the
+client shows (``?game=<n>&after=<seq>&list=<digest>``, see :class:`games.spectator.MovesKey`, and ``&follow=1``
+when it is the latest game's), so that a ``200`` poll sends the live part and, as htmx out-of-band swaps, only the
+entries added since (after a correction, the game's whole list again; for a client following the latest game,
+the next game's list once it begins).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
@@ -29,16 +33,15 @@ from games.models import Match, Player
 from games.spectator import CLOSED, Entry, MovesKey, PageData, etag_of, live_update, match_for_page, page_data
 
 BAD_MOVES_KEY = (
-    "after must be a whole number (0 or more) and list the 16-character digest that the page gave: "
+    "game and after must be whole numbers (0 or more) and list the 16-character digest that the page gave: "
     "reload the match page to poll again"
 )
 
 
-def _at(request: HttpRequest) -> int | None:
-    try:
-        return int(request.GET["at"])
-    except (KeyError, ValueError):
-        return None
+def _number(request: HttpRequest, name: str) -> int | None:
+    """A whole number in the query (``?at=``, ``?game=``), None when absent or not one."""
+    text = request.GET.get(name, "")
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 12 else None
 
 
 def _replay_context(data: PageData, entry: Entry | None) -> dict[str, object]:
@@ -60,10 +63,12 @@ def _live_context(data: PageData, etag: str) -> dict[str, object]:
 
 @require_GET
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
-    """``/matches/<id>/``: the whole page; ``?at=<seq>`` adds the board after that entry of the move list."""
+    """``/matches/<id>/``: the whole page; ``?at=<seq>`` adds the board after that entry of the move list, which
+    shows its game; ``?game=<n>`` shows game n's moves."""
     match = match_for_page(match_id, request.user)
-    data = page_data(match)
-    context = {**_live_context(data, etag_of(match)), **_replay_context(data, data.entry(_at(request)))}
+    at = _number(request, "at")
+    data = page_data(match, game=_number(request, "game"), at=at)
+    context = {**_live_context(data, etag_of(match)), **_replay_context(data, data.entry(at))}
     return render(request, "games/match_detail.html", context)
 
 
@@ -71,35 +76,40 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
 def match_board(request: HttpRequest, match_id: int) -> HttpResponse:
     """``/matches/<id>/board/?at=<seq>``: the replay board fragment (what the page's script steps through)."""
     match = match_for_page(match_id, request.user)
-    data = page_data(match)
-    entry = data.entry(_at(request))
+    at = _number(request, "at")
+    data = page_data(match, at=at)
+    entry = data.entry(at)
     if entry is None:
         return HttpResponse(status=404)
     return render(request, "games/_replay_board.html", {"data": data, **_replay_context(data, entry)})
 
 
-def _moves_key(request: HttpRequest) -> MovesKey | str | None:
-    """The move list the client shows (``?after=&list=``); None without them, an error message when malformed."""
-    after, digest = request.GET.get("after"), request.GET.get("list")
-    if after is None and digest is None:
+@dataclass(frozen=True, slots=True)
+class ShownList:
+    """The move list a polling client shows: its game, its key, whether it follows the latest game."""
+
+    game: int
+    key: MovesKey
+    follow: bool
+
+
+def _moves_key(request: HttpRequest) -> ShownList | str | None:
+    """The move list the client shows (``?game=&after=&list=``, ``&follow=1``); None without them, an error
+    message when malformed."""
+    after, digest, game = _number(request, "after"), request.GET.get("list"), _number(request, "game")
+    if not any(request.GET.get(name) is not None for name in ("after", "list", "game")):
         return None
-    if (
-        after is None
-        or digest is None
-        or not (after.isascii() and after.isdigit())
-        or len(after) > 12
-        or len(digest) != 16
-    ):
+    if after is None or digest is None or game is None or len(digest) != 16:
         return BAD_MOVES_KEY
-    return MovesKey(int(after), digest)
+    return ShownList(game, MovesKey(after, digest), request.GET.get("follow") == "1")
 
 
 @require_GET
 def match_live(request: HttpRequest, match_id: int) -> HttpResponse:
     """``/matches/<id>/live/``: the live part, or 304 when nothing changed since the client's ETag.
 
-    With ``?after=<seq>&list=<digest>`` (what the page's live part polls), a ``200`` also carries the move list's
-    changes since that list, as out-of-band swaps; a malformed pair is ``400``.
+    With ``?game=<n>&after=<seq>&list=<digest>`` (what the page's live part polls), a ``200`` also carries the move
+    list's changes since that list, as out-of-band swaps; a malformed key is ``400``.
     """
     key = _moves_key(request)
     if isinstance(key, str):
@@ -107,14 +117,14 @@ def match_live(request: HttpRequest, match_id: int) -> HttpResponse:
     return shared_live_part(request, ("match", match_id, key), lambda: _match_live(request, match_id, key))
 
 
-def _match_live(request: HttpRequest, match_id: int, key: MovesKey | None) -> HttpResponse:
+def _match_live(request: HttpRequest, match_id: int, key: ShownList | None) -> HttpResponse:
     match = match_for_page(match_id, request.user)
     etag = etag_of(match)
     if not_modified(request, etag):
         response: HttpResponse = HttpResponseNotModified()
     else:
         if key is not None and match.entry_mode == Match.EntryMode.MOVES:
-            data, update = live_update(match, key)  # entries made from a recent game on only
+            data, update = live_update(match, key.key, game=key.game, follow=key.follow)
         else:
             data, update = page_data(match), None
         context = _live_context(data, etag)

@@ -89,7 +89,9 @@ def entry_decisions(match: Match, lines: list[LoggedDecision]) -> dict[int, Deci
     gnubg's records and the log are walked side by side per game: the n-th play of a game is gnubg's n-th move
     record, and the n-th cube action its n-th cube record; a pair whose side (or dice) differ is left unmarked.
     """
-    rows = Decision.objects.filter(analysis__match=match, analysis__match_seq=match.seq).order_by("game_number", "turn")
+    rows = Decision.objects.filter(
+        analysis__match=match, analysis__match_seq=match.seq, game_number__in={line.game for line in lines}
+    ).order_by("game_number", "turn")  # the games of the lines only: a page shows a game at a time
     gnubg: dict[tuple[int, str], list[Decision]] = {}
     for row in rows:
         gnubg.setdefault((row.game_number, "move" if row.kind == Decision.Kind.MOVE else "cube"), []).append(row)

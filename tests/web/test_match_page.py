@@ -126,12 +126,15 @@ def test_the_page_of_a_move_by_move_match(client: Client, moves_match: Match) ->
     assert "Cube history" in html and "taken" in html
     assert re.search(r"(Alice|Bob) \d+% to win the match", html)
     assert 'id="chart-title"' in html
-    # the live board and a move list with one link per entry, each working without JavaScript
+    # the live board and the latest game's move list, one link per entry, each working without JavaScript
     live = svg_of(html, "live")
     assert sum(checker_counts(live).values()) == 30
     links = re.findall(r'<a href="/matches/\d+/\?at=(\d+)#replay" data-seq="\1"', html)
-    plays = Action.objects.filter(match=moves_match, kind=Action.Kind.PLAY).count()
-    assert len(links) >= plays
+    plays = Action.objects.filter(match=moves_match, kind=Action.Kind.PLAY, game_number=2).count()
+    assert len(links) >= plays and 'id="moves-game-2-list"' in html and 'id="moves-game-1-list"' not in html
+    assert f'href="/matches/{moves_match.pk}/?game=1#replay"' in html  # game 1's moves are a link away
+    game_1 = client.get(url("match", moves_match), {"game": 1}).content.decode()
+    assert 'id="moves-game-1-list"' in game_1 and 'id="moves-game-2-list"' not in game_1
     assert 'id="replay-board"' in html and 'aria-labelledby="replay-title' not in html  # no ?at=: no replay board yet
     assert reverse("games:match-mat", args=[moves_match.pk]) in html
 
