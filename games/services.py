@@ -156,6 +156,20 @@ def start_many_matches(
     return ids
 
 
+def delete_unplayed_matches(match_ids: Sequence[int]) -> int:
+    """Delete matches nothing was recorded in (a round taken back before anyone played): their entry links go with
+    them. Returns how many were deleted.
+
+    :raises ApplicationError: CONFLICT if any of them has an action; nothing is deleted then."""
+    with transaction.atomic():
+        matches = list(Match.objects.select_for_update().filter(pk__in=match_ids).order_by("pk"))
+        played = [m.pk for m in matches if m.seq or m.status != Match.Status.SCHEDULED]
+        if played:
+            raise ApplicationError(ErrorCode.CONFLICT, f"match {played[0]} has started: it cannot be taken back")
+        Match.objects.filter(pk__in=[m.pk for m in matches]).delete()
+    return len(matches)
+
+
 def new_match(
     *,
     player1: Player,

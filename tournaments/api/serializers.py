@@ -343,6 +343,25 @@ class SwapInput(serializers.Serializer):
     first = strict.IntegerField(min_value=1, help_text="an entry id")
     second = strict.IntegerField(min_value=1, help_text="an entry id")
     reason = serializers.CharField(max_length=MAX_REASON, help_text="shown on the pairing")
+    allow_rematch = serializers.BooleanField(
+        required=False, default=False, help_text="Swiss: swap even though it pairs two players who have met"
+    )
+
+
+class PairRoundInput(serializers.Serializer):
+    allow_rematches = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="when no rematch-free pairing exists, pair the fewest rematches (each board says so)",
+    )
+
+
+class SwissRoundsInput(serializers.Serializer):
+    rounds = strict.IntegerField(min_value=1, max_value=99, help_text="the rounds to play, at least those paired")
+
+
+class UnpairedDoc(serializers.Serializer):
+    round = serializers.IntegerField(help_text="the round taken back")
 
 
 class QueuedDoc(serializers.Serializer):

@@ -241,22 +241,85 @@ class DivisionStartApi(APIView):
         return _division_answer(started, director=True)
 
 
+def _pair_answer(request: Request, event: str, division: str, pair: Any) -> Response:
+    """Pair a round by ``pair`` (pair_next_round or repair_round), with the director's consent to rematches if given,
+    and answer with the round and its boards."""
+    found = _division(request, event, division)
+    data = _valid(s.PairRoundInput, request.data)
+    rnd = pair(found, actor=actor_of(request), allow_rematches=data["allow_rematches"])
+    body = {
+        "round": s.RoundSerializer(rnd).data,
+        "pairings": s.PairingSerializer(reads.round_pairings(found, rnd), many=True).data,
+    }
+    return Response(body, status=status.HTTP_201_CREATED)
+
+
 class DivisionRoundPairApi(APIView):
     permission_classes = (IsAuthenticatedOrEntryToken,)
 
     @extend_schema(
         summary="Pair the next Swiss round (every result of the current round must count)",
-        request=None,
+        description="When no rematch-free pairing exists the answer is a 409 that says so and names the fewest "
+        "rematches a pairing needs; `allow_rematches` is the director's consent to that pairing.",
+        request=s.PairRoundInput,
         responses={201: s.RoundPairingsDoc, **_errors(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, event: str, division: str) -> Response:
+        return _pair_answer(request, event, division, services.pair_next_round)
+
+
+class SwissRoundsApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="Change the number of rounds of a running Swiss (at least those paired)",
+        request=s.SwissRoundsInput,
+        responses={200: s.DivisionSerializer, **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, event: str, division: str) -> Response:
         found = _division(request, event, division)
-        rnd = services.pair_next_round(found, actor=actor_of(request))
-        body = {
-            "round": s.RoundSerializer(rnd).data,
-            "pairings": s.PairingSerializer(reads.round_pairings(found, rnd), many=True).data,
-        }
-        return Response(body, status=status.HTTP_201_CREATED)
+        rounds = _valid(s.SwissRoundsInput, request.data)["rounds"]
+        return _division_answer(services.set_swiss_rounds(found, actor=actor_of(request), rounds=rounds), director=True)
+
+
+class SwissEndApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="End a Swiss now: a current round nobody has started is taken back; it finishes once every "
+        "result of the rounds paired counts",
+        request=None,
+        responses={200: s.DivisionSerializer, **_errors(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, event: str, division: str) -> Response:
+        found = _division(request, event, division)
+        return _division_answer(services.end_swiss(found, actor=actor_of(request)), director=True)
+
+
+class SwissUnpairApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="Take back the current Swiss round while none of its matches has started",
+        request=None,
+        responses={200: s.UnpairedDoc, **_errors(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, event: str, division: str) -> Response:
+        found = _division(request, event, division)
+        return Response({"round": services.unpair_round(found, actor=actor_of(request))})
+
+
+class SwissRepairApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="Take back the current Swiss round and pair it again from the results as they are now (after a "
+        "correction, say); nothing changes if it cannot be paired",
+        request=s.PairRoundInput,
+        responses={201: s.RoundPairingsDoc, **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, event: str, division: str) -> Response:
+        return _pair_answer(request, event, division, services.repair_round)
 
 
 class DivisionLastChanceCloseApi(APIView):
@@ -278,6 +341,8 @@ class DivisionSwapApi(APIView):
 
     @extend_schema(
         summary="Swap two players' places (seeds in a bracket, boards in a round) before their matches start",
+        description="In a Swiss a swap that pairs two players who have met is refused (409, naming them) unless "
+        "`allow_rematch` is given.",
         request=s.SwapInput,
         responses={200: s.PairingSerializer(many=True), **_errors(400, 401, 403, 404, 409)},
     )
@@ -285,7 +350,14 @@ class DivisionSwapApi(APIView):
         found = _division(request, event, division)
         data = _valid(s.SwapInput, request.data)
         first, second = _entry_field(found, "first", data["first"]), _entry_field(found, "second", data["second"])
-        services.swap_players(found, actor=actor_of(request), first=first, second=second, reason=data["reason"])
+        services.swap_players(
+            found,
+            actor=actor_of(request),
+            first=first,
+            second=second,
+            reason=data["reason"],
+            allow_rematch=data["allow_rematch"],
+        )
         return Response(s.PairingSerializer(selectors.pairings_of(found), many=True).data)
 
 

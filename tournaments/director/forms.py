@@ -217,6 +217,18 @@ class SeedForm(forms.Form):
     seed = forms.IntegerField(label=_("Seed"), required=False, min_value=1, help_text=_("Empty: no seed."))
 
 
+class PairRoundForm(forms.Form):
+    allow_rematches = forms.BooleanField(
+        label=_("Allow the fewest rematches"),
+        required=False,
+        help_text=_("Only when no pairing without a rematch exists: the pairing with the fewest rematches is made."),
+    )
+
+
+class SwissRoundsForm(forms.Form):
+    rounds = forms.IntegerField(label=_("Rounds to play"), min_value=1, max_value=99)
+
+
 class StartForm(forms.Form):
     only_checked_in = forms.BooleanField(
         label=_("Only checked-in players"),
@@ -237,6 +249,11 @@ class SwapForm(forms.Form):
     first = forms.ChoiceField(label=_("First player"))
     second = forms.ChoiceField(label=_("Second player"))
     reason = _reason()
+    allow_rematch = forms.BooleanField(
+        label=_("Even if it makes a rematch"),
+        required=False,
+        help_text=_("A Swiss swap that pairs two players who have met is refused, naming them, unless this is ticked."),
+    )
 
     def __init__(self, *args: Any, entries: Iterable[Entry] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -368,8 +368,38 @@ def _start(page: Page, target: Any, data: dict[str, Any]) -> str:
 
 
 def _pair_next(page: Page, target: Any, data: dict[str, Any]) -> str:
-    rnd = services.pair_next_round(page.division_, actor=page.actor)
+    rnd = services.pair_next_round(page.division_, actor=page.actor, allow_rematches=data["allow_rematches"])
     return _("Round %(number)s is paired.") % {"number": rnd.number}
+
+
+def _swiss_rounds(page: Page, target: Any, data: dict[str, Any]) -> str:
+    division = services.set_swiss_rounds(page.division_, actor=page.actor, rounds=data["rounds"])
+    if division.status == Division.Status.FINISHED:
+        return _("%(name)s is over after %(rounds)s rounds.") % {"name": division.name, "rounds": data["rounds"]}
+    return _("%(name)s now plays %(rounds)s rounds.") % {"name": division.name, "rounds": data["rounds"]}
+
+
+def _end_swiss(page: Page, target: Any, data: dict[str, Any]) -> str:
+    division = services.end_swiss(page.division_, actor=page.actor)
+    if division.status == Division.Status.FINISHED:
+        return _("%(name)s is over after %(rounds)s rounds.") % {
+            "name": division.name,
+            "rounds": division.rounds_planned,
+        }
+    return _("%(name)s ends after round %(rounds)s: it is over once that round's results are in.") % {
+        "name": division.name,
+        "rounds": division.rounds_planned,
+    }
+
+
+def _unpair(page: Page, target: Any, data: dict[str, Any]) -> str:
+    number = services.unpair_round(page.division_, actor=page.actor)
+    return _("Round %(number)s is taken back: pair it again when ready.") % {"number": number}
+
+
+def _repair(page: Page, target: Any, data: dict[str, Any]) -> str:
+    rnd = services.repair_round(page.division_, actor=page.actor, allow_rematches=data["allow_rematches"])
+    return _("Round %(number)s is paired again from the results as they are now.") % {"number": rnd.number}
 
 
 def _close_last_chance(page: Page, target: Any, data: dict[str, Any]) -> str:
@@ -388,7 +418,14 @@ def _rounds(page: Page) -> list[reads.RoundBoards]:
 def _swap(page: Page, target: Any, data: dict[str, Any]) -> str:
     entries = {str(e.pk): e for e in _entries(page)}
     first, second = entries[data["first"]], entries[data["second"]]
-    services.swap_players(page.division_, actor=page.actor, first=first, second=second, reason=data["reason"])
+    services.swap_players(
+        page.division_,
+        actor=page.actor,
+        first=first,
+        second=second,
+        reason=data["reason"],
+        allow_rematch=data["allow_rematch"],
+    )
     return _("%(a)s and %(b)s swapped places.") % {"a": first.player.display_name, "b": second.player.display_name}
 
 
@@ -455,7 +492,11 @@ DIVISION_ACTIONS = {
     "withdraw": Action(f.WithdrawForm, _withdraw, target=_entry_target),
     "seed": Action(f.SeedForm, _seed, target=_entry_target),
     "start": Action(f.StartForm, _start),
-    "pair-next": Action(f.EmptyForm, _pair_next),
+    "pair-next": Action(f.PairRoundForm, _pair_next),
+    "swiss-rounds": Action(f.SwissRoundsForm, _swiss_rounds),
+    "end-swiss": Action(f.EmptyForm, _end_swiss),
+    "unpair": Action(f.EmptyForm, _unpair),
+    "repair": Action(f.PairRoundForm, _repair),
     "close-last-chance": Action(f.EmptyForm, _close_last_chance),
     "swap": Action(f.SwapForm, _swap, options=lambda page, target: {"entries": _active(_entries(page))}),
     "forfeit": Action(f.ForfeitForm, _forfeit_anywhere, options=lambda page, target: {"sides": _open_sides(page)}),
@@ -491,6 +532,10 @@ def division_page(request: HttpRequest, event: str, division: str) -> HttpRespon
             present = "0" if entry.status == Entry.Status.CHECKED_IN else "1"
             row["check_in"] = _form(page, failed, DIVISION_ACTIONS, "check-in", entry, initial={"present": present})
         rows.append(row)
+    forms_shown = {
+        name.replace("-", "_"): _form(page, failed, DIVISION_ACTIONS, name)
+        for name in ("register", "import", "start", "pair-next", "close-last-chance", "swap", "forfeit")
+    }
     context = {
         "event": found.event,
         "division": found,
@@ -500,11 +545,19 @@ def division_page(request: HttpRequest, event: str, division: str) -> HttpRespon
         "running": found.status == Division.Status.RUNNING,
         "checked_in": sum(e.status == Entry.Status.CHECKED_IN for e in _entries(page)),
         "playing": len(_active(_entries(page))),
-        "forms": {
-            name.replace("-", "_"): _form(page, failed, DIVISION_ACTIONS, name)
-            for name in ("register", "import", "start", "pair-next", "close-last-chance", "swap", "forfeit")
-        },
+        "forms": forms_shown,
     }
+    if found.format == Division.Format.SWISS and found.status == Division.Status.RUNNING:
+        steering = {
+            "swiss_rounds": _form(
+                page, failed, DIVISION_ACTIONS, "swiss-rounds", initial={"rounds": found.rounds_planned}
+            ),
+            "repair": _form(page, failed, DIVISION_ACTIONS, "repair"),
+        }
+        context["forms"] = {**forms_shown, **steering}
+        current = max((group.round for group in _rounds(page)), key=lambda rnd: rnd.number, default=None)
+        offered = current is not None and current.number > 1 and services.round_needs_repairing(found, current)
+        context["repair_offered"] = offered
     return _answer(request, "director/division.html", context, failed)
 
 

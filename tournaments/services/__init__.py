@@ -4,7 +4,8 @@ The use cases, re-exported here:
 
 - events: events, directors, divisions, registration (one by one, CSV), check-in, seeds;
 - start: starting a division: the field, the seeds and the draw;
-- advance: the director moves a division on (pairs the next Swiss round, closes the last-chance places);
+- advance: the director moves a division on (pairs the next Swiss round, closes the last-chance places) and
+  steers a Swiss (ends it, changes its rounds, takes back the current round and pairs it again);
 - sync: ``sync_division``, which moves a division forward from its results (idempotent, serialised per
   division), and the divisions behind their matches that ``reconcile`` brings up to date;
 - results: confirmations, disputes, forfeits, withdrawals, swaps, and the guard on corrections;
@@ -13,12 +14,19 @@ The use cases, re-exported here:
 - archive: a whole event exported as one file and imported into another installation (``import_event``,
   ``export_event``; imported from their module, not re-exported here).
 
-The parts they share: swiss (pairing a Swiss round), bracket (moving a knockout forward), bulk (many rows in one
-statement). What every service and read path agrees on about a division (its lock, plan, counted results, the
+The parts they share: swiss (pairing a Swiss round), bracket (moving a knockout forward); games.bulk writes many
+rows in one statement. What every service and read path agrees on about a division (its lock, plan, counted results, the
 state of a pairing, round lengths) is the division's core, :mod:`tournaments.core`, below them all.
 """
 
-from tournaments.services.advance import close_last_chance_places, pair_next_round
+from tournaments.services.advance import (
+    close_last_chance_places,
+    end_swiss,
+    pair_next_round,
+    repair_round,
+    set_swiss_rounds,
+    unpair_round,
+)
 from tournaments.services.events import (
     DivisionSettings,
     add_director,
@@ -43,6 +51,7 @@ from tournaments.services.results import (
 )
 from tournaments.services.standings import mark_standings_failed, recompute_ratings, recompute_standings
 from tournaments.services.start import start_division
+from tournaments.services.swiss import round_needs_repairing
 from tournaments.services.sync import divisions_behind_their_matches, sync_division
 
 __all__ = [
@@ -58,6 +67,7 @@ __all__ = [
     "create_rating_list",
     "dispute_result",
     "divisions_behind_their_matches",
+    "end_swiss",
     "give_penalty",
     "import_entries_csv",
     "mark_standings_failed",
@@ -66,10 +76,14 @@ __all__ = [
     "recompute_standings",
     "register_player",
     "remove_director",
+    "repair_round",
+    "round_needs_repairing",
     "schedule_followup",
     "set_seed",
+    "set_swiss_rounds",
     "start_division",
     "swap_players",
     "sync_division",
+    "unpair_round",
     "withdraw_entry",
 ]

@@ -186,9 +186,12 @@ def _forfeit_open_matches(entry: Entry, actor: Actor, reason: str) -> None:
         )
 
 
-def swap_players(division: Division, *, actor: Actor, first: Entry, second: Entry, reason: str) -> None:
+def swap_players(
+    division: Division, *, actor: Actor, first: Entry, second: Entry, reason: str, allow_rematch: bool = False
+) -> None:
     """Exchange two players' places before their matches start: their seeds in a bracket, their boards in a
-    Swiss or round-robin round. Refused once either has started the match concerned."""
+    Swiss or round-robin round. Refused once either has started the match concerned, and in a Swiss when it would
+    pair two players who have met, unless ``allow_rematch`` (the director was warned and confirms)."""
     if not reason.strip():
         raise ApplicationError(ErrorCode.INVALID_INPUT, "give the reason for the swap (it is shown on the pairing)")
     with transaction.atomic():
@@ -200,7 +203,7 @@ def swap_players(division: Division, *, actor: Actor, first: Entry, second: Entr
         if division.is_elimination:
             _swap_seeds(division, first, second, reason)
         else:
-            _swap_boards(division, first, second, reason)
+            _swap_boards(division, first, second, reason, allow_rematch=allow_rematch)
         sync_locked_division(division)
         schedule_followup(division.pk)
 
@@ -235,7 +238,7 @@ def _swap_seeds(division: Division, first: Entry, second: Entry, reason: str) ->
     )
 
 
-def _swap_boards(division: Division, first: Entry, second: Entry, reason: str) -> None:
+def _swap_boards(division: Division, first: Entry, second: Entry, reason: str, *, allow_rematch: bool) -> None:
     p1, p2 = _current(division, first), _current(division, second)
     if p1.round_id != p2.round_id:
         raise ApplicationError(ErrorCode.CONFLICT, "the two players are not paired in the same round")
@@ -244,7 +247,16 @@ def _swap_boards(division: Division, first: Entry, second: Entry, reason: str) -
     for p, old, new in ((p1, first, second), (p2, second, first)):
         field = "entry_a_id" if p.entry_a_id == old.pk else "entry_b_id"
         setattr(p, field, new.pk)
-        p.swapped_reason = reason.strip()
+    rematches = _rematches(division, (p1, p2)) if division.format == Division.Format.SWISS else []
+    if rematches and not allow_rematch:
+        raise ApplicationError(
+            ErrorCode.CONFLICT,
+            f"the swap makes a rematch: {'; '.join(rematches)}. Nothing was swapped; swap again with the rematch "
+            "allowed to pair them all the same.",
+        )
+    note = f" (rematch: {'; '.join(rematches)})" if rematches else ""
+    for p in (p1, p2):
+        p.swapped_reason = reason.strip() + note
         if p.match is not None:
             games.void_match(p.match.pk, actor=SYSTEM, reason=f"pairing changed by the director: {reason.strip()}")
             p.match = None
@@ -252,6 +264,23 @@ def _swap_boards(division: Division, first: Entry, second: Entry, reason: str) -
         p.winner_id = p.entry_a_id if p.entry_b_id is None else None
     for p in (p1, p2):
         p.save(update_fields=["updated_at", "entry_a", "entry_b", "swapped_reason", "match", "status", "winner"])
+
+
+def _rematches(division: Division, boards: tuple[Pairing, ...]) -> list[str]:
+    """The boards among ``boards`` whose two players met in an earlier round: "A and B met in round 2"."""
+    met = []
+    for board in boards:
+        if board.entry_a_id is None or board.entry_b_id is None:
+            continue
+        pair = (board.entry_a_id, board.entry_b_id)
+        earlier = Pairing.objects.filter(division=division, round__number__lt=board.round.number).filter(
+            Q(entry_a_id=pair[0], entry_b_id=pair[1]) | Q(entry_a_id=pair[1], entry_b_id=pair[0])
+        )
+        number = earlier.values_list("round__number", flat=True).first()
+        if number is not None:
+            names = dict(Entry.objects.filter(pk__in=pair).values_list("pk", "player__display_name"))
+            met.append(f"{names[pair[0]]} and {names[pair[1]]} met in round {number}")
+    return met
 
 
 # -- the correction guard (registered into games/) -----------------------------------------------------------------

@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
+from django.db.models import Q
+
 from games.bulk import copy_new_rows
 from games.errors import ApplicationError, ErrorCode
 from tournaments.core import COUNTED, result_counts, round_length
@@ -41,11 +43,14 @@ def board_rows(rnd: Round, boards: list[Board], matches: Iterator[int] | None = 
         yield (rnd.division_id, rnd.pk, key, table, a, b, reason, rnd.length, status, a if b is None else None, match)
 
 
-def pair_swiss_round(division: Division) -> Round:
+def pair_swiss_round(division: Division, *, allow_rematches: bool = False) -> Round:
     """Pair the division's next Swiss round (every result of the current round must count) and write its boards.
+    ``allow_rematches``: the director's consent to the pairing with the fewest rematches when no rematch-free
+    pairing exists (each such board says so).
 
     :raises ApplicationError: CONFLICT when every round is paired, a result of the current round is missing or
-        unconfirmed, or no pairing without a rematch exists (naming the players); nothing is written then."""
+        unconfirmed, or no pairing without a rematch exists and none was allowed (naming the players and the
+        fewest rematches there would be); nothing is written then."""
     done = division.rounds.count()
     if done >= division.rounds_planned:
         raise ApplicationError(ErrorCode.CONFLICT, f"all {division.rounds_planned} rounds have been paired")
@@ -58,12 +63,18 @@ def pair_swiss_round(division: Division) -> Round:
         )
     players = swiss_players(division)
     try:
-        result = pair_round(players)
+        result = pair_round(players, allow_rematches=allow_rematches)
     except NoPairingError:
+        fewest = pair_round(players, allow_rematches=True).rematches if _has_bye_left(players) else None
+        offer = (
+            f" The fewest rematches a pairing needs is {fewest}: pair with rematches allowed to accept that."
+            if fewest
+            else ""
+        )
         raise ApplicationError(
             ErrorCode.CONFLICT,
             f"round {done + 1} cannot be paired without a rematch: {_why_unpaired(division, players)}. Nothing was "
-            "paired; the director can withdraw a player or end the division.",
+            f"paired.{offer} The director can also withdraw a player or end the division.",
         ) from None
     number = done + 1
     rnd = Round.objects.create(
@@ -75,6 +86,12 @@ def pair_swiss_round(division: Division) -> Round:
     boards: list[Board] = [(int(p.a), None if p.b is None else int(p.b), p.reason) for p in result.pairings]
     copy_new_rows(Pairing, BOARD_FIELDS, board_rows(rnd, boards))
     return rnd
+
+
+def _has_bye_left(players: list[SwissPlayer]) -> bool:
+    """Whether the field can be paired at all with rematches (an odd field needs a player without a bye)."""
+    active = [p for p in players if not p.withdrawn]
+    return len(active) % 2 == 0 or any(not p.had_bye for p in active)
 
 
 def _why_unpaired(division: Division, players: list[SwissPlayer]) -> str:
@@ -90,13 +107,15 @@ def _why_unpaired(division: Division, players: list[SwissPlayer]) -> str:
     return "no rematch-free pairing was found"  # not reached: the same search over the same players
 
 
-def swiss_players(division: Division) -> list[SwissPlayer]:
-    """Every entry's state before the next round, from the counted results (two reads of plain values)."""
+def swiss_players(division: Division, *, before: int | None = None) -> list[SwissPlayer]:
+    """Every entry's state before the next round (or before round ``before``), from the counted results (two
+    reads of plain values)."""
     entries = list(division.entries.exclude(seed__isnull=True).values_list("pk", "seed", "status"))
     score = {pk: 0 for pk, _, _ in entries}
     met: dict[int, set[int]] = {pk: set() for pk, _, _ in entries}
     byes: set[int] = set()
-    rows = division.pairings.values_list("entry_a_id", "entry_b_id", "status", "winner_id", "confirmation")
+    pairings = division.pairings if before is None else division.pairings.filter(round__number__lt=before)
+    rows = pairings.values_list("entry_a_id", "entry_b_id", "status", "winner_id", "confirmation")
     for a, b, status, winner, confirmation in rows.order_by():
         if b is None:
             byes.add(a)
@@ -116,3 +135,24 @@ def swiss_players(division: Division) -> list[SwissPlayer]:
         )
         for pk, seed, status in entries
     ]
+
+
+def round_needs_repairing(division: Division, current: Round | None = None) -> bool:
+    """Whether the current Swiss round is not the pairing the results now give: a result of an earlier round
+    changed (a correction, a dispute) after the round was paired, and pairing it again gives other boards. False
+    once a match of the round has started, or when nothing changed since (the usual case: two cheap reads).
+    ``current``: the division's last round, if the caller has read it."""
+    current = current or division.rounds.order_by("-number").first()
+    if current is None or current.number == 1 or division.status != Division.Status.RUNNING:
+        return False
+    boards = current.pairings.all()
+    if boards.filter(Q(status__in=(Status.PLAYING, Status.FINISHED)) | Q(match__seq__gt=0)).exists():
+        return False
+    if not division.pairings.filter(round__number__lt=current.number, updated_at__gt=current.created_at).exists():
+        return False
+    stored = {frozenset((a, b)) for a, b in boards.values_list("entry_a_id", "entry_b_id")}
+    try:
+        fresh = pair_round(swiss_players(division, before=current.number), allow_rematches=True)
+    except NoPairingError:
+        return False
+    return stored != {frozenset((int(p.a), None if p.b is None else int(p.b))) for p in fresh.pairings}

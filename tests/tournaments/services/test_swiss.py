@@ -34,15 +34,21 @@ def meetings(division: Division) -> list[frozenset[int]]:
     ]
 
 
+def four_who_have_all_met(division_of: Callable[..., Division], director: Actor) -> Division:
+    """A Swiss of four players and four rounds after three: everyone has met everyone."""
+    division = swiss(division_of, 4, rounds=4)
+    services.start_division(division, actor=director)
+    for number in (1, 2, 3):
+        play_round(division, number, director)
+        if number < 3:
+            services.pair_next_round(division, actor=director)
+    return division
+
+
 def test_a_round_that_cannot_be_paired_without_a_rematch_is_refused_and_nothing_is_written(
     division_of: Callable[..., Division], as_director: Actor
 ) -> None:
-    division = swiss(division_of, 4, rounds=4)
-    services.start_division(division, actor=as_director)
-    for number in (1, 2, 3):
-        play_round(division, number, as_director)
-        if number < 3:
-            services.pair_next_round(division, actor=as_director)
+    division = four_who_have_all_met(division_of, as_director)
     everyone = set(Entry.objects.filter(division=division).values_list("pk", flat=True))
     assert sorted(meetings(division), key=sorted) == sorted(map(frozenset, combinations(everyone, 2)), key=sorted)
 

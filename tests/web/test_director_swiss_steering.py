@@ -1,0 +1,99 @@
+"""The director steers a Swiss from its page: pairs the current round again when a correction changed its score
+groups (the page offers it at once), changes the number of rounds, pairs with rematches only when he ticks it, and
+ends the Swiss now."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games import services as games
+from games.access import Actor
+from tests.web.test_director_pages import (
+    check_html,
+    client_for,
+    pairing_at,
+    swiss_division,
+    text_of,
+    win,
+)
+from tournaments import services
+from tournaments.models import Division, Pairing, Round
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def dora(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user("dora", password=None)
+
+
+def play_round(division: Division, number: int, actor: Actor) -> None:
+    for p in Pairing.objects.filter(division=division, round__number=number, status=Pairing.Status.READY):
+        assert p.match is not None
+        win(p.match, side=0, actor=actor)
+    services.sync_division(division.pk)
+
+
+def test_the_director_steers_a_swiss_from_its_page(dora: Any) -> None:
+    actor = Actor(user=dora)
+    division = swiss_division(dora, 8)
+    client, url = client_for(dora), f"/manage/{division.event.slug}/{division.slug}/"
+    play_round(division, 1, actor)
+    assert client.post(url, {"action": "pair-next"}).status_code == 302
+    page = text_of(client.get(url))
+    assert "Steer the Swiss" in page and 'id="repair-offer"' not in page
+    check_html(page)
+
+    # Table 1 of round 1 was misread: the other player won it 3-0. Round 2 has not started: the page offers at once
+    # to pair it again.
+    wrong = pairing_at(division, 1, 1)
+    assert wrong.match_id is not None
+    for game in (1, 2):
+        games.replace_game_result(
+            wrong.match_id, actor=actor, game_number=game, winner=1, kind=game, cube_value=1, reason="misread"
+        )
+    services.sync_division(division.pk)
+    page = text_of(client.get(url))
+    assert 'id="repair-offer"' in page and "its score groups are no longer those it was paired on" in page
+    check_html(page)
+    before = set(Pairing.objects.filter(division=division, round__number=2).values_list("entry_a", "entry_b"))
+    answer = client.post(url, {"action": "repair"})
+    assert answer.status_code == 302
+    page = text_of(client.get(url))
+    assert "Round 2 is paired again from the results as they are now." in page and 'id="repair-offer"' not in page
+    assert set(Pairing.objects.filter(division=division, round__number=2).values_list("entry_a", "entry_b")) != before
+
+    refused = client.post(url, {"action": "swiss-rounds", "swiss-rounds-rounds": "1"})
+    assert refused.status_code == 400 and "it plays at least 2" in text_of(refused)
+    assert client.post(url, {"action": "swiss-rounds", "swiss-rounds-rounds": "4"}).status_code == 302
+    assert Division.objects.get(pk=division.pk).rounds_planned == 4
+
+    assert client.post(url, {"action": "end-swiss"}).status_code == 302
+    page = text_of(client.get(url))
+    assert "Open is over after 1 rounds." in page
+    ended = Division.objects.get(pk=division.pk)
+    assert ended.status == Division.Status.FINISHED and ended.rounds_planned == 1
+    assert not Round.objects.filter(division=division, number=2).exists()
+    check_html(page)
+
+
+def test_pairing_with_rematches_needs_the_box_ticked(dora: Any) -> None:
+    actor = Actor(user=dora)
+    division = swiss_division(dora, 4)
+    services.set_swiss_rounds(division, actor=actor, rounds=4)
+    client, url = client_for(dora), f"/manage/{division.event.slug}/{division.slug}/"
+    for number in (1, 2, 3):
+        play_round(division, number, actor)
+        if number < 3:
+            services.pair_next_round(division, actor=actor)
+    refused = client.post(url, {"action": "pair-next"})
+    assert refused.status_code == 409
+    assert "The fewest rematches a pairing needs is 2: pair with rematches allowed" in text_of(refused)
+    assert not Round.objects.filter(division=division, number=4).exists()
+    answer = client.post(url, {"action": "pair-next", "pair-next-allow_rematches": "on"})
+    assert answer.status_code == 302
+    assert "Round 4 is paired." in text_of(client.get(url))
+    reasons = Pairing.objects.filter(division=division, round__number=4).values_list("reason", flat=True)
+    assert len(reasons) == 2 and all(r.startswith("rematch (no rematch-free pairing exists)") for r in reasons)
