@@ -1,7 +1,9 @@
 """A small fixed-window rate limiter on Django's cache, for the doors that guessing goes through: the login form
 and entry links. (The REST API uses DRF's throttles, configured in settings.)
 
-With several web processes the cache must be shared (CACHE_URL=redis://...), or each process counts alone.
+With several web processes the cache must be shared (CACHE_URL=redis://...), or each process counts alone. The
+counts are kept in :data:`config.cache.counters`: while the shared cache is unreachable, each process counts in its
+own memory, so the limits still hold (per process) during an outage.
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+
+from config.cache import counters
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -31,12 +34,12 @@ def client_ip(request: HttpRequest) -> str:
 def hit(scope: str, key: str, *, limit: int, window: int) -> bool:
     """Count one attempt; False once ``limit`` attempts were made within the current ``window`` seconds."""
     name = f"ratelimit:{scope}:{key}"
-    if cache.add(name, 1, timeout=window):
+    if counters.add(name, 1, timeout=window):
         return True
     try:
-        return cache.incr(name) <= limit
+        return counters.incr(name) <= limit
     except ValueError:  # expired between add and incr
-        cache.add(name, 1, timeout=window)
+        counters.add(name, 1, timeout=window)
         return True
 
 
@@ -49,7 +52,7 @@ def too_many(request: HttpRequest, window: int) -> HttpResponse:
 
 def spent(scope: str, key: str, *, limit: int) -> bool:
     """Whether ``limit`` attempts were already counted in the current window (without counting one more)."""
-    return (cache.get(f"ratelimit:{scope}:{key}") or 0) >= limit
+    return (counters.get(f"ratelimit:{scope}:{key}") or 0) >= limit
 
 
 def rate_limited(

@@ -165,7 +165,7 @@ TRUSTED_PROXIES = int(
 if env_bool("BEHIND_TLS_PROXY", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
-    SECURE_REDIRECT_EXEMPT = [r"^health/$"]
+    SECURE_REDIRECT_EXEMPT = [r"^health/(workers/)?$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", "31536000"))
@@ -326,17 +326,26 @@ CELERY_TASK_ROUTES = {"games.tasks.analyse_match": {"queue": "analysis"}}
 # 3. Faster, and without beat: a task is acknowledged only when it has finished (acks_late). If a worker's
 #    pool process dies, the worker's parent puts the message back at once (reject_on_worker_lost); if the whole
 #    worker dies, Redis hands the unacknowledged message out again once it is older than the visibility timeout
-#    below, when a worker next starts or sweeps (about every 100 s). The tasks are idempotent, so running one twice
-#    is harmless. One message reserved per worker process at a time, so a dead worker holds back little.
+#    (30 s), at the next sweep of any live worker (every 5 s): within a minute. A live worker bumps the delivery
+#    time of every message it holds every 10 s (config.celery.KeepTasksVisible), so a task running longer than
+#    the visibility timeout, or waiting for its retry countdown, is not handed to a second worker meanwhile. The
+#    tasks are idempotent in any case. One message reserved per worker process at a time, so a dead worker holds
+#    back little.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A request that enqueues (a result's follow-up) must not hang on a dead broker: connecting gives up after 1 s,
 # a Redis that accepts but does not answer after 2 s (above the 1 s a worker's BRPOP waits), and a failed publish
-# is not retried (the division stays pending and `reconcile` sends the work later). The visibility timeout must
-# stay above the longest task plus the longest retry countdown (60 s): ten minutes.
+# is not retried (the division stays pending and `reconcile` sends the work later). The visibility timeout stays
+# well above the 10 s between a worker's refreshes of the messages it holds (point 3).
 CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600, "socket_connect_timeout": 1.0, "socket_timeout": 2.0}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 30,
+    "unacked_restore_interval": 5,
+    "unacked_restore_throttle": 1,
+    "socket_connect_timeout": 1.0,
+    "socket_timeout": 2.0,
+}
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 0}
 # Celery beat: re-enqueue the follow-up of results whose tasks were lost (broker down, worker killed).
 CELERY_BEAT_SCHEDULE = {

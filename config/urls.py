@@ -10,6 +10,7 @@ from games.api.views import ApiNotFound, DocsPage, SchemaApi
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("health/", views.health, name="health"),
+    path("health/workers/", views.health_workers, name="health-workers"),
     accounts.admin_login,  # the admin's login under the site's login limit
     path("admin/", admin.site.urls),
     path("", include("games.urls")),

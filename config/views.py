@@ -4,6 +4,8 @@ never reach a view (``handler400``: a body over the upload limits; ``handler500`
 import contextlib
 import logging
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
@@ -15,7 +17,9 @@ from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from config.cache import cache_status
 from config.celery import app as celery_app
+from config.celery import worker_heartbeats
 from config.middleware import database_unavailable_response, is_database_unavailable, log_database_unavailable
 
 log = logging.getLogger(__name__)
@@ -80,14 +84,64 @@ def analysis_status() -> dict[str, object]:
     return report
 
 
+#: A worker is "late" when its last heartbeat is older than this (it writes one every REFRESH_SECONDS).
+WORKER_LATE_SECONDS = 30.0
+
+
+def workers_seen() -> tuple[str, dict[str, float]]:
+    """The workers' status and each one's seconds since its last heartbeat. The status is "eager" when tasks run
+    in-process, "ok" when a worker was alive within WORKER_LATE_SECONDS, "late" when the newest heartbeat is older,
+    "none" when no worker ever wrote one, "error" when the broker cannot say."""
+    if celery_app.conf.task_always_eager:
+        return "eager", {}
+    try:
+        seen = worker_heartbeats()
+    except Exception as exc:  # as for the broker: any failure means "cannot say"
+        log.error("health: cannot read the workers' heartbeats: %s: %s", type(exc).__name__, exc)
+        return "error", {}
+    if not seen:
+        return "none", {}
+    return ("ok" if min(seen.values()) <= WORKER_LATE_SECONDS else "late"), seen
+
+
+def workers_status() -> str:
+    return workers_seen()[0]
+
+
+@dataclass(frozen=True)
+class HealthCheck:
+    """One entry of /health/: ``check()`` gives its answer; ``healthy`` are the answers the site can serve with
+    (None: reported only, never a 503, for what the site goes on without)."""
+
+    check: Callable[[], object]
+    healthy: frozenset[str] | None = None
+
+
+#: What /health/ reports, in order; another part adds its own entry here.
+HEALTH_CHECKS: dict[str, HealthCheck] = {
+    "database": HealthCheck(database_status, frozenset({"ok"})),
+    "broker": HealthCheck(broker_status, frozenset({"ok", "eager"})),
+    "cache": HealthCheck(cache_status),
+    "workers": HealthCheck(workers_status),
+    "analysis": HealthCheck(analysis_status),
+}
+
+
 @never_cache
 @require_GET
 def health(request: HttpRequest) -> JsonResponse:
-    """Report the database and broker (200 when both are usable, 503 otherwise) and the analysis (informative)."""
-    report: dict[str, object] = {"database": database_status(), "broker": broker_status()}
-    healthy = report["database"] == "ok" and report["broker"] in {"ok", "eager"}
-    report["analysis"] = analysis_status() if report["database"] == "ok" else {"status": "unknown"}
+    """Report each of HEALTH_CHECKS; 200 when every one that the site needs is usable, 503 otherwise."""
+    report = {name: entry.check() for name, entry in HEALTH_CHECKS.items()}
+    healthy = all(entry.healthy is None or report[name] in entry.healthy for name, entry in HEALTH_CHECKS.items())
     return JsonResponse(report, status=200 if healthy else 503)
+
+
+@never_cache
+@require_GET
+def health_workers(request: HttpRequest) -> JsonResponse:
+    """Each worker's seconds since its last heartbeat, and the workers' status as /health/ reports it."""
+    status, seen = workers_seen()
+    return JsonResponse({"workers": status, "seen_seconds_ago": {name: round(seen[name], 1) for name in sorted(seen)}})
 
 
 # -- requests that never reach a view ----------------------------------------------------------------------------------

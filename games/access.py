@@ -70,7 +70,9 @@ def sides_of(actor: Actor, match: Match) -> set[int]:
 def check_can_act(actor: Actor, match: Match, side: int | None, *, director_only: bool = False) -> None:
     """Raise unless ``actor`` may write to ``match`` for ``side`` (None: an action of no side, directors only).
 
-    :raises ApplicationError: NOT_AUTHENTICATED for nobody, FORBIDDEN for the wrong person or side.
+    :raises ApplicationError: NOT_AUTHENTICATED for nobody; NOT_FOUND for a private match the actor may not even
+        read (every route of it answers as its page does, so its existence does not leak); FORBIDDEN for the wrong
+        person or side.
     """
     if actor is SYSTEM:
         return
@@ -83,6 +85,8 @@ def check_can_act(actor: Actor, match: Match, side: int | None, *, director_only
         return  # a player for his own side: decided without asking the director checks (no query)
     if actor.token is None and is_director(actor.user, match):
         return
+    if not may_read(actor, match):
+        raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no match {match.pk}")
     if director_only:
         raise ApplicationError(ErrorCode.FORBIDDEN, "only a director of this match can do that")
     if side is None:
@@ -92,6 +96,13 @@ def check_can_act(actor: Actor, match: Match, side: int | None, *, director_only
             ErrorCode.FORBIDDEN, f"you can act only for {match.player(next(iter(allowed))).display_name}"
         )
     raise ApplicationError(ErrorCode.FORBIDDEN, "you are not a player or a director of this match")
+
+
+def may_read(actor: Actor, match: Match) -> bool:
+    """Whether ``actor`` may read ``match``: a public one, or a private one it plays, directs or holds a link of."""
+    if actor.token is not None and actor.token.match_id == match.pk:
+        return True
+    return can_read(actor.user, match)
 
 
 def can_read(user: Any, match: Match) -> bool:

@@ -18,6 +18,9 @@ from django.contrib import admin, messages
 from django.db.models import Model, QuerySet
 from django.forms import ModelForm
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 
 from games import access, services
 from games.access import Actor
@@ -91,31 +94,46 @@ class PlayerAdmin(admin.ModelAdmin):
 # -- matches -------------------------------------------------------------------------------------------------------
 
 
-class ActionInline(ReadOnlyAdminMixin, admin.TabularInline):
-    """The match's whole log, in order, read-only."""
+#: How many of a match's latest actions its change page shows; the whole log is the action list, paged.
+RECENT_ACTIONS = 50
+_LOG_COLUMNS = ("seq", "game", "kind", "side", "dice", "play", "value", "undoes", "reason", "entered by")
 
-    model = Action
-    verbose_name_plural = "action log"
-    fields = ("seq", "game_number", "kind", "side", "dice", "play", "value", "undoes_seq", "reason", "entered_by")
-    readonly_fields = fields
-    ordering = ("seq",)
-    extra = 0
-    show_change_link = True
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Action]:
-        return super().get_queryset(request).select_related("undoes", "entered_by_user", "entered_by_token")
-
-    @admin.display(description="dice")
-    def dice(self, obj: Action) -> str:
-        return _dice(obj)
-
-    @admin.display(description="undoes")
-    def undoes_seq(self, obj: Action) -> str:
-        return f"#{obj.undoes.seq}" if obj.undoes is not None else ""
-
-    @admin.display(description="entered by")
-    def entered_by(self, obj: Action) -> str:
-        return _entered_by(obj)
+def recent_log(match: Match) -> SafeString:
+    """The latest RECENT_ACTIONS actions of ``match`` as a table (one query), and a link to the whole log."""
+    rows = list(
+        Action.objects.filter(match=match)
+        .select_related("undoes", "entered_by_user", "entered_by_token")
+        .order_by("-seq")[:RECENT_ACTIONS]
+    )
+    log_url = reverse("admin:games_action_changelist") + f"?match__id__exact={match.pk}"
+    cells = (
+        (
+            a.seq,
+            a.game_number,
+            a.get_kind_display(),
+            "" if a.side is None else a.side,
+            _dice(a),
+            a.play,
+            "" if a.value is None else a.value,
+            f"#{a.undoes.seq}" if a.undoes is not None else "",
+            a.reason,
+            _entered_by(a),
+        )
+        for a in reversed(rows)
+    )
+    body = format_html_join(
+        "", "<tr>{}</tr>", ((format_html_join("", "<td>{}</td>", ((c,) for c in row)),) for row in cells)
+    )
+    head = format_html_join("", "<th>{}</th>", ((name,) for name in _LOG_COLUMNS))
+    shown = f"the last {len(rows)} of {match.seq} actions" if match.seq > len(rows) else f"all {len(rows)} actions"
+    return format_html(
+        '<p>{} (<a href="{}">the whole log, paged</a>)</p><table><thead><tr>{}</tr></thead><tbody>{}</tbody></table>',
+        shown,
+        log_url,
+        head,
+        body,
+    )
 
 
 class GameInline(ReadOnlyAdminMixin, admin.TabularInline):
@@ -150,17 +168,21 @@ class MatchAdmin(admin.ModelAdmin):
     def get_fields(self, request: HttpRequest, obj: Match | None = None) -> tuple[str, ...]:
         if obj is None:
             return (*SETUP_FIELDS, "private", "source")
-        return (*SETUP_FIELDS, "private", *CACHE_FIELDS, "source")
+        return (*SETUP_FIELDS, "private", *CACHE_FIELDS, "source", "action_log")
 
     def get_readonly_fields(self, request: HttpRequest, obj: Match | None = None) -> tuple[str, ...]:
         if obj is None:
             return ()
         if _unplayed(obj):
-            return (*CACHE_FIELDS, "source")
-        return (*SETUP_FIELDS, *CACHE_FIELDS, "source")
+            return (*CACHE_FIELDS, "source", "action_log")
+        return (*SETUP_FIELDS, *CACHE_FIELDS, "source", "action_log")
 
     def get_inlines(self, request: HttpRequest, obj: Match | None) -> list[type[admin.options.InlineModelAdmin]]:
-        return [] if obj is None else [GameInline, ActionInline]
+        return [] if obj is None else [GameInline]
+
+    @admin.display(description="action log")
+    def action_log(self, obj: Match) -> SafeString:
+        return recent_log(obj)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # the log is kept: void a match instead

@@ -22,6 +22,7 @@ class ErrorCode(enum.StrEnum):
     NOT_FOUND = "not_found"
     CONFLICT = "conflict"
     MATCH_TOO_LONG = "match_too_long"
+    IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
     # The API's plumbing: a .mat log that does not replay, a request refused before a view, a lost database.
     INVALID_LOG = "invalid_log"
     BAD_REQUEST = "bad_request"
@@ -34,6 +35,7 @@ class ErrorCode(enum.StrEnum):
     THROTTLED = "throttled"
     SERVER_ERROR = "server_error"
     DATABASE_UNAVAILABLE = "database_unavailable"
+    QUEUE_UNAVAILABLE = "queue_unavailable"
 
 
 STATUS = {
@@ -43,6 +45,7 @@ STATUS = {
     ErrorCode.MATCH_CLOSED: 409,
     ErrorCode.CONFLICT: 409,
     ErrorCode.MATCH_TOO_LONG: 400,
+    ErrorCode.IDEMPOTENCY_KEY_REUSED: 422,
     ErrorCode.NOT_AUTHENTICATED: 401,
     ErrorCode.FORBIDDEN: 403,
     ErrorCode.NOT_FOUND: 404,
@@ -57,6 +60,7 @@ STATUS = {
     ErrorCode.THROTTLED: 429,
     ErrorCode.SERVER_ERROR: 500,
     ErrorCode.DATABASE_UNAVAILABLE: 503,
+    ErrorCode.QUEUE_UNAVAILABLE: 503,
 }
 
 

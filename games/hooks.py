@@ -11,6 +11,8 @@ Registries (appended to once, at start-up, through the ``register_*`` functions)
   match's creator). tournaments/: the directors of the event whose pairing made the match.
 - :data:`DIRECTED_MATCHES`: ``user -> Q``, the private matches a user directs, as a filter of matches (the list
   counterpart of the checks, for the lists of matches a user may read).
+- :data:`HIDDEN_PLAYERS`: ``user -> Q``, the players a user may not see, as a filter of players (the player lists
+  and pages exclude them). tournaments/: players registered only in private events the user may not see.
 - :data:`CORRECTION_GUARDS`: ``(match, override) -> None``, run before a correction changes the result of a closed
   match, inside the correction's transaction with the match row locked; each may refuse by raising
   ``ApplicationError``. tournaments/: refuses once a later match that depends on the result has started, unless the
@@ -59,6 +61,17 @@ def register_director_check(check: Callable[[Any, Match], bool]) -> None:
 def register_directed_matches(directed: Callable[[Any], Q]) -> None:
     if directed not in DIRECTED_MATCHES:
         DIRECTED_MATCHES.append(directed)
+
+
+# -- who may see a player -----------------------------------------------------------------------------------------
+
+#: Callables user -> Q naming the players ``user`` may not see (each is excluded from the players' reads).
+HIDDEN_PLAYERS: list[Callable[[Any], Q]] = []
+
+
+def register_hidden_players(hidden: Callable[[Any], Q]) -> None:
+    if hidden not in HIDDEN_PLAYERS:
+        HIDDEN_PLAYERS.append(hidden)
 
 
 # -- corrections ---------------------------------------------------------------------------------------------------

@@ -220,6 +220,9 @@ class Action(models.Model):
     entered_by_token = models.ForeignKey(EntryToken, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     # NULL (not "") for "no key", so that the partial unique constraint below ignores rows without one.
     idempotency_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
+    request_digest = models.CharField(
+        max_length=64, blank=True, help_text="who sent the keyed request and what it asked: a retry must match it"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -14,8 +14,8 @@ from django.db.models import Q, QuerySet
 from engine.game import Phase
 from engine.match import MatchState
 from games.engine_bridge import load_state
-from games.hooks import DIRECTED_MATCHES
-from games.models import Action, CorrectionRequest, Game, Match
+from games.hooks import DIRECTED_MATCHES, HIDDEN_PLAYERS
+from games.models import Action, CorrectionRequest, Game, Match, Player
 
 Kind = Action.Kind
 
@@ -58,6 +58,15 @@ def matches_visible_to(user: Any) -> QuerySet[Match]:
             visible |= directed(user)
         return qs.filter(visible).distinct() if DIRECTED_MATCHES else qs.filter(visible)
     return qs.filter(private=False)
+
+
+def players_visible_to(user: Any) -> QuerySet[Player]:
+    """Players a user may see: all but those another app hides from them (games.hooks.HIDDEN_PLAYERS: a player
+    registered only in private events stays as private as they are)."""
+    players = Player.objects.all()
+    for hidden in HIDDEN_PLAYERS:
+        players = players.exclude(hidden(user))
+    return players
 
 
 def live_state(match: Match, state: MatchState | None = None) -> dict[str, Any]:

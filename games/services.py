@@ -11,6 +11,8 @@ Lock order: a service locks exactly one match row (``SELECT ... FOR UPDATE``) be
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -80,6 +82,8 @@ class Recorded:
 def create_player(
     *, display_name: str, club: str = "", country: str = "", contact: str = "", user: Any = None
 ) -> Player:
+    for text, what in ((display_name, "a player's name"), (club, "a club's name"), (contact, "the contact")):
+        _check_plain(text, what)
     name = " ".join(display_name.split())
     if not name:
         raise ApplicationError(ErrorCode.INVALID_INPUT, "a player needs a name")
@@ -94,6 +98,21 @@ def create_player(
     return Player.objects.create(
         display_name=name, club=club.strip(), country=country.strip().upper(), contact=contact.strip(), user=user
     )
+
+
+#: Control characters no name holds (tabs and line breaks aside, which become spaces): NUL, escapes, DEL.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _check_plain(text: str, what: str) -> None:
+    """Refuse a control character (PostgreSQL cannot store a NUL; the others are damage or mischief)."""
+    control = _CONTROL.search(text)
+    if control:
+        raise ApplicationError(
+            ErrorCode.INVALID_INPUT,
+            f"{what} contains the control character U+{ord(control.group()):04X} at position {control.start() + 1}: "
+            "remove it",
+        )
 
 
 def start_match(
@@ -415,7 +434,13 @@ def record_action(
 
 
 def forfeit_match(
-    match_id: int, *, actor: Actor, loser_side: int, reason: str, expected_seq: int | None = None
+    match_id: int,
+    *,
+    actor: Actor,
+    loser_side: int,
+    reason: str,
+    expected_seq: int | None = None,
+    idempotency_key: str | None = None,
 ) -> Recorded:
     """Award the match to the other player (no-show, withdrawal, penalty): they get the points they needed."""
     _need_reason(reason)
@@ -425,7 +450,7 @@ def forfeit_match(
         actor=actor,
         side=None,
         expected_seq=expected_seq,
-        key=None,
+        key=idempotency_key,
         kind=Kind.FORFEIT,
         reason=reason,
         director_only=True,
@@ -453,33 +478,56 @@ def award_penalty(
     )
 
 
-def void_match(match_id: int, *, actor: Actor, reason: str, expected_seq: int | None = None) -> Recorded:
+def void_match(
+    match_id: int,
+    *,
+    actor: Actor,
+    reason: str,
+    expected_seq: int | None = None,
+    idempotency_key: str | None = None,
+) -> Recorded:
     """Cancel a match: no winner. Its log stays; ``reopen_match`` brings it back."""
     _need_reason(reason)
-    return _mark(match_id, Kind.VOID, actor=actor, reason=reason, expected_seq=expected_seq)
+    return _mark(match_id, Kind.VOID, actor=actor, reason=reason, expected_seq=expected_seq, key=idempotency_key)
 
 
 def finish_match(
-    match_id: int, *, actor: Actor, reason: str = "session ended", expected_seq: int | None = None
+    match_id: int,
+    *,
+    actor: Actor,
+    reason: str = "session ended",
+    expected_seq: int | None = None,
+    idempotency_key: str | None = None,
 ) -> Recorded:
     """End a money session (matches to N points finish by themselves)."""
-    return _mark(match_id, Kind.FINISH, actor=actor, reason=reason, expected_seq=expected_seq)
+    return _mark(match_id, Kind.FINISH, actor=actor, reason=reason, expected_seq=expected_seq, key=idempotency_key)
 
 
 def undo_last_action(
-    match_id: int, *, actor: Actor, reason: str, expected_seq: int | None = None, override: bool = False
+    match_id: int,
+    *,
+    actor: Actor,
+    reason: str,
+    expected_seq: int | None = None,
+    override: bool = False,
+    idempotency_key: str | None = None,
 ) -> Recorded:
-    """Take back the last action still in force (a new log row says what it undoes and why). ``override``: see
-    :data:`games.hooks.CORRECTION_GUARDS`."""
+    """Take back the last action still in force (a new log row says what it undoes and why); when that action is
+    a replaced result, what it replaced is in force again. ``override``: see :data:`games.hooks.CORRECTION_GUARDS`.
+    A retry with the same ``idempotency_key`` answers the first row (as an action's retry does)."""
     _need_reason(reason)
+    _check_key(idempotency_key)
     with transaction.atomic():
         match = _lock(match_id)
         check_can_act(actor, match, None, director_only=True)
+        key = _correction_key(match, actor, idempotency_key, ("undo", override), reason)
+        if isinstance(key, Recorded):
+            return key
         _check_seq(match, expected_seq)
         target = _effective_rows(match)[-1:] if match.seq else []
         if not target:
             raise ApplicationError(ErrorCode.CONFLICT, "there is nothing to undo: the match has no actions yet")
-        return _correct(match, actor, target[0], reason=reason, override=override)
+        return _correct(match, actor, target[0], reason=reason, override=override, key=key, restore=True)
 
 
 def take_back(
@@ -630,17 +678,35 @@ def _entered_by(row: Action, match: Match, side: int) -> bool:
 
 
 def reopen_match(
-    match_id: int, *, actor: Actor, reason: str, expected_seq: int | None = None, override: bool = False
+    match_id: int,
+    *,
+    actor: Actor,
+    reason: str,
+    expected_seq: int | None = None,
+    override: bool = False,
+    idempotency_key: str | None = None,
 ) -> Recorded:
     """Reopen a finished, forfeited or void match by undoing the action that closed it."""
     _need_reason(reason)
+    _check_key(idempotency_key)
     with transaction.atomic():
         match = _lock(match_id)
         check_can_act(actor, match, None, director_only=True)
+        key = _correction_key(match, actor, idempotency_key, ("reopen", override), reason)
+        if isinstance(key, Recorded):
+            return key
         _check_seq(match, expected_seq)
         if match.status not in _CLOSED:
             raise ApplicationError(ErrorCode.CONFLICT, "the match is not finished, forfeited or void")
-        return _correct(match, actor, _effective_rows(match)[-1], reason=reason, override=override)
+        return _correct(match, actor, _effective_rows(match)[-1], reason=reason, override=override, key=key)
+
+
+def _correction_key(
+    match: Match, actor: Actor, key: str | None, terms: object, reason: str
+) -> tuple[str | None, str] | Recorded:
+    """A keyed correction: the first answer when it is a retry, else the key and digest to store with its row."""
+    digest = _request_digest(actor, terms, Kind.CORRECTION, reason) if key is not None else ""
+    return _keyed_retry(match, actor, key, digest) or (key, digest)
 
 
 def replace_game_result(
@@ -654,13 +720,19 @@ def replace_game_result(
     reason: str,
     expected_seq: int | None = None,
     override: bool = False,
+    idempotency_key: str | None = None,
 ) -> Recorded:
     """Replace the result of a game entered from a scoresheet; later games are re-scored, and the change is
     refused (nothing stored) if it makes a later game impossible (a double in what becomes the Crawford game)."""
     _need_reason(reason)
+    _check_key(idempotency_key)
     with transaction.atomic():
         match = _lock(match_id)
         check_can_act(actor, match, None, director_only=True)
+        terms = ("replace", game_number, winner, int(kind), cube_value, override)
+        key = _correction_key(match, actor, idempotency_key, terms, reason)
+        if isinstance(key, Recorded):
+            return key
         _check_seq(match, expected_seq)
         rows = [r for r in _effective_rows(match) if r.game_number == game_number]
         if not rows:
@@ -680,7 +752,7 @@ def replace_game_result(
         if winner not in (0, 1):
             raise ApplicationError(ErrorCode.INVALID_INPUT, "the winner is side 0 or side 1")
         replacement = {"winner": winner, "kind": int(result_kind), "cube": cube_value, "ended_by": "director"}
-        return _correct(match, actor, results[0], reason=reason, replacement=replacement, override=override)
+        return _correct(match, actor, results[0], reason=reason, replacement=replacement, override=override, key=key)
 
 
 # -- internals -----------------------------------------------------------------------------------------------------
@@ -737,20 +809,19 @@ def _record(
     reason: str = "",
     director_only: bool = False,
 ) -> Recorded:
-    if key is not None and not 1 <= len(key) <= 64:
-        raise ApplicationError(ErrorCode.INVALID_INPUT, "an idempotency key has 1 to 64 characters")
+    _check_key(key)
     try:
         with transaction.atomic():
             match = _lock(match_id)
             acting_side = side(actor, match) if callable(side) else side
             check_can_act(actor, match, acting_side, director_only=director_only)
-            if key is not None:
-                prior = Action.objects.filter(match=match, idempotency_key=key).first()
-                if prior is not None:
-                    return Recorded(match, prior, load_state(match), retried=True)
+            engine_act = action(match) if callable(action) else action
+            digest = _request_digest(actor, engine_act, kind, reason) if key is not None else ""
+            retry = _keyed_retry(match, actor, key, digest)
+            if retry is not None:
+                return retry
             _check_open(match)
             _check_seq(match, expected_seq)
-            engine_act = action(match) if callable(action) else action
             if match.entry_mode == Match.EntryMode.SCORESHEET and not isinstance(
                 engine_act, (GameResult, ConcedeMatch, PenaltyPoints)
             ):
@@ -769,7 +840,9 @@ def _record(
             except EngineError as exc:
                 raise ApplicationError(ErrorCode.ILLEGAL_ACTION, str(exc)) from exc
             _check_room(match, before, after, engine_act)
-            row = _append(match, before, after, engine_act, play, actor=actor, key=key, kind=kind, reason=reason)
+            row = _append(
+                match, before, after, engine_act, play, actor=actor, key=(key, digest), kind=kind, reason=reason
+            )
             _after_action(match, before, after, row)
             return Recorded(match, row, after)
     except IntegrityError:
@@ -777,6 +850,7 @@ def _record(
         if key is not None:
             prior = Action.objects.filter(match_id=match_id, idempotency_key=key).first()
             if prior is not None:
+                _check_same_request(prior, actor, digest, key)
                 match = Match.objects.select_related("player1", "player2").get(pk=match_id)
                 return Recorded(match, prior, load_state(match), retried=True)
         raise
@@ -827,6 +901,63 @@ def _check_room(match: Match, before: MatchState, after: MatchState, action: Eng
             limit="games_per_match",
             max=MATCH_MAX_GAMES,
         )
+
+
+def _sender(actor: Actor) -> str:
+    if actor.token is not None:
+        return f"token:{actor.token.pk}"
+    if actor.user is not None and actor.user.is_authenticated:
+        return f"user:{actor.user.pk}"
+    return "system"
+
+
+def _request_digest(actor: Actor, what: object, kind: str | None, reason: str) -> str:
+    """What a keyed request was: who sent it and what it asked (an engine action, a play as typed spaces aside, or
+    a correction's terms)."""
+    if isinstance(what, Move) and isinstance(what.play, str):
+        what = Move(what.side, " ".join(what.play.split()))
+    text = f"{_sender(actor)}|{what!r}|{kind or ''}|{reason}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _keyed_retry(match: Match, actor: Actor, key: str | None, digest: str) -> Recorded | None:
+    """The first answer to a request already recorded under ``key`` (refused if the key served another one)."""
+    if key is None:
+        return None
+    prior = Action.objects.filter(match=match, idempotency_key=key).first()
+    if prior is None:
+        return None
+    _check_same_request(prior, actor, digest, key)
+    return Recorded(match, prior, load_state(match), retried=True)
+
+
+def _check_key(key: str | None) -> None:
+    if key is not None and not 1 <= len(key) <= 64:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "an idempotency key has 1 to 64 characters")
+
+
+def _check_same_request(prior: Action, actor: Actor, digest: str, key: str) -> None:
+    """A retry must be the request its key was first used for, by the same sender: anything else is refused
+    (its own action would otherwise be dropped without a word). Rows stored before digests were kept pass."""
+    if not prior.request_digest or prior.request_digest == digest:
+        return
+    prior_sender = (
+        f"token:{prior.entered_by_token_id}"
+        if prior.entered_by_token_id is not None
+        else f"user:{prior.entered_by_user_id}"
+        if prior.entered_by_user_id is not None
+        else "system"
+    )
+    if prior_sender != _sender(actor):
+        why = "by another sender"
+    else:
+        why = f"for a different request (action {prior.seq}, {prior.get_kind_display()})"
+    raise ApplicationError(
+        ErrorCode.IDEMPOTENCY_KEY_REUSED,
+        f"the idempotency key {key!r} was already used on this match {why}: a retry must send the same request "
+        "again; a new request needs a new key",
+        seq=prior.seq,
+    )
 
 
 def _resolve_play(state: MatchState, move: Move) -> Play:
@@ -884,10 +1015,11 @@ def _append(
     play: Play | None,
     *,
     actor: Actor,
-    key: str | None,
+    key: tuple[str | None, str],
     kind: str | None,
     reason: str,
 ) -> Action:
+    """Append the row; ``key`` is the idempotency key (or None) and the request's digest."""
     fields = row_fields(action, after, play)
     if kind is not None:
         fields["kind"] = kind
@@ -900,7 +1032,8 @@ def _append(
         match_id_after=after.match_id(),
         entered_by_user=user,
         entered_by_token=actor.token,
-        idempotency_key=key,
+        idempotency_key=key[0],
+        request_digest=key[1],
         reason=reason,
         **fields,
     )
@@ -963,10 +1096,17 @@ def _sync_game(match: Match, before: MatchState, after: MatchState) -> None:
         Game.objects.filter(match=match, number=before.game_number).update(**fields)
 
 
-def _mark(match_id: int, kind: str, *, actor: Actor, reason: str, expected_seq: int | None) -> Recorded:
+def _mark(
+    match_id: int, kind: str, *, actor: Actor, reason: str, expected_seq: int | None, key: str | None
+) -> Recorded:
+    _check_key(key)
     with transaction.atomic():
         match = _lock(match_id)
         check_can_act(actor, match, None, director_only=True)
+        digest = _request_digest(actor, kind, kind, reason) if key is not None else ""
+        retry = _keyed_retry(match, actor, key, digest)
+        if retry is not None:
+            return retry
         _check_open(match)
         _check_seq(match, expected_seq)
         state = load_state(match)
@@ -980,6 +1120,9 @@ def _mark(match_id: int, kind: str, *, actor: Actor, reason: str, expected_seq: 
             kind=kind,
             reason=reason,
             entered_by_user=user,
+            entered_by_token=actor.token,
+            idempotency_key=key,
+            request_digest=digest,
             position_id="",
             match_id_after=state.match_id(),
         )
@@ -1015,14 +1158,22 @@ def effective_actions(
     for row in rows:
         if row.kind == Kind.CORRECTION:
             continue
-        current: Action | None = row
-        action = engine_action(row)
-        while current is not None and current.pk in correction_of:
+        # The row and the replacements put in its place, latest last; an undo of a replacement ("restores")
+        # brings back what it replaced, any other correction without a replacement removes the row.
+        chain: list[tuple[Action, EngineAction | None]] = [(row, engine_action(row))]
+        current = row
+        while chain and current.pk in correction_of:
             correction = correction_of[current.pk]
-            action = replacement_action(correction)
-            current = correction if action is not None else None
-        if current is not None:
-            out.append((current, action))
+            replaced_by = replacement_action(correction)
+            if replaced_by is not None:
+                chain.append((correction, replaced_by))
+            elif correction.data.get("restores") and len(chain) > 1:
+                chain.pop()
+            else:
+                chain = []
+            current = correction
+        if chain:
+            out.append(chain[-1])
     return out
 
 
@@ -1039,7 +1190,11 @@ def _correct(
     reason: str,
     replacement: dict[str, Any] | None = None,
     override: bool = False,
+    key: tuple[str | None, str] = (None, ""),
+    restore: bool = False,
 ) -> Recorded:
+    """Append a correction of ``target``: it takes ``replacement``'s place, or drops out; with ``restore`` (an
+    undo) a target that is itself a replacement gives way to what it replaced."""
     was_closed = match.status in _CLOSED
     if was_closed:
         for guard in CORRECTION_GUARDS:
@@ -1052,9 +1207,11 @@ def _correct(
         kind=Kind.CORRECTION,
         undoes=target,
         reason=reason,
-        data={"replacement": replacement} if replacement else {},
+        data={"replacement": replacement} if replacement else {"restores": True} if restore else {},
         entered_by_user=user,
         entered_by_token=actor.token,
+        idempotency_key=key[0],
+        request_digest=key[1],
     )
     match.seq = row.seq
     state = rebuild_match(match)

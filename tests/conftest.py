@@ -151,7 +151,11 @@ def _fresh_cache() -> Iterator[None]:
     """Rate limits and throttles count in the cache: every test starts from zero."""
     from django.core.cache import cache
 
+    from config import cache as shared
+
     cache.clear()
+    shared.counters.local.clear()
+    shared._down_until = 0.0  # a dead cache of an earlier test is not resting any more
     yield
 
 

@@ -70,6 +70,7 @@ def test_health_reports_database_ok(client: Client) -> None:
     body = response.json()
     assert body["database"] == "ok"
     assert body["broker"] in {"ok", "eager"}
+    assert body["workers"] in {"ok", "eager", "none", "late"} and body["cache"] in {"local", "ok"}
 
 
 @pytest.mark.django_db
@@ -80,7 +81,8 @@ def test_health_is_503_when_the_broker_is_unreachable(client: Client, monkeypatc
     response = client.get("/health/")
     assert response.status_code == 503
     body = response.json()
-    assert (body["database"], body["broker"]) == ("ok", "error")
+    assert (body["database"], body["broker"], body["workers"]) == ("ok", "error", "error")
+    assert body["cache"] in {"local", "ok"}  # (a cache of this process's own without CACHE_URL)
 
 
 @pytest.mark.django_db

@@ -11,7 +11,8 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         """Plug into games/ through its hooks (games/hooks.py): event directors direct their matches; results move
-        divisions forward; corrections of results that later matches depend on are guarded; the players' entry
+        divisions forward; players entered only in private events are hidden as those events are; corrections of
+        results that later matches depend on are guarded; the players' entry
         pages show the confirm-or-dispute block. And name the task that runs a result's follow-up.
 
         The imports are here because an app's models, services and tasks may only be imported once Django's app
@@ -21,11 +22,13 @@ class TournamentsConfig(AppConfig):
         from tournaments.access import directed_matches, directs_match
         from tournaments.entry_panel import PANEL
         from tournaments.receivers import on_match_changed
+        from tournaments.selectors.common import hidden_players
         from tournaments.services.followup import plug_followup_task
         from tournaments.services.results import guard_correction, guard_take_back
 
         hooks.register_director_check(directs_match)
         hooks.register_directed_matches(directed_matches)
+        hooks.register_hidden_players(hidden_players)
         hooks.register_correction_guard(guard_correction)
         hooks.register_take_back_guard(guard_take_back)
         hooks.register_panel(PANEL)

@@ -160,6 +160,8 @@ class MatchRecord:
 _HEADER_RE = re.compile(r"\s*(\d+)\s+point\s+match\b", re.IGNORECASE)
 _GAME_RE = re.compile(r"\s*game\s+(\d+)\s*$", re.IGNORECASE)
 _COMMENT_RE = re.compile(r"\s*[;#] ?")
+#: Control characters a log never holds (tabs and line ends aside): a NUL or an escape is a damaged or hostile file.
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _TAG_RE = re.compile(r'\s*[;#]\s*\[\s*([^"\]]*?)\s+"(.*)"\s*\]\s*$')
 _SET_POS_RE = re.compile(r"\s*;\s*set\s+pos\s*=\s*(.*?)\s*$", re.IGNORECASE)
 _SCORE_RE = re.compile(r"\s*([^:]*?)\s*:\s*(\S+)\s+([^:]*?)\s*:\s*(\S+)\s*$")
@@ -204,8 +206,8 @@ def read_mat(text: str | bytes) -> MatchRecord:
     ends, tabs and any number of blank lines are accepted.
 
     :raises FormatError: for text that cannot be read at all (no ``N point match`` header, a second header, a
-        game without a score line, a non-numeric score, an unreadable row), with the 1-based line and, where
-        it helps, the column.
+        game without a score line, a non-numeric score, an unreadable row, a control character such as NUL
+        anywhere), with the 1-based line and, where it helps, the column.
     """
     if isinstance(text, bytes):
         text = _decode(text)
@@ -278,6 +280,13 @@ class _Reader:
 
     def read(self, lines: list[str]) -> MatchRecord:
         for lineno, raw in enumerate(lines, start=1):
+            control = _CONTROL_RE.search(raw)
+            if control:
+                raise FormatError(
+                    f"control character U+{ord(control.group()):04X} in the log: a .mat log is plain text; remove it",
+                    line=lineno,
+                    column=control.start() + 1,
+                )
             line = raw.expandtabs(8) if "\t" in raw else raw
             if line and not line.isspace():
                 self._line(line, lineno)

@@ -18,7 +18,8 @@ from rest_framework import exceptions, permissions
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 
-from games.access import Actor, access_entry_token, can_read
+from games import access
+from games.access import Actor, access_entry_token
 from games.errors import ApplicationError
 from games.models import EntryToken, Match
 
@@ -60,8 +61,7 @@ def actor_of(request: Request) -> Actor:
 
 def may_read(request: Request, match: Match) -> bool:
     """Public matches, and private ones for their players, directors and the holders of their entry links."""
-    token = entry_token(request)
-    return can_read(request.user, match) or (token is not None and token.match_id == match.pk)
+    return access.may_read(actor_of(request), match)
 
 
 class IsAuthenticatedOrEntryToken(permissions.BasePermission):

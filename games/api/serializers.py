@@ -442,8 +442,34 @@ class ActionKindInput(serializers.Serializer):
 
 
 class ReasonInput(serializers.Serializer):
+    """A director's correction or decision: safe to retry as an action is, so it names the seq it was decided on,
+    or an idempotency key, or both (a blind retry of "undo" must not undo twice)."""
+
     reason = serializers.CharField(max_length=MAX_REASON, help_text="kept in the match log")
-    expected_seq = strict.IntegerField(min_value=0, required=False, help_text="refuse if the match moved on")
+    expected_seq = strict.IntegerField(
+        min_value=0,
+        required=False,
+        help_text="the seq of the last action you saw (a stale one is refused with 409); this or idempotency_key",
+    )
+    idempotency_key = serializers.CharField(
+        min_length=1,
+        max_length=MAX_IDEMPOTENCY_KEY,
+        required=False,
+        help_text="retrying with the same key returns the first answer; the Idempotency-Key header works too",
+    )
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        header = self.context.get("idempotency_key_header")
+        if "expected_seq" not in data and "idempotency_key" not in data and not header:
+            raise serializers.ValidationError(
+                {
+                    "expected_seq": [
+                        "send expected_seq (the seq of the last action you saw) or an idempotency key, so that a "
+                        "retry cannot apply the correction twice"
+                    ]
+                }
+            )
+        return data
 
 
 class FinishInput(ReasonInput):

@@ -1,7 +1,8 @@
 """API throttles. Every request is counted under exactly one identity: a request made with an entry link per link
 (a phone at the table), a logged-in user per account, anyone else per address. A club's whole room may share one
 address, so its players' phones must not share one limit; and the address is the one the proxy in front saw
-(config.ratelimit.client_ip), never one the client wrote in X-Forwarded-For."""
+(config.ratelimit.client_ip), never one the client wrote in X-Forwarded-For. They count in config.cache.counters, so
+they still hold, per process, while the shared cache is unreachable."""
 
 from __future__ import annotations
 
@@ -10,11 +11,19 @@ from typing import Any
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
+from config.cache import counters
 from config.ratelimit import client_ip
 from games.api.auth import entry_token
 
 
-class EntryLinkThrottle(SimpleRateThrottle):
+class CountedThrottle(SimpleRateThrottle):
+    """A throttle whose request history is kept in the rate limits' counters (the shared cache, or this process's
+    memory while it is unreachable)."""
+
+    cache = counters  # type: ignore[assignment]
+
+
+class EntryLinkThrottle(CountedThrottle):
     """Requests made with an entry link, per link (``API_RATE_ENTRY_LINK``)."""
 
     scope = "entry-link"
@@ -24,7 +33,7 @@ class EntryLinkThrottle(SimpleRateThrottle):
         return None if token is None else self.cache_format % {"scope": self.scope, "ident": token.pk}
 
 
-class AddressThrottle(SimpleRateThrottle):
+class AddressThrottle(CountedThrottle):
     """Anonymous requests without an entry link, per client address (``API_RATE_ANON``)."""
 
     scope = "anon"
@@ -35,7 +44,7 @@ class AddressThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": client_ip(request)}
 
 
-class AccountThrottle(SimpleRateThrottle):
+class AccountThrottle(CountedThrottle):
     """Requests of a logged-in user, per account (``API_RATE_USER``)."""
 
     scope = "user"

@@ -48,8 +48,8 @@ from games.models import Action, EntryToken, Game, Match, MatchAnalysis, Player,
 MAX_IMPORT_BYTES = 1024 * 1024
 
 
-def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
+def _valid(serializer_class: type[serializers.Serializer], data: Any, **context: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data, context=context)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
 
@@ -89,6 +89,7 @@ _ERROR_TEXT = {
     403: "not allowed (wrong side, not a director, an invalid or revoked entry link)",
     404: "no such match (or a private one)",
     409: "stale expected_seq (`seq` is the current one), the match is closed, or the action conflicts",
+    422: "`idempotency_key_reused`: the key was used on this match by another sender or for another request",
 }
 
 
@@ -112,7 +113,7 @@ class PlayerListCreateApi(generics.ListAPIView):
 
     def get_queryset(self) -> QuerySet[Player]:
         query = _valid(s.PlayerFilter, self.request.query_params)
-        players = Player.objects.all()
+        players = selectors.players_visible_to(self.request.user)
         if query.get("q"):
             players = players.filter(display_name__icontains=query["q"])
         if query.get("club"):
@@ -129,7 +130,10 @@ class PlayerListCreateApi(generics.ListAPIView):
 @extend_schema_view(get=extend_schema(summary="A player", responses={200: s.PlayerWithStaffFieldsDoc, **_errors(404)}))
 class PlayerDetailApi(generics.RetrieveAPIView):
     permission_classes = (permissions.AllowAny,)
-    queryset = Player.objects.all()
+    queryset = Player.objects.none()  # for the schema; get_queryset answers
+
+    def get_queryset(self) -> QuerySet[Player]:
+        return selectors.players_visible_to(self.request.user)
 
     def get_serializer_class(self) -> type[s.PlayerSerializer]:
         staff = self.request is not None and self.request.user.is_staff
@@ -279,7 +283,7 @@ class MatchActionRecordApi(APIView):
         responses={
             201: s.ActionResultDoc,
             200: OpenApiResponse(s.ActionResultDoc, description="a retry, answered from the log"),
-            **_errors(400, 401, 403, 404, 409),
+            **_errors(400, 401, 403, 404, 409, 422),
         },
     )
     def post(self, request: Request, match_id: int) -> Response:
@@ -308,13 +312,28 @@ class _DirectorActionApi(APIView):
         raise NotImplementedError
 
     def post(self, request: Request, match_id: int) -> Response:
-        return _answer(self.perform(match_id, actor_of(request), _valid(self.input_class, request.data)))
+        header = request.headers.get("Idempotency-Key")
+        data = _valid(self.input_class, request.data, idempotency_key_header=header)
+        key = _idempotency_key(request, data)
+        if key is not None:
+            data["idempotency_key"] = key
+        return _answer(self.perform(match_id, actor_of(request), data))
 
 
 def _director_schema(summary: str, request: type[serializers.Serializer]) -> Any:
     return extend_schema_view(
         post=extend_schema(
-            summary=summary, request=request, responses={201: s.ActionResultDoc, **_errors(400, 401, 403, 404, 409)}
+            summary=summary,
+            description=(
+                "Send `expected_seq` (a stale one is refused with 409), an `idempotency_key` (or `Idempotency-Key` "
+                "header: a retry answers 200 with the first answer's body), or both; neither is a 400."
+            ),
+            request=request,
+            responses={
+                201: s.ActionResultDoc,
+                200: OpenApiResponse(s.ActionResultDoc, description="a retry, answered from the log"),
+                **_errors(400, 401, 403, 404, 409, 422),
+            },
         )
     )
 
@@ -372,6 +391,7 @@ class MatchResultReplaceApi(_DirectorActionApi):
             reason=data["reason"],
             expected_seq=data.get("expected_seq"),
             override=data["override"],
+            idempotency_key=data.get("idempotency_key"),
         )
 
 

@@ -110,6 +110,23 @@ def test_a_result_is_stored_and_answered_at_once_while_the_broker_is_dead(
     assert client.get("/health/").json()["broker"] == "error"
 
 
+@pytest.mark.parametrize("dead", ["refused", "silent"])
+def test_recompute_says_it_left_the_work_to_reconcile_when_the_broker_is_dead(
+    dead: str, silent_server: int, as_director: Actor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    division = knockout(as_director, "Dead broker cup")
+    port = free_port() if dead == "refused" else silent_server
+    use_broker(monkeypatch, f"redis://127.0.0.1:{port}/0")
+    url = f"/api/events/{division.event.slug}/divisions/{division.slug}/recompute/"
+    response = director_client(as_director).post(url, {}, format="json")
+    assert response.status_code == 503 and response["Retry-After"] == "60", response.content
+    body = response.json()
+    assert body["status"] == "left_to_reconcile" and body["code"] == "queue_unavailable"
+    assert "reconcile recomputes them" in body["message"]
+    division.refresh_from_db()
+    assert division.standings_status == Division.Work.PENDING  # what reconcile looks for
+
+
 # -- the whole story, with a real Redis that dies and a real worker ----------------------------------------------------
 
 
@@ -240,3 +257,30 @@ def test_requests_go_on_without_the_cache_when_its_redis_is_dead(
     assert live.status_code == 200 and "P1" in live.content.decode()
     assert opened.status_code == 302
     assert "the cache is unreachable" in caplog.text
+    assert "rate limits counted in this process" in caplog.text
+    health = APIClient().get("/health/")
+    assert health.status_code == 200 and health.json()["cache"] == "error"  # said, and the site still serves
+
+
+@pytest.mark.parametrize("dead", ["refused", "silent"])
+def test_rate_limits_hold_per_process_while_the_caches_redis_is_dead(
+    dead: str, silent_server: int, settings: Any, django_user_model: Any
+) -> None:
+    """Without its shared counters, every limit still counts, in this process's memory (config/cache.py)."""
+    port = free_port() if dead == "refused" else silent_server
+    settings.CACHES = {
+        "default": {"BACKEND": "config.cache.FailOpenRedisCache", "LOCATION": f"redis://127.0.0.1:{port}/0"}
+    }
+    django_user_model.objects.create_user(username="dora", password="right-password-123")
+    client = APIClient()
+    started = time.monotonic()
+    logins = [client.post("/accounts/login/", {"username": "dora", "password": f"g{i}"}).status_code for i in range(25)]
+    links = [client.get(f"/play/1.0.guess{i}:sig/").status_code for i in range(35)]
+    elapsed = time.monotonic() - started
+    assert logins == [200] * 20 + [429] * 5
+    assert links == [403] * 30 + [429] * 5
+    assert elapsed < 3 * SILENT_BUDGET, f"{elapsed:.1f} s for 60 requests: a dead cache is left alone between tries"
+    from tests.test_rate_limits import api_rates
+
+    with api_rates(anon="5/min"):
+        assert [APIClient().get("/api/matches/").status_code for _ in range(7)] == [200] * 5 + [429] * 2

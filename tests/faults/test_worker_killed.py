@@ -20,6 +20,7 @@ Each division is compared with a twin that got the same results with tasks run i
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -184,3 +185,64 @@ def test_a_worker_killed_in_a_standings_task_is_caught_up_by_reconcile(workers: 
     assert outcome(division)[4] == before, "the standings are as before the second semi-final: none half-written"
 
     only_reconcile_catches_up(division, twin, workers)
+
+
+# -- the production visibility timeout: a dead worker's task back within a minute, a long task run once ----------------
+
+
+def received_ids(workers: Workers, task: str = "tournaments.tasks.advance_division") -> list[str]:
+    """The ids of the messages of ``task`` each worker received, over all the workers' logs (a repeat: run twice)."""
+    return re.findall(rf"Task {re.escape(task)}\[([0-9a-f-]+)\] received", workers.logs())
+
+
+def test_a_killed_workers_task_is_back_within_a_minute_without_beat(workers: Workers, as_director: Actor) -> None:
+    twin = twin_of(as_director, "Twin cup")
+    division = knockout(as_director, "Killed cup")
+    semi_1, semi_2 = first_round(division)
+    with tasks_run_eagerly():
+        win_for_side_a(semi_1, as_director)
+    win_for_side_a(semi_2, as_director)
+
+    kill_mid_task(workers, "games_match", workers.kill)  # the settings' own visibility timeout (30 s)
+    killed_at = time.monotonic()
+    assert unacked_for(workers) == ["tournaments.tasks.advance_division"]
+    workers.start()  # a worker that was already there, or its replacement: no reconcile, no beat
+    wait_for("the bracket after the dead worker's task came back", lambda: caught_up(division), workers, deadline=75)
+    assert time.monotonic() - killed_at < 60, "back within a minute"
+    assert outcome(division) == outcome(twin)
+
+
+def test_a_task_longer_than_the_visibility_timeout_is_not_run_twice(
+    workers: Workers, as_director: Actor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two live workers; one's task is held for 45 s (longer than the 30 s visibility timeout) on a table lock. The
+    other sweeps for old messages every 5 s all along, and must not take the held one: its worker refreshes it."""
+    from django.test import Client
+
+    from tests.faults.conftest import use_broker
+
+    twin = twin_of(as_director, "Twin cup")
+    division = knockout(as_director, "Long cup")
+    semi_1, semi_2 = first_round(division)
+    with tasks_run_eagerly():
+        win_for_side_a(semi_1, as_director)
+    win_for_side_a(semi_2, as_director)
+    with side_connection(autocommit=False) as side, side_connection() as watcher:
+        side.execute('LOCK TABLE "games_match" IN SHARE MODE')
+        workers.start()
+        blocked_task(watcher, "games_match", workers)
+        workers.start()  # the second worker, sweeping
+        workers.wait_ready()
+        time.sleep(45)
+        assert len(received_ids(workers)) == 1, workers.logs()
+        use_broker(monkeypatch, workers.broker_url, workers.queue)
+        health = Client().get("/health/").json()
+        assert health["workers"] == "ok", health
+        seen = Client().get("/health/workers/").json()["seen_seconds_ago"]
+        mine = [age for name, age in seen.items() if name.startswith(workers.queue)]  # both share its node name
+        assert len(mine) == 1 and mine[0] < 30, seen
+        side.rollback()
+    wait_for("the bracket after the long task", lambda: caught_up(division), workers)
+    assert outcome(division) == outcome(twin)
+    ids = received_ids(workers)
+    assert len(ids) == len(set(ids)), f"a message was run twice: {ids}"

@@ -191,7 +191,9 @@ def test_unreadable_files_are_reported_with_the_check_commands_message(tmp_path:
     out, _, error = run("import_matches", str(garbage), str(missing))
     lines = out.splitlines()
     assert lines[0] == f"unreadable {garbage}: {report_of_unreadable(garbage)}"
-    assert lines[0].startswith(f"unreadable {garbage}: cannot read the match log: line 1: ")
+    assert lines[0].startswith(
+        f"unreadable {garbage}: cannot read the match log: line 1, column 1: control character U+0000"
+    )
     assert lines[1] == f"unreadable {missing}: cannot read the file: No such file or directory"
     assert error is not None and "0 imported, 0 invalid, 2 unreadable" in str(error)
     assert not Match.objects.exists() and not Player.objects.exists()

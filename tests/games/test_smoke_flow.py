@@ -50,5 +50,5 @@ def test_scoresheet_match_to_the_end_then_undo_and_replace() -> None:
     r = services.replace_game_result(match.pk, actor=SYSTEM, game_number=2, winner=1, kind=2, reason="misread")
     assert r.match.status == Match.Status.IN_PROGRESS and r.match.score == (2, 2)
     r = services.undo_last_action(match.pk, actor=SYSTEM, reason="wrong sheet")
-    assert r.match.score == (2, 0)
-    assert [g.number for g in Game.objects.filter(match=match)] == [1]
+    assert r.match.score == (3, 0) and r.match.status == Match.Status.FINISHED  # the original result is back
+    assert [g.number for g in Game.objects.filter(match=match)] == [1, 2]

@@ -85,6 +85,38 @@ def test_a_mat_over_1_mib_is_refused(size: int, director: Any) -> None:
     assert snapshot() == before
 
 
+@pytest.mark.parametrize(
+    "where",
+    [
+        SMALL_LOG.replace("Ann", "A\x00nn"),  # a player's name: a 500 on PostgreSQL, stored on SQLite
+        SMALL_LOG.replace("8/5 6/5", "8/5\x00 6/5"),  # a play
+        SMALL_LOG.replace(" 1 point match", " 1 point match\x1b[2J"),  # the header: a terminal escape
+        SMALL_LOG + "\x7f\n",
+    ],
+    ids=["name", "play", "header", "delete"],
+)
+def test_a_control_character_anywhere_in_a_mat_is_invalid_log(where: str, director: Any) -> None:
+    client = api_client(director)
+    before = snapshot()
+    body = refusal(upload(client, "nul.mat", where.encode()), 400, "invalid_log", "control character U+00", "line ")
+    assert "remove it" in body["message"]
+    assert snapshot() == before
+
+
+def test_a_control_character_in_a_player_name_is_refused_everywhere(director: Any, registering: Division) -> None:
+    staff = api_client(type(director).objects.create_user("sam", password=None, is_staff=True))
+    client, page = api_client(director), page_client(director)
+    before = snapshot()
+    for name, words in (("A\x00nn", ("Null characters are not allowed",)), ("A\x07nn", ("control character",))):
+        refusal(staff.post("/api/players/", {"display_name": name}, format="json"), 400, *words)
+        refusal(_api_import(client, registering, f"name\n{name}\n", "file"), 400)
+        refusal(_api_import(client, registering, f"name\n{name}\n", "json"), 400, *words)
+        refusal(client.post(division_url(registering, "entries/"), {"name": name}, format="json"), 400, *words)
+        url = reverse("director:division", args=[registering.event.slug, registering.slug])
+        page_refusal(page.post(url, {"action": "register", "register-name": name}), 400)
+    assert snapshot() == before
+
+
 @pytest.mark.parametrize("second", ["file", "other"])
 def test_one_mat_per_import(second: str, director: Any) -> None:
     client = api_client(director)

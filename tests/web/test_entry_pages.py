@@ -673,6 +673,10 @@ def test_no_token_no_inline_script_or_style_and_every_control_labelled(
 
 @pytest.fixture
 def long_match() -> Match:
+    return import_long_log()
+
+
+def import_long_log() -> Match:
     """A real 17-point match of 18 games and 1012 actions, imported through ``services.import_match``."""
     if not LONG_LOG.exists():
         pytest.skip(f"the shared match-log corpus is missing: {CORPUS}")

@@ -366,7 +366,10 @@ class UnpairedDoc(serializers.Serializer):
 
 class QueuedDoc(serializers.Serializer):
     division = serializers.CharField()
-    task = serializers.CharField(help_text="the task enqueued")
+    task = serializers.CharField(help_text="the task asked for")
+    status = serializers.CharField(
+        help_text="queued (a worker will run it), done (ran in-process) or left_to_reconcile (the queue is down)"
+    )
 
 
 # -- rounds, pairings, standings -------------------------------------------------------------------------------------

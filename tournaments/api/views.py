@@ -30,6 +30,7 @@ from games.api.schema import EntryTokenScheme  # noqa: F401  (registers the exte
 from games.api.serializers import ErrorDoc
 from games.errors import ApplicationError, ErrorCode
 from games.models import Player
+from games.selectors import players_visible_to
 from tournaments import selectors, services
 from tournaments.access import check_directs, directs_event
 from tournaments.api import serializers as s
@@ -365,16 +366,34 @@ class DivisionRecomputeApi(APIView):
     permission_classes = (IsAuthenticatedOrEntryToken,)
 
     @extend_schema(
-        summary="Recompute the division: sync its pairings, then its standings and ratings (queued)",
+        summary="Recompute the division: sync its pairings, then its standings and ratings",
+        description=(
+            "`status` says what became of the work: `queued` (202: a worker will do it), `done` (200: tasks run "
+            "in-process, it is done) or `left_to_reconcile` (503 with Retry-After: the task queue is unreachable; "
+            "the standings stay pending and the periodic reconcile does the work once the queue is back)."
+        ),
         request=None,
-        responses={202: s.QueuedDoc, **_errors(401, 403, 404)},
+        responses={
+            202: s.QueuedDoc,
+            200: OpenApiResponse(s.QueuedDoc, description="done in-process (no broker)"),
+            503: OpenApiResponse(s.QueuedDoc, description="left to reconcile: the task queue is unreachable"),
+            **_errors(401, 403, 404),
+        },
     )
     def post(self, request: Request, event: str, division: str) -> Response:
         found = _division(request, event, division)
         check_directs(actor_of(request), found.event)
-        services.schedule_followup(found.pk)
-        body = {"division": found.slug, "task": "tournaments.tasks.advance_division"}
-        return Response(body, status=status.HTTP_202_ACCEPTED)
+        sent = services.request_followup(found.pk)
+        body = {"division": found.slug, "task": "tournaments.tasks.advance_division", "status": sent.value}
+        if sent is services.Sent.LEFT_TO_RECONCILE:
+            body |= {
+                "code": str(ErrorCode.QUEUE_UNAVAILABLE),
+                "message": "the task queue is unreachable: the standings stay pending, and reconcile recomputes "
+                "them within a minute of the queue being back",
+            }
+            return Response(body, status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "60"})
+        code = status.HTTP_202_ACCEPTED if sent is services.Sent.QUEUED else status.HTTP_200_OK
+        return Response(body, status=code)
 
 
 # -- entries ---------------------------------------------------------------------------------------------------------
@@ -581,8 +600,11 @@ def _rating_list(slug: str) -> RatingList:
     return found
 
 
-def _player(player_id: int) -> Player:
-    player = Player.objects.filter(pk=player_id).first()
+def _player(request: Request, player_id: int, *, rated: bool = False) -> Player:
+    """The player, if the caller may see him: one entered only in private events is a 404 to others, unless asked
+    for on a rating list (a list shows everyone rated on it, and hides the private matches)."""
+    players = Player.objects.all() if rated else players_visible_to(request.user)
+    player = players.filter(pk=player_id).first()
     if player is None:
         raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no player {player_id}")
     return player
@@ -606,7 +628,7 @@ class RatingHistoryApi(APIView):
         responses={200: s.RatingChangeSerializer(many=True), **_errors(404)},
     )
     def get(self, request: Request, slug: str, player_id: int) -> Response:
-        rating_list, player = _rating_list(slug), _player(player_id)
+        rating_list, player = _rating_list(slug), _player(request, player_id, rated=True)
         changes, visible = reads.rating_history(rating_list, player, request.user)
         return Response(s.RatingChangeSerializer(changes, many=True, context={"visible": visible}).data)
 
@@ -622,7 +644,7 @@ class PlayerNextMatchApi(APIView):
         responses={200: s.NextMatchDoc, **_errors(404)},
     )
     def get(self, request: Request, player_id: int) -> Response:
-        player = _player(player_id)
+        player = _player(request, player_id)
         pairing = selectors.next_pairing_for(player)
         if pairing is not None and not _may_see(request, pairing, player):
             pairing = None

@@ -22,6 +22,19 @@ def events_visible_to(user: Any) -> QuerySet[Event]:
     return qs.filter(public=True)
 
 
+def hidden_players(user: Any) -> Q:
+    """The HIDDEN_PLAYERS hook (games/hooks.py): players entered in events ``user`` may not see and in none they may
+    (a player's own account always sees him; staff see everyone)."""
+    if user is not None and user.is_authenticated and user.is_staff:
+        return Q(pk__in=[])
+    visible = events_visible_to(user).values("pk")
+    hidden = Q(pk__in=Entry.objects.exclude(division__event__in=visible).values("player_id"))
+    hidden &= ~Q(pk__in=Entry.objects.filter(division__event__in=visible).values("player_id"))
+    if user is not None and user.is_authenticated:
+        hidden &= ~Q(user=user)
+    return hidden
+
+
 def divisions_visible_to(user: Any) -> QuerySet[Division]:
     return Division.objects.filter(event__in=events_visible_to(user)).select_related("event")
 

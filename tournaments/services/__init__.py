@@ -40,7 +40,7 @@ from tournaments.services.events import (
     remove_director,
     set_seed,
 )
-from tournaments.services.followup import schedule_followup
+from tournaments.services.followup import Sent, request_followup, schedule_followup
 from tournaments.services.results import (
     award_forfeit,
     confirm_result,
@@ -56,6 +56,7 @@ from tournaments.services.sync import divisions_behind_their_matches, sync_divis
 
 __all__ = [
     "DivisionSettings",
+    "Sent",
     "add_director",
     "award_forfeit",
     "check_in",
@@ -77,6 +78,7 @@ __all__ = [
     "register_player",
     "remove_director",
     "repair_round",
+    "request_followup",
     "round_needs_repairing",
     "schedule_followup",
     "set_seed",

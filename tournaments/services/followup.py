@@ -7,6 +7,7 @@ the follow-up is plugged in here by ``TournamentsConfig.ready`` (:func:`plug_fol
 
 from __future__ import annotations
 
+import enum
 import logging
 import threading
 from collections.abc import Iterator
@@ -77,17 +78,35 @@ def schedule_followup(division_id: int) -> None:
         deferred.add(division_id)
         return
 
-    def enqueue() -> None:
-        advance_division = _followup_task()
-        try:
-            advance_division.delay(division_id)
-        except Exception as exc:
-            if not advance_division.app.conf.task_always_eager:
-                log.warning("could not enqueue the follow-up of division %s; reconcile will retry", division_id)
-                return
-            _followup_failed(division_id, exc)
+    transaction.on_commit(lambda: _send(division_id))
 
-    transaction.on_commit(enqueue)
+
+class Sent(enum.StrEnum):
+    """What became of a follow-up asked for now (:func:`request_followup`)."""
+
+    QUEUED = "queued"  # the broker has it: a worker will run it
+    DONE = "done"  # tasks run eagerly (no broker): it ran here
+    LEFT_TO_RECONCILE = "left_to_reconcile"  # the broker could not be reached: reconcile sends it later
+
+
+def request_followup(division_id: int) -> Sent:
+    """A director's "recompute": mark the division pending and enqueue its follow-up now (nothing waits to be
+    committed first), saying honestly whether it was queued, ran here, or is left to ``reconcile``."""
+    Division.objects.filter(pk=division_id).update(standings_status=Division.Work.PENDING)
+    return _send(division_id)
+
+
+def _send(division_id: int) -> Sent:
+    advance_division = _followup_task()
+    eager = advance_division.app.conf.task_always_eager
+    try:
+        advance_division.delay(division_id)
+    except Exception as exc:
+        if not eager:
+            log.warning("could not enqueue the follow-up of division %s; reconcile will retry", division_id)
+            return Sent.LEFT_TO_RECONCILE
+        _followup_failed(division_id, exc)
+    return Sent.DONE if eager else Sent.QUEUED
 
 
 def _followup_failed(division_id: int, exc: Exception) -> None:

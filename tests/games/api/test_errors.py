@@ -145,6 +145,22 @@ def test_a_retry_with_the_same_key_answers_the_first_body_and_writes_once(match:
     assert clash.status_code == 400 and set(clash.json()["fields"]) == {"idempotency_key"}
 
 
+def test_a_key_reused_for_another_request_or_by_the_other_side_is_a_422(match: Match) -> None:
+    """A retry with the first request's key but other dice, or the other phone's request under a key its
+    opponent used, was answered 200 with the first body, and its own action was dropped without a word."""
+    t = Table(match)
+    body = {"kind": "opening-roll", "dice": [3, 1], "expected_seq": 0}
+    assert post(t.sides[0], match, body, **{"Idempotency-Key": "k-1"}).status_code == 201
+    other_dice = post(t.sides[0], match, {**body, "dice": [6, 5]}, **{"Idempotency-Key": "k-1"})
+    assert other_dice.status_code == 422, other_dice.json()
+    assert other_dice.json()["code"] == "idempotency_key_reused" and other_dice.json()["seq"] == 1
+    assert "for a different request" in other_dice.json()["message"]
+    play = {"kind": "play", "side": 1, "play": "24/18", "expected_seq": 1}
+    other_side = post(t.sides[1], match, play, **{"Idempotency-Key": "k-1"})
+    assert other_side.status_code == 422 and "by another sender" in other_side.json()["message"]
+    assert rows(match) == 1
+
+
 def test_an_engine_error_that_escapes_a_service_is_a_400_not_a_500() -> None:
     from engine.errors import IllegalPlayError
     from games.api.exceptions import api_exception_handler

@@ -203,15 +203,25 @@ def test_a_replacement_that_decides_the_match_finishes_it(new_match, drive, cast
     assert match.finished_at is not None  # a finished match says when it finished
 
 
-def test_undoing_a_replacement_removes_the_game_instead_of_restoring_the_original(new_match, drive, cast) -> None:
-    """Documented behaviour: the replacement is the action in force for its game, so undoing it leaves no result
-    for that game (the original stays undone); enter the game again to restore it."""
+def test_undoing_a_replacement_restores_the_original(new_match, drive, cast) -> None:
+    """Undoing a replaced result brings back what it replaced (it used to leave the game with no result); undoing
+    again then takes the original back too."""
     match = new_match(length=7, entry_mode="scoresheet")
     d = drive(match)
     d.result(0, 1)
     d.result(0, 2)
     services.replace_game_result(match.pk, actor=cast.as_director, game_number=2, winner=1, kind=1, reason="x")
+    match.refresh_from_db()
+    assert match.score == (1, 1)
     services.undo_last_action(match.pk, actor=cast.as_director, reason="undo the replacement")
+    match.refresh_from_db()
+    assert match.score == (3, 0) and [g.number for g in Game.objects.filter(match=match)] == [1, 2]
+    # A second replacement over the restored original, undone: the original again.
+    services.replace_game_result(match.pk, actor=cast.as_director, game_number=2, winner=1, kind=2, reason="y")
+    services.undo_last_action(match.pk, actor=cast.as_director, reason="no, the sheet was right")
+    match.refresh_from_db()
+    assert match.score == (3, 0)
+    services.undo_last_action(match.pk, actor=cast.as_director, reason="game 2 was never played")
     match.refresh_from_db()
     assert match.score == (1, 0) and [g.number for g in Game.objects.filter(match=match)] == [1]
 

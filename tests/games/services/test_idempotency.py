@@ -1,9 +1,10 @@
 """Retries and stale writes: an idempotency key answers a repeated request with the first result (one row); an
 expected sequence number other than the match's is refused as STALE_SEQUENCE with the current one, never merged.
 
-Documented behaviour: the key is looked up before anything else (who acts, the sequence number, whether the match
-is closed, what the request says), so a repeated key always returns the first row, even when the second request
-asks for something else.
+A key belongs to its match and its sender (an entry link, an account) and to the request it was first used for: a
+retry of that request answers the first row, whatever happened since (the sequence number, a closed match); the
+same key with another request (another action, other dice, another play) or from another sender is refused with
+IDEMPOTENCY_KEY_REUSED (422) and the first row's seq, so that no action is dropped without a word.
 """
 
 from __future__ import annotations
@@ -36,20 +37,34 @@ def test_the_same_key_twice_returns_the_first_row_and_writes_one(new_match) -> N
     assert Action.objects.filter(match=match).count() == 1 and Match.objects.get(pk=match.pk).seq == 1
 
 
-def test_the_same_key_with_different_content_still_returns_the_first_result(new_match) -> None:
+def test_the_same_key_with_another_request_is_refused_not_answered(new_match, refused) -> None:
     match = _opened(new_match)
     r = services.record_play(match.pk, actor=SYSTEM, side=0, play="8/5 6/5", expected_seq=1, idempotency_key="p1")
-    # Another play, another kind of action, a stale expected_seq: the key wins, nothing is checked or written.
+    # Another play, another kind of action, other dice: each is refused, with the first row's seq; nothing written.
     for call in (
         lambda: services.record_play(
             match.pk, actor=SYSTEM, side=0, play="24/23 13/10", expected_seq=1, idempotency_key="p1"
         ),
         lambda: services.offer_double(match.pk, actor=SYSTEM, side=1, expected_seq=2, idempotency_key="p1"),
-        lambda: services.record_roll(match.pk, actor=SYSTEM, side=1, dice=(6, 6), expected_seq=0, idempotency_key="p1"),
+        lambda: services.record_roll(match.pk, actor=SYSTEM, side=1, dice=(6, 6), expected_seq=2, idempotency_key="p1"),
     ):
-        again = call()
-        assert again.retried is True and again.action.pk == r.action.pk and again.action.play == "8/5 6/5"
+        with refused(match, ErrorCode.IDEMPOTENCY_KEY_REUSED, "'p1'", "for a different request (action 2") as err:
+            call()
+        assert err.value.status == 422 and err.value.extra == {"seq": 2}
+    # The same play again, spaced differently: a retry.
+    again = services.record_play(match.pk, actor=SYSTEM, side=0, play=" 8/5  6/5", expected_seq=1, idempotency_key="p1")
+    assert again.retried is True and again.action.pk == r.action.pk
     assert Action.objects.filter(match=match).count() == 2
+
+
+def test_a_key_is_the_senders_own(new_match, cast, refused) -> None:
+    match = new_match()
+    alice, bob = cast.as_alice, cast.as_bob
+    first = services.record_opening_roll(match.pk, actor=alice, dice=(3, 1), expected_seq=0, idempotency_key="k")
+    with refused(match, ErrorCode.IDEMPOTENCY_KEY_REUSED, "by another sender"):
+        services.record_opening_roll(match.pk, actor=bob, dice=(3, 1), expected_seq=0, idempotency_key="k")
+    again = services.record_opening_roll(match.pk, actor=alice, dice=(3, 1), expected_seq=0, idempotency_key="k")
+    assert again.retried and again.action.pk == first.action.pk
 
 
 def test_a_retry_after_the_match_moved_on_or_closed_still_answers(new_match, cast) -> None:

@@ -272,7 +272,8 @@ def test_a_private_event_is_a_404_for_outsiders(
             answer = client.get(url)
             assert answer.status_code == 404, url
             assert answer.json()["code"] == "not_found"
-        assert client.get(f"/api/players/{pairing.entry_a.player_id}/next-match/").json()["pairing"] is None
+        # A player entered only in the private event is hidden with it.
+        assert client.get(f"/api/players/{pairing.entry_a.player_id}/next-match/").status_code == 404
     for user in (director, staff):
         client = logged_in(user)
         assert any(e["slug"] == private_event.slug for e in client.get("/api/events/").json()["results"])
