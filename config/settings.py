@@ -287,6 +287,7 @@ SPECTACULAR_SETTINGS = {
         "PairingStatusEnum": "tournaments.models.Pairing.Status",
         "ConfirmationEnum": "tournaments.models.Pairing.Confirmation",
         "DecisionEnum": "tournaments.models.Pairing.Decision",
+        "FollowupStatusEnum": "tournaments.services.followup.Sent",
     },
 }
 

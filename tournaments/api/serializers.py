@@ -20,6 +20,7 @@ from engine.variants import VARIANTS
 from games.api import fields as strict
 from games.models import Match, Player
 from tournaments.models import Division, Entry, Event, Pairing, Rating, RatingChange, RatingList, Round, Standing
+from tournaments.services.followup import Sent
 from tournaments.standings.tiebreakers import Tiebreak
 
 MAX_REASON = 2000
@@ -367,8 +368,9 @@ class UnpairedDoc(serializers.Serializer):
 class QueuedDoc(serializers.Serializer):
     division = serializers.CharField()
     task = serializers.CharField(help_text="the task asked for")
-    status = serializers.CharField(
-        help_text="queued (a worker will run it), done (ran in-process) or left_to_reconcile (the queue is down)"
+    status = serializers.ChoiceField(
+        choices=[str(sent) for sent in Sent],
+        help_text="queued (a worker will run it), done (ran in-process) or left_to_reconcile (the queue is down)",
     )
 
 
