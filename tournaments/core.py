@@ -258,3 +258,22 @@ def resolve_division(
         if not more:
             return states
         results.update(more)
+
+
+# -- words ---------------------------------------------------------------------------------------------------------
+
+_BRACKET_NAMES = {Round.Bracket.MAIN: "Main", Round.Bracket.CONSOLATION: "Consolation", "last-chance": "Last chance"}
+
+
+def round_words(rnd: Round) -> str:
+    """A round as people name it: "Round 2" (Swiss, round robin), "Consolation round 1" (a bracket)."""
+    bracket = _BRACKET_NAMES.get(rnd.bracket)
+    return f"{bracket} round {rnd.number}" if bracket else f"Round {rnd.number}"
+
+
+def pairing_words(pairing: Pairing) -> str:
+    """A pairing as people name it in a message: "Round 2, table 1: Lars Nes v Pia Ruud" (its round and players
+    loaded)."""
+    names = [e.player.display_name if e is not None else "nobody yet" for e in (pairing.entry_a, pairing.entry_b)]
+    table = f", table {pairing.table}" if pairing.table else ""
+    return f"{round_words(pairing.round)}{table}: {names[0]} v {names[1]}"

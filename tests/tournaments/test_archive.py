@@ -438,10 +438,22 @@ def small_archive(django_db_setup: Any, django_db_blocker: Any) -> bytes:
     entry links; a scoresheet knockout with a swap of seeds and a forfeit), made once for the module; the event
     itself is rolled back, so each test starts without it."""
     with django_db_blocker.unblock(), transaction.atomic():
-        event = simulated("swiss", 4, rounds=1, entry_mode="moves", match_length=1)
-        director = rehearsal_director()
+        director = Actor(user=get_user_model().objects.get_or_create(username="rehearsal-director")[0])
+        event = services.create_event(actor=director, name="Rehearsal with a side event")
+        swiss = services.create_division(
+            event,
+            actor=director,
+            settings=services.DivisionSettings(
+                name="Championship", format="swiss", rounds_planned=1, entry_mode="moves", match_length=1
+            ),
+        )
+        for n in range(4):
+            services.register_player(swiss, actor=director, name=f"Player {n:03d}", rating=1500 + 10 * n)
+        # The side division is added while the event runs: a closed event takes no new division.
         settings = services.DivisionSettings(name="Side", format="single", match_length=3, entry_mode="scoresheet")
         division = services.create_division(event, actor=director, settings=settings)
+        services.start_division(swiss, actor=director)
+        run_division(swiss, director, random.Random(11))
         entries = [
             services.register_player(division, actor=director, name=f"Side {n}", rating=1600 - n) for n in range(4)
         ]

@@ -37,3 +37,20 @@ def test_the_dashboard_closes_the_event(division_of, director) -> None:
     response = client.post(f"/manage/{event.slug}/", {"action": "close-event"}, follow=True)
     assert response.status_code == 200 and "The event is closed." in response.content.decode()
     assert Event.objects.get(pk=event.pk).status == Event.Status.FINISHED
+
+
+def test_a_closed_event_takes_no_new_division(division_of, as_director, director) -> None:
+    event = division_of("swiss", 2).event
+    services.close_event(event, actor=as_director)
+    event.refresh_from_db()
+    divisions = event.divisions.count()
+    with pytest.raises(ApplicationError) as info:
+        services.create_division(
+            event, actor=as_director, settings=services.DivisionSettings(name="Late side event", format="single")
+        )
+    assert info.value.code is ErrorCode.CONFLICT and "closed" in info.value.message
+    assert event.divisions.count() == divisions
+    client = Client()
+    client.force_login(director)
+    page = client.get(f"/manage/{event.slug}/").content.decode()
+    assert "The event is closed: it takes no new division." in page and "create-division" not in page

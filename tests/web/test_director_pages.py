@@ -517,6 +517,8 @@ def refused(client: Client, url: str, data: dict[str, Any], message: str, *, sta
     assert response.status_code == status, page
     assert message in page, page
     assert "Nothing was changed." in page
+    first = re.search(r"Nothing was changed\.</strong>\s*(\S)", page)
+    assert first is not None and not first.group(1).islower(), "the sentence after it starts with a capital"
     assert rows() == before
     check_html(page)
     return page
@@ -609,7 +611,7 @@ def test_an_incomplete_round_is_not_paired(dora: Any, swiss: Division) -> None:
         client_for(dora),
         f"/manage/{swiss.event.slug}/{swiss.slug}/",
         {"action": "pair-next"},
-        "round 1 is not complete: results missing or unconfirmed at table(s) 1, 2, 3, 4",
+        "Round 1 is not complete: results missing or unconfirmed at table(s) 1, 2, 3, 4",
         status=409,
     )
 
@@ -785,7 +787,7 @@ def test_a_disputed_result_is_decided_by_a_director(
         client,
         urls(swiss, pairing)["match"],
         {"action": "confirm"},
-        "this result is not waiting for a confirmation",
+        "This result is not waiting for a confirmation",
         status=409,
     )
 
@@ -874,7 +876,7 @@ def test_a_start_with_only_the_checked_in_players(dora: Any, registering: Divisi
 
 
 def test_a_late_entry_plays_the_next_round(dora: Any, round_one_played: Division) -> None:
-    """Late entry is open while at most half the Swiss rounds are played; the late player is paired next round.
+    """Late entry is open while at most half the Swiss rounds are paired; the late player is paired next round.
     (Found here: a late entry used to get no seed, and Swiss pairs and ranks by seed, so he was never paired.)"""
     client, url = client_for(dora), urls(round_one_played)["division"]
     response = client.post(url, {"action": "register", "register-name": "Late Larry", "register-rating": "1500"})
@@ -961,3 +963,34 @@ def test_an_undone_forfeit_leaves_no_decision_on_any_page(
         html = text_of(client.get(page))
         assert "not at the table" not in html and "forfeit (no-show)" not in html, page
     assert "not at the table" not in text_of(Client().get(pages[2]))
+
+
+def test_the_division_form_as_it_comes_adds_a_division_that_can_start(dora: Any) -> None:
+    event = services.create_event(actor=Actor(user=dora), name="Spring open")
+    client, url = client_for(dora), f"/manage/{event.slug}/"
+    page = text_of(client.get(url))
+    data: dict[str, Any] = {"action": "create-division"}
+    for name, value in re.findall(r'name="(create-division-[a-z_]+)"[^>]*value="([^"]*)"', page):
+        data[name] = value
+    for name, value in re.findall(
+        r'<select name="(create-division-[a-z_]+)"[^>]*>.*?<option value="([^"]*)" selected', page, re.S
+    ):
+        data[name] = value
+    data["create-division-name"] = "Open"
+    data["create-division-crawford"] = "on"
+    response = client.post(url, data)
+    assert response.status_code == 302, text_of(response)
+    division = Division.objects.get(event=event)
+    assert division.format == "swiss" and division.rounds_planned >= 1
+
+
+def test_forfeit_and_penalty_choices_name_players_without_ids(dora: Any, swiss: Division) -> None:
+    pairing = pairing_at(swiss, 1, 2)
+    client = client_for(dora)
+    for url in (urls(swiss, pairing)["match"], urls(swiss)["division"]):
+        page = text_of(client.get(url))
+        options = re.findall(r"<option value=\"[^\"]+\">([^<]*)</option>", page)
+        assert options, url
+        assert not [o for o in options if re.search(r"#\d", o)], url
+    page = text_of(client.get(urls(swiss, pairing)["match"]))
+    assert f">{pairing.entry_b.player.display_name} (seed {pairing.entry_b.seed})</option>" in page

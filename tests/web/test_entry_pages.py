@@ -145,7 +145,7 @@ def test_a_bad_link_gets_a_clear_403(client: Client, text: str) -> None:
     response = client.get(f"/play/{text}/")
     assert response.status_code == 403
     html = response.content.decode()
-    assert "this entry link is not valid (it may have been revoked)" in html
+    assert "This entry link is not valid (it may have been revoked)" in html
     assert "Ask the director for a new link." in html
     assert "entry_tokens" not in client.session
 
@@ -375,7 +375,7 @@ def test_cube_buttons_appear_only_when_the_cube_may_be_turned(new_match: Any, dr
     assert forms_of(bob.page()) == ["roll", "resign"]
     response = bob.post("double")
     assert response.status_code == 400
-    assert "no double may be offered in the Crawford game" in error_of(response.content.decode())
+    assert "No double may be offered in the Crawford game" in error_of(response.content.decode())
 
 
 def test_a_resignation_offered_and_accepted_through_the_forms(new_match: Any) -> None:
@@ -415,7 +415,7 @@ def test_a_scoresheet_match_entered_through_the_form_until_it_ends(new_match: An
     response = alice.post("game-result", winner=0, result=1, cube=2)
     assert response.status_code == 400
     assert error_of(response.content.decode()) == (
-        "the cube cannot have been turned in the Crawford game: the cube value must be 1, not 2"
+        "The cube cannot have been turned in the Crawford game: the cube value must be 1, not 2"
     )
     assert footprint(match.pk) == before
     ok(alice.post("game-result", winner=0, result=2, cube=1), match)  # Alice a gammon in the Crawford game: 2-2
@@ -426,7 +426,7 @@ def test_a_scoresheet_match_entered_through_the_form_until_it_ends(new_match: An
     assert "Alice won the match 3-2." in html and forms_of(html) == []
     assert html.count('<span class="badge badge-crawford">Crawford</span>') == 1
     response = alice.post("game-result", winner=0, result=1, cube=1)
-    assert response.status_code == 409 and "the match is finished" in error_of(response.content.decode())
+    assert response.status_code == 409 and "The match is finished" in error_of(response.content.decode())
 
 
 @pytest.mark.parametrize("mode", [Match.EntryMode.MOVES, Match.EntryMode.SCORESHEET])
@@ -497,7 +497,7 @@ def test_the_other_side_confirms_through_the_panel(division: Division, django_ca
     # The side that entered the result cannot confirm it.
     response = entering.client.post(f"/play/pairings/{pairing.pk}/confirm/")
     assert response.status_code == 403
-    assert f"only {match.player2.display_name} or a director can answer" in response.content.decode()
+    assert f"Only {match.player2.display_name} or a director can answer" in response.content.decode()
     pairing.refresh_from_db()
     assert pairing.confirmation == Pairing.Confirmation.AWAITING
     assert Client().post(f"/play/pairings/{pairing.pk}/confirm/").status_code == 403
@@ -520,7 +520,7 @@ def test_a_dispute_needs_a_reason_and_goes_to_the_director(
     finish_by_scoresheet(entering, match, 1, django_capture_on_commit_callbacks)
     response = other.client.post(f"/play/pairings/{pairing.pk}/dispute/", {"reason": "  "})
     assert response.status_code == 400
-    assert "say what is wrong with the result" in response.content.decode()
+    assert "Say what is wrong with the result" in response.content.decode()
     response = entering.client.post(f"/play/pairings/{pairing.pk}/dispute/", {"reason": "I won, really"})
     assert response.status_code == 403
     assert "I won, really</textarea>" in response.content.decode()  # what was typed is kept
@@ -824,7 +824,7 @@ def test_too_late_to_take_back_a_player_asks_and_the_opponent_accepts_on_his_pho
     ok(bob.post("roll", die1=6, die2=5), match)
     assert 'id="ask-correction"' in alice.page() and 'id="take-back"' not in alice.seen[-1]
     response = alice.post("ask-correction", reason="")
-    assert response.status_code == 400 and "say what was wrong" in error_of(alice.seen[-1])
+    assert response.status_code == 400 and "Say what was wrong" in error_of(alice.seen[-1])
     ok(alice.post("ask-correction", reason="I meant 8/5 6/5"), match)
     assert "You asked to undo the play 24/21 6/5" in alice.page()
     assert 'id="accept-correction"' not in alice.seen[-1], "she does not answer her own request"

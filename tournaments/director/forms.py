@@ -95,7 +95,7 @@ class DivisionForm(forms.Form):
         initial=DEFAULT_TIEBREAKS,
     )
     rounds_planned = forms.IntegerField(
-        label=_("Swiss rounds"), min_value=0, max_value=99, initial=0, help_text=_("Swiss only: the rounds to play.")
+        label=_("Swiss rounds"), min_value=0, max_value=99, initial=5, help_text=_("Swiss only: the rounds to play.")
     )
     drop_rounds = forms.IntegerField(
         label=_("Drop rounds"),
@@ -241,8 +241,17 @@ def _choice(form: forms.Form, name: str) -> forms.ChoiceField:
     return cast(forms.ChoiceField, form.fields[name])
 
 
-def _entry_choices(entries: Iterable[Entry]) -> list[tuple[str, str]]:
-    return [(str(e.pk), e.player.label) for e in entries]
+def entry_choices(entries: Iterable[Entry]) -> list[tuple[str, str]]:
+    """Players to choose from, named as people name them: "Anna Berg (Oslo BK, NO, seed 3)", never by an id."""
+    return [(str(e.pk), entry_label(e)) for e in entries]
+
+
+def entry_label(entry: Entry) -> str:
+    player = entry.player
+    extra = [x for x in (player.club, player.country) if x]
+    if entry.seed is not None:
+        extra.append(_("seed %(seed)s") % {"seed": entry.seed})
+    return f"{player.display_name} ({', '.join(extra)})" if extra else player.display_name
 
 
 class SwapForm(forms.Form):
@@ -257,7 +266,7 @@ class SwapForm(forms.Form):
 
     def __init__(self, *args: Any, entries: Iterable[Entry] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        choices = [("", "—"), *_entry_choices(entries)]
+        choices = [("", "—"), *entry_choices(entries)]
         _choice(self, "first").choices = _choice(self, "second").choices = choices
 
 

@@ -619,7 +619,7 @@ def _analyse(page: Page, target: Any, data: dict[str, Any]) -> str:
 def _pairing_sides(page: Page, target: Any) -> dict[str, Any]:
     p = page.pairing_
     entries = [e for e in (p.entry_a, p.entry_b) if e is not None]
-    return {"sides": [(str(e.pk), e.player.label) for e in entries]}
+    return {"sides": f.entry_choices(entries)}
 
 
 def _replace_options(page: Page, target: Any) -> dict[str, Any]:

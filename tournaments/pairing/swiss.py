@@ -26,7 +26,8 @@ with the boards around it in the sorted field (the window doubled until it pairs
 in a big event a handful of boards need it, so 10,000 players pair in a fraction of a second.
 
 Late entry is the caller's business (a late entrant is a player with no opponents and, normally, score 0);
-:func:`late_entry_allowed` states the rule: entry is open while at most half the rounds have been played.
+:func:`late_entry_allowed` states the rule: entry is open while at most half the rounds are paired (a late entry
+plays from the next round on, so the rounds paired are the rounds he misses).
 """
 
 from __future__ import annotations
@@ -93,9 +94,9 @@ class NoPairingError(ValueError):
     """No rematch-free pairing exists. The message says who and why."""
 
 
-def late_entry_allowed(rounds_played: int, total_rounds: int) -> bool:
-    """A player may enter late while at most half the rounds have been played (3 of 6, 2 of 5)."""
-    return 2 * rounds_played <= total_rounds
+def late_entry_allowed(rounds_paired: int, total_rounds: int) -> bool:
+    """A player may enter late while at most half the rounds are paired (3 of 6, 2 of 5)."""
+    return 2 * rounds_paired <= total_rounds
 
 
 def _names(players: Iterable[SwissPlayer]) -> str:

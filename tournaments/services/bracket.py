@@ -88,7 +88,7 @@ def _release_match(pairing: Pairing) -> None:
     override, the dependent match (even a finished one) is voided here and the slot is played again."""
     match = pairing.match
     assert match is not None
-    why = f"the players of {pairing.key} changed (a corrected result or a swap of seeds)"
+    why = "its players changed (a corrected result or a swap of seeds)"
     if match.status in (Match.Status.FINISHED, Match.Status.FORFEITED):
         games.reopen_match(match.pk, actor=SYSTEM, reason=why, override=True)
     if match.status != Match.Status.VOID:

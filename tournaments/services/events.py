@@ -171,6 +171,8 @@ class DivisionSettings:
 
 def create_division(event: Event, *, actor: Actor, settings: DivisionSettings, slug: str = "") -> Division:
     check_directs(actor, event)
+    if event.status == Event.Status.FINISHED:
+        raise ApplicationError(ErrorCode.CONFLICT, f"{event.name} is closed: a closed event takes no new division")
     _validate_settings(settings)
     with transaction.atomic():
         slug = slug or _unique_slug(Division, settings.name, event=event)
@@ -285,8 +287,8 @@ def _check_open_for_entry(division: Division, place: str) -> bool:
         if not late_entry_allowed(played, division.rounds_planned):
             raise ApplicationError(
                 ErrorCode.CONFLICT,
-                f"late entry closed: {played} of {division.rounds_planned} rounds are paired (late entry is open "
-                "while at most half the rounds have been played)",
+                f"Late entry is closed: {played} of {division.rounds_planned} rounds are paired. Late entry is open "
+                "while at most half the rounds are paired (a late entry plays from the next round).",
             )
         return True
     if division.format == Division.Format.LAST_CHANCE and place:

@@ -17,7 +17,7 @@ from games.access import SYSTEM, Actor, is_director, sides_of
 from games.errors import ApplicationError, ErrorCode
 from games.models import Match
 from tournaments.access import check_directs
-from tournaments.core import lock_division, plan_of
+from tournaments.core import lock_division, pairing_words, plan_of
 from tournaments.models import Division, Entry, Pairing
 from tournaments.pairing import brackets
 from tournaments.services.followup import schedule_followup
@@ -209,7 +209,9 @@ def swap_players(
 
 
 def _current(division: Division, entry: Entry) -> Pairing:
-    rows = Pairing.objects.filter(division=division).select_related("match")
+    rows = Pairing.objects.filter(division=division).select_related(
+        "match", "round", "entry_a__player", "entry_b__player"
+    )
     found = (rows.filter(entry_a=entry) | rows.filter(entry_b=entry)).order_by("-round__number").first()
     if found is None:
         raise ApplicationError(ErrorCode.CONFLICT, f"{entry.player.display_name} has no pairing to swap")
@@ -220,7 +222,8 @@ def _current(division: Division, entry: Entry) -> Pairing:
 def _refuse_started(pairing: Pairing, entry: Entry) -> None:
     if pairing.status in (Pairing.Status.FINISHED, Pairing.Status.PLAYING) or (pairing.match and pairing.match.seq):
         raise ApplicationError(
-            ErrorCode.CONFLICT, f"{entry.player.display_name}'s match ({pairing.key}) has started: it cannot be swapped"
+            ErrorCode.CONFLICT,
+            f"{entry.player.display_name}'s match ({pairing_words(pairing)}) has started: it cannot be swapped",
         )
 
 
@@ -294,7 +297,7 @@ def guard_correction(match: Match, override: bool) -> None:
         return
     started = [p for p in _dependents(pairing) if p.match is not None and (p.match.seq or p.status == "finished")]
     if started:
-        names = "; ".join(f"{p.key} ({p.match})" for p in started[:5])
+        names = "; ".join(pairing_words(p) for p in started[:5])
         then = (
             "the later matches are then voided and played again"
             if pairing.division.is_elimination
@@ -320,7 +323,9 @@ def guard_take_back(match: Match, side: int) -> None:
 
 def _dependents(pairing: Pairing) -> list[Pairing]:
     division = pairing.division
-    rows = Pairing.objects.filter(division=division).select_related("match")
+    rows = Pairing.objects.filter(division=division).select_related(
+        "match", "round", "entry_a__player", "entry_b__player"
+    )
     if division.is_elimination:
         keys = brackets.dependents(plan_of(division), pairing.key)
         return list(rows.filter(key__in=keys))

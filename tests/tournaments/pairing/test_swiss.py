@@ -137,10 +137,10 @@ def test_odd_field_where_everyone_had_a_bye() -> None:
 
 
 def test_late_entry_until_half_the_rounds() -> None:
-    assert late_entry_allowed(rounds_played=3, total_rounds=6)
-    assert not late_entry_allowed(rounds_played=4, total_rounds=6)
-    assert late_entry_allowed(rounds_played=2, total_rounds=5)
-    assert not late_entry_allowed(rounds_played=3, total_rounds=5)
+    assert late_entry_allowed(rounds_paired=3, total_rounds=6)
+    assert not late_entry_allowed(rounds_paired=4, total_rounds=6)
+    assert late_entry_allowed(rounds_paired=2, total_rounds=5)
+    assert not late_entry_allowed(rounds_paired=3, total_rounds=5)
     players = field(8)
     rng = random.Random(3)
     play_round(players, rng)

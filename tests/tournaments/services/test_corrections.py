@@ -120,7 +120,8 @@ def test_a_correction_once_the_next_match_started_is_refused_and_changes_nothing
         with pytest.raises(ApplicationError) as refused:
             correct()
         assert refused.value.code is ErrorCode.CONFLICT
-        assert "a later match that depends on it has started (main-2-0" in refused.value.message
+        assert "a later match that depends on it has started (Main round 2" in refused.value.message
+        assert "main-2-0" not in refused.value.message and "#" not in refused.value.message
         assert "override" in refused.value.message
         assert snapshot() == before
 
@@ -218,7 +219,8 @@ def test_swiss_a_correction_goes_through_until_a_later_round_match_of_either_pla
         with pytest.raises(ApplicationError) as refused:
             flip(pairing(swiss, key), as_director, committed)
         assert refused.value.code is ErrorCode.CONFLICT
-        assert "a later match that depends on it has started (swiss-2-2" in refused.value.message
+        assert "a later match that depends on it has started (Round 2, table" in refused.value.message
+        assert ": P03 v P04)" in refused.value.message and "swiss-2-2" not in refused.value.message
         assert snapshot() == before
 
 

@@ -63,7 +63,7 @@ def test_swiss_late_entry_is_open_until_half_the_rounds_and_the_late_player_is_p
     refused(
         lambda: services.register_player(division, actor=as_director, name="Too Late Tom"),
         ErrorCode.CONFLICT,
-        "late entry closed: 3 of 4 rounds are paired",
+        "Late entry is closed: 3 of 4 rounds are paired. Late entry is open while at most half the rounds are paired",
     )
     play_round(division, 3, as_director)
     play_out(division, as_director)
