@@ -3,7 +3,8 @@
 PY ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
@@ -18,15 +19,22 @@ $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --upgrade pip
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -e '.[dev]'
-	touch $(STAMP)
+# What running needs (make run), and the same with the developer tools (make test, lint, typecheck); each is
+# installed again only when pyproject.toml changes.
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	touch $(RUN_STAMP)
 
-venv: $(STAMP) ## Create .venv and install the project with its dev tools (again only when pyproject.toml changes)
+$(DEV_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $(DEV_STAMP) $(RUN_STAMP)
 
-run: venv ## Migrate, load the demo event and serve http://127.0.0.1:8000 (SQLite and eager tasks unless DATABASE_URL/CELERY_BROKER_URL)
-	$(BIN)/python manage.py migrate --noinput
+venv: $(DEV_STAMP) ## Create .venv and install the project with its dev tools (again only when pyproject.toml changes)
+
+run: $(RUN_STAMP) ## Install what running needs, migrate, load the demo event and serve http://127.0.0.1:8000 (SQLite and eager tasks unless DATABASE_URL/CELERY_BROKER_URL)
+	$(BIN)/python manage.py migrate --noinput -v 0
 	$(BIN)/python manage.py load_demo --login
+	@echo "bgmatch: http://$(HOST):$(PORT)/ (directors' pages: http://$(HOST):$(PORT)/manage/, log in as demo / demo)"
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: venv ## Run the whole test suite (extra pytest options: make test PYTEST_ARGS='-k health')

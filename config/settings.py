@@ -298,7 +298,7 @@ CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = CELERY_TASK_ALWAYS_EAGER
 if not CELERY_BROKER_URL:
-    CELERY_BROKER_URL = "memory://"  # never contacted while tasks run eagerly
+    CELERY_BROKER_URL = "memory://localhost/"  # never contacted while tasks run eagerly (a host: kombu warns without)
 # Results go to CELERY_RESULT_BACKEND when set; with a Redis broker they default to the same Redis.
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or (
     CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else None
@@ -377,6 +377,8 @@ LOGGING = {
     "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
     "loggers": {
         "django": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
+        # Tasks run in-process (no broker): a line per task that succeeded is noise (a worker still logs them).
+        "celery.app.trace": {"level": "WARNING" if CELERY_TASK_ALWAYS_EAGER else LOG_LEVEL},
     },
 }
 
