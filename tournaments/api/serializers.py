@@ -19,6 +19,7 @@ from rest_framework import serializers
 from engine.variants import VARIANTS
 from games.api import fields as strict
 from games.models import Match, Player
+from tournaments import services
 from tournaments.models import Division, Entry, Event, Pairing, Rating, RatingChange, RatingList, Round, Standing
 from tournaments.services.followup import Sent
 from tournaments.standings.tiebreakers import Tiebreak
@@ -116,6 +117,7 @@ class DivisionSerializer(serializers.ModelSerializer):
     )
     standings_error = serializers.SerializerMethodField()
     bye_rule = serializers.SerializerMethodField()
+    repair_offered = serializers.SerializerMethodField()
 
     class Meta:
         model = Division
@@ -145,6 +147,7 @@ class DivisionSerializer(serializers.ModelSerializer):
             "status",
             "standings_status",
             "standings_error",
+            "repair_offered",
             "results_version",
             "standings_version",
             "started_at",
@@ -161,6 +164,18 @@ class DivisionSerializer(serializers.ModelSerializer):
     @extend_schema_field(serializers.CharField(help_text="how a bye counts in the tie-breaks"))
     def get_bye_rule(self, division: Division) -> str:
         return BYE_RULE
+
+    @extend_schema_field(
+        serializers.BooleanField(
+            allow_null=True,
+            help_text="a running Swiss, to its directors: a correction changed the score groups the current round "
+            "was paired on and none of its matches has started, so it can be paired again (swiss/repair/)",
+        )
+    )
+    def get_repair_offered(self, division: Division) -> bool | None:
+        if not self.context.get("director") or division.format != Division.Format.SWISS:
+            return None
+        return services.round_needs_repairing(division)
 
 
 class EventInput(serializers.Serializer):

@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from rest_framework.test import APIClient
 
+from games import services as games
 from games.access import Actor
 from tests.tournaments.api.conftest import logged_in
 from tests.tournaments.api.support import division_url
@@ -35,8 +37,18 @@ def test_a_director_steers_a_swiss_through_the_api(running: Division, director: 
 
     paired = client.post(division_url(running, "pair-next-round/"), {}, format="json")
     assert paired.status_code == 201 and paired.json()["round"]["number"] == 2
+    assert client.get(division_url(running)).json()["repair_offered"] is False
+    assert APIClient().get(division_url(running)).json()["repair_offered"] is None  # for its directors only
+    # Table 1 of round 1 was misread: the correction changes the score groups round 2 was paired on.
+    wrong = Pairing.objects.get(division=running, round__number=1, table=1)
+    games.replace_game_result(
+        wrong.match_id, actor=as_director, game_number=1, winner=1, kind=1, cube_value=1, reason="misread"
+    )
+    services.sync_division(running.pk)
+    assert client.get(division_url(running)).json()["repair_offered"] is True
     repaired = client.post(division_url(running, "swiss/repair/"), {}, format="json")
     assert repaired.status_code == 201 and len(repaired.json()["pairings"]) == 2
+    assert client.get(division_url(running)).json()["repair_offered"] is False
 
     # Four players after three rounds have all met: round 4 needs rematches, paired only when allowed.
     play_round(running, 2, as_director)
