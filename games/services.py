@@ -1312,7 +1312,9 @@ def import_match(
             else:
                 log.take(actions, states[number - 1])
         _finish_import(match, log)  # the match row, written once with its caches
-        copy_rows(Action, _LOG_COLUMNS, ((match.pk, *row) for row in log.rows))
+        copy_rows(
+            Action, [*_LOG_COLUMNS, *_LOG_DEFAULTS], ((match.pk, *row, *_LOG_DEFAULTS.values()) for row in log.rows)
+        )
         Game.objects.bulk_create(log.games)
         return match
 
@@ -1337,11 +1339,18 @@ def import_log(replay: LogReplay, *, source: str = "", created_by: Any = None) -
     )
 
 
-#: The columns of an imported log row (the others are NULL: no correction, no entering user or link, no key).
+#: The columns of an imported log row that the import computes.
 _LOG_COLUMNS = (
     "match_id", "seq", "game_number", "kind", "side", "die1", "die2", "play", "steps", "value", "data",
     "position_id", "match_id_after", "reason", "created_at",
 )  # fmt: skip
+#: Every other column of a log row, with its field's default (an imported row has no correction, no entering user
+#: or link, no idempotency key): a column added to the model later is written too.
+_LOG_DEFAULTS = {
+    field.attname: field.get_default()
+    for field in Action._meta.concrete_fields
+    if not field.primary_key and field.attname not in _LOG_COLUMNS
+}
 
 
 class _ImportedLog:
