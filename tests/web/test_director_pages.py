@@ -994,3 +994,42 @@ def test_forfeit_and_penalty_choices_name_players_without_ids(dora: Any, swiss: 
         assert not [o for o in options if re.search(r"#\d", o)], url
     page = text_of(client.get(urls(swiss, pairing)["match"]))
     assert f">{pairing.entry_b.player.display_name} (seed {pairing.entry_b.seed})</option>" in page
+
+
+def test_check_in_without_a_reload_answers_the_list_and_undo_is_the_secondary_action(
+    dora: Any, registering: Division
+) -> None:
+    client, url = client_for(dora), f"/manage/{registering.event.slug}/{registering.slug}/"
+    page = text_of(client.get(url))
+    assert 'id="player-filter"' in page and 'hx-post=""' in page and "vendor/htmx/htmx.min.js" in page
+    ben = Entry.objects.get(player__display_name="Ben")
+    htmx = {"HTTP_HX_REQUEST": "true"}
+    response = client.post(url, {"action": "check-in", "target": ben.pk, f"check-in-{ben.pk}-present": "1"}, **htmx)
+    assert response.status_code == 200
+    part = text_of(response)
+    assert part.startswith("<div") or part.lstrip().startswith('<div id="players-list">'), part[:200]
+    assert "<html" not in part and "Ben is checked in." in part and "1 checked in" in part
+    assert re.search(r'<button type="submit" class="secondary">Undo check-in<span class="visually-hidden">: Ben', part)
+    assert Entry.objects.get(pk=ben.pk).status == "checked_in"
+    assert "Ben is checked in." not in text_of(client.get(url)), "said once, in the list"
+    stranger = Entry.objects.get(player__display_name="Ann")
+    refusal = client.post(url, {"action": "check-in", "target": stranger.pk, "check-in-x-present": "1"}, **htmx)
+    assert refusal.status_code == 200 and "Nothing was changed." in text_of(refusal)
+
+
+def test_check_in_all_the_listed_checks_in_only_those_sent(dora: Any, registering: Division) -> None:
+    actor = Actor(user=dora)
+    for name in ("Cleo", "Dirk", "Eve"):
+        services.register_player(registering, actor=actor, name=name)
+    client, url = client_for(dora), f"/manage/{registering.event.slug}/{registering.slug}/"
+    page = text_of(client.get(url))
+    sent = re.findall(r'<input type="hidden" name="(check-in-all-entries)" value="(\d+)" form="check-in-all">', page)
+    assert len(sent) == 5, "every player not checked in is listed for it"
+    listed = list(Entry.objects.filter(division=registering, player__display_name__in=("Ann", "Cleo", "Dirk")))
+    assert {str(e.pk) for e in listed} <= {value for _, value in sent}
+    data = {"action": "check-in-all", "check-in-all-entries": [e.pk for e in listed]}  # the rows the filter shows
+    response = client.post(url, data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and "3 players checked in." in text_of(response)
+    statuses = dict(Entry.objects.filter(division=registering).values_list("player__display_name", "status"))
+    assert statuses == {"Ann": "checked_in", "Ben": "registered", "Cleo": "checked_in", "Dirk": "checked_in",
+                        "Eve": "registered"}  # fmt: skip

@@ -209,6 +209,16 @@ class CheckInForm(forms.Form):
     )
 
 
+class CheckInAllForm(forms.Form):
+    """The players listed (filtered) on the division page, checked in at once."""
+
+    entries = forms.TypedMultipleChoiceField(coerce=int, required=False)
+
+    def __init__(self, *args: Any, entries: Iterable[Entry] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _choice(self, "entries").choices = [(e.pk, e.player.display_name) for e in entries]
+
+
 class WithdrawForm(forms.Form):
     reason = _reason(help_text=_("Kept with the entry. A match of his not yet finished is forfeited."))
 

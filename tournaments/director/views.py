@@ -350,6 +350,15 @@ def _check_in(page: Page, entry: Entry, data: dict[str, Any]) -> str:
     return _("%(name)s is no longer checked in.") % {"name": entry.player.display_name}
 
 
+def _check_in_all(page: Page, target: Any, data: dict[str, Any]) -> str:
+    count = services.check_in_all(page.division_, actor=page.actor, entries=data["entries"])
+    return _("%(count)s players checked in.") % {"count": count}
+
+
+#: The actions of the players' list that a page using htmx sends without a reload: the answer is the list again.
+_IN_PLACE = ("check-in", "check-in-all")
+
+
 def _withdraw(page: Page, entry: Entry, data: dict[str, Any]) -> str:
     services.withdraw_entry(entry, actor=page.actor, reason=data["reason"])
     return _("%(name)s has withdrawn.") % {"name": entry.player.display_name}
@@ -489,6 +498,7 @@ DIVISION_ACTIONS = {
     ),
     "import": Action(f.ImportForm, _import),
     "check-in": Action(f.CheckInForm, _check_in, target=_entry_target),
+    "check-in-all": Action(f.CheckInAllForm, _check_in_all, options=lambda page, target: {"entries": _entries(page)}),
     "withdraw": Action(f.WithdrawForm, _withdraw, target=_entry_target),
     "seed": Action(f.SeedForm, _seed, target=_entry_target),
     "start": Action(f.StartForm, _start),
@@ -514,37 +524,30 @@ def division_page(request: HttpRequest, event: str, division: str) -> HttpRespon
     found = _division(request, event, division)
     page = Page(request, found.event, found)
     failed = None
+    in_place = request.headers.get("HX-Request") == "true" and request.POST.get("action") in _IN_PLACE
     if request.method == "POST":
         outcome = _perform(page, DIVISION_ACTIONS, reverse("director:division", args=[event, division]))
-        if not isinstance(outcome, Failed):
+        if not isinstance(outcome, Failed) and not in_place:
             return outcome
-        failed = outcome
-    registering = found.status == Division.Status.REGISTRATION
-    rows = []
-    for entry in _entries(page):
-        row: dict[str, Any] = {"entry": entry}
-        withdrawn = entry.status == Entry.Status.WITHDRAWN
-        if not withdrawn:
-            row["withdraw"] = _form(page, failed, DIVISION_ACTIONS, "withdraw", entry)
-        if registering and (not withdrawn or entry.seed is not None):  # a withdrawn player's seed can be cleared
-            row["seed"] = _form(page, failed, DIVISION_ACTIONS, "seed", entry, initial={"seed": entry.seed})
-        if registering and not withdrawn:
-            present = "0" if entry.status == Entry.Status.CHECKED_IN else "1"
-            row["check_in"] = _form(page, failed, DIVISION_ACTIONS, "check-in", entry, initial={"present": present})
-        rows.append(row)
+        failed = outcome if isinstance(outcome, Failed) else None
+    if in_place:
+        # The list again, and what was done said inside it (the message is not kept for the next page).
+        said = [str(m) for m in messages.get_messages(request)]
+        found = _division(request, event, division)
+        page = Page(request, found.event, found)
+        context = {**_players_context(page, failed), "event": found.event, "division": found, "said": said}
+        # 200 also for a refusal, so that htmx shows it in the list.
+        return render(request, "director/_players.html", {**context, "failed": failed})
     forms_shown = {
         name.replace("-", "_"): _form(page, failed, DIVISION_ACTIONS, name)
         for name in ("register", "import", "start", "pair-next", "close-last-chance", "swap", "forfeit")
     }
     context = {
+        **_players_context(page, failed),
         "event": found.event,
         "division": found,
-        "rows": rows,
         "rounds": _rounds(page),
-        "registering": registering,
         "running": found.status == Division.Status.RUNNING,
-        "checked_in": sum(e.status == Entry.Status.CHECKED_IN for e in _entries(page)),
-        "playing": len(_active(_entries(page))),
         "forms": forms_shown,
     }
     if found.format == Division.Format.SWISS and found.status == Division.Status.RUNNING:
@@ -559,6 +562,30 @@ def division_page(request: HttpRequest, event: str, division: str) -> HttpRespon
         offered = current is not None and current.number > 1 and services.round_needs_repairing(found, current)
         context["repair_offered"] = offered
     return _answer(request, "director/division.html", context, failed)
+
+
+def _players_context(page: Page, failed: Failed | None) -> dict[str, Any]:
+    """The players' list of the division page (also answered alone to a check-in sent without a reload)."""
+    found = page.division_
+    registering = found.status == Division.Status.REGISTRATION
+    rows = []
+    for entry in _entries(page):
+        row: dict[str, Any] = {"entry": entry}
+        withdrawn = entry.status == Entry.Status.WITHDRAWN
+        if not withdrawn:
+            row["withdraw"] = _form(page, failed, DIVISION_ACTIONS, "withdraw", entry)
+        if registering and (not withdrawn or entry.seed is not None):  # a withdrawn player's seed can be cleared
+            row["seed"] = _form(page, failed, DIVISION_ACTIONS, "seed", entry, initial={"seed": entry.seed})
+        if registering and not withdrawn:
+            present = "0" if entry.status == Entry.Status.CHECKED_IN else "1"
+            row["check_in"] = _form(page, failed, DIVISION_ACTIONS, "check-in", entry, initial={"present": present})
+        rows.append(row)
+    return {
+        "rows": rows,
+        "registering": registering,
+        "checked_in": sum(e.status == Entry.Status.CHECKED_IN for e in _entries(page)),
+        "playing": len(_active(_entries(page))),
+    }
 
 
 # -- /manage/<event>/<division>/match/<key>/ -------------------------------------------------------------------------
