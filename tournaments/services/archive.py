@@ -244,6 +244,7 @@ HANDLED_APART: dict[type[models.Model], dict[str, str]] = {
         "undoes": "undoes, the seq of the row undone",
         "entered_by_user": "entered_by",
         "entered_by_token": "entered_by (the link's secret is never exported)",
+        "request_digest": "not exported: it names this site's sender of a keyed request, and senders differ",
     },
     RatingList: {"id": "not exported", "owners": "not carried over: users differ"},
     Rating: {"id": "not exported", "rating_list": "nested in the list", "player": "reference"},
