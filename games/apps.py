@@ -9,8 +9,9 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         """Plug the analysis into the match signals (games/hooks.py)."""
-        from games.analysis.receivers import on_match_changed
-        from games.hooks import match_finished, match_result_changed
+        from games.analysis.receivers import on_game_finished, on_match_changed
+        from games.hooks import game_finished, match_finished, match_result_changed
 
         match_finished.connect(on_match_changed, dispatch_uid="games.analysis.finished")
         match_result_changed.connect(on_match_changed, dispatch_uid="games.analysis.result_changed")
+        game_finished.connect(on_game_finished, dispatch_uid="games.analysis.game_finished")

@@ -27,7 +27,11 @@ Signals, sent after the transaction that caused them commits, with ``sender=Matc
 - :data:`match_finished`: a match ended (won, forfeited or voided); ``imported=True`` when it came finished from a
   match log (``import_match``);
 - :data:`match_result_changed`: a director's correction changed a result that was already final (a finished match
-  reopened or its result replaced).
+  reopened or its result replaced);
+- :data:`game_finished`: a game of a match recorded move by move ended and the match goes on.
+
+And :data:`GAME_ANALYSIS_CHECKS`: ``match -> bool``, whether each game of a match is analysed as it ends.
+tournaments/: the division's "analyse each game" setting.
 """
 
 from __future__ import annotations
@@ -126,9 +130,23 @@ def register_panel(panel: Panel) -> None:
         PANELS.append(panel)
 
 
+# -- analysis ------------------------------------------------------------------------------------------------------
+
+#: Callables match -> bool: whether each game of the match is analysed as it ends (not only the finished match).
+#: tournaments/: the division's "analyse each game" setting.
+GAME_ANALYSIS_CHECKS: list[Callable[[Match], bool]] = []
+
+
+def register_game_analysis_check(check: Callable[[Match], bool]) -> None:
+    if check not in GAME_ANALYSIS_CHECKS:
+        GAME_ANALYSIS_CHECKS.append(check)
+
+
 # -- signals -------------------------------------------------------------------------------------------------------
 
 #: A match ended (won, forfeited or voided); sent after the commit with ``match_id``.
 match_finished = django.dispatch.Signal()
 #: A director's correction changed a result that was already final; sent after the commit with ``match_id``.
 match_result_changed = django.dispatch.Signal()
+#: A game of a match recorded move by move ended and the match goes on; sent after the commit with ``match_id``.
+game_finished = django.dispatch.Signal()

@@ -49,7 +49,7 @@ from games.access import SYSTEM, Actor, check_can_act, is_director, sides_of
 from games.bulk import copy_new_rows, copy_rows, reserve_ids
 from games.engine_bridge import engine_action, load_state, new_state, replacement_action, row_fields
 from games.errors import ApplicationError, ErrorCode
-from games.hooks import CORRECTION_GUARDS, TAKE_BACK_GUARDS, match_finished, match_result_changed
+from games.hooks import CORRECTION_GUARDS, TAKE_BACK_GUARDS, game_finished, match_finished, match_result_changed
 from games.models import (
     MATCH_MAX_ACTIONS,
     MATCH_MAX_GAMES,
@@ -1058,6 +1058,9 @@ def _after_action(match: Match, before: MatchState, after: MatchState, row: Acti
         update += ["winner", "finished_at"]
         match_pk = match.pk
         transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_pk))
+    elif len(after.outcomes) > len(before.outcomes) and match.entry_mode == Match.EntryMode.MOVES:
+        game_pk = match.pk
+        transaction.on_commit(lambda: game_finished.send(sender=Match, match_id=game_pk))
     match.save(update_fields=update)
 
 

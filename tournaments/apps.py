@@ -21,7 +21,7 @@ class TournamentsConfig(AppConfig):
         from tournaments import tasks
         from tournaments.access import directed_matches, directs_match
         from tournaments.entry_panel import PANEL
-        from tournaments.receivers import on_match_changed
+        from tournaments.receivers import analyses_each_game, on_match_changed
         from tournaments.selectors.common import hidden_players
         from tournaments.services.followup import plug_followup_task
         from tournaments.services.results import guard_correction, guard_take_back
@@ -32,6 +32,7 @@ class TournamentsConfig(AppConfig):
         hooks.register_correction_guard(guard_correction)
         hooks.register_take_back_guard(guard_take_back)
         hooks.register_panel(PANEL)
+        hooks.register_game_analysis_check(analyses_each_game)
         hooks.match_finished.connect(on_match_changed, dispatch_uid="tournaments.match_finished")
         hooks.match_result_changed.connect(on_match_changed, dispatch_uid="tournaments.match_result_changed")
         plug_followup_task(tasks.advance_division)

@@ -143,6 +143,9 @@ class Division(models.Model):
     last_chance_closed = models.BooleanField(default=False)
     grand_final_reset = models.BooleanField(default=True)
     auto_pair = models.BooleanField(default=False, help_text="Swiss: pair the next round when all results are in")
+    analyse_each_game = models.BooleanField(
+        default=False, help_text="GNU Backgammon analyses each game of a match as it ends, not only the finished match"
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTRATION)
     standings_status = models.CharField(max_length=16, choices=Work.choices, default=Work.CURRENT)
     standings_error = models.TextField(blank=True)

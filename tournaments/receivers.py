@@ -12,7 +12,8 @@ from typing import Any
 
 from django.db import DatabaseError, transaction
 
-from tournaments.models import Pairing
+from games.models import Match
+from tournaments.models import Division, Pairing
 from tournaments.services.followup import schedule_followup
 
 log = logging.getLogger(__name__)
@@ -26,3 +27,8 @@ def on_match_changed(sender: Any, match_id: int, **kwargs: Any) -> None:
                 schedule_followup(division_id)
     except DatabaseError:
         log.exception("could not schedule the follow-up of match %s; reconcile will", match_id)
+
+
+def analyses_each_game(match: Match) -> bool:
+    """Whether the division of the match's pairing analyses each game as it ends (games.hooks.GAME_ANALYSIS_CHECKS)."""
+    return Division.objects.filter(pairings__match=match, analyse_each_game=True).exists()

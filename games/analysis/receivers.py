@@ -1,5 +1,6 @@
-"""How the analysis hears of matches: a finished match is analysed (settings permitting), and a correction to a
-result redoes the analysis of a match that had one. Connected in GamesConfig.ready."""
+"""How the analysis hears of matches: a finished match is analysed (settings permitting), a correction to a
+result redoes the analysis of a match that had one, and where GAME_ANALYSIS_CHECKS say so each game is analysed as
+it ends. Connected in GamesConfig.ready."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Any
 
 from django.db import DatabaseError
 
-from games.analysis.service import request_analysis, should_analyse
+from games.analysis.service import GNUBG_VARIANTS, request_analysis, should_analyse
+from games.hooks import GAME_ANALYSIS_CHECKS
 from games.models import Match, MatchAnalysis
 
 log = logging.getLogger(__name__)
@@ -26,3 +28,15 @@ def on_match_changed(sender: Any, match_id: int, imported: bool = False, **kwarg
 
 def _has_analysis(match_id: int) -> bool:
     return MatchAnalysis.objects.filter(match_id=match_id).exists()
+
+
+def on_game_finished(sender: Any, match_id: int, **kwargs: Any) -> None:
+    """A game ended in a match that goes on: analyse the match so far if its games are analysed one by one."""
+    try:
+        match = Match.objects.get(pk=match_id)
+        if match.entry_mode != Match.EntryMode.MOVES or match.variant not in GNUBG_VARIANTS:
+            return
+        if any(check(match) for check in GAME_ANALYSIS_CHECKS):
+            request_analysis(match_id)
+    except DatabaseError:
+        log.exception("could not request the analysis of match %s", match_id)

@@ -144,6 +144,7 @@ class DivisionSerializer(serializers.ModelSerializer):
             "last_chance_closed",
             "grand_final_reset",
             "auto_pair",
+            "analyse_each_game",
             "status",
             "standings_status",
             "standings_error",
@@ -240,6 +241,9 @@ class DivisionInput(serializers.Serializer):
     last_chance_places = strict.IntegerField(min_value=0, max_value=1024, default=0)
     grand_final_reset = serializers.BooleanField(default=True)
     auto_pair = serializers.BooleanField(default=False, help_text="Swiss: pair the next round when all results are in")
+    analyse_each_game = serializers.BooleanField(
+        default=False, help_text="GNU Backgammon analyses each game of a match as it ends, not only the finished match"
+    )
 
     def validate_round_lengths(self, value: dict[str, int] | None) -> dict[str, int] | None:
         if value is not None and len(value) > MAX_ROUND_RULES:

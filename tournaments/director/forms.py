@@ -111,6 +111,13 @@ class DivisionForm(forms.Form):
         initial=0,
         help_text=_("Main, consolation and last chance only: places for late entries and buy-backs."),
     )
+    analyse_each_game = forms.BooleanField(
+        label=_("Analyse each game"),
+        required=False,
+        help_text=_(
+            "GNU Backgammon analyses each game of a match as it ends (move-by-move matches), not only the match."
+        ),
+    )
     auto_pair = forms.BooleanField(
         label=_("Pair automatically"),
         required=False,

@@ -103,6 +103,7 @@ DIVISION_FIELDS = (
     "last_chance_closed",
     "grand_final_reset",
     "auto_pair",
+    "analyse_each_game",
     "status",
     "standings_status",
     "standings_error",
@@ -696,6 +697,8 @@ class _Import:
 
     def _division(self, event: Event, record: dict[str, Any], where: str) -> None:
         _keys(record, ("id", "entries", "rounds", "pairings", "standings"), where)
+        if isinstance(record, dict):  # archives written before the setting existed: it was off
+            record.setdefault("analyse_each_game", False)
         division = _build(Division, record, DIVISION_FIELDS, where, event=event)
         _insert(Division, [division])
         entries: dict[int, Entry] = {}

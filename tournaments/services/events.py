@@ -167,6 +167,7 @@ class DivisionSettings:
     last_chance_places: int = 0
     grand_final_reset: bool = True
     auto_pair: bool = False
+    analyse_each_game: bool = False
 
 
 def create_division(event: Event, *, actor: Actor, settings: DivisionSettings, slug: str = "") -> Division:

@@ -58,3 +58,33 @@ def test_finished_matches_are_analysed_and_tabled(
 
     settings.ANALYSIS_MIN_DECISIONS = 10_000
     assert client.get(f"/api/events/{division.event.slug}/pr/").json()["rows"] == []
+
+
+def test_a_division_can_analyse_each_game_as_it_ends(
+    division_of: Any,
+    as_director: Any,
+    drive: Any,
+    client: Any,
+    eager_tasks: None,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    division = division_of("swiss", 2, match_length=3, rounds_planned=1, analyse_each_game=True)
+    services.start_division(division, actor=as_director)
+    match = Pairing.objects.select_related("match").get(division=division).match
+    driver = drive(match)
+    with django_capture_on_commit_callbacks(execute=True):
+        driver.play_out()  # the first game only: the match goes on
+    match.refresh_from_db()
+    assert match.status == "in_progress"
+    analysis = MatchAnalysis.objects.get(match=match)
+    assert analysis.status == "done" and analysis.match_seq == match.seq
+    assert analysis.decisions.values("game_number").distinct().count() == 1
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert all(f"<strong>{row.pr:.2f}</strong>" in page for row in analysis.players.all())
+    with django_capture_on_commit_callbacks(execute=True):
+        while not driver.is_over:
+            driver.play_out()
+    match.refresh_from_db()
+    analysis.refresh_from_db()
+    assert analysis.status == "done" and analysis.match_seq == match.seq
+    assert analysis.decisions.values("game_number").distinct().count() == match.games.count()
