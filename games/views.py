@@ -29,7 +29,8 @@ from config.live import not_modified, shared_live_part
 from engine.errors import EngineError
 from games.analysis.selectors import overall_pr, player_pr_history
 from games.export import match_mat
-from games.models import Match, Player
+from games.models import Match
+from games.selectors import matches_visible_to, players_visible_to
 from games.spectator import CLOSED, Entry, MovesKey, PageData, etag_of, live_update, match_for_page, page_data
 
 BAD_MOVES_KEY = (
@@ -153,10 +154,8 @@ def match_mat_download(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_GET
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     """``/players/<id>/``: a player's PR match by match (newest first, paged) and over all the analysed matches."""
-    player = get_object_or_404(Player, pk=player_id)
-    history = player_pr_history(player.pk)
-    if not request.user.is_staff:
-        history = history.filter(analysis__match__private=False)
+    player = get_object_or_404(players_visible_to(request.user), pk=player_id)
+    history = player_pr_history(player.pk).filter(analysis__match__in=matches_visible_to(request.user))
     page = Paginator(history, 50).get_page(request.GET.get("page"))
     context = {"player": player, "page": page, "overall": overall_pr(history)}
     return render(request, "games/player_detail.html", context)

@@ -586,11 +586,11 @@ class PlayerAnalysisListApi(generics.ListAPIView):
     serializer_class = s.PlayerPrSerializer
 
     def get_queryset(self) -> QuerySet[PlayerAnalysis]:
-        rows = player_pr_history(int(self.kwargs["pk"]))
         user = self.request.user
-        if user.is_staff:
-            return rows
-        return rows.filter(analysis__match__private=False)
+        player = selectors.players_visible_to(user).filter(pk=self.kwargs["pk"]).first()
+        if player is None:
+            raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no player {self.kwargs['pk']}")
+        return player_pr_history(player.pk).filter(analysis__match__in=selectors.matches_visible_to(user))
 
 
 class SchemaApi(JsonErrors, SpectacularAPIView):

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.models import Decision, MatchAnalysis
+from games.models import Decision, Match, MatchAnalysis
 from tests.games.analysis.test_analyse_match import CUBE_MATCH, HUMAN_MATCH, import_mat
 
 pytestmark = pytest.mark.django_db
@@ -55,3 +55,18 @@ def test_the_match_page_says_why_there_is_no_analysis(client: Any, settings: Any
     assert "analysis unavailable: GNU Backgammon is not installed at /nonexistent/gnubg" in page
     api = client.get(f"/api/matches/{match.pk}/analysis/").json()
     assert api["status"] == "unavailable" and "/nonexistent/gnubg" in api["error"]
+
+
+@pytest.mark.gnubg
+def test_a_private_match_stays_off_a_players_pr_for_spectators(client: Any, django_user_model: Any) -> None:
+    match = import_mat(CUBE_MATCH)
+    call_command("analyse_match", str(match.pk))
+    page = f"/players/{match.player1_id}/"
+    api = f"/api/players/{match.player1_id}/analysis/"
+    assert "over 1 analysed match" in client.get(page).content.decode()
+    assert len(client.get(api).json()["results"]) == 1
+    Match.objects.filter(pk=match.pk).update(private=True)
+    assert "No match of this player has been analysed yet." in client.get(page).content.decode()
+    assert client.get(api).json()["results"] == []
+    client.force_login(django_user_model.objects.create_user(username="staff", is_staff=True))
+    assert "over 1 analysed match" in client.get(page).content.decode()
