@@ -77,6 +77,7 @@ class GameState:
     dice: tuple[int, int] | None = None
     cube: CubeState = CubeState()  # noqa: RUF009 (an immutable value)
     cube_enabled: bool = True  # False in the Crawford game (and when the cube is not used at all)
+    casual: bool = False  # no cube and no gammons: whoever bears off first wins the game, worth one point
     resignation: tuple[int, ResultKind] | None = None  # (offering side, kind)
     resume: Phase | None = None  # the phase to return to when a resignation is rejected
     acey_stage: int = 0  # Acey-Deucey 1-2: 1 = the 1-2 is being played, 2 = the chosen double, 3 = extra roll due
@@ -96,9 +97,10 @@ class GameState:
         return new
 
     @classmethod
-    def new(cls, variant: Variant = STANDARD, *, cube_enabled: bool = True) -> GameState:
+    def new(cls, variant: Variant = STANDARD, *, cube_enabled: bool = True, casual: bool = False) -> GameState:
+        """A game about to start; a ``casual`` game has no cube and every game is worth one point."""
         slots = variant.slots()
-        return cls(boards=(slots, slots), variant=variant, cube_enabled=cube_enabled)
+        return cls(boards=(slots, slots), variant=variant, cube_enabled=cube_enabled and not casual, casual=casual)
 
     # -- queries --------------------------------------------------------------------------------------------------
 
@@ -247,7 +249,7 @@ class GameState:
         boards = _boards(after, self.on_roll)
         state = self._with(boards=boards, moves_played=self.moves_played + 1)
         if after.me[0] == CHECKERS:
-            kind = loss_kind(after.opp)
+            kind = ResultKind.SINGLE if self.casual else loss_kind(after.opp)  # casual: no gammons
             return state._over(self.on_roll, kind, self.cube.value * kind, "bear-off")
         # Acey-Deucey 1-2 (RULES.md): play the 1 and the 2, choose a double and play it, then roll again; a part
         # that cannot be played in full forfeits the rest of the roll, the extra roll included.
@@ -264,6 +266,8 @@ class GameState:
 
     def _double(self, action: Double) -> GameState:
         self._expect(Phase.ROLL, action.side, "doubling")
+        if self.casual:
+            raise IllegalActionError(_NO_CUBE)
         if not self.cube_enabled:
             raise IllegalActionError("no double may be offered in the Crawford game")
         if self.acey_stage:
@@ -285,6 +289,8 @@ class GameState:
             raise IllegalActionError(f"a resignation cannot be offered now: {self._waiting_for()}")
         _check_side(action.side)
         kind = _result_kind(action.kind)
+        if self.casual and kind is not ResultKind.SINGLE:
+            raise IllegalActionError(f"{_NO_GAMMONS}: resign a single game (1)")
         return self._with(phase=Phase.RESIGN_OFFERED, resignation=(action.side, kind), resume=self.phase)
 
     def _accept(self, action: AcceptResignation) -> GameState:
@@ -303,6 +309,10 @@ class GameState:
         _check_side(action.winner)
         kind = _result_kind(action.kind)
         value = action.cube_value
+        if self.casual and (value != 1 or action.ended_by == "drop"):
+            raise IllegalActionError(f"{_NO_CUBE}: enter the game with a cube value of 1, won by bearing off")
+        if self.casual and kind is not ResultKind.SINGLE:
+            raise IllegalActionError(f"{_NO_GAMMONS}: enter it as a single game (1)")
         if value < 1 or value & (value - 1):
             raise IllegalActionError(f"a cube value is 1, 2, 4, 8, ...; {value} is not one")
         if value > 1 and not self.cube_enabled:
@@ -323,6 +333,10 @@ class GameState:
     ) -> GameState:
         outcome = Outcome(winner, kind, points, ended_by, self.cube.value if cube_value is None else cube_value)
         return self._with(phase=Phase.OVER, dice=None, outcome=outcome, resignation=None, resume=None)
+
+
+_NO_CUBE = "there is no doubling cube in a casual game: every game is worth one point"
+_NO_GAMMONS = "a casual game has no gammons or backgammons: whoever bears off first wins one point"
 
 
 def _boards(after: Position, mover: int) -> tuple[tuple[int, ...], tuple[int, ...]]:

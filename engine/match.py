@@ -36,6 +36,7 @@ class MatchState:
     game: GameState = field(default_factory=GameState.new)
     outcomes: tuple[Outcome, ...] = ()
     penalties: tuple[int, int] = (0, 0)  # penalty points given against each side (awarded to the other)
+    casual: bool = False  # every game without a cube and worth one point (no gammons): see GameState.casual
 
     def _with(self, **changes: Any) -> MatchState:
         """A copy with some fields changed (``dataclasses.replace`` without its per-call introspection)."""
@@ -45,14 +46,18 @@ class MatchState:
         return new
 
     @classmethod
-    def new(cls, length: int, *, variant: Variant = STANDARD, crawford_rule: bool = True) -> MatchState:
-        """A match about to start: game 1, score 0-0.
+    def new(
+        cls, length: int, *, variant: Variant = STANDARD, crawford_rule: bool = True, casual: bool = False
+    ) -> MatchState:
+        """A match about to start: game 1, score 0-0. A ``casual`` match has no cube and no gammons: every game is
+        worth one point to whoever bears off first (the beginners' rule sheet); the Crawford rule has no effect.
 
         :raises IllegalActionError: for a negative length.
         """
         if length < 0:
             raise IllegalActionError(f"a match is played to 1 or more points (0 for money play), not {length}")
-        return cls(length, variant, crawford_rule and length > 0, game=GameState.new(variant))
+        game = GameState.new(variant, casual=casual)
+        return cls(length, variant, crawford_rule and length > 0 and not casual, game=game, casual=casual)
 
     # -- queries --------------------------------------------------------------------------------------------------
 
@@ -159,7 +164,7 @@ class MatchState:
         given[action.side] += action.points
         changes: dict[str, Any] = {"score": new_score, "penalties": (given[0], given[1])}
         if self.crawford_rule and not self.crawford_played and not self.crawford_game and self.length - 1 in new_score:
-            changes.update(crawford_game=True, game=GameState.new(self.variant, cube_enabled=False))
+            changes.update(crawford_game=True, game=GameState.new(self.variant, cube_enabled=False, casual=self.casual))
         return self._with(**changes)
 
     def _finish_game(self, game: GameState, outcome: Outcome) -> MatchState:
@@ -169,7 +174,7 @@ class MatchState:
         crawford_played = self.crawford_played or self.crawford_game
         finished = self.length > 0 and max(new_score) >= self.length
         crawford_next = self.crawford_rule and not crawford_played and not finished and self.length - 1 in new_score
-        next_game = GameState.new(self.variant, cube_enabled=not crawford_next)
+        next_game = GameState.new(self.variant, cube_enabled=not crawford_next, casual=self.casual)
         return self._with(
             score=new_score,
             game_number=self.game_number + (0 if finished else 1),
@@ -193,6 +198,7 @@ class MatchState:
             "gn": self.game_number,
             "out": [[o.winner, int(o.kind), o.points, o.ended_by, o.cube_value] for o in self.outcomes],
             **({"pen": list(self.penalties)} if any(self.penalties) else {}),
+            **({"cas": True} if self.casual else {}),
             "g": {
                 "b": [list(g.boards[0]), list(g.boards[1])],
                 "ph": g.phase.value,
@@ -231,6 +237,7 @@ class MatchState:
                 dice=tuple(g["d"]) if g["d"] else None,
                 cube=CubeState(g["cu"][0], g["cu"][1]),
                 cube_enabled=g["cu"][2],
+                casual=bool(data.get("cas", False)),
                 resignation=(g["rs"][0], ResultKind(g["rs"][1])) if g["rs"] else None,
                 resume=Phase(g["rp"]) if g["rp"] else None,
                 acey_stage=g["ac"],
@@ -250,6 +257,7 @@ class MatchState:
                 game=game,
                 outcomes=tuple(Outcome(o[0], ResultKind(o[1]), *o[2:]) for o in data["out"]),
                 penalties=tuple(data.get("pen", (0, 0))),
+                casual=bool(data.get("cas", False)),
             )
         except EngineError:
             raise
@@ -297,12 +305,13 @@ def replay(
     variant: Variant = STANDARD,
     crawford_rule: bool = True,
     start: MatchState | None = None,
+    casual: bool = False,
 ) -> MatchState:
     """Apply ``actions`` from the start of a match (or from ``start``) and return the final state.
 
     :raises ReplayError: at the first action the rules refuse, with its index and the engine's reason.
     """
-    state = start or MatchState.new(length, variant=variant, crawford_rule=crawford_rule)
+    state = start or MatchState.new(length, variant=variant, crawford_rule=crawford_rule, casual=casual)
     for index, action in enumerate(actions):
         try:
             state = state.apply(action)

@@ -370,3 +370,33 @@ def test_replay_from_a_start_state() -> None:
     start = results(MatchState.new(5), (0, SINGLE, 1))
     state = replay([GameResult(1, GAMMON, 1)], length=5, start=start)
     assert state.score == (1, 2)
+
+
+# -- A casual match: no cube, no gammons (the beginners' rule sheet) ---------------------------------------------
+
+
+def test_a_casual_match_has_no_cube_and_every_game_is_worth_one_point() -> None:
+    casual = MatchState.new(3, casual=True)
+    assert casual.casual and not casual.game.cube_enabled and not casual.crawford_rule
+    refused(casual, GameResult(0, GAMMON, 1), "no gammons")
+    refused(casual, GameResult(0, SINGLE, 2), "no doubling cube")
+    refused(casual, GameResult(0, SINGLE, 1, "drop"), "no doubling cube")
+    played = open_and_pass_to_side1(casual).apply(Roll(1, (6, 5)))
+    refused(played, Resign(1, GAMMON), "no gammons")
+    ready = casual.apply(OpeningRoll((3, 1))).apply(Move(0, "8/5 6/5"))
+    refused(ready, Double(1), "no doubling cube")
+    after = results(casual, (0, SINGLE, 1), (1, SINGLE, 1))
+    assert after.score == (1, 1) and after.game.casual and not after.game.cube_enabled
+    assert MatchState.from_snapshot(after.snapshot()) == after
+
+
+def test_a_casual_game_borne_off_against_a_gammon_scores_one_point() -> None:
+    me = [0] * 27
+    me[0], me[1] = 14, 1  # 14 off, the last checker on the 1 point
+    opp = [0] * 27
+    opp[12] = 15  # nothing off, none in the winner's home: a gammon in a game with gammons
+    for casual, points, kind in ((True, 1, SINGLE), (False, 2, GAMMON)):
+        state = MatchState.new(5, casual=casual)
+        game = state.game._with(boards=(tuple(me), tuple(opp)), phase=Phase.ROLL, on_roll=0)
+        over = state._with(game=game).apply(Roll(0, (2, 1))).apply(Move(0, "1/off"))
+        assert over.score == (points, 0) and over.outcomes[-1].kind is kind
