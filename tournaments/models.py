@@ -92,6 +92,10 @@ class Event(models.Model):
 
 
 class Division(models.Model):
+    class ForfeitRule(models.TextChoices):
+        LEFT_OUT = "left-out", "left out of points for and against and of Buchholz"
+        AS_PLAYED = "as-played", "counted as the match recorded (its points and its opponent)"
+
     class Format(models.TextChoices):
         SINGLE = "single", "single elimination"
         MAIN_CONSOLATION = "main-consolation", "main with consolation"
@@ -133,6 +137,12 @@ class Division(models.Model):
     seeding = models.CharField(max_length=16, choices=Seeding.choices, default=Seeding.RATING)
     draw_seed = models.BigIntegerField(null=True, blank=True, help_text="random seed of the draw, shown to all")
     tiebreaks = models.JSONField(default=list, blank=True, help_text="tie-break codes in order (Swiss, round robin)")
+    forfeit_tiebreaks = models.CharField(
+        max_length=16,
+        choices=ForfeitRule.choices,
+        default=ForfeitRule.LEFT_OUT,
+        help_text="how a forfeit counts in the tie-breaks (it is always a match win for the player awarded it)",
+    )
     rounds_planned = models.PositiveSmallIntegerField(default=0, help_text="Swiss: rounds to play")
     double_round_robin = models.BooleanField(default=False)
     drop_rounds = models.PositiveSmallIntegerField(
@@ -316,6 +326,9 @@ class Standing(models.Model):
     points_for = models.PositiveIntegerField(default=0)
     points_against = models.PositiveIntegerField(default=0)
     tiebreaks = models.JSONField(default=dict)
+    places = models.JSONField(
+        default=dict, blank=True, help_text='elimination: the place in each flight, {"main": "5-8", "consolation": "1"}'
+    )
     results_version = models.PositiveIntegerField(default=0)
 
     class Meta:

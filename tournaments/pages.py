@@ -515,6 +515,7 @@ def bracket_views(division: Division, views: Sequence[RoundView]) -> list[Bracke
 class StandingRow:
     row: Standing
     tiebreaks: list[int | str]
+    places: list[str] = field(default_factory=list)  # elimination: the place in each of the view's flights
 
 
 @dataclass
@@ -524,6 +525,7 @@ class StandingsView:
     after_round: int | None
     asked: int | None
     tiebreaks: list[TiebreakColumn]
+    flights: list[tuple[str, StrOrPromise]] = field(default_factory=list)  # (bracket, its place column's words)
 
 
 def _standings_rounds(division: Division) -> list[int] | None:
@@ -547,9 +549,29 @@ def standings_view(division: Division, asked: int | None) -> StandingsView:
     found = standings_table(division, after_round=chosen) if chosen in rounds else []
     codes = [] if division.is_elimination else division.tiebreaks
     tiebreaks = [TIEBREAK_COLUMNS[code] for code in codes if code in TIEBREAK_COLUMNS]
-    rows = [StandingRow(row, [row.tiebreaks.get(t.code, "") for t in tiebreaks]) for row in found]
+    flights = place_columns(found)
+    rows = [
+        StandingRow(
+            row, [row.tiebreaks.get(t.code, "") for t in tiebreaks], [row.places.get(f, "") for f, _ in flights]
+        )
+        for row in found
+    ]
     shown = [r for r in rounds if r > 0]
-    return StandingsView(rows=rows, rounds=shown, after_round=chosen, asked=asked, tiebreaks=tiebreaks)
+    return StandingsView(rows=rows, rounds=shown, after_round=chosen, asked=asked, tiebreaks=tiebreaks, flights=flights)
+
+
+#: The words of each flight's place column (elimination standings).
+PLACE_WORDS: dict[str, StrOrPromise] = {
+    Round.Bracket.MAIN: gettext_lazy("Place"),
+    Round.Bracket.CONSOLATION: gettext_lazy("Consolation place"),
+    Round.Bracket.LAST_CHANCE: gettext_lazy("Last-chance place"),
+}
+
+
+def place_columns(rows: Iterable[Standing]) -> list[tuple[str, StrOrPromise]]:
+    """The flights with a place in any of the rows, in the order main, consolation, last chance."""
+    held = {flight for row in rows for flight in row.places}
+    return [(flight, words) for flight, words in PLACE_WORDS.items() if flight in held]
 
 
 # -- the event page --------------------------------------------------------------------------------------------------

@@ -224,6 +224,7 @@ def _standings(division: Division, entries: dict[int, Entry]) -> list[dict[str, 
             "wins": s.wins,
             "losses": s.losses,
             "tiebreaks": s.tiebreaks,
+            "places": s.places,
         }
         for s in rows
     ]

@@ -54,7 +54,7 @@ REPORT_KEYS = {"event", "format", "players", "seed", "rounds", "standings", "cha
 PLAYER_KEYS = {"id", "name", "rating", "seed"}
 ROUND_KEYS = {"number", "bracket", "pairings"}
 PAIRING_KEYS = {"a", "b", "length", "winner", "score"}
-STANDING_KEYS = {"rank", "player", "wins", "losses", "tiebreaks"}
+STANDING_KEYS = {"rank", "player", "wins", "losses", "tiebreaks", "places"}
 BRACKETS = {
     "single": {"main"},
     "main-consolation": {"main", "consolation"},
@@ -154,14 +154,39 @@ def check_standings(report: dict[str, Any]) -> None:
     ranks = [r["rank"] for r in rows]
     assert ranks == sorted(ranks) and ranks[0] == 1
     assert all(1 <= r["rank"] <= i for i, r in enumerate(rows, start=1))
-    wins, losses = Counter(p["winner"] for p in matches(report)), loss_count(report)
-    for r in rows:
-        assert (r["wins"], r["losses"]) == (wins[r["player"]], losses[r["player"]]), "byes count as wins"
+    swiss = report["format"] in ("swiss", "round-robin")
+    wins = Counter(p["winner"] for p in (matches(report) if swiss else played(matches(report))))
+    losses = loss_count(report)
+    for r in rows:  # a Swiss bye is a win; an elimination bye is an advance, not a win
+        assert (r["wins"], r["losses"]) == (wins[r["player"]], losses[r["player"]]), "byes count as Swiss wins only"
     if report["format"] in ("swiss", "round-robin"):
         assert [r["wins"] for r in rows] == sorted((r["wins"] for r in rows), reverse=True), "ranked by wins"
         assert all(set(r["tiebreaks"]) == {"buchholz", "sonneborn-berger", "points-diff"} for r in rows)
     else:
         assert all(r["tiebreaks"] == {} for r in rows)
+        check_places(report)
+
+
+def check_places(report: dict[str, Any]) -> None:
+    """Each flight's places tile 1..m: a shared place "a-b" is held by exactly b - a + 1 players; the main flight
+    places everyone, and the rank is the main place."""
+    rows = report["standings"]
+    flights = {flight for r in rows for flight in r["places"]}
+    assert "main" in flights, "the main flight places everyone"
+    for flight in flights:
+        held: dict[str, list[int]] = defaultdict(list)
+        for r in rows:
+            if flight in r["places"]:
+                held[r["places"][flight]].append(r["player"])
+        spans = sorted(
+            (tuple(int(x) for x in place.split("-")) if "-" in place else (int(place),) * 2, len(ps))
+            for place, ps in held.items()
+        )
+        expected_first = 1
+        for (first, last), count in spans:
+            assert first == expected_first and last - first + 1 == count, (flight, spans)
+            expected_first = last + 1
+    assert all(r["rank"] == int(r["places"]["main"].split("-")[0]) for r in rows), "ranked by the main place"
 
 
 def check_main_bracket(report: dict[str, Any], n: int) -> None:
@@ -473,3 +498,26 @@ def test_the_command_line_runs_a_rehearsal_in_its_own_process() -> None:
     report = json.loads(done.stdout)
     check_contract(report, "single", 5, 9)
     check_single(report)
+
+
+@pytest.mark.django_db
+def test_places_per_flight_follow_how_far_each_went() -> None:
+    """Double elimination places by the order of elimination (the losers' final's loser is third, not fifth); a
+    knockout shares its places by round (17 players: 2, 3-4, 5-8, 9-16, 17); the consolation has its own places;
+    a bye is an advance, not a win."""
+    report = simulate_event(format="double-elimination", players=13, seed=2)
+    rows = {r["player"]: r for r in report["standings"]}
+    losers_final = max(matches(report, "consolation"), key=lambda p: p["round"])
+    assert rows[loser(losers_final)]["places"] == {"main": "3"} and rows[loser(losers_final)]["rank"] == 3
+
+    report = simulate_event(format="main-consolation", players=17, seed=1)
+    rows = {r["player"]: r for r in report["standings"]}
+    main = matches(report, "main")
+    for round_, place in ((5, "2"), (4, "3-4"), (3, "5-8"), (2, "9-16"), (1, "17")):
+        assert {rows[loser(p)]["places"]["main"] for p in played(main) if p["round"] == round_} == {place}
+    consolation = report["champions"]["consolation"]
+    assert rows[consolation]["places"]["consolation"] == "1"
+    assert {r["places"].get("consolation") for r in report["standings"]} >= {"1", "2", "3-4"}
+    won = Counter(p["winner"] for p in played(matches(report)))
+    had_bye = {p["a"] for p in main if p["b"] is None}
+    assert had_bye and all(rows[x]["wins"] == won[x] for x in had_bye), "a bye is not a win"

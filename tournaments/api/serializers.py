@@ -135,6 +135,7 @@ class DivisionSerializer(serializers.ModelSerializer):
             "seeding",
             "draw_seed",
             "tiebreaks",
+            "forfeit_tiebreaks",
             "bye_rule",
             "rounds_planned",
             "double_round_robin",
@@ -233,6 +234,12 @@ class DivisionInput(serializers.Serializer):
         allow_null=True,
         default=None,
         help_text="tie-break codes in order (default: buchholz, sonneborn-berger, points-diff)",
+    )
+    forfeit_tiebreaks = serializers.ChoiceField(
+        choices=Division.ForfeitRule.choices,
+        default=Division.ForfeitRule.LEFT_OUT,
+        help_text="left-out: a forfeit is a match win, left out of points for and against and of Buchholz; "
+        "as-played: it counts as the match recorded",
     )
     rounds_planned = strict.IntegerField(min_value=0, max_value=100, default=0, help_text="Swiss: rounds to play")
     double_round_robin = serializers.BooleanField(default=False)
@@ -512,6 +519,11 @@ class StandingRowSerializer(serializers.ModelSerializer):
     tiebreaks = serializers.DictField(
         child=serializers.IntegerField(), read_only=True, help_text="value per tie-break code"
     )
+    places = serializers.DictField(
+        child=serializers.CharField(),
+        read_only=True,
+        help_text='elimination: the place in each flight ("main", "consolation", "last-chance"), "5-8" when shared',
+    )
 
     class Meta:
         model = Standing
@@ -526,6 +538,7 @@ class StandingRowSerializer(serializers.ModelSerializer):
             "points_for",
             "points_against",
             "tiebreaks",
+            "places",
         )
         read_only_fields = fields
 

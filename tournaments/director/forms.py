@@ -94,6 +94,13 @@ class DivisionForm(forms.Form):
         max_length=200,
         initial=DEFAULT_TIEBREAKS,
     )
+    forfeit_tiebreaks = forms.ChoiceField(
+        label=_("Forfeits in the tie-breaks"),
+        choices=Division.ForfeitRule.choices,
+        initial=Division.ForfeitRule.LEFT_OUT,
+        required=False,
+        help_text=_("A forfeit is always a match win for the player awarded it; this says how it counts in the rest."),
+    )
     rounds_planned = forms.IntegerField(
         label=_("Swiss rounds"), min_value=0, max_value=99, initial=5, help_text=_("Swiss only: the rounds to play.")
     )
@@ -142,6 +149,9 @@ class DivisionForm(forms.Form):
                 )
             rules[key.strip()] = int(value)
         return rules
+
+    def clean_forfeit_tiebreaks(self) -> str:
+        return self.cleaned_data["forfeit_tiebreaks"] or Division.ForfeitRule.LEFT_OUT
 
     def clean_tiebreaks(self) -> list[str]:
         return [code.strip() for code in re.split(r"[,\s]+", self.cleaned_data["tiebreaks"]) if code.strip()]

@@ -43,6 +43,7 @@ from tournaments import selectors, services
 from tournaments.access import directs_event
 from tournaments.director import forms as f
 from tournaments.models import Division, Entry, Event, Pairing, Round
+from tournaments.pages import place_columns
 from tournaments.selectors import director as reads
 
 # -- access ----------------------------------------------------------------------------------------------------------
@@ -758,6 +759,14 @@ def final_standings(request: HttpRequest, event: str, division: str) -> HttpResp
     found = _division(request, event, division)
     rows = selectors.standings_table(found)
     codes = list(found.tiebreaks) if not found.is_elimination else []
-    table = [{"row": row, "tiebreaks": [row.tiebreaks.get(code, "") for code in codes]} for row in rows]
-    context = {"event": found.event, "division": found, "table": table, "codes": codes}
+    flights = place_columns(rows)
+    table = [
+        {
+            "row": row,
+            "tiebreaks": [row.tiebreaks.get(code, "") for code in codes],
+            "places": [row.places.get(flight, "") for flight, _ in flights],
+        }
+        for row in rows
+    ]
+    context = {"event": found.event, "division": found, "table": table, "codes": codes, "flights": flights}
     return render(request, "director/final_standings.html", context)

@@ -95,6 +95,7 @@ DIVISION_FIELDS = (
     "seeding",
     "draw_seed",
     "tiebreaks",
+    "forfeit_tiebreaks",
     "rounds_planned",
     "double_round_robin",
     "drop_rounds",
@@ -154,6 +155,7 @@ STANDING_FIELDS = (
     "points_for",
     "points_against",
     "tiebreaks",
+    "places",
     "results_version",
 )
 PLAYER_FIELDS = ("display_name", "club", "country")

@@ -160,6 +160,7 @@ class DivisionSettings:
     seeding: str = Division.Seeding.RATING
     draw_seed: int | None = None
     tiebreaks: list[str] | None = None
+    forfeit_tiebreaks: str = Division.ForfeitRule.LEFT_OUT
     rounds_planned: int = 0
     double_round_robin: bool = False
     drop_rounds: int | None = None
@@ -208,6 +209,9 @@ def _validate_settings(s: DivisionSettings) -> None:
             raise _invalid(f"unknown tie-break {code!r}; choose from {', '.join(sorted(known))}")
     if s.format == Division.Format.SWISS and s.rounds_planned < 1:
         raise _invalid("a Swiss division needs the number of rounds to play (rounds_planned)")
+    if s.forfeit_tiebreaks not in Division.ForfeitRule.values:
+        rules = " or ".join(repr(v) for v in Division.ForfeitRule.values)
+        raise _invalid(f"a forfeit counts in the tie-breaks as {rules}, not {s.forfeit_tiebreaks!r}")
     if s.seeding not in Division.Seeding.values:
         raise _invalid("seeding is 'rating', 'manual' or 'random'")
     if s.entry_mode not in Match.EntryMode.values:

@@ -3,9 +3,10 @@ same rows).
 
 Swiss and round robin: one table per round played (``after_round``), ranked by match wins (a bye counts as a win)
 and then by the division's tie-breaks in order (tournaments/standings/tiebreakers.py). Elimination: one table,
-ranked by how far each player went: the champion of the main bracket first, then by the bracket a player was
-eliminated from (main, then consolation, then last chance) and the round he lost in (later is better); players
-level there share the rank.
+ranked by the main place (how far each player went in the main bracket; in double elimination the order of
+elimination), players still in first and players level there sharing the rank; each row also holds the player's
+place in each flight (main, consolation, last chance: tournaments/standings/places.py). Byes are advances, not
+wins: an elimination row counts a bye in ``byes`` only.
 
 A recompute stores the ``results_version`` it read, so a result that arrives while it runs leaves the standings
 marked pending (and the task that result enqueued computes them again).
@@ -32,18 +33,30 @@ from games.bulk import copy_rows
 from games.models import Match
 from tournaments import ratings
 from tournaments.core import COUNTED, COUNTED_CONFIRMATIONS, lock_division
-from tournaments.models import Division, Entry, Pairing, Rating, RatingChange, RatingList, Standing
-from tournaments.standings.tiebreakers import PlayerId, Result, Tiebreak, standings
+from tournaments.models import Division, Pairing, Rating, RatingChange, RatingList, Round, Standing
+from tournaments.standings.places import Place, flight_places
+from tournaments.standings.tiebreakers import ForfeitRule, PlayerId, Result, Tiebreak, standings
 
-_BRACKET_WEIGHT = {"main": 3, "consolation": 2, "last-chance": 1}
-
-#: A counted result as read: round number, bracket, table, a, b, winner, points of a, points of b (a bracket bye
-#: may have its player on either side).
-_Counted = tuple[int, str, int, int | None, int | None, int, int, int]
+#: A counted result as read: round number, bracket, table, a, b, winner, points of a, points of b, the director's
+#: decision (a bracket bye may have its player on either side).
+_Counted = tuple[int, str, int, int | None, int | None, int, int, int, str]
 #: An entry as read: id, seed, status.
 _Entry = tuple[int, int | None, str]
 #: The compared columns of a standings row, in this order; ``results_version`` is written, not compared.
-_COMPARED = ("after_round", "entry_id", "rank", "wins", "losses", "byes", "points_for", "points_against", "tiebreaks")
+#: The decisions that make a result a forfeit (tournaments/standings/tiebreakers.py says how one counts).
+FORFEITS = (Pairing.Decision.FORFEIT_NO_SHOW, Pairing.Decision.FORFEIT_WITHDRAWAL, Pairing.Decision.FORFEIT_PENALTY)
+_COMPARED = (
+    "after_round",
+    "entry_id",
+    "rank",
+    "wins",
+    "losses",
+    "byes",
+    "points_for",
+    "points_against",
+    "tiebreaks",
+    "places",
+)
 
 
 def recompute_standings(division_id: int) -> int:
@@ -55,7 +68,15 @@ def recompute_standings(division_id: int) -> int:
             division.pairings.filter(COUNTED, winner__isnull=False)
             .order_by("round__number", "table")
             .values_list(
-                "round__number", "round__bracket", "table", "entry_a", "entry_b", "winner", "score_a", "score_b"
+                "round__number",
+                "round__bracket",
+                "table",
+                "entry_a",
+                "entry_b",
+                "winner",
+                "score_a",
+                "score_b",
+                "decision",
             )
         )
         entries: list[_Entry] = list(
@@ -84,8 +105,8 @@ def _write_changed_tables(division: Division, rows: list[tuple[Any, ...]]) -> No
     current round rewrites the last table, not all of them. One read, then at most one DELETE and one COPY."""
 
     def frozen(values: Sequence[Any]) -> tuple[Any, ...]:
-        *head, tiebreaks = values
-        return (*head, tuple(sorted(tiebreaks.items())))
+        *head, tiebreaks, places = values
+        return (*head, tuple(sorted(tiebreaks.items())), tuple(sorted(places.items())))
 
     stored: dict[int, set[tuple[Any, ...]]] = defaultdict(set)
     for values in Standing.objects.filter(division=division).order_by().values_list(*_COMPARED):
@@ -107,70 +128,62 @@ def _write_changed_tables(division: Division, rows: list[tuple[Any, ...]]) -> No
 def _table_rows(division: Division, entries: list[_Entry], counted: list[_Counted]) -> list[tuple[Any, ...]]:
     """Every table of a Swiss or round robin, as rows of the :data:`_COMPARED` columns."""
     order = [Tiebreak(code) for code in division.tiebreaks]
+    forfeits = ForfeitRule(division.forfeit_tiebreaks)
     players = [pk for pk, _, _ in sorted(entries, key=lambda e: (e[1] or 10**6, e[0]))]
     results = [_result(c) for c in counted]
     last = max((r.round for r in results), default=0)
     rows: list[tuple[Any, ...]] = []
     for after in range(1, last + 1):
         played = [r for r in results if r.round <= after]
-        tally = _tally(played)
-        for row in standings(played, order, players):
+        tally = _tally(played, forfeits)
+        for row in standings(played, order, players, forfeits):
             tiebreaks = {t.value: v for t, v in row.tiebreaks.items()}
-            rows.append((after, row.player, row.position, *tally.get(row.player, (0, 0, 0, 0, 0)), tiebreaks))
+            rows.append((after, row.player, row.position, *tally.get(row.player, (0, 0, 0, 0, 0)), tiebreaks, {}))
     return rows
 
 
 def _result(c: _Counted) -> Result:
-    number, _, _, a, b, winner, points_a, points_b = c
+    number, _, _, a, b, winner, points_a, points_b, decision = c
+    forfeit = decision in FORFEITS
     if a is None:  # a bracket bye whose player came in on side b (a conditional loser on side a was nobody)
         a, b, points_a, points_b = b, None, points_b, points_a
     assert a is not None
-    return Result(number, a, b, winner, points_a, points_b)
+    return Result(number, a, b, winner, points_a, points_b, forfeit)
 
 
-def _tally(results: Sequence[Result]) -> dict[PlayerId, list[int]]:
-    """wins, losses, byes, points for, points against per player."""
+def _tally(results: Sequence[Result], forfeits: str = ForfeitRule.LEFT_OUT) -> dict[PlayerId, list[int]]:
+    """wins, losses, byes, points for, points against per player (a forfeit's points left out by the rule)."""
     out: dict[PlayerId, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
     for r in results:
         if r.b is None:
             out[r.a][0] += 1
             out[r.a][2] += 1
             continue
+        left_out = r.forfeit and forfeits == ForfeitRule.LEFT_OUT
         for me, pts_me, pts_opp in ((r.a, r.points_a, r.points_b), (r.b, r.points_b, r.points_a)):
             out[me][0 if r.winner == me else 1] += 1
-            out[me][3] += pts_me
-            out[me][4] += pts_opp
+            out[me][3] += 0 if left_out else pts_me
+            out[me][4] += 0 if left_out else pts_opp
     return out
 
 
 def _elimination_rows(division: Division, entries: list[_Entry], counted: list[_Counted]) -> list[tuple[Any, ...]]:
-    tally = _tally([_result(c) for c in counted])
-    reach: dict[int, tuple[int, int]] = {}
-    for number, bracket, _, a, b, winner, _, _ in counted:
-        if a is None or b is None:
-            continue
-        loser = b if winner == a else a
-        reach[loser] = max(reach.get(loser, (0, 0)), (_BRACKET_WEIGHT[bracket], number))
-    alive = {pk for pk, _, status in entries if status not in (Entry.Status.ELIMINATED, Entry.Status.WITHDRAWN)}
-    champion = _main_champion(division, counted)
-    finished = division.status == Division.Status.FINISHED
-    # Once the division is finished nobody is still in: the champions of the consolation and the last chance rank
-    # by where they lost (or, never beaten, by the bracket they won), not ahead of the main final's loser.
-    entered: dict[int, int] = {}
-    for _, bracket, _, a, b, _, _, _ in counted:
-        for x in (a, b):
-            if x is not None:
-                entered[x] = max(entered.get(x, 0), _BRACKET_WEIGHT[bracket])
+    """The one table of an elimination division: ranked by the main place (double elimination: by the order of
+    elimination), players still in first; each row carries its places per flight (tournaments/standings/places.py).
+    Byes are advances, not wins: a bye counts in ``byes`` only."""
+    tally = _tally([_result(c) for c in counted], division.forfeit_tiebreaks)
+    for row in tally.values():
+        row[0] -= row[2]  # a bye is not a match won
+    places = _flight_places(division, [pk for pk, _, _ in entries], counted)
+    main = places.get(Round.Bracket.MAIN, {})
 
-    def key(pk: int) -> tuple:
-        still_in = not finished and (pk in alive or pk not in reach)
-        unbeaten = (entered.get(pk, 0), 99) if finished else (9, 99)
-        return (
-            pk != champion,
-            not still_in,
-            *(-x for x in reach.get(pk, unbeaten)),
-            -tally[pk][0] if pk in tally else 0,
-        )
+    finished = division.status == Division.Status.FINISHED
+
+    def key(pk: int) -> tuple[int, int]:
+        place = main.get(pk)
+        if place is None:  # still in, or once the division is over: out with no result (a double forfeit), or
+            return (2, 0) if finished else (0, 0)  # never in the main draw (a late entry into a last-chance place)
+        return (1, place.first)
 
     ordered = sorted(entries, key=lambda e: (key(e[0]), e[1] or 10**6))
     rows: list[tuple[Any, ...]] = []
@@ -179,8 +192,69 @@ def _elimination_rows(division: Division, entries: list[_Entry], counted: list[_
         k = key(pk)
         rank = rank if k == previous else position
         previous = k
-        rows.append((0, pk, rank, *tally.get(pk, (0, 0, 0, 0, 0)), {}))
+        flights = {flight: str(found[pk]) for flight, found in places.items() if pk in found}
+        rows.append((0, pk, rank, *tally.get(pk, (0, 0, 0, 0, 0)), {}, flights))
     return rows
+
+
+def _flight_places(division: Division, players: list[int], counted: list[_Counted]) -> dict[str, dict[int, Place]]:
+    """The places of each flight. The main flight's are known as players go out (everyone is in it from the start);
+    a consolation's or last chance's once the division is finished (until then more players may drop in), and only
+    for a flight where a match was played (a lone player walking over byes takes no place in it). In double
+    elimination the main and losers' brackets are one flight, ``main``: a player is out at his second loss, or at
+    a loss in the grand final that ends the division."""
+    finished = division.status == Division.Status.FINISHED
+    played = [c for c in counted if c[3] is not None and c[4] is not None]
+    champion = _main_champion(division, counted)
+    if division.format == Division.Format.DOUBLE:
+        return {Round.Bracket.MAIN: _double_places(players, played, champion, finished)}
+    out: dict[str, dict[int, Place]] = {}
+    for flight in (Round.Bracket.MAIN, Round.Bracket.CONSOLATION, Round.Bracket.LAST_CHANCE):
+        matches = [c for c in played if c[1] == flight]
+        if flight != Round.Bracket.MAIN and not (finished and matches):
+            continue
+        entrants = players if flight == Round.Bracket.MAIN else sorted({x for c in matches for x in (c[3], c[4])})
+        out_at = {_loser(c): c[0] for c in matches}
+        unbeaten = [p for p in entrants if p not in out_at]
+        flight_champion = champion if flight == Round.Bracket.MAIN else None
+        if flight != Round.Bracket.MAIN and len(unbeaten) == 1:
+            flight_champion = unbeaten[0]
+        still_in = 0 if finished else len([p for p in unbeaten if p != flight_champion])
+        out[flight] = flight_places(out_at, flight_champion if finished else None, still_in)
+    return out
+
+
+def _double_places(
+    players: list[int], played: list[_Counted], champion: int | None, finished: bool
+) -> dict[int, Place]:
+    """Double elimination as one flight, placed by the order of elimination: out at the second loss (once the
+    division is finished, the grand final's loser too, beaten once when no reset is played); a loss in the grand
+    final or the reset goes furthest, then the losers' bracket rounds, later further."""
+    main_losses: dict[int, list[int]] = defaultdict(list)
+    losers_bracket: dict[int, int] = {}
+    for c in played:
+        if c[1] == Round.Bracket.MAIN:
+            main_losses[_loser(c)].append(c[0])
+        else:
+            losers_bracket[_loser(c)] = c[0]  # a loss in the losers' bracket puts him out
+
+    def stage(p: int) -> int:  # where he went out: the losers' bracket round, or the grand final and reset
+        return losers_bracket[p] if p in losers_bracket else 1000 + max(main_losses[p])
+
+    out_at = {
+        p: stage(p)
+        for p in main_losses.keys() | losers_bracket.keys()
+        if p != champion and (len(main_losses.get(p, ())) + (p in losers_bracket) >= 2 or finished)
+    }
+    still_in = 0 if finished else len([p for p in players if p not in out_at])
+    return flight_places(out_at, champion if finished else None, still_in)
+
+
+def _loser(c: _Counted) -> int:
+    _, _, _, a, b, winner, *_ = c
+    loser = b if winner == a else a
+    assert loser is not None
+    return loser
 
 
 def _main_champion(division: Division, counted: list[_Counted]) -> int | None:

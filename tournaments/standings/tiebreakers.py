@@ -12,6 +12,15 @@ stored in tournament settings):
 - ``head-to-head``: matches won against the other players still tied when this tie-break is reached (tied on score
   and on every earlier tie-break).
 
+A **forfeit** (a no-show, a withdrawal, penalty points past half the match length) is a match win for the player
+awarded it and a loss for the other, in the score, in ``wins`` and in ``head-to-head``. How it counts in the other
+tie-breaks is the division's choice (``forfeits``):
+
+- ``left-out`` (the default, the common rule): it is left out of ``points-diff`` (and of points for and against)
+  and of the opponent-score tie-breaks of both players: neither counts the other's score in his ``buchholz``,
+  ``median-buchholz`` or ``sonneborn-berger``, so a no-show gives no points and no opponent;
+- ``as-played``: it counts as the match recorded (its points, normally the match length to 0, and the opponent).
+
 A bye is a win against a *virtual opponent whose score is 0*: it adds one entry of 0 to the opponent scores used
 by Buchholz, median Buchholz and Sonneborn-Berger, and the bye's recorded points (normally 0-0) to points-diff.
 (FIDE's alternative, a virtual opponent with the player's own score, is not used: 0 is simpler to explain and does
@@ -28,6 +37,13 @@ from dataclasses import dataclass, field
 from typing import TypeAlias
 
 PlayerId: TypeAlias = int | str
+
+
+class ForfeitRule(enum.StrEnum):
+    """How a forfeit counts in the tie-breaks (the codes are stored in division settings)."""
+
+    LEFT_OUT = "left-out"
+    AS_PLAYED = "as-played"
 
 
 class Tiebreak(enum.StrEnum):
@@ -49,6 +65,7 @@ class Result:
     winner: PlayerId
     points_a: int = 0
     points_b: int = 0
+    forfeit: bool = False  # awarded by a director, not played over the board
 
     def __post_init__(self) -> None:
         if self.winner not in (self.a, self.b):
@@ -79,18 +96,23 @@ class _Index:
     """The results indexed once by player, so that every tie-break of every player costs only that player's
     matches (the standings of a 1,024-player, 9-round Swiss stay well under a second)."""
 
-    def __init__(self, results: Sequence[Result]) -> None:
+    def __init__(self, results: Sequence[Result], forfeits: ForfeitRule = ForfeitRule.LEFT_OUT) -> None:
         self.score = scores(results)
         self.matches: dict[PlayerId, list[Result]] = defaultdict(list)
+        self.left_out = forfeits is ForfeitRule.LEFT_OUT
         for r in results:
             self.matches[r.a].append(r)
             if r.b is not None:
                 self.matches[r.b].append(r)
 
+    def _counted(self, player: PlayerId) -> list[Result]:
+        """The player's matches that count in points and opponent scores (forfeits left out by the rule)."""
+        return [r for r in self.matches.get(player, ()) if not (self.left_out and r.forfeit)]
+
     def opponent_scores(self, player: PlayerId) -> list[tuple[int, bool]]:
         """(opponent's final score, player won) for each match of ``player``; a bye is (0, True)."""
         out = []
-        for r in self.matches.get(player, ()):
+        for r in self._counted(player):
             opponent = r.b if r.a == player else r.a
             out.append((0 if opponent is None else self.score.get(opponent, 0), r.winner == player))
         return out
@@ -109,7 +131,7 @@ class _Index:
 
     def points_diff(self, player: PlayerId) -> int:
         total = 0
-        for r in self.matches.get(player, ()):
+        for r in self._counted(player):
             total += r.points_a - r.points_b if r.a == player else r.points_b - r.points_a
         return total
 
@@ -149,12 +171,16 @@ def head_to_head(results: Sequence[Result], player: PlayerId, tied: Sequence[Pla
 
 
 def standings(
-    results: Sequence[Result], order: Sequence[Tiebreak], players: Sequence[PlayerId] | None = None
+    results: Sequence[Result],
+    order: Sequence[Tiebreak],
+    players: Sequence[PlayerId] | None = None,
+    forfeits: ForfeitRule = ForfeitRule.LEFT_OUT,
 ) -> list[Row]:
-    """Rank by score, then by each tie-break of ``order`` in turn (higher is better for all of them)."""
+    """Rank by score, then by each tie-break of ``order`` in turn (higher is better for all of them); forfeits
+    count in the tie-breaks as ``forfeits`` says (the module docstring)."""
     if players is None:
         players = list(dict.fromkeys(p for r in results for p in (r.a, r.b) if p is not None))
-    index = _Index(results)
+    index = _Index(results, forfeits)
     score = index.score
     values: dict[PlayerId, dict[Tiebreak, int]] = {p: {} for p in players}
     # Split the field into groups of tied players, refining them one criterion at a time.

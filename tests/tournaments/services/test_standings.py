@@ -76,11 +76,15 @@ def test_elimination_table_ranks_by_how_far_each_player_went(
         ("P02", 2, 2, 1),  # lost the final
         ("P03", 3, 1, 1),  # lost in the semifinals
         ("P04", 3, 1, 1),
-        ("P05", 5, 2, 1),  # lost in main round 1, then won the consolation
-        ("P06", 6, 1, 2),
-        ("P07", 7, 0, 2),
-        ("P08", 7, 0, 2),
+        ("P05", 5, 2, 1),  # lost in main round 1 (main places 5-8), then won the consolation
+        ("P06", 5, 1, 2),
+        ("P07", 5, 0, 2),
+        ("P08", 5, 0, 2),
     ]
+    places = {s.entry.player.display_name: s.places for s in Standing.objects.filter(division=division)}
+    assert places["P01"] == {"main": "1"} and places["P02"] == {"main": "2"} and places["P03"] == {"main": "3-4"}
+    assert places["P05"] == {"main": "5-8", "consolation": "1"} and places["P06"]["consolation"] == "2"
+    assert places["P07"]["consolation"] == places["P08"]["consolation"] == "3-4"
 
 
 def test_a_running_elimination_ranks_players_still_in_first(

@@ -226,3 +226,23 @@ def test_a_forfeit_win_over_a_withdrawn_player_becomes_a_double_forfeit_when_the
     division = services.start_division(scoresheet(division_of, "main-consolation", 8), actor=as_director)
     losers = _withdraw_losers_of_main_round_1(division, as_director, committed, before=False)
     _assert_double_forfeit(division, losers, as_director, committed)
+
+
+@pytest.mark.parametrize(("rule", "points"), [("left-out", (0, 0)), ("as-played", (7, 0))])
+def test_how_a_forfeit_counts_in_the_standings_is_the_divisions_setting(
+    division_of: Callable[..., Division], as_director: Actor, committed: Callable, rule: str, points: tuple[int, int]
+) -> None:
+    """By default a no-show's forfeit is a match win with no points for and against and no opponent in Buchholz;
+    ``as-played`` counts it as recorded (7-0)."""
+    division = scoresheet(division_of, "swiss", 4, rounds_planned=2, match_length=7, forfeit_tiebreaks=rule)
+    services.start_division(division, actor=as_director)
+    first, second = Pairing.objects.filter(division=division, round__number=1).order_by("table")
+    with committed():
+        services.award_forfeit(first, actor=as_director, loser=first.entry_b, kind="no-show", reason="absent")
+    director_win(pairing(division, second.key), Entry.objects.get(pk=second.entry_a_id), as_director)
+    services.recompute_standings(division.pk)
+    row = Standing.objects.get(division=division, after_round=1, entry_id=first.entry_a_id)
+    absent = Standing.objects.get(division=division, after_round=1, entry_id=first.entry_b_id)
+    assert (row.wins, row.losses) == (1, 0), "the forfeit is a match win"
+    assert (row.points_for, row.points_against) == points
+    assert absent.tiebreaks["buchholz"] == (0 if rule == "left-out" else 1), "the winner as his opponent, or not"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tournaments.standings.tiebreakers import (
+    ForfeitRule,
     Result,
     Tiebreak,
     buchholz,
@@ -154,3 +155,24 @@ def test_codes_are_stable() -> None:
 def test_result_rejects_a_winner_who_did_not_play() -> None:
     with pytest.raises(ValueError, match="did not play"):
         Result(1, "A", "B", "C")
+
+
+def test_a_forfeit_is_a_match_win_left_out_of_points_and_buchholz_by_default() -> None:
+    """A no-show recorded 7-0 gives the winner a match win, but by default no points and no opponent: it is left out
+    of points-diff and of both players' Buchholz and Sonneborn-Berger; ``as-played`` counts it as recorded."""
+    results = [
+        Result(1, "A", "B", "A", 7, 0, forfeit=True),  # B did not show up
+        Result(1, "C", "D", "C", 7, 5),
+        Result(2, "A", "C", "A", 7, 6),
+        Result(2, "B", "D", "B", 7, 2),
+    ]
+    order = [Tiebreak.MATCH_WINS, Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN_BERGER, Tiebreak.POINTS_DIFF]
+    rows = {row.player: row for row in standings(results, order)}
+    assert rows["A"].score == 2 and rows["A"].tiebreaks[Tiebreak.MATCH_WINS] == 2, "the forfeit is a match win"
+    assert rows["A"].tiebreaks[Tiebreak.POINTS_DIFF] == 1, "7-6 only: the 7-0 forfeit gives no points"
+    assert rows["A"].tiebreaks[Tiebreak.BUCHHOLZ] == 1, "C's score only: B is not A's opponent"
+    assert rows["B"].tiebreaks[Tiebreak.BUCHHOLZ] == 0, "D's score only: A is not B's opponent"
+    assert rows["A"].tiebreaks[Tiebreak.SONNEBORN_BERGER] == 1
+    played = {row.player: row for row in standings(results, order, forfeits=ForfeitRule.AS_PLAYED)}
+    assert played["A"].tiebreaks[Tiebreak.POINTS_DIFF] == 8
+    assert played["A"].tiebreaks[Tiebreak.BUCHHOLZ] == 2 and played["B"].tiebreaks[Tiebreak.BUCHHOLZ] == 2
