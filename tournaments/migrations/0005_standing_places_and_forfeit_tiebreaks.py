@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0003_pairing_sources_longer'),
+        ('tournaments', '0004_division_analyse_each_game'),
     ]
 
     operations = [
