@@ -22,7 +22,8 @@ pairing by that weight, with no search limit that can give up while a pairing ex
 
 A large field (over :data:`DENSE_FIELD` players) is paired in the same order without a matching over every pair:
 the ideal boards are taken as they are, and each board that would be a rematch is re-paired by the matching together
-with the boards around it in the sorted field (the window doubled until it pairs, up to the whole field). Early
+with the boards around it in the sorted field (the window doubled until it pairs, up to the whole field; in a
+window of more than DENSE_FIELD players, the pairs within :data:`REACH` places first). Early
 in a big event a handful of boards need it, so 10,000 players pair in a fraction of a second.
 
 Late entry is the caller's business (a late entrant is a player with no opponents and, normally, score 0);
@@ -45,6 +46,8 @@ PlayerId: TypeAlias = int | str
 DENSE_FIELD = 64
 #: The first window around a rematch in a large field: the boards with a player within this many places of it.
 FIRST_WINDOW = 6
+#: In a matching over more than DENSE_FIELD players, the pairs tried first: players this many places apart at most.
+REACH = 24
 
 
 @dataclass(frozen=True)
@@ -150,12 +153,22 @@ class _Field:
 
     def match(self, places: Iterable[int], *, bye: bool) -> dict[int, int] | None:
         """The best pairing of ``places`` (and the bye, if ``bye``) by :meth:`weight`, partner by place, or None
-        when not all of them can be paired."""
+        when not all of them can be paired. Over :data:`DENSE_FIELD` players (rematches not allowed), the pairs
+        within :data:`REACH` places of each other in the sorted field are tried first, and every pair only if they
+        do not pair everyone."""
         places = sorted(places)
+        if len(places) > DENSE_FIELD and not self.allow_rematches:
+            near = self._match(places, bye=bye, reach=REACH)
+            if near is not None:
+                return near
+        return self._match(places, bye=bye, reach=None)
+
+    def _match(self, places: list[int], *, bye: bool, reach: int | None) -> dict[int, int] | None:
         graph: nx.Graph[int] = nx.Graph()
         graph.add_nodes_from(places)
         for k, i in enumerate(places):
-            graph.add_weighted_edges_from((i, j, self.weight(i, j)) for j in places[k + 1 :] if self.may_meet(i, j))
+            others = places[k + 1 :] if reach is None else [j for j in places[k + 1 : k + 1 + reach] if j - i <= reach]
+            graph.add_weighted_edges_from((i, j, self.weight(i, j)) for j in others if self.may_meet(i, j))
         if bye:
             graph.add_weighted_edges_from((i, _BYE, self.weight(i, _BYE)) for i in places if i in self.bye_order)
         needed = (len(places) + bye) // 2
