@@ -104,6 +104,7 @@ def urls(division: Division, pairing: Pairing | None = None) -> dict[str, str]:
         "division": base,
         "match": f"{base}match/{pairing.key}/",
         "sheet": f"{base}round/swiss/1/sheet/",
+        "slips": f"{base}round/swiss/1/slips/",
         "scorecards": f"{base}round/swiss/1/scorecards/",
         "final-standings": f"{base}final-standings/",
     }
@@ -176,7 +177,7 @@ def check_html(html: str) -> None:
 
 # -- access ----------------------------------------------------------------------------------------------------------
 
-PAGES = ("event", "division", "match", "sheet", "scorecards", "final-standings")
+PAGES = ("event", "division", "match", "sheet", "slips", "scorecards", "final-standings")
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -209,8 +210,8 @@ def test_who_opens_a_page(
         assert "You are not a director of Club night" in text_of(response)
     if status == 404:
         assert "Club night" not in text_of(response) and "Not found" in text_of(response)
-    if status != 200 or page != "sheet":
-        assert rows() == before  # refusals (and pages other than the sheet) write nothing
+    if status != 200 or page != "slips":
+        assert rows() == before  # refusals (and pages other than the slips) write nothing
     if status != 302:
         assert {part.strip() for part in response["Cache-Control"].split(",")} == {"private", "no-store"}
 
@@ -370,8 +371,12 @@ def test_a_director_runs_a_swiss_event(dora: Any, django_capture_on_commit_callb
     assert ESCAPED in dashboard and EVIL not in dashboard
     check_html(dashboard)
 
-    # The pairing sheet: a QR code per player, each linking to that player's entry page.
-    sheet = client.get("/manage/spring-open/open/round/swiss/1/sheet/")
+    # The pairing sheet, for the wall: no entry link on it.
+    wall = text_of(client.get("/manage/spring-open/open/round/swiss/1/sheet/"))
+    assert "2 min/point + 12 s delay" in wall and "<svg" not in wall and "/play/" not in wall
+    assert EntryToken.objects.count() == 0, "printing the wall sheet makes no link"
+    # The entry slips: one per player, a QR code each, linking to that player's entry page.
+    sheet = client.get("/manage/spring-open/open/round/swiss/1/slips/")
     assert sheet.status_code == 200
     assert {part.strip() for part in sheet["Cache-Control"].split(",")} == {"private", "no-store"}
     page = text_of(sheet)
@@ -386,7 +391,8 @@ def test_a_director_runs_a_swiss_event(dora: Any, django_capture_on_commit_callb
         token = access_entry_token(urlsplit(url).path.removeprefix("/play/").removesuffix("/"))
         tokens[(token.match_id, token.side)] = token
     assert set(tokens) == {(p.match_id, side) for p in round_1 for side in (0, 1)}
-    assert _links(text_of(client.get("/manage/spring-open/open/round/swiss/1/sheet/"))) == links  # printed again
+    assert _links(text_of(client.get("/manage/spring-open/open/round/swiss/1/slips/"))) == links  # printed again
+    assert page.count('class="slip"') == 8
     assert EntryToken.objects.count() == 8
     follow_entry_link(links[0])
 
@@ -817,9 +823,10 @@ def test_an_elimination_round_sheet(dora: Any) -> None:
     services.start_division(division, actor=actor)
     client, base = client_for(dora), "/manage/cup/main/round/main/"
     first = text_of(client.get(base + "1/sheet/"))
-    assert len(_links(first)) == 2 and first.count(">bye<") == 3  # seeds 1-3 have a bye; 4 plays 5
+    assert first.count(">bye<") == 3 and len(_links(text_of(client.get(base + "1/slips/")))) == 2  # 4 plays 5
     second = text_of(client.get(base + "2/sheet/"))
-    assert len(_links(second)) == 2 and "winner of" in second.lower()  # 2 v 3; seed 1 waits for 4 v 5
+    assert "winner of" in second.lower()  # 2 v 3; seed 1 waits for 4 v 5
+    assert len(_links(text_of(client.get(base + "2/slips/")))) == 2
     check_html(second)
     cards = text_of(client.get(base + "2/scorecards/"))
     assert cards.count('class="scorecard"') == 1
@@ -919,7 +926,7 @@ def busy(director: Any, players: int, name: str) -> Division:
     return division
 
 
-@pytest.mark.parametrize("page", ["event", "division", "sheet", "match", "final-standings"])
+@pytest.mark.parametrize("page", ["event", "division", "sheet", "slips", "match", "final-standings"])
 def test_query_counts_do_not_grow_with_the_field(page: str, dora: Any, stella: Any) -> None:
     small, large = busy(dora, 8, "Small"), busy(dora, 32, "Large")
     for user in (dora, stella):
@@ -932,12 +939,13 @@ def test_the_counts(dora: Any) -> None:
     """The figures reported for the pages (update them knowingly)."""
     division = busy(dora, 32, "Large")
     client = client_for(dora)
-    first_print = queries(client, urls(division)["sheet"])
-    counts = {page: queries(client, urls(division)[page]) for page in ("event", "division", "sheet")}
+    first_print = queries(client, urls(division)["slips"])
+    counts = {page: queries(client, urls(division)[page]) for page in ("event", "division", "slips", "sheet")}
     # session, user, division (or event), "directs it?", then: divisions, rounds, current rounds, boards, queue,
-    # directors | entries, rounds, current rounds, boards | round, boards, savepoint, entry links, release
-    assert counts == {"event": 10, "division": 8, "sheet": 9}
-    assert first_print == counts["sheet"] + 2 * 16 - 2  # a new link per side of 16 matches but the 2 made in busy()
+    # directors | entries, rounds, current rounds, boards | round, boards, savepoint, entry links, release | round,
+    # boards
+    assert counts == {"event": 10, "division": 8, "slips": 9, "sheet": 6}
+    assert first_print == counts["slips"] + 2 * 16 - 2  # a new link per side of 16 matches but the 2 made in busy()
 
 
 def test_an_undone_forfeit_leaves_no_decision_on_any_page(

@@ -16,5 +16,6 @@ urlpatterns = [
     path("<slug:event>/<slug:division>/match/<slug:key>/", views.match_page, name="match"),
     path("<slug:event>/<slug:division>/final-standings/", views.final_standings, name="final-standings"),
     path(_ROUND + "sheet/", views.pairing_sheet, name="sheet"),
+    path(_ROUND + "slips/", views.entry_slips, name="slips"),
     path(_ROUND + "scorecards/", views.scorecards, name="scorecards"),
 ]

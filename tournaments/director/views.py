@@ -727,12 +727,23 @@ def _qr(url: str | None) -> str | None:
 @director_page
 @require_GET
 def pairing_sheet(request: HttpRequest, event: str, division: str, bracket: str, number: int) -> HttpResponse:
-    """The pairing sheet of a round, with a QR code per player linking to his entry page (never cached)."""
+    """The pairing sheet of a round, for the wall: tables and players, no entry link (anyone could scan an
+    opponent's code off a wall). Each player's link is on his own slip (:func:`entry_slips`)."""
+    rnd = _printed_round(request, event, division, bracket, number)
+    context = {"event": rnd.division.event, "division": rnd.division, "round": rnd, "boards": reads.round_boards(rnd)}
+    return render(request, "director/sheet.html", context)
+
+
+@director_page
+@require_GET
+def entry_slips(request: HttpRequest, event: str, division: str, bracket: str, number: int) -> HttpResponse:
+    """A slip per player of the round, to cut and hand out: his table, his opponent and a QR code of his own entry
+    link (never cached)."""
     rnd = _printed_round(request, event, division, bracket, number)
     lines = reads.sheet_lines(reads.round_boards(rnd), request.build_absolute_uri)
     items = [{"line": line, "qr": tuple(_qr(url) for url in line.links)} for line in lines]
     context = {"event": rnd.division.event, "division": rnd.division, "round": rnd, "items": items}
-    return render(request, "director/sheet.html", context)
+    return render(request, "director/slips.html", context)
 
 
 @director_page

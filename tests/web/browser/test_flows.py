@@ -230,17 +230,23 @@ def test_a_director_sets_up_a_swiss_division_and_prints_the_pairing_sheet(
     expect(page.locator(".page-head .badge")).to_have_text(re.compile("running", re.I))
     shot(pages, page, "division")
 
-    round_1.get_by_role("link", name="Pairing sheet with entry QR codes").click()
+    round_1.get_by_role("link", name="Pairing sheet (for the wall)").click()
     page.wait_for_url("**/manage/spring-open/open/round/swiss/1/sheet/")
     sheet = page.locator("table.sheet")
-    expect(sheet.locator("td.qr svg")).to_have_count(8)
+    expect(sheet.locator("svg")).to_have_count(0)  # no entry code on the wall
     expect(sheet.locator("td.table-number")).to_have_text(["1", "2", "3", "4"])
     expect(page.locator("h1")).to_contain_text("Open · Round 1 · Pairing sheet")
     players = sheet.locator("td.sheet-player").all_inner_texts()
     assert len(players) == 8 and {p.split()[0] for p in players} >= {"Anna", "Hans"}
-    links = sheet.locator("td.qr a").evaluate_all("links => links.map(a => a.href)")
-    assert len(set(links)) == 8 and all("/play/" in link for link in links)
     shot(pages, page, "pairing-sheet")
+    page.go_back()
+    page.locator("details.round[open]").get_by_role("link", name="Entry slips with each player's QR code").click()
+    page.wait_for_url("**/manage/spring-open/open/round/swiss/1/slips/")
+    slips = page.locator(".slips")
+    expect(slips.locator(".slip svg")).to_have_count(8)
+    links = slips.locator("a.qr").evaluate_all("links => links.map(a => a.href)")
+    assert len(set(links)) == 8 and all("/play/" in link for link in links)
+    shot(pages, page, "entry-slips")
 
     # A code of the sheet is a player's way in: it opens his match's entry page.
     phone = pages.open(links[0], viewport=viewport)
