@@ -23,6 +23,7 @@ from games.access import SYSTEM
 from games.analysis.engine import gnubg_path
 from games.analysis.service import analyse_match, pr_of
 from games.models import Decision, Match, MatchAnalysis, PlayerAnalysis
+from tests.conftest import tasks_run_eagerly
 
 pytestmark = pytest.mark.django_db
 
@@ -139,7 +140,7 @@ def test_a_correction_redoes_the_analysis(
     match = import_mat(CUBE_MATCH)
     analyse_match(match.pk)
     before = MatchAnalysis.objects.get(match=match)
-    with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
+    with tasks_run_eagerly(), django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
         services.reopen_match(match.pk, actor=SYSTEM, reason="the last game was entered wrongly")
     match.refresh_from_db()
     after = MatchAnalysis.objects.get(match=match)
@@ -220,7 +221,7 @@ def test_imported_matches_are_analysed_only_when_the_setting_says(
 ) -> None:
     settings.ANALYSIS_AUTO = True
     settings.ANALYSIS_IMPORTED = imported
-    with django_capture_on_commit_callbacks(execute=True):
+    with tasks_run_eagerly(), django_capture_on_commit_callbacks(execute=True):
         match = import_mat(CUBE_MATCH)
     found = MatchAnalysis.objects.filter(match=match, status=MatchAnalysis.Status.DONE).exists()
     assert found is imported

@@ -10,6 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from games.models import MatchAnalysis
+from tests.conftest import tasks_run_eagerly
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +19,7 @@ def test_the_demo_says_how_to_get_gnubg(settings: Any, django_capture_on_commit_
     settings.ANALYSIS_AUTO = True
     settings.GNUBG_PATH = "/nonexistent/gnubg"
     out = io.StringIO()
-    with django_capture_on_commit_callbacks(execute=True):
+    with tasks_run_eagerly(), django_capture_on_commit_callbacks(execute=True):
         call_command("load_demo", stdout=out)
     assert "sudo apt-get install gnubg" in out.getvalue()
     statuses = set(MatchAnalysis.objects.values_list("status", flat=True))
