@@ -38,7 +38,7 @@ def variant_of(match: Match) -> Variant:
 
 
 def new_state(match: Match) -> MatchState:
-    return MatchState.new(match.length, variant=variant_of(match), crawford_rule=match.crawford)
+    return MatchState.new(match.length, variant=variant_of(match), crawford_rule=match.crawford, casual=match.casual)
 
 
 def load_state(match: Match) -> MatchState:

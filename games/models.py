@@ -72,6 +72,9 @@ class Match(models.Model):
     length = models.PositiveSmallIntegerField(help_text="points to win; 0 for money play")
     variant = models.CharField(max_length=32, choices=[(v, v) for v in VARIANTS], default="standard")
     crawford = models.BooleanField(default=True, help_text="the Crawford rule is in force")
+    casual = models.BooleanField(
+        default=False, help_text="no doubling cube and no gammons: every game is worth one point"
+    )
     entry_mode = models.CharField(max_length=16, choices=EntryMode.choices, default=EntryMode.MOVES)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.SCHEDULED)
     private = models.BooleanField(default=False, help_text="hidden from spectators")

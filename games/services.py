@@ -126,11 +126,12 @@ def start_match(
     private: bool = False,
     created_by: Any = None,
     source: str = "",
+    casual: bool = False,
 ) -> Match:
     """Create a match, ready for its opening roll (or first scoresheet result)."""
     match = new_match(
         player1=player1, player2=player2, length=length, variant=variant, crawford=crawford,
-        entry_mode=entry_mode, private=private, created_by=created_by, source=source,
+        entry_mode=entry_mode, private=private, created_by=created_by, source=source, casual=casual,
     )  # fmt: skip
     match.save()
     return match
@@ -148,6 +149,7 @@ def start_many_matches(
     crawford: bool = True,
     entry_mode: str = Match.EntryMode.MOVES,
     private: bool = False,
+    casual: bool = False,
 ) -> list[int]:
     """Store many matches of one set-up at once, given as (player 1's id, player 2's id, length, source), and return
     their ids in order: a whole round-robin schedule, 100,000 matches and more. Checked as :func:`new_match` checks
@@ -162,9 +164,9 @@ def start_many_matches(
     if any(player1 == player2 for player1, player2, _, _ in pairs):
         raise ApplicationError(ErrorCode.INVALID_INPUT, "a match needs two different players")
     # The engine state is left blank: a match with no action is at its start (games.engine_bridge.load_state).
-    fields = ["player1_id", "player2_id", "length", "variant", "crawford", "entry_mode", "private", "source"]
+    fields = ["player1_id", "player2_id", "length", "variant", "crawford", "entry_mode", "private", "source", "casual"]
     rows = [
-        (p1, p2, length, variant, crawford and length > 0, entry_mode, private, source)
+        (p1, p2, length, variant, crawford and length > 0, entry_mode, private, source, casual)
         for p1, p2, length, source in pairs
     ]
     if connection.vendor != "postgresql":
@@ -200,8 +202,10 @@ def new_match(
     private: bool = False,
     created_by: Any = None,
     source: str = "",
+    casual: bool = False,
 ) -> Match:
-    """A validated, unsaved match with its initial engine state (what :func:`start_match` stores).
+    """A validated, unsaved match with its initial engine state (what :func:`start_match` stores). A ``casual``
+    match has no cube and every game is worth one point (the engine refuses a double, a gammon, a cube value).
 
     :raises ApplicationError: INVALID_INPUT for the same player twice, a length outside 0-99, an unknown variant or
         entry mode.
@@ -219,6 +223,7 @@ def new_match(
         private=private,
         created_by=created_by if created_by is not None and created_by.is_authenticated else None,
         source=source,
+        casual=casual,
     )
     match.state = new_state(match).snapshot()
     return match

@@ -131,6 +131,11 @@ class Division(models.Model):
         help_text='per-round lengths: {"main:final": 11, "main:1": 5, "consolation": 5, "swiss:5": 9}',
     )
     crawford = models.BooleanField(default=True)
+    casual = models.BooleanField(
+        default=False,
+        help_text="beginners' rules: no doubling cube and no gammons, every game worth one point to whoever bears off "
+        "first",
+    )
     variant = models.CharField(max_length=32, choices=[(v, v) for v in VARIANTS], default="standard")
     entry_mode = models.CharField(max_length=16, choices=Match.EntryMode.choices, default=Match.EntryMode.MOVES)
     clock = models.CharField(max_length=100, blank=True, help_text='for the pairing sheet: "2 min/point + 12 s delay"')

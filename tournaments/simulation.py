@@ -41,6 +41,7 @@ def simulate_event(
     seed: int = 0,
     entry_mode: str = "scoresheet",
     match_length: int = 5,
+    casual: bool = False,
 ) -> dict[str, Any]:
     """Run a rehearsal event to the end and return the report (see the module docstring)."""
     if players < 1:
@@ -54,6 +55,7 @@ def simulate_event(
         format=format,
         match_length=match_length,
         entry_mode=entry_mode,
+        casual=casual,
         rounds_planned=(rounds or max(1, math.ceil(math.log2(max(players, 2))))) if format == "swiss" else 0,
     )
     division = services.create_division(event, actor=actor, settings=settings)
@@ -123,8 +125,8 @@ def _play_scoresheet(match: Match, links: tuple[Actor, Actor], rng: random.Rando
         if recorded_state.is_over:
             return
         winner = 0 if rng.random() < p_a else 1
-        kind = rng.choices((1, 2, 3), weights=(70, 25, 5))[0]
-        cube = 1 if recorded_state.crawford_game else rng.choices((1, 2, 4), weights=(60, 30, 10))[0]
+        kind = 1 if match.casual else rng.choices((1, 2, 3), weights=(70, 25, 5))[0]
+        cube = 1 if recorded_state.crawford_game or match.casual else rng.choices((1, 2, 4), weights=(60, 30, 10))[0]
         recorded = games.record_game_result(
             match.pk, actor=links[0], winner=winner, kind=kind, cube_value=cube, expected_seq=seq
         )

@@ -197,6 +197,7 @@ class MatchSerializer(serializers.ModelSerializer):
             "length",
             "variant",
             "crawford",
+            "casual",
             "entry_mode",
             "private",
             "status",

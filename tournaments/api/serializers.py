@@ -129,6 +129,7 @@ class DivisionSerializer(serializers.ModelSerializer):
             "match_length",
             "round_lengths",
             "crawford",
+            "casual",
             "variant",
             "entry_mode",
             "clock",
@@ -222,6 +223,9 @@ class DivisionInput(serializers.Serializer):
         help_text='per-round lengths: {"main:final": 11, "main:1": 5, "consolation": 5, "swiss:5": 9}',
     )
     crawford = serializers.BooleanField(default=True)
+    casual = serializers.BooleanField(
+        default=False, help_text="no doubling cube and no gammons: every game is worth one point (beginners' events)"
+    )
     variant = serializers.ChoiceField(choices=list(VARIANTS), default="standard")
     entry_mode = serializers.ChoiceField(choices=Match.EntryMode.choices, default=Match.EntryMode.MOVES)
     clock = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")

@@ -77,6 +77,11 @@ class DivisionForm(forms.Form):
         ),
     )
     crawford = forms.BooleanField(label=_("Crawford rule"), required=False, initial=True)
+    casual = forms.BooleanField(
+        label=_("Casual (beginners)"),
+        required=False,
+        help_text=_("No doubling cube and no gammons: whoever bears off first wins the game, worth one point."),
+    )
     variant = forms.ChoiceField(label=_("Variant"), choices=[(v, v) for v in VARIANTS], initial="standard")
     entry_mode = forms.ChoiceField(
         label=_("Entry mode"),

@@ -154,6 +154,7 @@ class DivisionSettings:
     match_length: int = 7
     round_lengths: dict[str, int] | None = None
     crawford: bool = True
+    casual: bool = False
     variant: str = "standard"
     entry_mode: str = Match.EntryMode.MOVES
     clock: str = ""

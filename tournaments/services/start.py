@@ -186,6 +186,7 @@ def _draw_round_robin(division: Division, entries: list[Entry]) -> None:
             ],
             variant=division.variant,
             crawford=division.crawford,
+            casual=division.casual,
             entry_mode=division.entry_mode,
             private=not division.event.public,
         )

@@ -245,6 +245,7 @@ def _start_matches(division: Division, pairings: list[Pairing], report: SyncRepo
                 length=p.length,
                 variant=division.variant,
                 crawford=division.crawford,
+                casual=division.casual,
                 entry_mode=division.entry_mode,
                 private=not event.public,
                 source=f"{event.slug}/{division.slug}/{p.key}",

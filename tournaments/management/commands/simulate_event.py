@@ -26,6 +26,9 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=0, help="random seed of the ratings and results")
         parser.add_argument("--entry-mode", choices=("scoresheet", "moves"), default="scoresheet")
         parser.add_argument("--length", type=int, default=5, help="match length in points (default 5)")
+        parser.add_argument(
+            "--casual", action="store_true", help="a casual division: no cube, every game worth one point"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["players"] < 1:
@@ -38,6 +41,7 @@ class Command(BaseCommand):
                 players=options["players"],
                 rounds=options["rounds"],
                 seed=options["seed"],
+                casual=options["casual"],
                 entry_mode=options["entry_mode"],
                 match_length=options["length"],
             )
