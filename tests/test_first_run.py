@@ -39,7 +39,12 @@ def test_loading_the_demo_prints_no_broker_warning_and_no_task_lines(tmp_path: P
         )
         assert result.returncode == 0, result.stderr
         assert result.stderr == "", result.stderr[:2000]
-    assert result.stdout.strip() == "demo event: /events/demo-open/ (director login: demo / demo)"
+    # Two lines: where the demo is, and what GNU Backgammon made of it (or how to get it when it is missing).
+    demo, analysis = result.stdout.strip().splitlines()
+    assert demo == "demo event: /events/demo-open/ (director login: demo / demo)"
+    assert analysis.startswith("analysis: ") and (
+        "matches analysed by GNU Backgammon" in analysis or "apt-get install gnubg" in analysis
+    )
 
 
 def test_the_licence_is_the_agpl_3_or_later_and_the_package_says_so() -> None:
