@@ -40,6 +40,7 @@ from tournaments.demo import load_demo
 from tournaments.models import Division, Entry, Event, Pairing, Rating, RatingChange, RatingList, Round, Standing
 from tournaments.services.archive import (
     ACTION_FIELDS,
+    ADDED_SINCE_FIRST_WRITTEN,
     DIVISION_FIELDS,
     ENTRY_FIELDS,
     EVENT_FIELDS,
@@ -651,3 +652,31 @@ def test_the_commands_explain_what_went_wrong(tmp_path: Any, importer: Any) -> N
     broken.write_bytes(b"garbage")
     with pytest.raises(CommandError, match=r"broken\.zip was not imported: this is not a readable zip archive"):
         call_command("import_event", str(broken), "--slug", "x")
+
+
+def test_an_archive_written_before_the_later_fields_imports_with_their_defaults(
+    small_archive: bytes, importer: Any
+) -> None:
+    later = {name for names in ADDED_SINCE_FIRST_WRITTEN.values() for name in names}
+    removed: list[str] = []
+
+    def strip(value: Any) -> None:  # the document as a build before these fields wrote it
+        if isinstance(value, dict):
+            for name in later & value.keys():
+                del value[name]
+                removed.append(name)
+            for item in value.values():
+                strip(item)
+        elif isinstance(value, list):
+            for item in value:
+                strip(item)
+
+    doc = document(small_archive)
+    strip(doc)
+    assert ADDED_SINCE_FIRST_WRITTEN[Division] | ADDED_SINCE_FIRST_WRITTEN[Match] <= set(removed)
+    copied = import_event(rezip(small_archive, doc), slug="before-the-later-fields", actor=Actor(user=importer))
+    divisions = Division.objects.filter(event=copied)
+    assert divisions.count() == 2
+    for division in divisions:
+        assert not division.casual and not division.analyse_each_game
+        assert division.forfeit_tiebreaks == Division._meta.get_field("forfeit_tiebreaks").get_default()

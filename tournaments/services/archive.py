@@ -208,6 +208,14 @@ RATING_LIST_FIELDS = ("name", "slug", "start", "k_factor", "computed_at")
 RATING_FIELDS = ("rating", "experience", "matches")
 RATING_CHANGE_FIELDS = ("order", "before", "after", "experience_before", "won")
 
+#: Fields added since version 1 of the format was first written: a file made before them lacks them, and reads as
+#: the field's default (what the setting meant before it existed). A field added later goes here too.
+ADDED_SINCE_FIRST_WRITTEN: dict[type[models.Model], frozenset[str]] = {
+    Division: frozenset({"casual", "forfeit_tiebreaks", "analyse_each_game"}),
+    Standing: frozenset({"places"}),
+    Match: frozenset({"casual"}),
+}
+
 #: Every model field that is not copied as it is, and what the file does with it (a test checks that every field
 #: of these models is either copied or named here, so a new field cannot be dropped silently).
 HANDLED_APART: dict[type[models.Model], dict[str, str]] = {
@@ -701,8 +709,6 @@ class _Import:
 
     def _division(self, event: Event, record: dict[str, Any], where: str) -> None:
         _keys(record, ("id", "entries", "rounds", "pairings", "standings"), where)
-        if isinstance(record, dict):  # archives written before the setting existed: it was off
-            record.setdefault("analyse_each_game", False)
         division = _build(Division, record, DIVISION_FIELDS, where, event=event)
         _insert(Division, [division])
         entries: dict[int, Entry] = {}
@@ -862,11 +868,12 @@ def _dice(value: Any, where: str) -> tuple[int | None, int | None]:
 def _build(model: type[models.Model], record: Any, fields: Sequence[str], where: str, **links: Any) -> Any:
     """A model instance from a record's plain fields (checked as a form would: JSON types, choices, lengths,
     ranges) and the references already resolved."""
-    _keys(record, fields, where)
+    later = ADDED_SINCE_FIRST_WRITTEN.get(model, frozenset())
+    _keys(record, [name for name in fields if name not in later], where)
     values: dict[str, Any] = {}
     for name in fields:
         field = _field(model, name)
-        value = record[name]
+        value = record[name] if name in record else field.get_default()
         if isinstance(field, models.DateTimeField):
             value = _datetime(value, f"{where}.{name}")
         elif isinstance(field, models.DateField):
