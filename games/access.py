@@ -130,6 +130,34 @@ def revoke_entry_token(token: EntryToken) -> None:
         token.save(update_fields=["revoked_at"])
 
 
+def claim_entry_token(token: EntryToken, phone: str) -> None:
+    """Bind a link to the phone that opens it first (``phone``: a random id its browser keeps): an entry link
+    belongs to one phone at a time. Another phone is refused; the director reissues the link
+    (:func:`reissue_entry_token`) for a player who changed phones.
+
+    :raises ApplicationError: FORBIDDEN when another phone holds the link.
+    """
+    if token.phone == phone:
+        return
+    if not token.phone:
+        EntryToken.objects.filter(pk=token.pk, phone="").update(phone=phone)
+        token.refresh_from_db(fields=["phone"])
+        if token.phone == phone:
+            return
+    raise ApplicationError(
+        ErrorCode.FORBIDDEN,
+        "This entry link is already open on another phone. Ask the director for a new link: it signs the other "
+        "phone out.",
+    )
+
+
+def reissue_entry_token(match: Match, side: int) -> EntryToken:
+    """A new entry link for ``side`` in one step: every live link of that side is revoked (the phones holding them
+    are signed out) and a fresh one is made."""
+    EntryToken.objects.filter(match=match, side=side, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    return new_entry_token(match, side)
+
+
 def access_entry_token(text: str) -> EntryToken:
     """The live token a link's text stands for.
 

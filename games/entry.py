@@ -58,7 +58,7 @@ from engine.match import MatchState
 from engine.movegen import LegalPlays, play_key
 from engine.position import Position
 from games import board_svg, services
-from games.access import Actor, access_entry_token, is_director, sides_of
+from games.access import Actor, access_entry_token, claim_entry_token, is_director, sides_of
 from games.board_svg import render_board, scene_from_state
 from games.engine_bridge import load_state, play_from_steps
 from games.errors import ApplicationError, ErrorCode
@@ -67,6 +67,7 @@ from games.models import Action, CorrectionRequest, EntryToken, Game, Match
 from games.selectors import entry_words, live_state, open_correction_request
 
 SESSION_KEY = "entry_tokens"
+PHONE_KEY = "entry_phone"  # this browser's random id: the phone an entry link is bound to
 MAX_HELD = 20  # entry links one session remembers (the oldest are forgotten first)
 CLOSED = (Match.Status.FINISHED, Match.Status.FORFEITED, Match.Status.VOID)
 CUBE_VALUES = (1, 2, 4, 8, 16, 32, 64)
@@ -140,8 +141,10 @@ def _refused(request: HttpRequest, message: str) -> HttpResponse:
 def exchange(request: HttpRequest, token: str) -> HttpResponse:
     """``/play/<token>/``: keep the link's id in the session, under a new session key, and redirect to the match's
     entry page."""
+    phone = str(request.session.get(PHONE_KEY) or secrets.token_hex(16))
     try:
         entry_token = access_entry_token(token)
+        claim_entry_token(entry_token, phone)  # a link belongs to one phone at a time
     except ApplicationError as exc:
         return _refused(request, exc.message)
     kept = [i for i in held_token_ids(request) if i != entry_token.pk][-(MAX_HELD - 1) :]
@@ -149,6 +152,7 @@ def exchange(request: HttpRequest, token: str) -> HttpResponse:
     # plain HTTP, a sibling subdomain) must not come to hold the link (session fixation).
     request.session.cycle_key()
     request.session[SESSION_KEY] = [*kept, entry_token.pk]
+    request.session[PHONE_KEY] = phone
     response = redirect("entry:match", match_id=entry_token.match_id)
     response["Referrer-Policy"] = "no-referrer"
     return response

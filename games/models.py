@@ -167,6 +167,9 @@ class EntryToken(models.Model):
     nonce = models.CharField(max_length=32, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    phone = models.CharField(
+        max_length=64, blank=True, help_text="the phone (a browser's random id) that opened the link first; only it may"
+    )
 
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(side__in=[0, 1]), name="entry_token_side")]

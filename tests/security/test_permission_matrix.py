@@ -111,6 +111,7 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("director:division", "POST register"):         (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "POST import"):           (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "POST check-in"):         (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
+    ("director:division", "POST check-in-all"):     (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "POST withdraw"):         (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "POST seed"):             (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "POST start"):            (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
@@ -125,6 +126,9 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("director:match", "POST replace-result"):      (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:match", "POST reopen"):              (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:match", "POST undo"):                (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
+    ("director:match", "POST new-link"):            (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
+    ("director:slips", "GET"):                      (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
+    ("director:slips", "POST"):                     (LOGIN, 405, LOGIN, LOGIN, LOGIN, LOGIN, 405, 405, 405),
     ("director:sheet", "GET"):                      (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
     ("director:sheet", "POST"):                     (LOGIN, 405, LOGIN, LOGIN, LOGIN, LOGIN, 405, 405, 405),
     ("director:scorecards", "GET"):                 (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
@@ -132,14 +136,14 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("director:final-standings", "GET"):            (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
     ("director:final-standings", "POST"):           (LOGIN, 405, LOGIN, LOGIN, LOGIN, LOGIN, 405, 405, 405),
     # Entry pages: for whoever holds a side of the match (a link opened in this browser, or a player's account);
-    # directors and staff use their own pages. /play/<token>/ opens the caller's link (a forged one for callers
-    # without a link).
+    # the match's directors and staff enter for either side without a link. /play/<token>/ opens the caller's link
+    # (a forged one for callers without a link).
     ("entry:exchange", "GET"):                      (403, 403, 302, 302, 302, 403, 403, 403, 403),
-    ("entry:match", "GET"):                         (403, 403, 200, 200, 403, 403, 403, 403, 403),
-    ("entry:match", "POST roll"):                   (403, 403, 303, 403, 403, 403, 403, 403, 403),
-    ("entry:live", "GET"):                          (403, 403, 200, 200, 403, 403, 403, 403, 403),
+    ("entry:match", "GET"):                         (403, 403, 200, 200, 403, 403, 403, 200, 200),
+    ("entry:match", "POST roll"):                   (403, 403, 303, 403, 403, 403, 403, 303, 303),
+    ("entry:live", "GET"):                          (403, 403, 200, 200, 403, 403, 403, 200, 200),
     ("pairing_entry:next", "GET"):                  (403, 403, 200, 200, 200, 403, 403, 403, 403),
-    ("pairing_entry:confirm", "POST"):              (403, 403, 303, 403, 403, 403, 403, 403, 403),
+    ("pairing_entry:confirm", "POST"):              (403, 403, 303, 403, 403, 403, 403, 303, 303),
     ("pairing_entry:dispute", "POST"):              (403, 403, 303, 403, 403, 403, 403, 403, 403),
 }  # fmt: skip
 
@@ -283,7 +287,7 @@ def _page(name: str, division: str = "", key: str = "") -> Callable[[World], str
         found = getattr(w, division)
         if name == "match":
             return reverse("director:match", args=[w.event.slug, found.slug, w.pairings[key].key])
-        if name in ("sheet", "scorecards"):
+        if name in ("sheet", "slips", "scorecards"):
             return reverse(f"director:{name}", args=[w.event.slug, found.slug, "swiss", 1])
         return reverse(f"director:{name}", args=[w.event.slug, found.slug])
 
@@ -336,6 +340,9 @@ PAGE_CALLS: dict[tuple[str, str], Call] = {
     ),
     ("director:division", "POST check-in"): Call(
         "live", _page("division", "reg"), _form("check-in", lambda w: _reg_entry(w).pk, present="1")
+    ),
+    ("director:division", "POST check-in-all"): Call(
+        "live", _page("division", "reg"), _form("check-in-all", entries=lambda w: [_reg_entry(w).pk])
     ),
     ("director:division", "POST withdraw"): Call(
         "live", _page("division", "reg"), _form("withdraw", lambda w: _reg_entry(w).pk, reason="ill")
@@ -394,6 +401,9 @@ PAGE_CALLS: dict[tuple[str, str], Call] = {
     ("director:match", "POST undo"): Call(
         "live", _page("match", "moves", "live"), _form("undo", reason="misentered", expected_seq=_seq("live"))
     ),
+    ("director:match", "POST new-link"): Call("live", _page("match", "moves", "live"), _form("new-link", side="0")),
+    ("director:slips", "GET"): Call("live", _page("slips", "moves")),
+    ("director:slips", "POST"): Call("live", _page("slips", "moves")),
     ("director:sheet", "GET"): Call("live", _page("sheet", "moves")),
     ("director:sheet", "POST"): Call("live", _page("sheet", "moves")),
     ("director:scorecards", "GET"): Call("live", _page("scorecards", "moves")),

@@ -878,3 +878,31 @@ def test_the_director_sees_a_correction_asked_for_and_decides_it(
     assert current(match).score == (0, 0)
     reasons = set(Action.objects.filter(match=match, kind="correction").values_list("reason", flat=True))
     assert reasons == {"correction asked by P1 (game 1 was a gammon), accepted by the director"}
+
+
+# -- one phone per link ------------------------------------------------------------------------------------------------
+
+
+def test_an_entry_link_opens_on_one_phone_only_until_the_director_reissues_it(
+    division: Division, django_user_model: Any
+) -> None:
+    pairing = semi_finals(division)[0]
+    match = pairing.match
+    first = Phone(match, 0)
+    again = first.client.get(f"/play/{first.secret}/")  # the same phone scans it again: fine
+    assert again.status_code == 302
+    second = Client()
+    refused = second.get(f"/play/{first.secret}/")
+    assert refused.status_code == 403
+    assert "already open on another phone. Ask the director for a new link" in refused.content.decode()
+    assert second.get(f"/play/match/{match.pk}/").status_code == 403
+
+    director = Client()
+    director.force_login(django_user_model.objects.get(username="tina"))
+    url = f"/manage/{division.event.slug}/{division.slug}/match/{pairing.key}/"
+    response = director.post(url, {"action": "new-link", "new-link-side": "0"}, follow=True)
+    assert response.status_code == 200 and "A new entry link for" in response.content.decode()
+    assert first.client.get(f"/play/match/{match.pk}/").status_code == 403, "the old phone is signed out"
+    fresh = EntryToken.objects.filter(match=match, side=0, revoked_at__isnull=True).get()
+    assert second.get(f"/play/{access.token_text(fresh)}/").status_code == 302
+    assert second.get(f"/play/match/{match.pk}/").status_code == 200

@@ -356,3 +356,13 @@ class ReopenForm(_Correction):
 
 class UndoForm(_Correction):
     pass
+
+
+class NewLinkForm(forms.Form):
+    """A new entry link for one side of a match: the old one stops working (its phone is signed out)."""
+
+    side = forms.TypedChoiceField(label=_("For"), coerce=int)
+
+    def __init__(self, *args: Any, names: tuple[str, str] = ("", ""), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _choice(self, "side").choices = [(0, names[0]), (1, names[1])]

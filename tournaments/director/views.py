@@ -34,10 +34,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import services as games
-from games.access import Actor
+from games.access import Actor, reissue_entry_token
 from games.analysis.selectors import match_analysis_of
 from games.analysis.service import AnalysisRefusedError, request_analysis
 from games.errors import ApplicationError, ErrorCode
+from games.models import Match
 from games.selectors import entry_words, open_correction_request
 from tournaments import selectors, services
 from tournaments.access import directs_event
@@ -657,6 +658,24 @@ def _replace_options(page: Page, target: Any) -> dict[str, Any]:
     return {"games": [g.number for g in games_ if g.winner_side is not None], "names": names}
 
 
+def _side_names(page: Page) -> tuple[str, str]:
+    p = page.pairing_
+    return (
+        p.entry_a.player.display_name if p.entry_a else "",
+        p.entry_b.player.display_name if p.entry_b else "",
+    )
+
+
+def _new_link(page: Page, target: Any, data: dict[str, Any]) -> str:
+    match = Match.objects.get(pk=_match_id(page))
+    reissue_entry_token(match, data["side"])
+    words = _(
+        "A new entry link for %(name)s: the old one no longer opens, and the phone that held it is signed out. "
+        "Print his entry slip again."
+    )
+    return words % {"name": _side_names(page)[data["side"]]}
+
+
 MATCH_ACTIONS = {
     "confirm": Action(f.EmptyForm, lambda page, target, data: _confirm(page, page.pairing_, data)),
     "forfeit": Action(
@@ -667,6 +686,7 @@ MATCH_ACTIONS = {
     "reopen": Action(f.ReopenForm, _reopen),
     "undo": Action(f.UndoForm, _undo),
     "analyse": Action(f.EmptyForm, _analyse),
+    "new-link": Action(f.NewLinkForm, _new_link, options=lambda page, target: {"names": _side_names(page)}),
 }
 
 
@@ -700,7 +720,7 @@ def match_page(request: HttpRequest, event: str, division: str, key: str) -> Htt
         "analysis": match_analysis_of(match) if match is not None and match.seq else None,
         "forms": {
             name.replace("-", "_"): _form(page, failed, MATCH_ACTIONS, name, initial=seq)
-            for name in ("confirm", "forfeit", "penalty", "replace-result", "reopen", "undo")
+            for name in ("confirm", "forfeit", "penalty", "replace-result", "reopen", "undo", "new-link")
         },
     }
     return _answer(request, "director/match.html", context, failed)
