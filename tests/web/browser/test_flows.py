@@ -78,7 +78,29 @@ def shot(pages: Pages, page: Any, name: str) -> None:
     if wide > screen:
         past = page.evaluate(OVERFLOWING)
         pytest.fail(f"{name}: {page.url} is {wide} px wide on a {screen} px screen; past its edge: {past}")
+    broken = page.evaluate(BROKEN_NAMES)
+    if broken:
+        pytest.fail(f"{name}: {page.url} breaks names inside a word on a {screen} px screen: {broken}")
     pages.shot(page, name)
+
+
+#: Words of players' names drawn on more than one line (a name broken inside a word, "Yilma" / "z").
+BROKEN_NAMES = """() => {
+  const broken = [];
+  for (const el of document.querySelectorAll(".player, .who, .slot-name, .sheet-player, .slip-name")) {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+        if (lines.size > 1) broken.push(m[0]);
+      }
+    }
+  }
+  return broken.slice(0, 5);
+}"""
 
 
 #: The outermost elements whose right edge is past the screen's, outside any scrolling box (what makes a page too
