@@ -72,6 +72,14 @@ class IsAuthenticatedOrEntryToken(permissions.BasePermission):
         return bool(request.user and request.user.is_authenticated) or entry_token(request) is not None
 
 
+class ReadOpenWriteAuthenticated(IsAuthenticatedOrEntryToken):
+    """Anyone reads; a write needs a logged-in user or an entry link (anonymous callers get 401, as on every other
+    write), and the view or service decides what they may do."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return request.method in permissions.SAFE_METHODS or super().has_permission(request, view)
+
+
 class CanAddPlayersOrReadOnly(permissions.BasePermission):
     """Anyone reads; staff and users with ``games.add_player`` register players."""
 

@@ -37,7 +37,13 @@ from games.access import Actor, is_director, new_entry_token, revoke_entry_token
 from games.analysis.selectors import player_pr_history
 from games.analysis.service import AnalysisRefusedError, request_analysis
 from games.api import serializers as s
-from games.api.auth import CanAddPlayersOrReadOnly, IsAuthenticatedOrEntryToken, actor_of, may_read
+from games.api.auth import (
+    CanAddPlayersOrReadOnly,
+    IsAuthenticatedOrEntryToken,
+    ReadOpenWriteAuthenticated,
+    actor_of,
+    may_read,
+)
 from games.api.exceptions import ApiError, JsonErrors
 from games.api.history import answer_state
 from games.api.schema import EntryTokenScheme  # noqa: F401  (registers the extension)
@@ -544,7 +550,7 @@ class ApiNotFound(APIView):
 class MatchAnalysisApi(APIView):
     """A match's analysis by GNU Backgammon: read it (anyone who may read the match), or ask for it (a director)."""
 
-    permission_classes = (permissions.AllowAny,)
+    permission_classes = (ReadOpenWriteAuthenticated,)
 
     @extend_schema(
         summary="GNU Backgammon's analysis of the match: per player and per decision",

@@ -71,6 +71,7 @@ API_MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("games_api:match-void", "POST"):               (401, 403, 403, 403, 403, 403, 403, 201, 201),
     ("games_api:match-finish", "POST"):             (401, 403, 403, 403, 403, 403, 403, 201, 201),
     ("games_api:match-replace-result", "POST"):     (401, 403, 403, 403, 403, 403, 403, 201, 201),
+    ("games_api:match-analysis", "POST"):           (401, 403, 403, 403, 403, 403, 403, 409, 409),
     ("games_api:entry-links", "GET"):               (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("games_api:entry-links", "POST"):              (401, 403, 403, 403, 403, 403, 403, 201, 201),
     ("games_api:entry-link-revoke", "POST"):        (401, 403, 403, 403, 403, 403, 403, 200, 200),
@@ -86,6 +87,10 @@ API_MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("tournaments_api:division-start", "POST"):     (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:division-pair-next-round", "POST"): (401, 403, 403, 403, 403, 403, 403, 409, 409),
     ("tournaments_api:division-close-lc", "POST"):  (401, 403, 403, 403, 403, 403, 403, 409, 409),
+    ("tournaments_api:swiss-rounds", "POST"):       (401, 403, 403, 403, 403, 403, 403, 200, 200),
+    ("tournaments_api:swiss-end", "POST"):          (401, 403, 403, 403, 403, 403, 403, 200, 200),
+    ("tournaments_api:swiss-unpair", "POST"):       (401, 403, 403, 403, 403, 403, 403, 409, 409),
+    ("tournaments_api:swiss-repair", "POST"):       (401, 403, 403, 403, 403, 403, 403, 409, 409),
     ("tournaments_api:division-swap", "POST"):      (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:division-recompute", "POST"): (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:pairing-confirm", "POST"):    (401, 403, 200, 403, 403, 403, 403, 200, 200),
@@ -117,6 +122,10 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("director:division", "POST start"):            (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "POST pair-next"):        (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 409, 409),
     ("director:division", "POST close-last-chance"): (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 409, 409),
+    ("director:division", "POST swiss-rounds"):     (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
+    ("director:division", "POST end-swiss"):        (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
+    ("director:division", "POST unpair"):           (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 409, 409),
+    ("director:division", "POST repair"):           (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 409, 409),
     ("director:division", "POST swap"):             (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "POST forfeit"):          (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:match", "GET"):                      (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
@@ -127,6 +136,7 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("director:match", "POST reopen"):              (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:match", "POST undo"):                (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:match", "POST new-link"):            (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
+    ("director:match", "POST analyse"):             (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 409, 409),
     ("director:slips", "GET"):                      (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
     ("director:slips", "POST"):                     (LOGIN, 405, LOGIN, LOGIN, LOGIN, LOGIN, 405, 405, 405),
     ("director:sheet", "GET"):                      (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
@@ -221,6 +231,9 @@ API_CALLS: dict[tuple[str, str], Call] = {
         _api_match("match-replace-result", "sheet"),
         _correction("sheet", game=1, winner=1, result="single"),
     ),
+    # A scoresheet match: a director may ask, and is told that only move-by-move matches can be analysed (a 202
+    # would run GNU Backgammon; tests/games/analysis covers the accepted request).
+    ("games_api:match-analysis", "POST"): Call("sheet", _api_match("match-analysis", "sheet")),
     ("games_api:entry-links", "GET"): Call("live", _api_match("entry-links", "live")),
     ("games_api:entry-links", "POST"): Call("live", _api_match("entry-links", "live"), lambda w: {"side": 1}),
     ("games_api:entry-link-revoke", "POST"): Call(
@@ -255,6 +268,14 @@ API_CALLS: dict[tuple[str, str], Call] = {
         "live", _division_api("division-pair-next-round", "moves")
     ),
     ("tournaments_api:division-close-lc", "POST"): Call("live", _division_api("division-close-lc", "moves")),
+    # The moves Swiss has its round 1 under way: its rounds can change and it can end (after that round), but
+    # that round cannot be taken back or paired again.
+    ("tournaments_api:swiss-rounds", "POST"): Call(
+        "live", _division_api("swiss-rounds", "moves"), lambda w: {"rounds": 4}
+    ),
+    ("tournaments_api:swiss-end", "POST"): Call("live", _division_api("swiss-end", "moves")),
+    ("tournaments_api:swiss-unpair", "POST"): Call("live", _division_api("swiss-unpair", "moves")),
+    ("tournaments_api:swiss-repair", "POST"): Call("live", _division_api("swiss-repair", "moves")),
     ("tournaments_api:division-swap", "POST"): Call(
         "fresh",
         _division_api("division-swap", "moves"),
@@ -355,6 +376,12 @@ PAGE_CALLS: dict[tuple[str, str], Call] = {
     ("director:division", "POST close-last-chance"): Call(
         "live", _page("division", "moves"), _form("close-last-chance")
     ),
+    ("director:division", "POST swiss-rounds"): Call(
+        "live", _page("division", "moves"), _form("swiss-rounds", rounds="4")
+    ),
+    ("director:division", "POST end-swiss"): Call("live", _page("division", "moves"), _form("end-swiss")),
+    ("director:division", "POST unpair"): Call("live", _page("division", "moves"), _form("unpair")),
+    ("director:division", "POST repair"): Call("live", _page("division", "moves"), _form("repair")),
     ("director:division", "POST swap"): Call(
         "fresh",
         _page("division", "moves"),
@@ -401,6 +428,7 @@ PAGE_CALLS: dict[tuple[str, str], Call] = {
     ("director:match", "POST undo"): Call(
         "live", _page("match", "moves", "live"), _form("undo", reason="misentered", expected_seq=_seq("live"))
     ),
+    ("director:match", "POST analyse"): Call("sheet", _page("match", "sheet", "sheet"), _form("analyse")),
     ("director:match", "POST new-link"): Call("live", _page("match", "moves", "live"), _form("new-link", side="0")),
     ("director:slips", "GET"): Call("live", _page("slips", "moves")),
     ("director:slips", "POST"): Call("live", _page("slips", "moves")),
