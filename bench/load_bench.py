@@ -203,7 +203,7 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
     pairings = list(
         Pairing.objects.filter(division=division, round__number=1, match__isnull=False)
         .select_related("match")
-        .order_by("table")
+        .order_by("board")
     )
     if len(pairings) != args.tables:
         raise RuntimeError(f"round 1 has {len(pairings)} matches, not {args.tables}")
@@ -211,7 +211,7 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
     def links(match: Any) -> list[str]:
         return [token_text(new_entry_token(match, side)) for side in (0, 1)]
 
-    tables = [{"match": p.match_id, "tokens": links(p.match), "seed": SEED + p.table} for p in pairings]
+    tables = [{"match": p.match_id, "tokens": links(p.match), "seed": SEED + p.board} for p in pairings]
     one, two = games.create_player(display_name="Baseline One"), games.create_player(display_name="Baseline Two")
 
     def standalone(length: int) -> Any:

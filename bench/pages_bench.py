@@ -139,7 +139,7 @@ def swiss_division(actor: Any, rng: random.Random, players: int) -> Any:
     services.start_division(division, actor=actor)
     for number in range(1, ROUNDS_PLAYED + 1):
         pairings = Pairing.objects.filter(division=division, round__number=number, match__isnull=False)
-        for match_id in pairings.values_list("match_id", flat=True).order_by("table"):
+        for match_id in pairings.values_list("match_id", flat=True).order_by("board"):
             kind, cube = rng.choice(WINNING_GAMES)
             winner = int(rng.random() < 0.5)
             games.record_game_result(match_id, actor=SYSTEM, winner=winner, kind=kind, cube_value=cube, expected_seq=0)

@@ -453,7 +453,7 @@ def record_round(bench: Bench, division: Any, number: int) -> int:
 
     pairings = Pairing.objects.filter(division=division, round__number=number, match__isnull=False)
     done = 0
-    for match_id in pairings.values_list("match_id", flat=True).order_by("table"):
+    for match_id in pairings.values_list("match_id", flat=True).order_by("board"):
         kind, cube = bench.rng.choice(WINNING_GAMES)
         winner = int(bench.rng.random() < 0.5)
         games.record_game_result(match_id, actor=SYSTEM, winner=winner, kind=kind, cube_value=cube, expected_seq=0)
@@ -572,7 +572,7 @@ def service_result_sync(item: str, bench: Bench, division: Any, n: int, reps: in
         services.pair_next_round(division, actor=bench.actor)
         number = division.rounds.count()
         boards = Pairing.objects.filter(division=division, round__number=number, match__isnull=False)
-        matches = list(boards.order_by("table").values_list("match_id", flat=True)[: reps + 1])
+        matches = list(boards.order_by("board").values_list("match_id", flat=True)[: reps + 1])
         open_boards = boards.count()
         for rep, match_id in enumerate(matches):
             with transaction.atomic():

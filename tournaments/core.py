@@ -1,13 +1,15 @@
 """The division's domain core: what every service, read path and the rehearsal agree on about a division.
 
-- its lock (:func:`lock_division`): the per-division sequencer every write to its pairings goes through;
+- its lock (:func:`lock_division`): the per-division sequencer every write to its pairings goes through, which also
+  locks its event's row, the lock of the venue's tables (they are shared by the event's divisions);
 - its plan (:func:`plan_of`) and its bracket resolved from the counted results (:func:`resolve_division`);
 - which results count (:func:`counts`, :func:`result_counts`, :data:`COUNTED`): a match finished or forfeited and,
   for a result entered from a scoresheet by one player, confirmed by the opponent or a director; a bye counts as
   a win;
 - the state of a pairing as people follow it (:func:`pairing_state`), from the pairing and its match, so that a
   match in progress shows before the division's sync has run;
-- the length of a round's matches (:func:`round_length`) and the order rounds are played in (:func:`play_order`).
+- the length of a round's matches (:func:`round_length`), the order rounds are played in (:func:`play_order`) and
+  the order in which ready matches get the venue's tables (:func:`table_order`).
 
 Everything here reads; the only row it locks is the division's. It sits below the services (tournaments/services/)
 and the read layer (tournaments/selectors/), which both import it and which it never imports.
@@ -34,9 +36,12 @@ Confirmation = Pairing.Confirmation
 
 
 def lock_division(division_id: int) -> Division:
-    """Lock a division's row: the per-division sequencer every write to its pairings goes through."""
+    """Lock a division's row and its event's: the per-division sequencer every write to its pairings goes through,
+    and the lock of the event's tables, which the divisions share (tournaments/services/tables.py). Every writer
+    takes the two in one statement, so two divisions' results arriving at once are assigned tables one after the
+    other."""
     try:
-        return Division.objects.select_for_update().select_related("event").get(pk=division_id)
+        return Division.objects.select_for_update(of=("self", "event")).select_related("event").get(pk=division_id)
     except Division.DoesNotExist:
         raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no division {division_id}") from None
 
@@ -159,6 +164,16 @@ def max_field(division: Division) -> int:
     if division.format == Division.Format.ROUND_ROBIN and division.double_round_robin:
         return MAX_DOUBLE_ROUND_ROBIN
     return MAX_FIELD[division.format]
+
+
+def table_order(
+    playing: bool, number: int, bracket: str, ready_since: Any, division_id: int, board: int
+) -> tuple[Any, ...]:
+    """The order in which matches waiting for a table get one: a match already being played first (it needs its
+    table shown), then earlier rounds, then the main flight before the consolation and the last chance
+    (:data:`BRACKET_ORDER`), then the match waiting longest (``ready_since``: when both players were known), then
+    by division and board."""
+    return (not playing, number, BRACKET_ORDER.get(bracket, 9), ready_since, division_id, board)
 
 
 def round_length(division: Division, bracket: str, number: int, *, final: bool = False) -> int:

@@ -3,33 +3,47 @@
 Once a match of a pairing is over it says what happens to the result: a scoresheet result entered by one player
 waits for the other one's confirmation (``Pairing.confirmation_side``), who gets the confirm and dispute forms
 (tournaments/entry_views.py); the player who entered it sees that it is waiting. It always links to "your next
-match". Nothing is shown while the match is being played, nor for a match that belongs to no pairing.
+match". Before the match starts it shows the call once the match has a table ("Table 7: you play Pia Ruud, main
+round 2, 7 points"); once the match is over, the call of the player's next match as soon as it is made. The
+block's version holds the calls, so the entry page's live part (polled every few seconds) shows a call without a
+reload; a finished match's page keeps polling while one of its players has a match to come, for its call. Nothing
+is shown while the match is being played, nor for a match that belongs to no pairing.
 """
 
 from __future__ import annotations
 
+from django.db.models import Q
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
 from games.hooks import Panel
 from games.models import Match
-from tournaments.models import Pairing
+from tournaments.core import PLAYABLE
+from tournaments.models import Division, Pairing
+from tournaments.pages import call_words
+from tournaments.selectors import next_pairing_for
 
 CLOSED = (Match.Status.FINISHED, Match.Status.FORFEITED, Match.Status.VOID)
+#: A player's match still to come: its slot waits for the opponent, or it is ready, or being played.
+TO_COME = (Pairing.Status.WAITING, *PLAYABLE)
 Confirmation = Pairing.Confirmation
 
 
 def pairing_of(match: Match) -> Pairing | None:
     return (
         Pairing.objects.filter(match=match)
-        .select_related("division__event", "round", "entry_a__player", "entry_b__player")
+        .select_related("division__event", "round", "entry_a__player", "entry_b__player", "table")
         .first()
     )
 
 
+def _not_started(match: Match) -> bool:
+    return match.status not in CLOSED and match.status != Match.Status.IN_PROGRESS and not match.seq
+
+
 def render_panel(request: HttpRequest, match: Match, sides: frozenset[int]) -> str | None:
     if match.status not in CLOSED:
-        return None
+        return _render_call(request, match, sides) if _not_started(match) else None
     pairing = pairing_of(match)
     if pairing is None:
         return None
@@ -46,20 +60,54 @@ def render_panel(request: HttpRequest, match: Match, sides: frozenset[int]) -> s
         "asked_name": names[asked] if asked is not None else "",
         "entered_name": names[1 - asked] if asked is not None else "",
         "score": (match.score1, match.score2),
+        "next_calls": _next_calls(match, sides),
     }
     return render_to_string("entry/pairing_panel.html", context, request=request)
 
 
-def panel_version(match: Match) -> str | None:
-    """What the block shows beyond the match: the pairing's confirmation, until it is settled (None after)."""
-    if match.status not in CLOSED:
+def _render_call(request: HttpRequest, match: Match, sides: frozenset[int]) -> str | None:
+    pairing = pairing_of(match)
+    if pairing is None or pairing.table_id is None:
         return None
+    player = match.player(min(sides)) if sides else None
+    context = {"pairing": pairing, "call": call_words(pairing, player.pk if player is not None else None)}
+    return render_to_string("entry/call_panel.html", context, request=request)
+
+
+def _next_calls(match: Match, sides: frozenset[int]) -> list[str]:
+    """The call of each held side's player's next match, once it has a table."""
+    calls = []
+    for side in sorted(sides):
+        player = match.player(side)
+        following = next_pairing_for(player)
+        if following is not None and following.table_id is not None and following.match_id != match.pk:
+            calls.append(call_words(following, player.pk))
+    return calls
+
+
+def panel_version(match: Match) -> str | None:
+    """What the block shows beyond the match: before it starts, its table; once over, the pairing's confirmation
+    until it is settled and, while a player of the match has a match to come, its table (None after)."""
+    if match.status not in CLOSED:
+        call = Pairing.objects.filter(match=match).values_list("table_id", "called_at").first()
+        return None if call is None else f"call|{call[0]}|{call[1]}"
     row = Pairing.objects.filter(match=match).values_list("status", "confirmation", "updated_at").first()
     if row is None:
         return None
     status, confirmation, updated_at = row
     settled = status == Pairing.Status.FINISHED and confirmation in (Confirmation.CONFIRMED, Confirmation.NOT_NEEDED)
-    return None if settled else f"{status}|{confirmation}|{updated_at.isoformat()}"
+    version = "settled" if settled else f"{status}|{confirmation}|{updated_at.isoformat()}"
+    players = (match.player1_id, match.player2_id)
+    following = list(
+        Pairing.objects.filter(Q(entry_a__player__in=players) | Q(entry_b__player__in=players), status__in=TO_COME)
+        .filter(division__status=Division.Status.RUNNING)
+        .exclude(match=match)
+        .order_by("pk")
+        .values_list("pk", "table_id")
+    )
+    if not following:
+        return None if settled else version  # neither player has a match to come: nothing more to show
+    return f"{version}|next|{following}"
 
 
 #: The block, registered into games/ by ``TournamentsConfig.ready``.

@@ -7,20 +7,27 @@ linked to their player record. Thin views: tournaments.services does the work an
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+import hashlib
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from config.live import not_modified
 from games.access import Actor
 from games.entry import held_actors, held_tokens, see_other
 from games.errors import ApplicationError
 from games.models import Match, Player
 from tournaments import services
 from tournaments.models import Pairing
+from tournaments.pages import call_words
 from tournaments.selectors import next_pairing_for
+
+#: How often "Your next match" asks whether a call was made (seconds).
+NEXT_POLL_SECONDS = 5
 
 
 def _pairing(pairing_id: int) -> tuple[Pairing, Match]:
@@ -83,7 +90,9 @@ def dispute(request: HttpRequest, pairing_id: int) -> HttpResponse:
 @never_cache
 @require_GET
 def next_match(request: HttpRequest) -> HttpResponse:
-    """``/play/pairings/next/``: for each player this visitor is (entry links kept, account), the next match."""
+    """``/play/pairings/next/``: for each player this visitor is (entry links kept, account), the next match and,
+    once it has a table, its call. With ``?live=1``, the part the page polls every few seconds (304 when nothing
+    changed), so that a call shows without a reload."""
     players: dict[int, Player] = {}
     for token in held_tokens(request):
         player = token.match.player(token.side)
@@ -96,7 +105,21 @@ def next_match(request: HttpRequest) -> HttpResponse:
         context = {"message": _("Open your entry link, or log in, to see your next match."), "match": None}
         return render(request, "entry/panel_refused.html", context, status=403)
     rows = [_next_row(player, next_pairing_for(player), user) for player in players.values()]
-    return render(request, "entry/next_match.html", {"rows": rows})
+    etag = _etag(rows)
+    live = request.GET.get("live") == "1"
+    if live and not_modified(request, etag):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        shown = {"rows": rows, "etag": etag, "poll_trigger": f"every {NEXT_POLL_SECONDS}s"}
+        response = render(request, "entry/_next_live.html" if live else "entry/next_match.html", shown)
+    response["ETag"] = etag
+    return response
+
+
+def _etag(rows: list[dict[str, object]]) -> str:
+    """What the part shows of each row: the player, his next match, its table and call, its state."""
+    shown = [(getattr(row["player"], "pk", None), row.get("call"), row.get("where"), row.get("state")) for row in rows]
+    return '"' + hashlib.sha256(repr(shown).encode()).hexdigest()[:24] + '"'
 
 
 def _next_row(player: Player, pairing: Pairing | None, user: object) -> dict[str, object]:
@@ -111,4 +134,7 @@ def _next_row(player: Player, pairing: Pairing | None, user: object) -> dict[str
         "opponent": other.player if other is not None else None,
         "event": pairing.division.event,
         "entry_url": reverse("entry:match", args=[pairing.match_id]) if own_account and pairing.match_id else "",
+        "call": call_words(pairing, player.pk) if pairing.table_id is not None else "",
+        "where": (pairing.pk, pairing.table_id, pairing.called_at),
+        "state": (pairing.status, pairing.match.status if pairing.match else None),
     }

@@ -11,7 +11,10 @@ Terms
 - A **pairing** is one board of a round. In an elimination division every slot of the bracket is a pairing from
   the draw on, with its two *sources* (a seed, the winner or loser of another pairing, an entry place) and the
   explanation of each; its players are filled in as the sources resolve. A pairing creates a games match when both
-  players are known. A bye is a pairing with one player.
+  players are known. A bye is a pairing with one player. Its *board* is its number within the round.
+- A **table** is a table of the venue: the event's, one numbering for all its divisions. A pairing holds a table
+  only while it is ready or being played (tournaments/services/tables.py assigns them); byes, waiting slots and
+  finished matches hold none, and no two pairings ever hold the same table (a unique constraint).
 - **Standings** rows are a cache computed by a task from confirmed results; **ratings** rows are a cache of a
   rating list recomputed from its history in match order.
 
@@ -24,6 +27,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from engine.variants import VARIANTS
 from games.models import Match, Player
@@ -76,6 +80,9 @@ class Event(models.Model):
     public = models.BooleanField(default=True, help_text="spectators can follow it")
     directors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="directed_events")
     rating_list = models.ForeignKey(RatingList, null=True, blank=True, on_delete=models.SET_NULL, related_name="events")
+    tables_given = models.BooleanField(
+        default=False, help_text="the director gave the venue's tables; otherwise there are as many as needed"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -89,6 +96,31 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Table(models.Model):
+    """A table of the venue (the event's), numbered from 1; a name ("Feature table") is shown instead of the number.
+    A table held back gets no match but by the director's hand."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=60, blank=True, help_text='shown instead of "Table N", e.g. "Feature table"')
+    held = models.BooleanField(default=False, help_text="held back: a match is sent to it by hand only")
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="table_number_unique_per_event"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_from_1"),
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def label(self) -> str:
+        """How people name it: its name, or "Table N"."""
+        return self.name or _("Table %(number)s") % {"number": self.number}
 
 
 class Division(models.Model):
@@ -274,7 +306,16 @@ class Pairing(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
     division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="pairings")
     key = models.CharField(max_length=40, help_text="stable id within the division, e.g. main-2-3 or swiss-4-1")
-    table = models.PositiveSmallIntegerField(help_text="board number within the round, from 1")
+    board = models.PositiveSmallIntegerField(help_text="its number within the round, from 1")
+    table = models.ForeignKey(
+        Table,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="pairings",
+        help_text="the venue's table it plays at (while ready or being played)",
+    )
+    called_at = models.DateTimeField(null=True, blank=True, help_text="when its players were called to its table")
     entry_a = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     entry_b = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     source_a = models.CharField(max_length=400, blank=True, help_text="why side A holds this player")
@@ -298,10 +339,13 @@ class Pairing(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["round", "table"]
+        ordering = ["round", "board"]
         constraints = [
             models.UniqueConstraint(fields=["division", "key"], name="pairing_key_unique_per_division"),
-            models.UniqueConstraint(fields=["round", "table"], name="pairing_table_unique_per_round"),
+            models.UniqueConstraint(fields=["round", "board"], name="pairing_board_unique_per_round"),
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(table__isnull=False), name="pairing_one_match_per_table"
+            ),
             models.CheckConstraint(
                 condition=Q(entry_a__isnull=True) | Q(entry_b__isnull=True) | ~Q(entry_a=models.F("entry_b")),
                 name="pairing_two_entries",
@@ -315,6 +359,16 @@ class Pairing(models.Model):
     @property
     def is_bye(self) -> bool:
         return self.status == self.Status.BYE
+
+    @property
+    def table_label(self) -> str:
+        """Its table as people name it ("Table 7", "Feature table"), or "" while it holds none."""
+        return "" if self.table is None else self.table.label
+
+    @property
+    def place_label(self) -> str:
+        """Where to find it: its table while it holds one, else its match number in the round ("Match 3")."""
+        return self.table_label or _("Match %(number)s") % {"number": self.board}
 
 
 class Standing(models.Model):

@@ -12,6 +12,7 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
@@ -35,6 +36,7 @@ from tournaments.selectors.public import (
 from tournaments.standings.tiebreakers import Tiebreak
 
 StrOrPromise = str | Promise
+EN_DASH = "\N{EN DASH}"
 PStatus = Pairing.Status
 Confirmation = Pairing.Confirmation
 
@@ -374,7 +376,7 @@ def round_views(
         RoundView(
             round=rnd,
             titles=_round_titles(division, rnd, last, main_rounds),
-            boards=[board_of(p) for p in sorted(by_round[rnd.pk], key=lambda p: p.table)],
+            boards=[board_of(p) for p in sorted(by_round[rnd.pk], key=lambda p: p.board)],
             anchor=f"round-{rnd.bracket}-{rnd.number}",
             conditional=any(p.conditional for p in by_round[rnd.pk]),
         )
@@ -385,8 +387,10 @@ def round_views(
 def current_round_ids(division: Division, rounds: Sequence[tuple[Round, int, int]]) -> list[int]:
     """The rounds being played, from (round, open pairings, finished pairings).
 
-    Swiss and round robin: the first round with a pairing still open, else the last round. Elimination: in each
-    bracket, its first round with a pairing still open; when the division is over, the last main round played."""
+    Swiss and round robin: the first round with a pairing still open, else the last round. Elimination: every
+    round with a pairing still open (a bracket moves slot by slot: a main round 2 match between two players given
+    byes is ready while round 1 is played, as the director's page says); when the division is over, the last main
+    round played."""
     if not rounds:
         return []
     if not division.is_elimination:
@@ -394,11 +398,7 @@ def current_round_ids(division: Division, rounds: Sequence[tuple[Round, int, int
         every = [r for r, _open, _played in rounds]
         chosen = min(open_, key=lambda r: r.number) if open_ else max(every, key=lambda r: r.number)
         return [chosen.pk]
-    out: list[int] = []
-    for bracket in ("main", "consolation", "last-chance"):
-        open_ = [r for r, n_open, _played in rounds if n_open and r.bracket == bracket]
-        if open_:
-            out.append(min(open_, key=lambda r: r.number).pk)
+    out = [r.pk for r, n_open, _played in rounds if n_open]
     if not out and division.status == Division.Status.FINISHED:
         played = [r for r, _o, n_played in rounds if n_played and r.bracket == "main"]
         if played:
@@ -650,3 +650,138 @@ def _champions(finished: list[Division]) -> dict[int, list[tuple[StrOrPromise, l
         for division_id, entries in leaders.items():
             out[division_id].append((_("Winner") if len(entries) == 1 else _("Shared first place"), entries))
     return out
+
+
+# -- calls -----------------------------------------------------------------------------------------------------------
+
+_ROUND_IN_CALL: dict[str, StrOrPromise] = {
+    Round.Bracket.MAIN: gettext_lazy("main round %(number)s"),
+    Round.Bracket.CONSOLATION: gettext_lazy("consolation round %(number)s"),
+    Round.Bracket.LAST_CHANCE: gettext_lazy("last chance round %(number)s"),
+}
+
+
+def call_round_words(pairing: Pairing) -> str:
+    """The round as a call names it: "main round 2", "consolation round 1", "round 3" (Swiss, round robin)."""
+    words = _ROUND_IN_CALL.get(pairing.round.bracket, gettext_lazy("round %(number)s"))
+    return str(words) % {"number": pairing.round.number}
+
+
+def call_words(pairing: Pairing, player_id: int | None = None) -> str:
+    """A call as the player hears it: "Table 7: you play Pia Ruud, main round 2, 7 points"; without ``player_id``
+    (the venue display, the director) both names: "Table 7: Lars Nes v Pia Ruud, main round 2, 7 points". Needs
+    the pairing's table, round and players loaded."""
+    a, b = pairing.entry_a, pairing.entry_b
+    names = [e.player.display_name if e is not None else "" for e in (a, b)]
+    length = _("%(length)s points") % {"length": pairing.length} if pairing.length != 1 else _("1 point")
+    where = pairing.table_label or _("Waiting for a table")
+    if player_id is not None and a is not None and b is not None and player_id in (a.player_id, b.player_id):
+        other = names[1] if a.player_id == player_id else names[0]
+        who = _("you play %(name)s") % {"name": other}
+    else:
+        who = _("%(a)s v %(b)s") % {"a": names[0], "b": names[1]}
+    return f"{where}: {who}, {call_round_words(pairing)}, {length}"
+
+
+# -- the venue display -----------------------------------------------------------------------------------------------
+
+#: Rows of each list on one screen of the venue display (1920x1080, read from five metres).
+DISPLAY_ROWS = 9
+DISPLAY_CALLS = 4
+
+
+@dataclass(frozen=True)
+class DisplayBoard:
+    """A board of a current round as the venue display shows it."""
+
+    table: str
+    division: str
+    round: str
+    a: str
+    b: str
+    score: str
+    state: str
+
+
+@dataclass(frozen=True)
+class DisplayStanding:
+    division: str
+    rank: int
+    name: str
+    wins: int
+    losses: int
+
+
+@dataclass(frozen=True)
+class DisplayPage:
+    """One screen of the venue display: the calls, a page of the current boards and of the standings; the lists
+    longer than a screen are shown a page at a time, the screen moving to the next page at every refresh."""
+
+    calls: list[str]
+    boards: list[DisplayBoard]
+    standings: list[DisplayStanding]
+    page: int
+    pages: int
+    boards_page: tuple[int, int]
+    standings_page: tuple[int, int]
+
+    @property
+    def next_page(self) -> int:
+        return (self.page + 1) % self.pages
+
+
+def _page_of(items: list[Any], page: int) -> tuple[list[Any], tuple[int, int]]:
+    count = max(1, -(-len(items) // DISPLAY_ROWS))
+    shown = page % count
+    return items[shown * DISPLAY_ROWS : (shown + 1) * DISPLAY_ROWS], (shown + 1, count)
+
+
+def display_page(
+    calls: Sequence[Pairing],
+    boards: Sequence[tuple[Division, Any]],
+    standings: Sequence[tuple[Division, Sequence[Standing]]],
+    page: int,
+) -> DisplayPage:
+    """The screen ``page`` of the display from the calls (newest first), the current boards (division, a
+    director's board of tournaments.selectors.director) and each running division's standings."""
+    rows = []
+    for division, board in boards:
+        p = board.pairing
+        if p.entry_a is None or p.entry_b is None:
+            continue
+        match = p.match
+        score = f"{match.score1}{EN_DASH}{match.score2}" if match is not None and match.seq else ""
+        rows.append(
+            DisplayBoard(
+                table=p.table_label,
+                division=division.name,
+                round=call_round_words(p),
+                a=p.entry_a.player.display_name,
+                b=p.entry_b.player.display_name,
+                score=score,
+                state=str(board.state),
+            )
+        )
+    rows.sort(key=lambda r: (not r.table, r.state in ("finished", "finishing"), _table_sort(r.table)))
+    table = [
+        DisplayStanding(division.name, row.rank, row.entry.player.display_name, row.wins, row.losses)
+        for division, rows_of in standings
+        for row in rows_of
+    ]
+    shown_boards, boards_page = _page_of(rows, page)
+    shown_standings, standings_page = _page_of(table, page)
+    pages = max(boards_page[1], standings_page[1])
+    return DisplayPage(
+        calls=[call_words(p) for p in calls[:DISPLAY_CALLS]],
+        boards=shown_boards,
+        standings=shown_standings,
+        page=page % pages,
+        pages=pages,
+        boards_page=boards_page,
+        standings_page=standings_page,
+    )
+
+
+def _table_sort(label: str) -> tuple[int, str]:
+    digits = "".join(ch for ch in label if ch.isdigit())
+    return (int(digits) if digits else 0, label)

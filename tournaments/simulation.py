@@ -187,7 +187,7 @@ def _rounds(division: Division, entries: dict[int, Entry]) -> list[dict[str, Any
     shown = Q(status__in=(Pairing.Status.FINISHED, Pairing.Status.BYE)) & (
         Q(entry_a__isnull=False) | Q(entry_b__isnull=False)
     )
-    for p in division.pairings.filter(shown).order_by("table"):
+    for p in division.pairings.filter(shown).order_by("board"):
         pairings[p.round_id].append(p)
     out = []
     for r in rounds:

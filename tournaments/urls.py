@@ -1,5 +1,5 @@
-"""Public pages of events: events list, event, division (standings, pairings, bracket), a round, live parts,
-downloads."""
+"""Public pages of events: events list, event, the venue display, division (standings, pairings, bracket), a round,
+live parts, downloads."""
 
 from django.urls import path
 
@@ -14,6 +14,8 @@ urlpatterns = [
     path("events/", views.event_list, name="event-list"),
     path("events/<slug:event>/", views.event_detail, name="event-detail"),
     path("events/<slug:event>/pr/", views.event_pr, name="event-pr"),
+    path("display/<slug:event>/", views.event_display, name="event-display"),
+    path("display/<slug:event>/live/", views.event_display_live, name="event-display-live"),
     path(_DIVISION, views.division_detail, name="division-detail"),
     path(_DIVISION + "pr/", views.division_pr, name="division-pr"),
     path(_DIVISION + "live/<slug:part>/", views.division_live, name="division-live"),

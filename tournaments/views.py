@@ -35,6 +35,7 @@ for 512 players. Each round has its own page, linked from the division page.
 from __future__ import annotations
 
 import csv
+import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -56,6 +57,7 @@ from tournaments.pages import (
     current_from,
     current_round_ids,
     current_rounds,
+    display_page,
     division_summaries,
     etag_of,
     format_words,
@@ -63,8 +65,10 @@ from tournaments.pages import (
     round_views,
     standings_view,
 )
-from tournaments.selectors import events_visible_to
+from tournaments.selectors import events_visible_to, standings_table
+from tournaments.selectors.director import current_boards, event_divisions
 from tournaments.selectors.public import division_for_page, pairings_of, pr_table, rounds_with_counts
+from tournaments.selectors.venue import venue_of
 
 #: The parts of a division page that refresh themselves.
 LIVE_PARTS = ("standings", "pairings", "bracket")
@@ -246,7 +250,7 @@ def _champion_of(division: Division, views: Sequence[RoundView]) -> Entry | None
     main = [b for v in views if v.round.bracket == "main" for b in v.boards if b.pairing.winner_id is not None]
     if not main:
         return None
-    last = max(main, key=lambda b: (b.pairing.round.number, b.pairing.table))
+    last = max(main, key=lambda b: (b.pairing.round.number, b.pairing.board))
     return last.a.entry if last.a.won else last.b.entry
 
 
@@ -292,7 +296,7 @@ def _division_live(request: HttpRequest, event: str, division: str, part: str, a
 CSV_HEADER = (
     "round",
     "bracket",
-    "table",
+    "board",
     "player A",
     "player B",
     "winner",
@@ -330,7 +334,7 @@ def division_results_csv(request: HttpRequest, event: str, division: str) -> Htt
             row = (
                 p.round.number,
                 p.round.bracket,
-                p.table,
+                p.board,
                 names[0],
                 names[1],
                 winner,
@@ -365,3 +369,55 @@ def division_pr(request: HttpRequest, event: str, division: str) -> HttpResponse
         "minimum": minimum,
     }
     return render(request, "tournaments/pr_table.html", context)
+
+
+# -- the venue display -----------------------------------------------------------------------------------------------
+
+#: How often the venue display refreshes and turns to its next page (seconds).
+DISPLAY_SECONDS = 10
+
+
+def _display_page(request: HttpRequest) -> int:
+    raw = request.GET.get("page", "0")
+    return int(raw) if raw.isdigit() and len(raw) < 6 else 0
+
+
+@require_GET
+def event_display(request: HttpRequest, event: str) -> HttpResponse:
+    """``/display/<event>/``: the venue display, for a TV or a projector: the calls, the current rounds' boards with
+    their tables and live scores, and the standings; it refreshes itself every few seconds and turns its pages."""
+    found = get_object_or_404(events_visible_to(request.user), slug=event)
+    context = _display_context(found, _display_page(request))
+    return render(request, "tournaments/display.html", context)
+
+
+@require_GET
+def event_display_live(request: HttpRequest, event: str) -> HttpResponse:
+    """``/display/<event>/live/?page=N``: screen N of the display (304 when the client holds it already)."""
+    page = _display_page(request)
+    return shared_live_part(request, ("display", event, page), lambda: _event_display_live(request, event, page))
+
+
+def _event_display_live(request: HttpRequest, event: str, page: int) -> HttpResponse:
+    found = get_object_or_404(events_visible_to(request.user), slug=event)
+    response = render(request, "tournaments/_display.html", _display_context(found, page))
+    etag = '"' + hashlib.sha256(response.content).hexdigest()[:24] + '"'
+    if not_modified(request, etag):
+        response = HttpResponseNotModified()
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache" if found.public else "private, no-cache"
+    return response
+
+
+def _display_context(event: Event, page: int) -> dict[str, Any]:
+    """The reads of one screen: the venue (two queries), the divisions and their current boards (five), and the
+    standings of each running division (one each)."""
+    venue = venue_of(event)
+    divisions = {d.pk: d for d in event_divisions(event)}
+    boards = [
+        (divisions[pk], board) for pk, groups in current_boards(event).items() for g in groups for board in g.boards
+    ]
+    running = [d for d in divisions.values() if d.status == Division.Status.RUNNING]
+    standings = [(d, standings_table(d)) for d in running]
+    screen = display_page(venue.calls, boards, standings, page)
+    return {"event": event, "screen": screen, "poll_trigger": f"every {DISPLAY_SECONDS}s"}

@@ -111,7 +111,7 @@ def world(request: pytest.FixtureRequest, django_user_model: Any) -> World:
 
     moves = new_division("swiss", 6, event=event, entry_mode="moves", match_length=3, rounds_planned=2)
     moves = services.start_division(moves, actor=as_dora)
-    by_table = {p.table: p for p in Pairing.objects.filter(division=moves, round__number=1).select_related("match")}
+    by_table = {p.board: p for p in Pairing.objects.filter(division=moves, round__number=1).select_related("match")}
     live, fresh, other = by_table[1], by_table[2], by_table[3]
     seq = games.record_opening_roll(live.match_id, actor=SYSTEM, dice=(3, 1), expected_seq=live.match.seq).match.seq
     games.record_play(live.match_id, actor=SYSTEM, side=0, play="8/5 6/5", expected_seq=seq)

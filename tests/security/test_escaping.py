@@ -56,7 +56,7 @@ def hostile(as_director: Actor, director: Any) -> dict[str, Any]:
         return services.start_division(found, actor=as_director)
 
     moves = division("Open", "swiss", [SCRIPT, ATTRIBUTE, FORMULA, "Ann"], match_length=3, rounds_planned=2)
-    live = Pairing.objects.filter(division=moves, round__number=1).order_by("table").first()
+    live = Pairing.objects.filter(division=moves, round__number=1).order_by("board").first()
     assert live is not None
     seq = games.record_opening_roll(live.match_id, actor=SYSTEM, dice=(3, 1), expected_seq=0).match.seq
     games.record_play(live.match_id, actor=SYSTEM, side=0, play="8/5 6/5", expected_seq=seq)

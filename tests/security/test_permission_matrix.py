@@ -112,6 +112,10 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("director:event", "POST add-director"):        (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:event", "POST remove-director"):     (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:event", "POST confirm"):             (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
+    ("director:event", "POST set-tables"):          (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
+    ("director:event", "POST hold-table"):          (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
+    ("director:event", "POST release-table"):       (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 409, 409),
+    ("director:event", "POST seat-match"):          (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "GET"):                   (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
     ("director:division", "POST register"):         (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "POST import"):           (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
@@ -353,6 +357,12 @@ PAGE_CALLS: dict[tuple[str, str], Call] = {
     ),
     ("director:event", "POST confirm"): Call(
         "sheet", _page("event"), _form("confirm", lambda w: w.pairings["sheet"].pk)
+    ),
+    ("director:event", "POST set-tables"): Call("live", _page("event"), _form("set-tables", tables="6")),
+    ("director:event", "POST hold-table"): Call("live", _page("event"), _form("hold-table", lambda w: 1)),
+    ("director:event", "POST release-table"): Call("live", _page("event"), _form("release-table", lambda w: 1)),
+    ("director:event", "POST seat-match"): Call(
+        "live", _page("event"), _form("seat-match", lambda w: w.pairings["fresh"].pk, table=9)
     ),
     ("director:division", "GET"): Call("live", _page("division", "moves")),
     ("director:division", "POST register"): Call("live", _page("division", "reg"), _form("register", name="Newcomer")),

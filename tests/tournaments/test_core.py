@@ -24,7 +24,7 @@ Status, Confirmation, MatchStatus = Pairing.Status, Pairing.Confirmation, Match.
 
 
 def pairing(status: str, confirmation: str = Confirmation.NOT_NEEDED, match: Match | None = None) -> Pairing:
-    found = Pairing(status=status, confirmation=confirmation, key="main-1-1", table=1, length=5)
+    found = Pairing(status=status, confirmation=confirmation, key="main-1-1", board=1, length=5)
     found.match = match
     return found
 

@@ -464,7 +464,7 @@ def semi_finals(division: Division) -> list[Pairing]:
     return list(
         Pairing.objects.filter(division=division, match__isnull=False)
         .select_related("match__player1", "match__player2")
-        .order_by("table")
+        .order_by("board")
     )
 
 
@@ -508,7 +508,8 @@ def test_the_other_side_confirms_through_the_panel(division: Division, django_ca
     pairing.refresh_from_db()
     assert pairing.confirmation == Pairing.Confirmation.CONFIRMED
     html = other.page()
-    assert "The result is confirmed." in html and "hx-get" not in html
+    # Still polling: the winner has the final to come, whose call this page shows once it is made.
+    assert "The result is confirmed." in html and 'hx-get="/play/match/' in html
 
 
 def test_a_dispute_needs_a_reason_and_goes_to_the_director(
@@ -552,7 +553,7 @@ def test_your_next_match_from_the_entry_link_and_from_the_account(
     assert response.status_code == 200
     html = winner_phone.keep(response)
     assert winner.display_name in html and second.match.player2.display_name in html
-    assert f"Table {final.table}" in html and "Club night · Main" in html
+    assert final.table.label in html and "Club night · Main" in html
     assert "scan its QR code" in html
 
     user = django_user_model.objects.create_user("p1", password=None)
@@ -578,7 +579,7 @@ def test_the_live_part_answers_200_then_304_then_200_after_the_opponent_acts(
     etag = response["ETag"]
     body = alice.keep(response)
     assert body.startswith('<section id="entry-live"') and f'data-etag="{etag.replace(chr(34), "&quot;")}"' in body
-    with django_assert_max_num_queries(4):  # the session, the match, the links held, the panel's version
+    with django_assert_max_num_queries(5):  # the session, the match, the links held, the panels' versions
         response = alice.client.get(live, HTTP_IF_NONE_MATCH=etag)
     assert response.status_code == 304 and response["ETag"] == etag
     ok(bob.post("opening-roll", die1=2, die2=6), match)

@@ -597,7 +597,7 @@ def test_the_results_csv(client: Client, division_of: Callable[..., Division], a
     assert response["Content-Disposition"] == f'attachment; filename="club-night-{division.slug}-results.csv"'
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     assert rows[0] == [
-        "round", "bracket", "table", "player A", "player B", "winner", "score A", "score B", "length", "status",
+        "round", "bracket", "board", "player A", "player B", "winner", "score A", "score B", "length", "status",
         "decision",
     ]  # fmt: skip
     body = rows[1:]

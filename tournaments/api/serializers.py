@@ -432,6 +432,18 @@ class PairingSerializer(serializers.ModelSerializer):
 
     bracket = serializers.ChoiceField(choices=Round.Bracket.choices, source="round.bracket", read_only=True)
     round = serializers.IntegerField(source="round.number", read_only=True)
+    table = serializers.IntegerField(
+        source="table.number",
+        read_only=True,
+        allow_null=True,
+        default=None,
+        help_text="the venue's table it plays at, numbered for the whole event; null while it holds none (a bye, a "
+        "slot waiting for its players, a match over, or a match waiting in the queue for a table)",
+    )
+    table_name = serializers.CharField(
+        source="table.label", read_only=True, allow_null=True, default=None, help_text='"Table 7", "Feature table"'
+    )
+    called_at = serializers.DateTimeField(read_only=True, allow_null=True, help_text="when it was called to its table")
     a = serializers.SerializerMethodField()
     b = serializers.SerializerMethodField()
     status = _status_field(Pairing.Status)
@@ -448,7 +460,10 @@ class PairingSerializer(serializers.ModelSerializer):
             "key",
             "bracket",
             "round",
+            "board",
             "table",
+            "table_name",
+            "called_at",
             "a",
             "b",
             "source_a",

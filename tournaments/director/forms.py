@@ -366,3 +366,48 @@ class NewLinkForm(forms.Form):
     def __init__(self, *args: Any, names: tuple[str, str] = ("", ""), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _choice(self, "side").choices = [(0, names[0]), (1, names[1])]
+
+
+MAX_TABLES = 500
+
+
+class TablesForm(forms.Form):
+    """The venue's tables: a count, or one table a line (a name, or nothing for a table known by its number);
+    empty for as many as needed. ``cleaned_data["names"]``: the names in order, or None."""
+
+    tables = forms.CharField(
+        label=_("The venue's tables"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=_(
+            "A number (20 tables), or one table a line in order: a name such as “Feature table”, or a number for a "
+            "table known by its number. Leave it empty for as many tables as there are matches to play."
+        ),
+        validators=[ProhibitNullCharactersValidator()],
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        text = (data.get("tables") or "").strip()
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        if not lines:
+            data["names"] = None
+        elif len(lines) == 1 and lines[0].isdigit():
+            count = int(lines[0])
+            if not 1 <= count <= MAX_TABLES:
+                raise forms.ValidationError(_("Give 1 to %(max)s tables.") % {"max": MAX_TABLES})
+            data["names"] = [""] * count
+        else:
+            if len(lines) > MAX_TABLES:
+                raise forms.ValidationError(_("Give 1 to %(max)s tables.") % {"max": MAX_TABLES})
+            too_long = [line for line in lines if len(line) > 60]
+            if too_long:
+                raise forms.ValidationError(
+                    _("A table's name has at most 60 characters: %(name)s") % {"name": too_long[0]}
+                )
+            data["names"] = ["" if line == str(n) else line for n, line in enumerate(lines, start=1)]
+        return data
+
+
+class TableNumberForm(forms.Form):
+    table = forms.IntegerField(label=_("Table number"), min_value=1, max_value=32767)

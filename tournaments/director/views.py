@@ -46,6 +46,7 @@ from tournaments.director import forms as f
 from tournaments.models import Division, Entry, Event, Pairing, Round
 from tournaments.pages import place_columns
 from tournaments.selectors import director as reads
+from tournaments.selectors.venue import Venue, venue_of
 
 # -- access ----------------------------------------------------------------------------------------------------------
 
@@ -296,8 +297,38 @@ def _close_event(page: Page, target: Any, data: dict[str, Any]) -> str:
     return _("The event is closed.")
 
 
+def _set_tables(page: Page, target: Any, data: dict[str, Any]) -> str:
+    tables = services.set_tables(page.event_, actor=page.actor, names=data["names"])
+    if data["names"] is None:
+        return _("The venue has as many tables as there are matches to play.")
+    return _("The venue has %(count)s tables.") % {"count": len(tables)}
+
+
+def _event_table(page: Page, key: str) -> int | None:
+    return int(key) if key.isdigit() else None
+
+
+def _hold_table(page: Page, number: int, data: dict[str, Any]) -> str:
+    table = services.hold_table(page.event_, number, actor=page.actor)
+    return _("%(table)s is held back: a match goes to it only when you send one.") % {"table": table.label}
+
+
+def _release_table(page: Page, number: int, data: dict[str, Any]) -> str:
+    table = services.hold_table(page.event_, number, actor=page.actor, held=False)
+    return _("%(table)s takes the next match again.") % {"table": table.label}
+
+
+def _seat_match(page: Page, pairing: Pairing, data: dict[str, Any]) -> str:
+    seated = services.seat_match(pairing, data["table"], actor=page.actor)
+    return _("%(a)s v %(b)s: now at %(table)s.") % {**_names(pairing), "table": seated.table_label}
+
+
 EVENT_ACTIONS = {
     "close-event": Action(f.EmptyForm, _close_event),
+    "set-tables": Action(f.TablesForm, _set_tables),
+    "hold-table": Action(f.EmptyForm, _hold_table, target=_event_table),
+    "release-table": Action(f.EmptyForm, _release_table, target=_event_table),
+    "seat-match": Action(f.TableNumberForm, _seat_match, target=_event_pairing),
     "create-division": Action(f.DivisionForm, _create_division),
     "add-director": Action(f.DirectorForm, _add_director),
     "remove-director": Action(f.EmptyForm, _remove_director, target=_event_director),
@@ -321,15 +352,27 @@ def event_page(request: HttpRequest, event: str) -> HttpResponse:
     boards = reads.current_boards(found)
     for division in divisions:
         division.current_rounds = boards.get(division.pk, [])  # type: ignore[attr-defined]
+    venue = venue_of(found)
     context = {
         "event": found,
         "divisions": divisions,
+        "venue": venue,
+        "tables_form": _form(page, failed, EVENT_ACTIONS, "set-tables", initial={"tables": _tables_text(venue)}),
         "queue": selectors.director_queue(found),
         "directors": reads.event_directors(found),
         "division_form": _form(page, failed, EVENT_ACTIONS, "create-division"),
         "director_form": _form(page, failed, EVENT_ACTIONS, "add-director"),
     }
     return _answer(request, "director/event.html", context, failed)
+
+
+def _tables_text(venue: Venue) -> str:
+    """The venue's tables as the form takes them: empty (as many as needed), a count, or one table a line."""
+    if not venue.tables_given:
+        return ""
+    if not any(seat.table.name for seat in venue.seats):
+        return str(len(venue.seats))
+    return "\n".join(seat.table.name or str(seat.table.number) for seat in venue.seats)
 
 
 # -- /manage/<event>/<division>/ -------------------------------------------------------------------------------------
@@ -449,9 +492,9 @@ def _open_sides(page: Page) -> list[tuple[str, str]]:
             for entry, other in ((p.entry_a, p.entry_b), (p.entry_b, p.entry_a)):
                 if entry is None or other is None:
                     continue
-                label = _("%(round)s, table %(table)s: %(name)s (against %(other)s)") % {
+                label = _("%(round)s, %(place)s: %(name)s (against %(other)s)") % {
                     "round": _round_label(p.round),
-                    "table": p.table,
+                    "place": p.place_label,
                     "name": entry.player.display_name,
                     "other": other.player.display_name,
                 }

@@ -6,6 +6,7 @@ through a selector, and each selector runs a fixed number of queries whatever th
 - public: the public event pages (a division with its fingerprint for the ETags, its rounds, the rounds its
   standings exist for, an event's summaries);
 - director: the directors' pages (their events, the dashboard's current rounds, boards, the pairing sheet's links);
+- venue: the room (the venue's tables with their matches, the calls, the queue for a table);
 - api: the API (visible events and divisions, entries, pairings, ratings and their history).
 
 What a division is (its plan, counted results, the state of a pairing) comes from :mod:`tournaments.core`.

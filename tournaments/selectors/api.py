@@ -22,6 +22,7 @@ _PAIRING_RELATED = (
     "entry_b__player",
     "match__player1",
     "match__player2",
+    "table",
 )
 
 
@@ -71,13 +72,13 @@ def pairing_row(pairing_id: int) -> Pairing | None:
 
 def pairings_in(division: Division, *, bracket: str | None = None, number: int | None = None) -> QuerySet[Pairing]:
     """The division's pairings with their round and players, optionally of one bracket and/or one round number, in
-    bracket, round and table order (a query, for the API to page)."""
-    pairings = division.pairings.select_related("round", "entry_a__player", "entry_b__player")
+    bracket, round and board order (a query, for the API to page)."""
+    pairings = division.pairings.select_related("round", "entry_a__player", "entry_b__player", "table")
     if bracket is not None:
         pairings = pairings.filter(round__bracket=bracket)
     if number is not None:
         pairings = pairings.filter(round__number=number)
-    return pairings.order_by("round__bracket", "round__number", "table")
+    return pairings.order_by("round__bracket", "round__number", "board")
 
 
 def round_pairings(division: Division, rnd: Round) -> list[Pairing]:

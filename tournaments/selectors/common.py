@@ -53,10 +53,12 @@ def rounds_of(division: Division) -> list[Round]:
 
 def pairings_of(division: Division, *, round: Round | None = None) -> list[Pairing]:
     """Pairings (bracket slots included) with players and match, in round and table order."""
-    qs = division.pairings.select_related("round", "entry_a__player", "entry_b__player", "winner__player", "match")
+    qs = division.pairings.select_related(
+        "round", "entry_a__player", "entry_b__player", "winner__player", "match", "table"
+    )
     if round is not None:
         qs = qs.filter(round=round)
-    return list(qs.order_by("round__bracket", "round__number", "table"))
+    return list(qs.order_by("round__bracket", "round__number", "board"))
 
 
 def director_queue(event: Event) -> list[Pairing]:
@@ -64,7 +66,7 @@ def director_queue(event: Event) -> list[Pairing]:
     waiting = (Pairing.Confirmation.AWAITING, Pairing.Confirmation.DISPUTED)
     return list(
         Pairing.objects.filter(division__event=event, confirmation__in=waiting)
-        .select_related("division", "round", "entry_a__player", "entry_b__player", "match")
+        .select_related("division", "round", "entry_a__player", "entry_b__player", "match", "table")
         .order_by("updated_at")
     )
 
@@ -75,7 +77,7 @@ def next_pairing_for(player: Player) -> Pairing | None:
     open_ = (Pairing.Status.READY, Pairing.Status.PLAYING)
     return (
         Pairing.objects.filter(Q(entry_a__in=entries) | Q(entry_b__in=entries), status__in=open_)
-        .select_related("division__event", "round", "entry_a__player", "entry_b__player", "match")
+        .select_related("division__event", "round", "entry_a__player", "entry_b__player", "match", "table")
         .order_by("round__number", "id")
         .first()
     )

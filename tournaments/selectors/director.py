@@ -23,7 +23,7 @@ from tournaments.core import STILL_OPEN, PairingState, pairing_state
 from tournaments.models import ELIMINATION_FORMATS, Division, Entry, Event, Pairing, Round
 
 Status = Pairing.Status
-_BOARD_RELATED = ("round", "entry_a__player", "entry_b__player", "match")
+_BOARD_RELATED = ("round", "entry_a__player", "entry_b__player", "match", "table")
 
 
 def directed_events(user: Any) -> list[Event]:
@@ -141,7 +141,7 @@ def current_boards(event: Event) -> dict[int, list[RoundBoards]]:
     pairings = Pairing.objects.filter(division__event=event)
     rounds = list(_round_order(Round.objects.filter(division__event=event)).values_list("id", "division_id"))
     current = _current_rounds(rounds, _active_round_ids(pairings))
-    chosen = _boards(pairings.filter(round_id__in=current)).order_by("round__number", "round__bracket", "table")
+    chosen = _boards(pairings.filter(round_id__in=current)).order_by("round__number", "round__bracket", "board")
     out: dict[int, list[RoundBoards]] = defaultdict(list)
     for group in _group(list(chosen), current):
         out[group.round.division_id].append(group)
@@ -153,7 +153,7 @@ def division_rounds(division: Division) -> list[RoundBoards]:
     pairings = Pairing.objects.filter(division=division)
     rounds = list(_round_order(division.rounds.all()).values_list("id", "division_id"))
     current = _current_rounds(rounds, _active_round_ids(pairings))
-    rows = _boards(pairings).order_by("round__number", "round__bracket", "table")
+    rows = _boards(pairings).order_by("round__number", "round__bracket", "board")
     return _group(list(rows), current)
 
 
@@ -186,7 +186,7 @@ def division_round(division: Division, bracket: str, number: int) -> Round | Non
 
 
 def round_boards(rnd: Round) -> list[Board]:
-    rows = _boards(Pairing.objects.filter(round=rnd)).order_by("table")
+    rows = _boards(Pairing.objects.filter(round=rnd)).order_by("board")
     return [board_of(p) for p in rows]
 
 

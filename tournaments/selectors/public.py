@@ -125,9 +125,9 @@ def division_for_page(user: Any, event_slug: str, division_slug: str, *, standin
 def pairings_of(division: Division) -> QuerySet[Pairing]:
     """The division's pairings with their round, players and match (not its engine state), in round order."""
     return (
-        division.pairings.select_related("round", "entry_a__player", "entry_b__player", "match")
+        division.pairings.select_related("round", "entry_a__player", "entry_b__player", "match", "table")
         .defer("match__state")
-        .order_by("round__number", "round__bracket", "table")
+        .order_by("round__number", "round__bracket", "board")
     )
 
 
@@ -184,7 +184,7 @@ def bracket_finals(divisions: Sequence[Division]) -> list[Pairing]:
         Pairing.objects.filter(division__in=divisions, winner__isnull=False)
         .filter(round__number=Subquery(last))
         .select_related("round", "winner__player")
-        .order_by("division", "round__bracket", "table")
+        .order_by("division", "round__bracket", "board")
     )
 
 

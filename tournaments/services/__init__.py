@@ -9,6 +9,8 @@ The use cases, re-exported here:
 - sync: ``sync_division``, which moves a division forward from its results (idempotent, serialised per
   division), and the divisions behind their matches that ``reconcile`` brings up to date;
 - results: confirmations, disputes, forfeits, withdrawals, swaps, and the guard on corrections;
+- tables: the venue's tables, given to the matches that can start (``assign_tables``, run by the sync), and the
+  director's changes (``set_tables``, ``hold_table``, ``seat_match``);
 - followup: a result's follow-up (standings pending, then the sync and the standings after the commit);
 - standings: standings tables and ratings, recomputed from scratch;
 - archive: a whole event exported as one file and imported into another installation (``import_event``,
@@ -54,6 +56,7 @@ from tournaments.services.standings import mark_standings_failed, recompute_rati
 from tournaments.services.start import start_division
 from tournaments.services.swiss import round_needs_repairing
 from tournaments.services.sync import divisions_behind_their_matches, sync_division
+from tournaments.services.tables import hold_table, seat_match, set_tables
 
 __all__ = [
     "DivisionSettings",
@@ -72,6 +75,7 @@ __all__ = [
     "divisions_behind_their_matches",
     "end_swiss",
     "give_penalty",
+    "hold_table",
     "import_entries_csv",
     "mark_standings_failed",
     "pair_next_round",
@@ -83,8 +87,10 @@ __all__ = [
     "request_followup",
     "round_needs_repairing",
     "schedule_followup",
+    "seat_match",
     "set_seed",
     "set_swiss_rounds",
+    "set_tables",
     "start_division",
     "swap_players",
     "sync_division",

@@ -107,7 +107,7 @@ def unpair_round(division: Division, *, actor: Actor) -> int:
             tables = ", ".join(str(t) for t in started[:10])
             raise ApplicationError(
                 ErrorCode.CONFLICT,
-                f"round {current.number} has started at table(s) {tables}: it can no longer be taken back",
+                f"round {current.number} has started for match(es) {tables}: it can no longer be taken back",
             )
         _take_back(division, current)
         Division.objects.filter(pk=division.pk).update(results_version=F("results_version") + 1)
@@ -125,7 +125,7 @@ def repair_round(division: Division, *, actor: Actor, allow_rematches: bool = Fa
 def _started_tables(rnd: Round) -> list[int]:
     boards = rnd.pairings.exclude(status=Pairing.Status.BYE)
     started = boards.filter(Q(status__in=(Pairing.Status.PLAYING, Pairing.Status.FINISHED)) | Q(match__seq__gt=0))
-    return list(started.order_by("table").values_list("table", flat=True))
+    return list(started.order_by("board").values_list("board", flat=True))
 
 
 def _unstarted(rnd: Round) -> bool:

@@ -128,7 +128,7 @@ ENTRY_FIELDS = (
 ROUND_FIELDS = ("bracket", "number", "length", "seed", "created_at")
 PAIRING_FIELDS = (
     "key",
-    "table",
+    "board",
     "source_a",
     "source_b",
     "reason",
@@ -219,7 +219,12 @@ ADDED_SINCE_FIRST_WRITTEN: dict[type[models.Model], frozenset[str]] = {
 #: Every model field that is not copied as it is, and what the file does with it (a test checks that every field
 #: of these models is either copied or named here, so a new field cannot be dropped silently).
 HANDLED_APART: dict[type[models.Model], dict[str, str]] = {
-    Event: {"id": "id", "directors": "not carried over: users differ", "rating_list": "the rating_list record"},
+    Event: {
+        "id": "id",
+        "directors": "not carried over: users differ",
+        "rating_list": "the rating_list record",
+        "tables_given": "the venue's tables are the room's, given again where the event is run",
+    },
     Division: {"id": "id", "event": "nested in the event's document"},
     Entry: {"id": "id", "division": "nested in its division", "player": "reference"},
     Round: {"id": "id", "division": "nested in its division"},
@@ -231,6 +236,8 @@ HANDLED_APART: dict[type[models.Model], dict[str, str]] = {
         "entry_b": "reference",
         "winner": "reference",
         "match": "reference",
+        "table": "the venue's tables are the room's: the first sync after the import assigns them",
+        "called_at": "a call belongs to the room it was made in",
     },
     Standing: {"id": "id", "division": "nested in its division", "entry": "reference"},
     Player: {
@@ -732,6 +739,8 @@ class _Import:
                 "winner": _ref(item, "winner", at, entries, nullable=True),
                 "match": _ref(item, "match", at, self.matches, nullable=True),
             }
+            if "board" not in item and "table" in item:  # archives written before tables belonged to the venue
+                item["board"] = item.pop("table")
             self._check_pairing(item, links, at)
             pairings[_id(item, at, pairings)] = _build(Pairing, item, PAIRING_FIELDS, at, division=division, **links)
         _insert(Pairing, list(pairings.values()), keep=("updated_at",))

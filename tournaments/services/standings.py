@@ -66,11 +66,11 @@ def recompute_standings(division_id: int) -> int:
         version = division.results_version
         counted: list[_Counted] = list(
             division.pairings.filter(COUNTED, winner__isnull=False)
-            .order_by("round__number", "table")
+            .order_by("round__number", "board")
             .values_list(
                 "round__number",
                 "round__bracket",
-                "table",
+                "board",
                 "entry_a",
                 "entry_b",
                 "winner",

@@ -25,6 +25,7 @@ from tournaments.pairing.round_robin import round_robin
 from tournaments.services.followup import schedule_followup
 from tournaments.services.swiss import BOARD_FIELDS, Board, board_rows, pair_swiss_round
 from tournaments.services.sync import sync_locked_division
+from tournaments.services.tables import assign_tables
 
 
 def start_division(division: Division, *, actor: Actor, only_checked_in: bool | None = None) -> Division:
@@ -48,6 +49,7 @@ def start_division(division: Division, *, actor: Actor, only_checked_in: bool | 
             # read): the division's pages are told that it changed.
             _draw_round_robin(division, entries)
             Division.objects.filter(pk=division.pk).update(results_version=F("results_version") + 1)
+            assign_tables(division.event_id, tables_given=division.event.tables_given)  # round 1's tables
             return division
         elif division.format == Division.Format.ROUND_ROBIN:
             _draw_round_robin(division, entries)
@@ -144,7 +146,7 @@ def _draw_brackets(division: Division, entrants: int) -> None:
             division=division,
             round=rounds[(node.bracket, node.round)],
             key=node.key,
-            table=node.index + 1,
+            board=node.index + 1,
             source_a=node.why_a,
             source_b=node.why_b,
             conditional=node.conditional,

@@ -27,20 +27,20 @@ Board = tuple[int, int | None, str]
 
 
 #: The columns of a new board (:func:`board_rows`); every other column of a pairing takes its default.
-BOARD_FIELDS = ["division_id", "round_id", "key", "table", "entry_a_id", "entry_b_id", "reason", "length", "status"]
+BOARD_FIELDS = ["division_id", "round_id", "key", "board", "entry_a_id", "entry_b_id", "reason", "length", "status"]
 BOARD_FIELDS += ["winner_id", "match_id"]
 
 
 def board_rows(rnd: Round, boards: list[Board], matches: Iterator[int] | None = None) -> Iterator[tuple[Any, ...]]:
-    """The rows of a round's pairings (values of :data:`BOARD_FIELDS`), one per :data:`Board`, numbered from table 1,
+    """The rows of a round's pairings (values of :data:`BOARD_FIELDS`), one per :data:`Board`, numbered from board 1,
     byes last. ``matches``: the ids of the boards' matches, in board order, when they are made with the boards (a
     board with its match is ready; without, the sync makes it)."""
     boards = sorted(boards, key=lambda board: board[1] is None)
-    for table, (a, b, reason) in enumerate(boards, start=1):
+    for number, (a, b, reason) in enumerate(boards, start=1):
         match = next(matches) if matches is not None and b is not None else None
         status = Status.READY if b is not None else Status.BYE
-        key = f"{rnd.bracket}-{rnd.number}-{table}"
-        yield (rnd.division_id, rnd.pk, key, table, a, b, reason, rnd.length, status, a if b is None else None, match)
+        key = f"{rnd.bracket}-{rnd.number}-{number}"
+        yield (rnd.division_id, rnd.pk, key, number, a, b, reason, rnd.length, status, a if b is None else None, match)
 
 
 def pair_swiss_round(division: Division, *, allow_rematches: bool = False) -> Round:
@@ -55,11 +55,11 @@ def pair_swiss_round(division: Division, *, allow_rematches: bool = False) -> Ro
     if done >= division.rounds_planned:
         raise ApplicationError(ErrorCode.CONFLICT, f"all {division.rounds_planned} rounds have been paired")
     pending = division.pairings.filter(round__number=done).exclude(status=Status.BYE).exclude(COUNTED)
-    waiting = list(pending.order_by("table").values_list("table", flat=True)[:10])
+    waiting = list(pending.order_by("board").values_list("board", flat=True)[:10])
     if waiting:
-        tables = ", ".join(str(table) for table in waiting)
+        numbers = ", ".join(str(board) for board in waiting)
         raise ApplicationError(
-            ErrorCode.CONFLICT, f"round {done} is not complete: results missing or unconfirmed at table(s) {tables}"
+            ErrorCode.CONFLICT, f"round {done} is not complete: results missing or unconfirmed for match(es) {numbers}"
         )
     players = swiss_players(division)
     try:

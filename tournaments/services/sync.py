@@ -10,7 +10,8 @@ pairs the next Swiss round when the division pairs itself (tournaments/services/
 division when nothing is left to play. It sends the same statements whatever the size of the field (rows are
 written many at a time: games/bulk.py), is idempotent (running it twice changes nothing) and is
 serialised per division by a row lock (:func:`tournaments.core.lock_division`), so two results arriving together
-advance the bracket once. The services that already hold the lock call :func:`sync_locked_division`.
+advance the bracket once. When it changed anything, it then gives the venue's tables to the matches that can start
+(tournaments/services/tables.py). The services that already hold the lock call :func:`sync_locked_division`.
 
 Results count (for the bracket, the next Swiss round and the standings) as :mod:`tournaments.core` says.
 """
@@ -32,6 +33,7 @@ from tournaments.core import COUNTED, counts, lock_division
 from tournaments.models import Division, Entry, Event, Pairing
 from tournaments.services.bracket import advance_brackets
 from tournaments.services.swiss import pair_swiss_round
+from tournaments.services.tables import assign_tables
 
 Status = Pairing.Status
 _OPEN = (Status.WAITING, Status.READY, Status.PLAYING)
@@ -120,6 +122,8 @@ def sync_locked_division(division: Division) -> SyncReport:
         return SyncReport(*merged, paired=report.paired, finished=after.finished)
     report.finished = _finish_if_done(division, touched)
     if report.changed:
+        # A table freed here may go to a match of another division: the lock held is the event's too.
+        assign_tables(division.event_id, tables_given=division.event.tables_given)
         changed: dict[str, int | str] = {"results_version": division.results_version + 1}
         if report.results or report.finished:
             # The standings stored do not show this yet (a recompute that ran before this sync may have marked them

@@ -78,6 +78,17 @@ def _side_cell(side: Any, is_bye: bool, winner: str) -> str:
     return f'<span class="source">{escape(side.source or EM_DASH)}</span>'
 
 
+def table_cell(pairing: Any) -> str:
+    """The venue's table a board plays at: its number (or name) while it holds one; a ready match without one
+    waits in the queue for a table; any other board holds none."""
+    if pairing.table_id is not None:
+        table = pairing.table
+        return escape(table.name) if table.name else _number(table.number)
+    if pairing.status in ("ready", "playing") and pairing.match_id is not None:
+        return f'<span class="muted">{escape(_("queue"))}</span>'
+    return EM_DASH
+
+
 @register.simple_tag
 def board_rows(view: Any) -> SafeString:
     """The ``<tr>`` of each board of a round (``view``: a :class:`tournaments.pages.RoundView`): table, player A,
@@ -106,7 +117,7 @@ def board_rows(view: Any) -> SafeString:
             badges += f' <span class="badge badge-{escape(pairing.confirmation)}">{escape(board.confirmation)}</span>'
         notes = "".join(f'<span class="note-line">{escape(note)}</span>' for note in board.notes)
         rows.append(
-            f'<tr class="state-{escape(board.state)}"><th scope="row">{_number(pairing.table)}</th>'
+            f'<tr class="state-{escape(board.state)}"><th scope="row">{table_cell(pairing)}</th>'
             f'<td class="side{" won" if a.won else ""}">{_side_cell(a, board.is_bye, winner)}</td>'
             f'<td class="score-cell">{score}</td>'
             f'<td class="side{" won" if b.won else ""}">{_side_cell(b, board.is_bye, winner)}</td>'

@@ -40,7 +40,7 @@ def test_a_director_steers_a_swiss_through_the_api(running: Division, director: 
     assert client.get(division_url(running)).json()["repair_offered"] is False
     assert APIClient().get(division_url(running)).json()["repair_offered"] is None  # for its directors only
     # Table 1 of round 1 was misread: the correction changes the score groups round 2 was paired on.
-    wrong = Pairing.objects.get(division=running, round__number=1, table=1)
+    wrong = Pairing.objects.get(division=running, round__number=1, board=1)
     games.replace_game_result(
         wrong.match_id, actor=as_director, game_number=1, winner=1, kind=1, cube_value=1, reason="misread"
     )
@@ -70,7 +70,7 @@ def test_a_swap_that_makes_a_rematch_needs_allow_rematch(running: Division, dire
     client = logged_in(director)
     play_round(running, 1, as_director)
     services.pair_next_round(running, actor=as_director)
-    first = Pairing.objects.get(division=running, round__number=1, table=1)
+    first = Pairing.objects.get(division=running, round__number=1, board=1)
     a, b = first.entry_a_id, first.entry_b_id
     board = Pairing.objects.filter(division=running, round__number=2).exclude(entry_b=None)
     mine = next(p for p in board if a in (p.entry_a_id, p.entry_b_id))

@@ -35,7 +35,7 @@ def play_round(division: Division, number: int, director: Actor, bracket: str | 
     ready = Pairing.objects.filter(division=division, round__number=number, status=Pairing.Status.READY)
     if bracket is not None:
         ready = ready.filter(round__bracket=bracket)
-    for p in ready.order_by("table"):
+    for p in ready.order_by("board"):
         director_win(p, Entry.objects.get(pk=p.entry_a_id), director)
 
 

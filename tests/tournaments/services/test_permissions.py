@@ -39,7 +39,7 @@ def scene(division_of: Callable[..., Division], as_director: Actor, django_user_
     registering = division_of("single", 4, event=event)
     swiss = division_of("swiss", 4, event=event, rounds_planned=3, entry_mode="scoresheet", match_length=1)
     services.start_division(swiss, actor=as_director)
-    for p in Pairing.objects.filter(division=swiss, round__number=1).order_by("table"):
+    for p in Pairing.objects.filter(division=swiss, round__number=1).order_by("board"):
         director_win(p, Entry.objects.get(pk=p.entry_a_id), as_director)
     last_chance = division_of("main-consolation-lastchance", 4, event=event, last_chance_places=1)
     services.start_division(last_chance, actor=as_director)
@@ -52,7 +52,7 @@ def _round2(scene: Scene, as_director: Actor) -> Pairing:
     """The first board of round 2 of the Swiss (paired by the director the first time it is asked for)."""
     if not scene.swiss.rounds.filter(number=2).exists():
         services.pair_next_round(scene.swiss, actor=as_director)
-    return Pairing.objects.filter(division=scene.swiss, round__number=2).order_by("table").first()
+    return Pairing.objects.filter(division=scene.swiss, round__number=2).order_by("board").first()
 
 
 # name -> call(scene, actor, as_director); the director's setup (as_director) happens before the refusals are tried.
@@ -99,7 +99,7 @@ CALLS: dict[str, Callable[[Scene, Actor, Actor], Callable[[], Any]]] = {
                 reason="two brothers must not meet",
             )
         )
-    )(list(Pairing.objects.filter(division=s.swiss, round__number=_round2(s, d).round.number).order_by("table"))),
+    )(list(Pairing.objects.filter(division=s.swiss, round__number=_round2(s, d).round.number).order_by("board"))),
 }
 
 

@@ -78,7 +78,7 @@ def test_the_next_round_waits_for_every_result_of_the_current_one(
     with pytest.raises(ApplicationError) as refused:
         services.pair_next_round(division, actor=as_director)
     assert refused.value.code is ErrorCode.CONFLICT
-    assert "round 1 is not complete: results missing or unconfirmed at table(s) 2" in refused.value.message
+    assert "round 1 is not complete: results missing or unconfirmed for match(es) 2" in refused.value.message
     assert snapshot() == before
 
     second = pairing(division, "swiss-1-2")  # entered by a player, not yet confirmed: still not complete
@@ -86,7 +86,7 @@ def test_the_next_round_waits_for_every_result_of_the_current_one(
     services.sync_division(division.pk)
     with pytest.raises(ApplicationError) as unconfirmed:
         services.pair_next_round(division, actor=as_director)
-    assert "table(s) 2" in unconfirmed.value.message
+    assert "match(es) 2" in unconfirmed.value.message
     services.confirm_result(pairing(division, "swiss-1-2"), actor=link(second.match_id, 0))
     assert services.pair_next_round(division, actor=as_director).number == 2
 

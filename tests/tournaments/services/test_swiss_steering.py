@@ -83,11 +83,11 @@ def test_a_round_is_taken_back_only_while_none_of_its_matches_has_started(
     division_of: Callable[..., Division], as_director: Actor
 ) -> None:
     division = round_two_paired(division_of, as_director, 8, rounds=3)
-    first = Pairing.objects.filter(division=division, round__number=2).order_by("table").first()
+    first = Pairing.objects.filter(division=division, round__number=2).order_by("board").first()
     assert first is not None and first.match_id is not None
     games.record_game_result(first.match_id, actor=as_director, winner=0, kind=1, expected_seq=0)
     before = snapshot()
-    with pytest.raises(ApplicationError, match="round 2 has started at table\\(s\\) 1") as refused:
+    with pytest.raises(ApplicationError, match="round 2 has started for match\\(es\\) 1") as refused:
         services.unpair_round(division, actor=as_director)
     assert refused.value.code is ErrorCode.CONFLICT and snapshot() == before
     with pytest.raises(ApplicationError, match="round 1 is the draw"):
@@ -106,7 +106,7 @@ def test_a_correction_that_changes_the_score_groups_offers_to_pair_the_round_aga
     paired = boards(division, 2)
     assert not services.round_needs_repairing(refresh(division))
     # Table 1 of round 1 was misread: the other player won it. Round 2 has not started: the correction is taken.
-    wrong = Pairing.objects.get(division=division, round__number=1, table=1)
+    wrong = Pairing.objects.get(division=division, round__number=1, board=1)
     games.replace_game_result(
         wrong.match_id, actor=as_director, game_number=1, winner=1, kind=1, cube_value=1, reason="misread"
     )
@@ -138,7 +138,7 @@ def test_a_swap_that_makes_a_rematch_is_refused_until_the_director_confirms_it(
 ) -> None:
     division = round_two_paired(division_of, as_director, 8, rounds=3)
     # Swap so that someone meets his round-1 opponent again.
-    r1 = Pairing.objects.filter(division=division, round__number=1).order_by("table").first()
+    r1 = Pairing.objects.filter(division=division, round__number=1).order_by("board").first()
     assert r1 is not None
     a, b = Entry.objects.get(pk=r1.entry_a_id), Entry.objects.get(pk=r1.entry_b_id)
     board = Pairing.objects.get(Q(entry_a=a) | Q(entry_b=a), division=division, round__number=2)

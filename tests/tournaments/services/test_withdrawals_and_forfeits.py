@@ -236,7 +236,7 @@ def test_how_a_forfeit_counts_in_the_standings_is_the_divisions_setting(
     ``as-played`` counts it as recorded (7-0)."""
     division = scoresheet(division_of, "swiss", 4, rounds_planned=2, match_length=7, forfeit_tiebreaks=rule)
     services.start_division(division, actor=as_director)
-    first, second = Pairing.objects.filter(division=division, round__number=1).order_by("table")
+    first, second = Pairing.objects.filter(division=division, round__number=1).order_by("board")
     with committed():
         services.award_forfeit(first, actor=as_director, loser=first.entry_b, kind="no-show", reason="absent")
     director_win(pairing(division, second.key), Entry.objects.get(pk=second.entry_a_id), as_director)

@@ -161,7 +161,7 @@ class Tournament:
 
     def board(self, division: Division, table: int = 1) -> Pairing:
         pairing = Pairing.objects.select_related("match__player1", "match__player2").get(
-            division=division, round__number=1, table=table
+            division=division, round__number=1, board=table
         )
         assert pairing.match is not None
         return pairing

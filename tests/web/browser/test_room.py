@@ -96,7 +96,7 @@ def test_a_player_takes_back_a_wrong_result_from_his_phone(pages: Pages, viewpor
 
 def test_the_director_enters_a_game_and_undoes_a_forfeit_from_the_pages(pages: Pages, tina: Any) -> None:
     division = _division(tina, players=["Anna", "Bjorn", "Carla", "David"], start=True)
-    first, second = Pairing.objects.filter(division=division, match__isnull=False).order_by("table")[:2]
+    first, second = Pairing.objects.filter(division=division, match__isnull=False).order_by("board")[:2]
     base = f"/manage/{division.event.slug}/{division.slug}/match/"
     page = log_in(pages, f"{base}{first.key}/", "desktop")
     page.get_by_role("link", name="Enter for the players").click()

@@ -1,0 +1,190 @@
+"""The venue's tables (tournaments/services/tables.py): one numbering for the event, a table only for a match that
+can start, never two matches at one table across the divisions, a queue when the venue has fewer tables than
+matches, and the director's moves, holds and tables given."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+
+from games.access import Actor
+from games.errors import ApplicationError
+from tests.tournaments.services.support import director_win, open_pairings, pairing
+from tournaments import services
+from tournaments.core import PLAYABLE
+from tournaments.models import Division, Event, Pairing, Table
+
+pytestmark = pytest.mark.django_db
+
+
+def seated(event: Event) -> list[Pairing]:
+    return list(
+        Pairing.objects.filter(division__event=event, table__isnull=False)
+        .select_related("table", "round")
+        .order_by("id")
+    )
+
+
+def check_invariant(event: Event) -> None:
+    """Every pairing at a table is ready or playing with both players known; no table holds two."""
+    event = Event.objects.get(pk=event.pk)
+    rows = seated(event)
+    assert all(p.status in PLAYABLE and p.entry_a_id and p.entry_b_id and p.match_id for p in rows), [
+        (p.key, p.status) for p in rows
+    ]
+    tables = [p.table_id for p in rows]
+    assert len(tables) == len(set(tables))
+    waiting = Pairing.objects.filter(division__event=event, status__in=PLAYABLE, table__isnull=True)
+    if not event.tables_given and not Table.objects.filter(event=event, held=True).exists():
+        # As many tables as needed: only a match whose player is still at another table waits.
+        players = {pl for p in rows for pl in (p.entry_a.player_id, p.entry_b.player_id)}
+        for p in waiting.select_related("entry_a", "entry_b"):
+            assert {p.entry_a.player_id, p.entry_b.player_id} & players, f"{p.key} waits with tables to be had"
+
+
+def test_byes_and_waiting_slots_hold_no_table_and_two_ready_rounds_do_not_share_one(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """The issue's field: 11 players, main with consolation. Five byes and the slots still waiting hold no table;
+    the three real first-round matches and the main round 2 matches of two bye-holders are ready at once, each at
+    its own table, numbered from 1."""
+    division = division_of("main-consolation", 11)
+    services.start_division(division, actor=as_director)
+    rows = seated(division.event)
+    assert {p.status for p in Pairing.objects.filter(division=division, table__isnull=False)} <= set(PLAYABLE)
+    assert not Pairing.objects.filter(division=division, table__isnull=False).exclude(status__in=PLAYABLE).exists()
+    ready = Pairing.objects.filter(division=division, status=Pairing.Status.READY)
+    assert len(rows) == ready.count() >= 4
+    assert {p.round.number for p in rows} == {1, 2}, "main round 2 is ready beside round 1"
+    assert sorted(p.table.number for p in rows) == list(range(1, len(rows) + 1))
+    check_invariant(division.event)
+
+
+def test_two_divisions_of_one_event_share_one_numbering_while_results_come_in(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    event = services.create_event(actor=as_director, name="Two flights")
+    main = division_of("main-consolation", 11, event=event)
+    swiss = services.create_division(
+        event,
+        actor=as_director,
+        settings=services.DivisionSettings(name="Side", format="swiss", rounds_planned=3, auto_pair=True),
+    )
+    for i in range(1, 9):
+        services.register_player(swiss, actor=as_director, name=f"S{i:02d}", rating=1800 - i)
+    services.start_division(main, actor=as_director)
+    services.start_division(swiss, actor=as_director)
+    check_invariant(event)
+    numbers = [p.table.number for p in seated(event)]
+    assert sorted(numbers) == list(range(1, len(numbers) + 1)), "one numbering for the room"
+    assert {p.division_id for p in seated(event)} == {main.pk, swiss.pk}
+    played = 0
+    while True:
+        todo = open_pairings(main)[:1] + open_pairings(swiss)[:1]
+        if not todo:
+            break
+        for p in todo:
+            director_win(p, p.entry_a, as_director)
+            played += 1
+            check_invariant(event)
+    assert played > 10
+    assert not seated(event), "every table is free once everything is played"
+
+
+def test_the_database_refuses_two_matches_at_one_table(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = division_of("swiss", 4)
+    services.start_division(division, actor=as_director)
+    first, second = seated(division.event)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Pairing.objects.filter(pk=second.pk).update(table=first.table)
+
+
+def test_a_freed_table_goes_to_the_queue_in_round_then_flight_order(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """Two tables for the issue's field: the earliest rounds' matches are seated, the rest wait; when a table frees,
+    the next match of the stated order gets it and is called."""
+    division = division_of("main-consolation", 11)
+    services.set_tables(division.event, actor=as_director, names=["Feature table", ""])
+    services.start_division(division, actor=as_director)
+    rows = seated(division.event)
+    assert [p.table.label for p in rows] and {p.table.label for p in rows} == {"Feature table", "Table 2"}
+    assert {p.round.number for p in rows} == {1}, "round 1 first"
+    queue = Pairing.objects.filter(division=division, status__in=PLAYABLE, table__isnull=True)
+    assert queue.count() >= 2
+    done = rows[0]
+    director_win(pairing(division, done.key), pairing(division, done.key).entry_a, as_director)
+    now = {p.pk: p for p in seated(division.event)}
+    assert done.pk not in now
+    newcomer = next(p for p in now.values() if p.table_id == done.table_id)
+    assert newcomer.called_at is not None
+    assert newcomer.round.number == 1, "the last round 1 match comes before the main round 2 matches"
+    check_invariant(division.event)
+
+
+def test_the_director_moves_holds_and_seats_by_hand(division_of: Callable[..., Division], as_director: Actor) -> None:
+    division = division_of("swiss", 8)
+    event = division.event
+    services.set_tables(event, actor=as_director, names=["", "", "", "Feature table"])
+    services.hold_table(event, 4, actor=as_director)
+    services.start_division(division, actor=as_director)
+    rows = seated(event)
+    assert sorted(p.table.number for p in rows) == [1, 2, 3], "the held table gets no match by itself"
+    waiting = Pairing.objects.get(division=division, status=Pairing.Status.READY, table__isnull=True)
+    moved = services.seat_match(waiting, 4, actor=as_director)
+    assert moved.table.label == "Feature table"
+    with pytest.raises(ApplicationError, match="Table 1 holds another match"):
+        services.seat_match(moved, 1, actor=as_director)
+    with pytest.raises(ApplicationError, match="There is no table 9: the venue's tables are 1 to 4"):
+        services.seat_match(moved, 9, actor=as_director)
+    with pytest.raises(ApplicationError, match="hold a match"):
+        services.set_tables(event, actor=as_director, names=["", ""])
+    assert Table.objects.filter(event=event).count() == 4, "nothing was changed"
+    check_invariant(event)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL (DATABASE_URL=postgres://...)")
+@pytest.mark.django_db(transaction=True)
+def test_two_divisions_results_at_once_never_share_a_table(as_director: Actor) -> None:
+    """Results of two divisions synced at the same moment in two connections: the event's lock makes the second
+    assignment see the first, so each freed table goes to one match."""
+    event = services.create_event(actor=as_director, name="Rush hour")
+    services.set_tables(event, actor=as_director, names=["", ""])
+    flights = {}
+    for name, players in (("A", 2), ("B", 2), ("C", 6)):
+        flights[name] = services.create_division(
+            event, actor=as_director, settings=services.DivisionSettings(name=name, format="swiss", rounds_planned=1)
+        )
+        for i in range(1, players + 1):
+            services.register_player(flights[name], actor=as_director, name=f"{name}{i}", rating=1900 - i)
+        services.start_division(flights[name], actor=as_director)
+    one, two = flights["A"], flights["B"]
+    assert {p.division_id for p in seated(event)} == {one.pk, two.pk}, "C's three matches wait"
+    for p in seated(event):
+        director_win(p, p.entry_a, as_director, sync=False)  # two results stored, neither taken yet
+    barrier = threading.Barrier(2)
+    errors: list[BaseException] = []
+
+    def sync(division_id: int) -> None:
+        try:
+            barrier.wait()
+            services.sync_division(division_id)
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=sync, args=(d.pk,)) for d in (one, two)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    check_invariant(event)
+    assert {p.division_id for p in seated(event)} == {flights["C"].pk}
+    assert len(seated(event)) == 2, "each freed table went to its own match of C"

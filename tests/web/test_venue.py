@@ -1,0 +1,183 @@
+"""The room on the pages: the public "Current round" shows every round with a match to play (as the director's
+page does), the venue's table of each board, the calls on the players' phones and the director's dashboard, and the
+venue display."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.access import Actor
+from tests.tournaments.services.support import director_win
+from tests.web.test_entry_pages import Phone
+from tournaments import services
+from tournaments.models import Division, Pairing
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
+
+
+def live_pairings(division: Division) -> str:
+    url = reverse("tournaments:division-live", args=[division.event.slug, division.slug, "pairings"])
+    response = Client().get(url)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_public_current_round_shows_a_ready_main_round_2_match(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """11 players, main with consolation: two players given byes meet in main round 2 while round 1 is played;
+    the director's page calls that round current, and so does the public one."""
+    division = division_of("main-consolation", 11)
+    services.start_division(division, actor=as_director)
+    ready = Pairing.objects.filter(division=division, round__bracket="main", round__number=2, status="ready")
+    ready = ready.select_related("entry_a__player", "entry_b__player", "table")
+    assert ready.exists()
+    html = live_pairings(division)
+    assert "Main draw, round 1" in html and "Main draw, round 2" in html
+    round_2 = html[html.index("Main draw, round 2") :]
+    for p in ready:
+        assert p.entry_a.player.display_name in round_2 and p.entry_b.player.display_name in round_2
+
+
+def test_each_board_shows_the_venues_table_and_byes_none(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = division_of("main-consolation", 11)
+    services.set_tables(division.event, actor=as_director, names=["Feature table", "", ""])
+    services.start_division(division, actor=as_director)
+    html = live_pairings(division)
+    assert '<th scope="row">Feature table</th>' in html
+    assert '<th scope="row">2</th>' in html and '<th scope="row">3</th>' in html
+    assert '<th scope="row">4</th>' not in html, "three tables: the others wait"
+    assert "queue" in html
+
+
+# -- calls -----------------------------------------------------------------------------------------------------------
+
+
+def two_tables_three_matches(division_of: Callable[..., Division], as_director: Actor) -> Division:
+    """A Swiss round of three matches in a venue of two tables: two are called, one waits."""
+    division = division_of("swiss", 6, match_length=3)
+    services.set_tables(division.event, actor=as_director, names=["", ""])
+    services.start_division(division, actor=as_director)
+    return division
+
+
+def test_a_call_reaches_both_phones_without_a_reload(division_of: Callable[..., Division], as_director: Actor) -> None:
+    division = two_tables_three_matches(division_of, as_director)
+    waiting = Pairing.objects.select_related("match", "entry_a__player", "entry_b__player").get(
+        division=division, table__isnull=True
+    )
+    phones = [Phone(waiting.match, side) for side in (0, 1)]
+    live = f"/play/match/{waiting.match_id}/live/"
+    before = [phone.client.get(live) for phone in phones]
+    assert all(r.status_code == 200 and "You are called" not in r.content.decode() for r in before)
+    nexts = [phone.client.get("/play/pairings/next/?live=1") for phone in phones]
+    assert all("Waiting for a free table: you will be called" in r.content.decode() for r in nexts)
+    assert all(
+        p.client.get(live, HTTP_IF_NONE_MATCH=r["ETag"]).status_code == 304 for p, r in zip(phones, before, strict=True)
+    )
+
+    done = Pairing.objects.select_related("entry_a").filter(division=division, table__number=2).get()
+    director_win(done, done.entry_a, as_director)  # table 2 frees: the waiting match is called to it
+
+    a, b = waiting.entry_a.player.display_name, waiting.entry_b.player.display_name
+    for phone, old, old_next, other in zip(phones, before, nexts, (b, a), strict=True):
+        polled = phone.client.get(live, HTTP_IF_NONE_MATCH=old["ETag"])
+        assert polled.status_code == 200
+        assert f"Table 2: you play {other}, round 1, 3 points" in polled.content.decode()
+        polled_next = phone.client.get("/play/pairings/next/?live=1", HTTP_IF_NONE_MATCH=old_next["ETag"])
+        assert polled_next.status_code == 200
+        assert f"Table 2: you play {other}, round 1, 3 points" in polled_next.content.decode()
+
+
+def test_the_next_match_page_polls_its_live_part(division_of: Callable[..., Division], as_director: Actor) -> None:
+    division = two_tables_three_matches(division_of, as_director)
+    seated = Pairing.objects.filter(division=division, table__number=1).select_related("match").get()
+    phone = Phone(seated.match, 0)
+    html = phone.client.get("/play/pairings/next/").content.decode()
+    assert 'hx-get="/play/pairings/next/?live=1"' in html and "htmx.min.js" in html
+    assert "Table 1: you play" in html
+    first = phone.client.get("/play/pairings/next/?live=1")
+    assert phone.client.get("/play/pairings/next/?live=1", HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+
+
+# -- the director's dashboard ----------------------------------------------------------------------------------------
+
+
+def test_the_dashboard_shows_calls_and_the_queue_and_the_director_runs_the_tables(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    division = two_tables_three_matches(division_of, as_director)
+    event = division.event
+    client = Client()
+    client.force_login(director)
+    url = reverse("director:event", args=[event.slug])
+    html = client.get(url).content.decode()
+    assert "Tables, calls and the queue" in html
+    waiting = Pairing.objects.select_related("entry_a__player", "entry_b__player").get(
+        division=division, table__isnull=True
+    )
+    names = f"{waiting.entry_a.player.display_name} v {waiting.entry_b.player.display_name}"
+    queue = html[html.index("Waiting for a table") : html.index("The tables</h3>")]
+    assert names in queue
+    calls = html[html.index("<h3>Calls</h3>") : html.index("Waiting for a table")]
+    assert calls.count("<li>") == 2 and "Table 1" in calls and "Table 2" in calls
+
+    # A third table, named; the waiting match is seated at once.
+    response = client.post(url, {"action": "set-tables", "set-tables-tables": "1\n2\nFeature table"})
+    assert response.status_code == 302
+    waiting.refresh_from_db()
+    assert waiting.table is not None and waiting.table.label == "Feature table"
+
+    # Holding a table back, then a refused move: the page says why and nothing changes.
+    assert client.post(url, {"action": "hold-table", "target": "3"}).status_code == 302
+    refused = client.post(
+        url, {"action": "seat-match", "target": str(waiting.pk), f"seat-match-{waiting.pk}-table": "1"}
+    )
+    assert refused.status_code == 409
+    assert "Table 1 holds another match" in refused.content.decode()
+    waiting.refresh_from_db()
+    assert waiting.table.label == "Feature table"
+    response = client.post(url, {"action": "set-tables", "set-tables-tables": ""})
+    assert response.status_code == 302
+    assert "as many tables as there are matches" in client.get(url).content.decode()
+
+
+# -- the venue display -----------------------------------------------------------------------------------------------
+
+
+def test_the_venue_display_shows_calls_boards_and_standings_and_turns_its_pages(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = division_of("swiss", 30, match_length=3)
+    services.start_division(division, actor=as_director)
+    first = Pairing.objects.select_related("entry_a").filter(division=division, table__number=1).get()
+    director_win(first, first.entry_a, as_director)
+    services.recompute_standings(division.pk)
+    url = reverse("tournaments:event-display", args=[division.event.slug])
+    html = Client().get(url).content.decode()
+    assert "Calls" in html and "Now playing" in html and "Standings" in html
+    calls = re.findall(r"<li>Table (\d+): P\d\d v P\d\d, round 1, 3 points</li>", html)
+    assert len(calls) == 4, "the four newest calls"
+    assert "Page 1 of 4" in html, "15 boards and 30 standings rows, nine a screen: four screens"
+    assert f'hx-get="{url}live/?page=1"' in html
+    second = Client().get(url + "live/?page=1")
+    assert second.status_code == 200 and "Page 2 of 4" in second.content.decode()
+    assert 'Now playing <span class="display-count">2/2</span>' in second.content.decode()
+    last = Client().get(url + "live/?page=3").content.decode()
+    assert "Page 4 of 4" in last and 'Now playing <span class="display-count">2/2</span>' in last
+    assert 'live/?page=0"' in last, "back to the first screen after the last"
+    again = Client().get(url + "live/?page=1", HTTP_IF_NONE_MATCH=second["ETag"])
+    assert again.status_code == 304
+
+
+def test_a_private_events_display_is_not_found(division_of: Callable[..., Division], as_director: Actor) -> None:
+    event = services.create_event(actor=as_director, name="Closed doors", public=False)
+    assert Client().get(reverse("tournaments:event-display", args=[event.slug])).status_code == 404

@@ -1,0 +1,207 @@
+"""The venue's tables: one numbering for the whole event, shared by all its divisions (DESIGN.md, "The venue").
+
+The rules
+- A pairing holds a table only while it is ready or being played and its match is made (both players known);
+  byes, waiting slots and finished matches hold none. No two pairings hold the same table: the database refuses it
+  (the partial unique constraint ``pairing_one_match_per_table``).
+- :func:`assign_tables` frees the tables of the pairings no longer ready or playing, then gives each free table
+  (not held back, lowest number first) to the next match waiting, in the order of
+  :func:`tournaments.core.table_order` (earlier rounds first, the main flight before the consolation and the last
+  chance, then the match waiting longest). A match one of whose players still sits at another table (a player
+  entered in two divisions) waits: he cannot play two matches at once. Assigning a table *calls* the match
+  (``Pairing.called_at``): the players' phones, the director's dashboard and the venue display show the call until
+  the match starts.
+- With no tables given by the director, the venue has as many as needed: a match that finds no free table gets a
+  new one, numbered after the last. With the director's tables (a count, or named tables), the other matches wait
+  in the queue, in the same order, and take the tables as they free.
+- The director moves a match to another table (or seats a waiting one by hand), holds a table back (no match is
+  sent to it but by hand) and gives the venue's tables; each is followed by an assignment.
+
+Locks: every function here runs with the event's row locked, the lock of its tables: the sync holds it through
+:func:`tournaments.core.lock_division` (which locks the division's row and its event's), the director's changes
+take it here (:func:`_lock_event`). Two divisions' results arriving at once are therefore assigned one after the
+other, and neither can give a table the other just gave.
+
+Cost: :func:`assign_tables` sends two reads (the pairings holding or waiting for a table, the event's tables) and
+at most three writes (the tables freed, the tables added, the tables given), whatever the size of the event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from games.access import Actor
+from games.bulk import update_rows
+from games.errors import ApplicationError, ErrorCode
+from tournaments.access import check_directs
+from tournaments.core import PLAYABLE, lock_division, table_order
+from tournaments.models import Event, Pairing, Table
+
+Status = Pairing.Status
+
+#: The pairings :func:`assign_tables` reads: those holding a table, and those that may need one.
+_HOLDING_OR_WAITING = Q(table__isnull=False) | Q(status__in=PLAYABLE, match__isnull=False)
+_COLUMNS = (
+    "pk",
+    "table_id",
+    "status",
+    "round__number",
+    "round__bracket",
+    "match__created_at",
+    "division_id",
+    "board",
+    "entry_a__player_id",
+    "entry_b__player_id",
+    "match_id",
+)
+
+
+def assign_tables(event_id: int, *, tables_given: bool | None = None) -> list[int]:
+    """Free the tables of the pairings no longer ready or playing and give the free tables to the matches waiting
+    (the module's rules); returns the ids of the pairings called. The caller holds the event's lock."""
+    if tables_given is None:
+        tables_given = Event.objects.filter(pk=event_id).values_list("tables_given", flat=True).get()
+    rows = list(Pairing.objects.filter(division__event_id=event_id).filter(_HOLDING_OR_WAITING).values_list(*_COLUMNS))
+    freed = [Pairing(pk=row[0], table_id=None, called_at=None) for row in rows if row[1] and row[2] not in PLAYABLE]
+    seated = [row for row in rows if row[1] and row[2] in PLAYABLE]
+    taken = {row[1] for row in seated}
+    busy = {player for row in seated for player in (row[8], row[9])}
+    waiting = sorted(
+        (row for row in rows if not row[1] and row[2] in PLAYABLE),
+        key=lambda row: table_order(row[2] == Status.PLAYING, row[3], row[4], row[5], row[6], row[7]),
+    )
+    tables = list(Table.objects.filter(event_id=event_id).order_by("number").values_list("pk", "number", "held"))
+    free = [pk for pk, _number, held in tables if not held and pk not in taken]
+    to_seat: list[int] = []
+    for row in waiting:
+        if row[8] in busy or row[9] in busy:
+            continue  # a player still at another table: the match waits for him
+        busy |= {row[8], row[9]}
+        to_seat.append(row[0])
+    if not tables_given and len(to_seat) > len(free):
+        last = max((number for _pk, number, _held in tables), default=0)
+        added = Table.objects.bulk_create(
+            Table(event_id=event_id, number=last + n) for n in range(1, len(to_seat) - len(free) + 1)
+        )
+        free += [table.pk for table in added]
+    update_rows(Pairing, freed, ["table", "called_at"])  # before the new seats: a freed table may be given again
+    now = timezone.now()
+    called = [Pairing(pk=pk, table_id=table, called_at=now) for pk, table in zip(to_seat, free, strict=False)]
+    update_rows(Pairing, called, ["table", "called_at"])
+    return [p.pk for p in called]
+
+
+def _lock_event(event: Event, actor: Actor) -> Event:
+    check_directs(actor, event)
+    return Event.objects.select_for_update().get(pk=event.pk)
+
+
+def set_tables(event: Event, *, actor: Actor, names: Sequence[str] | None) -> list[Table]:
+    """Give the venue's tables: ``names`` one per table, numbered from 1 in order ("" for a table known by its
+    number alone), or None for as many as needed (the tables so far are kept, with their names). Returns the
+    tables.
+
+    :raises ApplicationError: INVALID_INPUT for no table or a name given twice; CONFLICT when a table that would
+        go holds a match (move it first). Nothing is changed then."""
+    if names is not None:
+        names = [name.strip() for name in names]
+        if not names:
+            raise ApplicationError(
+                ErrorCode.INVALID_INPUT, "Give at least one table, or leave it to as many as needed."
+            )
+        named = [name for name in names if name]
+        twice = sorted({name for name in named if named.count(name) > 1})
+        if twice:
+            raise ApplicationError(ErrorCode.INVALID_INPUT, f"Each table needs its own name: {', '.join(twice)} twice.")
+    with transaction.atomic():
+        event = _lock_event(event, actor)
+        if names is not None:
+            _replace_tables(event, names)
+        Event.objects.filter(pk=event.pk).update(tables_given=names is not None)
+        assign_tables(event.pk, tables_given=names is not None)
+    return list(Table.objects.filter(event=event).order_by("number"))
+
+
+def _replace_tables(event: Event, names: list[str]) -> None:
+    gone = Table.objects.filter(event=event, number__gt=len(names))
+    occupied = list(
+        Pairing.objects.filter(table__in=gone).order_by("table__number").values_list("table__number", flat=True)
+    )
+    if occupied:
+        listed = ", ".join(str(number) for number in occupied)
+        raise ApplicationError(
+            ErrorCode.CONFLICT,
+            f"Table(s) {listed} hold a match: move it to another table first, or give {max(occupied)} tables or more. "
+            "Nothing was changed.",
+        )
+    gone.delete()
+    kept = {t.number: t for t in Table.objects.filter(event=event)}
+    for number, name in enumerate(names, start=1):
+        table = kept.get(number)
+        if table is None:
+            Table.objects.create(event=event, number=number, name=name)
+        elif table.name != name:
+            Table.objects.filter(pk=table.pk).update(name=name)
+
+
+def hold_table(event: Event, number: int, *, actor: Actor, held: bool = True) -> Table:
+    """Hold table ``number`` back (no match is sent to it but by hand; a match playing there goes on), or release
+    it (``held`` False: it takes the next match waiting).
+
+    :raises ApplicationError: NOT_FOUND for a table the venue does not have, CONFLICT for one already so."""
+    with transaction.atomic():
+        event = _lock_event(event, actor)
+        table = _table(event, number)
+        if table.held == held:
+            state = "already held back" if held else "not held back"
+            raise ApplicationError(ErrorCode.CONFLICT, f"{table.label} is {state}: nothing was changed.")
+        Table.objects.filter(pk=table.pk).update(held=held)
+        table.held = held
+        assign_tables(event.pk, tables_given=event.tables_given)
+    return table
+
+
+def _table(event: Event, number: int, *, create: bool = False) -> Table:
+    table = Table.objects.filter(event=event, number=number).first()
+    if table is not None:
+        return table
+    if create and not event.tables_given and number >= 1:
+        return Table.objects.create(event=event, number=number)
+    count = Table.objects.filter(event=event).aggregate(last=Max("number"))["last"] or 0
+    have = f"the venue's tables are 1 to {count}" if count else "the venue has no tables yet"
+    raise ApplicationError(ErrorCode.NOT_FOUND, f"There is no table {number}: {have}.")
+
+
+def seat_match(pairing: Pairing, number: int, *, actor: Actor) -> Pairing:
+    """Send a ready or playing match to table ``number`` (held back or not): the director moves it, or seats by hand
+    a match waiting in the queue. Its former table goes to the next match waiting. Without tables given by the
+    director, a table past the last is added.
+
+    :raises ApplicationError: CONFLICT for a match not ready or playing, or a table that holds another match;
+        NOT_FOUND for a table the venue does not have. Nothing is changed then."""
+    with transaction.atomic():
+        division = lock_division(pairing.division_id)
+        check_directs(actor, division.event)
+        pairing = Pairing.objects.select_related("table").get(pk=pairing.pk)
+        if pairing.status not in PLAYABLE or pairing.match_id is None:
+            raise ApplicationError(
+                ErrorCode.CONFLICT,
+                "Only a match ready or being played sits at a table: this one is not. Nothing was changed.",
+            )
+        table = _table(division.event, number, create=True)
+        other = Pairing.objects.filter(table=table).exclude(pk=pairing.pk).select_related("round", "division").first()
+        if other is not None:
+            raise ApplicationError(
+                ErrorCode.CONFLICT,
+                f"{table.label} holds another match ({other.division.name}, round {other.round.number}): move that one "
+                "first. Nothing was changed.",
+            )
+        if pairing.table_id != table.pk:
+            Pairing.objects.filter(pk=pairing.pk).update(table=table, called_at=timezone.now())
+        assign_tables(division.event_id, tables_given=division.event.tables_given)
+    pairing.refresh_from_db()
+    return pairing
