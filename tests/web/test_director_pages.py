@@ -10,6 +10,7 @@ printed on the pairing sheet. The tests' transaction never commits, so the follo
 
 from __future__ import annotations
 
+import random
 import re
 from html.parser import HTMLParser
 from typing import Any
@@ -27,6 +28,7 @@ from games.access import Actor, access_entry_token, new_entry_token
 from games.models import Action, EntryToken, Match, Player
 from tournaments import services
 from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
+from tournaments.simulation import run_division
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
@@ -1047,3 +1049,22 @@ def test_check_in_all_the_listed_checks_in_only_those_sent(dora: Any, registerin
     statuses = dict(Entry.objects.filter(division=registering).values_list("player__display_name", "status"))
     assert statuses == {"Ann": "checked_in", "Ben": "registered", "Cleo": "checked_in", "Dirk": "checked_in",
                         "Eve": "registered"}  # fmt: skip
+
+
+def test_a_finished_division_offers_no_registration_withdrawal_nor_current_round(dora: Any) -> None:
+    actor = Actor(user=dora)
+    event = services.create_event(actor=actor, name="Finished night")
+    division = services.create_division(
+        event,
+        actor=actor,
+        settings=services.DivisionSettings(name="Open", format="swiss", match_length=3, rounds_planned=2),
+    )
+    for i in range(1, 5):
+        services.register_player(division, actor=actor, name=f"P{i:02d}", rating=2010 - 10 * i)
+    services.start_division(division, actor=actor)
+    run_division(division, actor, random.Random(3))
+    division.refresh_from_db()
+    assert division.status == Division.Status.FINISHED
+    page = text_of(client_for(dora).get(urls(division)["division"]))
+    assert "Round 2" in page and "· current" not in page
+    assert "Withdraw" not in page and "Register a player" not in page and "Register a list" not in page

@@ -613,11 +613,12 @@ def _players_context(page: Page, failed: Failed | None) -> dict[str, Any]:
     """The players' list of the division page (also answered alone to a check-in sent without a reload)."""
     found = page.division_
     registering = found.status == Division.Status.REGISTRATION
+    finished = found.status == Division.Status.FINISHED
     rows = []
     for entry in _entries(page):
         row: dict[str, Any] = {"entry": entry}
         withdrawn = entry.status == Entry.Status.WITHDRAWN
-        if not withdrawn:
+        if not withdrawn and not finished:  # a finished division's field is what it played
             row["withdraw"] = _form(page, failed, DIVISION_ACTIONS, "withdraw", entry)
         if registering and (not withdrawn or entry.seed is not None):  # a withdrawn player's seed can be cleared
             row["seed"] = _form(page, failed, DIVISION_ACTIONS, "seed", entry, initial={"seed": entry.seed})
@@ -628,6 +629,7 @@ def _players_context(page: Page, failed: Failed | None) -> dict[str, Any]:
     return {
         "rows": rows,
         "registering": registering,
+        "finished": finished,
         "checked_in": sum(e.status == Entry.Status.CHECKED_IN for e in _entries(page)),
         "playing": len(_active(_entries(page))),
     }
