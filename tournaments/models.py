@@ -193,6 +193,12 @@ class Division(models.Model):
     analyse_each_game = models.BooleanField(
         default=False, help_text="GNU Backgammon analyses each game of a match as it ends, not only the finished match"
     )
+    payouts = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='the payout table: {"mode": "percent", "pool": "1000", "ties": "split", "published": false, '
+        '"flights": {"main": ["50", "30", "20"]}} (tournaments/services/payouts.py)',
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTRATION)
     standings_status = models.CharField(max_length=16, choices=Work.choices, default=Work.CURRENT)
     standings_error = models.TextField(blank=True)

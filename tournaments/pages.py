@@ -23,7 +23,7 @@ from games.models import Match
 from tournaments.core import BRACKET_ORDER, counts, is_open, pairing_state, plan_of, play_order
 from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
 from tournaments.pairing.brackets import Plan, Winner
-from tournaments.selectors.common import standings_table
+from tournaments.selectors.common import Payouts, payouts_of, standings_table
 from tournaments.selectors.public import (
     bracket_finals,
     divisions_with_players,
@@ -33,6 +33,7 @@ from tournaments.selectors.public import (
     standings_rounds,
     table_leaders,
 )
+from tournaments.standings.payouts import cents_text
 from tournaments.standings.tiebreakers import Tiebreak
 
 StrOrPromise = str | Promise
@@ -179,7 +180,8 @@ def etag_of(division: Division, part: str, *extra: object) -> str:
         *extra,
     )
     if part == "standings":
-        parts += (getattr(division, "standings_rows", None), tuple(division.tiebreaks))
+        payouts = repr(sorted(division.payouts.items())) if division.payouts else ""  # a new table changes the page
+        parts += (getattr(division, "standings_rows", None), tuple(division.tiebreaks), payouts)
     else:
         parts += (getattr(division, "pairings_sum", None), getattr(division, "matches_sum", None))
     digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
@@ -516,6 +518,7 @@ class StandingRow:
     row: Standing
     tiebreaks: list[int | str]
     places: list[str] = field(default_factory=list)  # elimination: the place in each of the view's flights
+    prizes: list[str] = field(default_factory=list)  # the published payouts, one per column of the view's table
 
 
 @dataclass
@@ -526,6 +529,7 @@ class StandingsView:
     asked: int | None
     tiebreaks: list[TiebreakColumn]
     flights: list[tuple[str, StrOrPromise]] = field(default_factory=list)  # (bracket, its place column's words)
+    prize_columns: list[StrOrPromise] = field(default_factory=list)  # the published payout table's columns
 
 
 def _standings_rounds(division: Division) -> list[int] | None:
@@ -550,14 +554,29 @@ def standings_view(division: Division, asked: int | None) -> StandingsView:
     codes = [] if division.is_elimination else division.tiebreaks
     tiebreaks = [TIEBREAK_COLUMNS[code] for code in codes if code in TIEBREAK_COLUMNS]
     flights = place_columns(found)
+    latest = not rounds or chosen == max(rounds)
+    payouts = payouts_of(division, found) if latest else Payouts()
+    if not payouts.published:
+        payouts = Payouts()
     rows = [
         StandingRow(
-            row, [row.tiebreaks.get(t.code, "") for t in tiebreaks], [row.places.get(f, "") for f, _ in flights]
+            row,
+            [row.tiebreaks.get(t.code, "") for t in tiebreaks],
+            [row.places.get(f, "") for f, _ in flights],
+            prize_cells(payouts, row.entry_id),
         )
         for row in found
     ]
     shown = [r for r in rounds if r > 0]
-    return StandingsView(rows=rows, rounds=shown, after_round=chosen, asked=asked, tiebreaks=tiebreaks, flights=flights)
+    return StandingsView(
+        rows=rows,
+        rounds=shown,
+        after_round=chosen,
+        asked=asked,
+        tiebreaks=tiebreaks,
+        flights=flights,
+        prize_columns=prize_columns(payouts),
+    )
 
 
 #: The words of each flight's place column (elimination standings).
@@ -566,6 +585,39 @@ PLACE_WORDS: dict[str, StrOrPromise] = {
     Round.Bracket.CONSOLATION: gettext_lazy("Consolation place"),
     Round.Bracket.LAST_CHANCE: gettext_lazy("Last-chance place"),
 }
+
+
+#: The words of each flight's prize column.
+PRIZE_WORDS: dict[str, StrOrPromise] = {
+    Round.Bracket.MAIN: gettext_lazy("Prize"),
+    Round.Bracket.CONSOLATION: gettext_lazy("Consolation prize"),
+    Round.Bracket.LAST_CHANCE: gettext_lazy("Last-chance prize"),
+}
+
+
+def prize_columns(payouts: Payouts) -> list[StrOrPromise]:
+    """The prize columns of a table: one per paid flight, and the total when more than one flight pays."""
+    columns = [PRIZE_WORDS[flight] for flight in payouts.flights]
+    return [*columns, gettext_lazy("Total prize")] if len(columns) > 1 else columns
+
+
+def prize_cells(payouts: Payouts, entry_id: int) -> list[str]:
+    """An entry's prizes under :func:`prize_columns` (empty where it earns nothing), as 123.45."""
+    cells = ["" if cents is None else cents_text(cents) for cents in payouts.of(entry_id)]
+    if len(cells) > 1:
+        total = payouts.total(entry_id)
+        cells.append(cents_text(total) if total else "")
+    return cells
+
+
+def remainder_notes(payouts: Payouts) -> list[str]:
+    """What rounding to cents left over, per flight that left any: said beside the table."""
+    return [
+        _("%(flight)s: %(cents)s left over by rounding to cents.")
+        % {"flight": PRIZE_WORDS[flight], "cents": cents_text(cents)}
+        for flight, cents in payouts.remainder.items()
+        if cents
+    ]
 
 
 def place_columns(rows: Iterable[Standing]) -> list[tuple[str, StrOrPromise]]:

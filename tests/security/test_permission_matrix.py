@@ -132,6 +132,7 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("director:division", "POST repair"):           (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 409, 409),
     ("director:division", "POST swap"):             (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "POST forfeit"):          (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
+    ("director:division", "POST payouts"):          (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:match", "GET"):                      (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
     ("director:match", "POST confirm"):             (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:match", "POST forfeit"):             (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
@@ -149,6 +150,8 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("director:scorecards", "POST"):                (LOGIN, 405, LOGIN, LOGIN, LOGIN, LOGIN, 405, 405, 405),
     ("director:final-standings", "GET"):            (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
     ("director:final-standings", "POST"):           (LOGIN, 405, LOGIN, LOGIN, LOGIN, LOGIN, 405, 405, 405),
+    ("director:payouts-csv", "GET"):                (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
+    ("director:payouts-csv", "POST"):               (LOGIN, 405, LOGIN, LOGIN, LOGIN, LOGIN, 405, 405, 405),
     # Entry pages: for whoever holds a side of the match (a link opened in this browser, or a player's account);
     # the match's directors and staff enter for either side without a link. /play/<token>/ opens the caller's link
     # (a forged one for callers without a link).
@@ -392,6 +395,9 @@ PAGE_CALLS: dict[tuple[str, str], Call] = {
     ("director:division", "POST end-swiss"): Call("live", _page("division", "moves"), _form("end-swiss")),
     ("director:division", "POST unpair"): Call("live", _page("division", "moves"), _form("unpair")),
     ("director:division", "POST repair"): Call("live", _page("division", "moves"), _form("repair")),
+    ("director:division", "POST payouts"): Call(
+        "live", _page("division", "moves"), _form("payouts", mode="amount", ties="split", main="30, 20")
+    ),
     ("director:division", "POST swap"): Call(
         "fresh",
         _page("division", "moves"),
@@ -448,6 +454,8 @@ PAGE_CALLS: dict[tuple[str, str], Call] = {
     ("director:scorecards", "POST"): Call("live", _page("scorecards", "moves")),
     ("director:final-standings", "GET"): Call("live", _page("final-standings", "moves")),
     ("director:final-standings", "POST"): Call("live", _page("final-standings", "moves")),
+    ("director:payouts-csv", "GET"): Call("live", _page("payouts-csv", "moves")),
+    ("director:payouts-csv", "POST"): Call("live", _page("payouts-csv", "moves")),
     ("entry:exchange", "GET"): Call("live", lambda w: ""),  # the caller's own link: see _request
     ("entry:match", "GET"): Call("live", lambda w: reverse("entry:match", args=[w.matches["live"].pk]), side=1),
     ("entry:match", "POST roll"): Call(

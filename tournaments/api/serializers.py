@@ -22,6 +22,7 @@ from games.models import Match, Player
 from tournaments import services
 from tournaments.models import Division, Entry, Event, Pairing, Rating, RatingChange, RatingList, Round, Standing
 from tournaments.services.followup import Sent
+from tournaments.standings.payouts import cents_text
 from tournaments.standings.tiebreakers import Tiebreak
 
 MAX_REASON = 2000
@@ -543,6 +544,17 @@ class StandingRowSerializer(serializers.ModelSerializer):
         read_only=True,
         help_text='elimination: the place in each flight ("main", "consolation", "last-chance"), "5-8" when shared',
     )
+    prizes = serializers.SerializerMethodField(
+        help_text='the prize in each paid flight, as "123.45" (the payout table\'s, once the director publishes it; '
+        "directors always); empty when the player earns nothing"
+    )
+
+    @extend_schema_field(serializers.DictField(child=serializers.CharField()))
+    def get_prizes(self, row: Standing) -> dict[str, str]:
+        payouts = self.context.get("payouts")
+        if payouts is None:
+            return {}
+        return {flight: cents_text(cents) for flight, cents in payouts.paid.get(row.entry_id, {}).items()}
 
     class Meta:
         model = Standing
@@ -558,6 +570,7 @@ class StandingRowSerializer(serializers.ModelSerializer):
             "points_against",
             "tiebreaks",
             "places",
+            "prizes",
         )
         read_only_fields = fields
 

@@ -532,13 +532,16 @@ class StandingListApi(APIView):
         query = _valid(s.StandingsFilter, request.query_params)
         found = _division(request, event, division)
         rows = selectors.standings_table(found, after_round=query.get("after_round"))
+        payouts = selectors.payouts_of(found, rows) if query.get("after_round") is None else None
+        if payouts is not None and not payouts.published and not directs_event(request.user, found.event):
+            payouts = None
         body = {
             "division": found.slug,
             "after_round": rows[0].after_round if rows else query.get("after_round", 0),
             "standings_status": found.standings_status,
             "results_version": found.results_version,
             "standings_version": found.standings_version,
-            "rows": s.StandingRowSerializer(rows, many=True).data,
+            "rows": s.StandingRowSerializer(rows, many=True, context={"payouts": payouts}).data,
         }
         return Response(body)
 

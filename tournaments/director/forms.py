@@ -411,3 +411,49 @@ class TablesForm(forms.Form):
 
 class TableNumberForm(forms.Form):
     table = forms.IntegerField(label=_("Table number"), min_value=1, max_value=32767)
+
+
+PAYOUT_FLIGHT_FIELDS = {"main": "main", "consolation": "consolation", "last-chance": "last_chance"}
+
+
+class PayoutsForm(forms.Form):
+    """The payout table: prizes per flight as comma-separated numbers, place 1 first (only the division's flights,
+    ``flights``, are shown). Whether the numbers add up is the service's call."""
+
+    mode = forms.ChoiceField(
+        label=_("Prizes are"),
+        choices=[("percent", _("percentages of the prize pool")), ("amount", _("fixed amounts"))],
+    )
+    pool = forms.DecimalField(
+        label=_("Prize pool"),
+        required=False,
+        min_value=0,
+        max_digits=12,
+        decimal_places=2,
+        help_text=_("Needed for percentages."),
+    )
+    ties = forms.ChoiceField(
+        label=_("A shared place (such as 5-8)"),
+        choices=[
+            ("split", _("splits the prizes of the places it spans evenly")),
+            ("best", _("pays each player the prize of its best place")),
+        ],
+    )
+    main = forms.CharField(
+        label=_("Main flight"),
+        required=False,
+        max_length=2000,
+        help_text=_("Place 1 first, separated by commas: 50, 30, 20. Leave empty to pay nothing."),
+    )
+    consolation = forms.CharField(label=_("Consolation"), required=False, max_length=2000)
+    last_chance = forms.CharField(label=_("Last chance"), required=False, max_length=2000)
+    published = forms.BooleanField(
+        label=_("Publish"), required=False, help_text=_("Show the payouts on the public standings.")
+    )
+
+    def __init__(self, *args: Any, flights: Iterable[str] = ("main",), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        shown = {PAYOUT_FLIGHT_FIELDS[flight] for flight in flights}
+        for name in PAYOUT_FLIGHT_FIELDS.values():
+            if name not in shown:
+                del self.fields[name]

@@ -15,6 +15,7 @@ urlpatterns = [
     path("<slug:event>/<slug:division>/", views.division_page, name="division"),
     path("<slug:event>/<slug:division>/match/<slug:key>/", views.match_page, name="match"),
     path("<slug:event>/<slug:division>/final-standings/", views.final_standings, name="final-standings"),
+    path("<slug:event>/<slug:division>/payouts.csv", views.payouts_csv, name="payouts-csv"),
     path(_ROUND + "sheet/", views.pairing_sheet, name="sheet"),
     path(_ROUND + "slips/", views.entry_slips, name="slips"),
     path(_ROUND + "scorecards/", views.scorecards, name="scorecards"),

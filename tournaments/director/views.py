@@ -15,6 +15,7 @@ message on the form that was sent and what the director typed, and the service h
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import wraps
@@ -44,9 +45,11 @@ from tournaments import selectors, services
 from tournaments.access import directs_event
 from tournaments.director import forms as f
 from tournaments.models import Division, Entry, Event, Pairing, Round
-from tournaments.pages import place_columns
+from tournaments.pages import place_columns, prize_cells, prize_columns, remainder_notes
 from tournaments.selectors import director as reads
 from tournaments.selectors.venue import Venue, venue_of
+from tournaments.services.payouts import payout_flights, set_payouts
+from tournaments.views import csv_cell
 
 # -- access ----------------------------------------------------------------------------------------------------------
 
@@ -461,6 +464,61 @@ def _close_last_chance(page: Page, target: Any, data: dict[str, Any]) -> str:
     return _("The last-chance places are closed.")
 
 
+def _payouts(page: Page, target: Any, data: dict[str, Any]) -> str:
+    flights = {flight: data[name] for flight, name in f.PAYOUT_FLIGHT_FIELDS.items() if name in data}
+    division = set_payouts(
+        page.division_,
+        actor=page.actor,
+        mode=data["mode"],
+        pool=data["pool"],
+        ties=data["ties"],
+        published=data["published"],
+        flights=flights,
+    )
+    if not division.payouts["flights"]:
+        return _("The payout table is empty: nobody is paid.")
+    if division.payouts["published"]:
+        return _("The payout table is stored, and shown on the public standings.")
+    return _("The payout table is stored (not published).")
+
+
+def _payouts_initial(division: Division) -> dict[str, Any]:
+    table = division.payouts or {}
+    initial: dict[str, Any] = {
+        "mode": table.get("mode", "percent"),
+        "pool": table.get("pool"),
+        "ties": table.get("ties", "split"),
+        "published": table.get("published", False),
+    }
+    for flight, values in (table.get("flights") or {}).items():
+        initial[f.PAYOUT_FLIGHT_FIELDS[flight]] = ", ".join(values)
+    return initial
+
+
+def _payout_table(division: Division, *, always: bool = False) -> dict[str, Any]:
+    """The latest standings with each row's places and prizes, the columns, and what rounding left over (without
+    a payout table no rows, and no query, unless ``always``)."""
+    wanted = always or bool((division.payouts or {}).get("flights"))
+    rows = selectors.standings_table(division) if wanted else []
+    payouts = selectors.payouts_of(division, rows)
+    flights = place_columns(rows)
+    table = [
+        {
+            "row": row,
+            "places": [row.places.get(flight, "") for flight, _ in flights],
+            "prizes": prize_cells(payouts, row.entry_id),
+        }
+        for row in rows
+    ]
+    return {
+        "table": table,
+        "flights": flights,
+        "prize_columns": prize_columns(payouts),
+        "remainders": remainder_notes(payouts),
+        "published": payouts.published,
+    }
+
+
 def _entries(page: Page) -> list[Entry]:
     return page.once("entries", lambda: reads.division_entries(page.division_))
 
@@ -555,6 +613,9 @@ DIVISION_ACTIONS = {
     "close-last-chance": Action(f.EmptyForm, _close_last_chance),
     "swap": Action(f.SwapForm, _swap, options=lambda page, target: {"entries": _active(_entries(page))}),
     "forfeit": Action(f.ForfeitForm, _forfeit_anywhere, options=lambda page, target: {"sides": _open_sides(page)}),
+    "payouts": Action(
+        f.PayoutsForm, _payouts, options=lambda page, target: {"flights": payout_flights(page.division_)}
+    ),
 }
 
 
@@ -593,7 +654,11 @@ def division_page(request: HttpRequest, event: str, division: str) -> HttpRespon
         "division": found,
         "rounds": _rounds(page),
         "running": found.status == Division.Status.RUNNING,
-        "forms": forms_shown,
+        "forms": {
+            **forms_shown,
+            "payouts": _form(page, failed, DIVISION_ACTIONS, "payouts", initial=_payouts_initial(found)),
+        },
+        "payouts": _payout_table(found),
     }
     if found.format == Division.Format.SWISS and found.status == Division.Status.RUNNING:
         steering = {
@@ -602,7 +667,7 @@ def division_page(request: HttpRequest, event: str, division: str) -> HttpRespon
             ),
             "repair": _form(page, failed, DIVISION_ACTIONS, "repair"),
         }
-        context["forms"] = {**forms_shown, **steering}
+        context["forms"] = {**context["forms"], **steering}
         current = max((group.round for group in _rounds(page)), key=lambda rnd: rnd.number, default=None)
         offered = current is not None and current.number > 1 and services.round_needs_repairing(found, current)
         context["repair_offered"] = offered
@@ -836,13 +901,44 @@ def final_standings(request: HttpRequest, event: str, division: str) -> HttpResp
     rows = selectors.standings_table(found)
     codes = list(found.tiebreaks) if not found.is_elimination else []
     flights = place_columns(rows)
+    payouts = selectors.payouts_of(found, rows)
     table = [
         {
             "row": row,
             "tiebreaks": [row.tiebreaks.get(code, "") for code in codes],
             "places": [row.places.get(flight, "") for flight, _ in flights],
+            "prizes": prize_cells(payouts, row.entry_id),
         }
         for row in rows
     ]
-    context = {"event": found.event, "division": found, "table": table, "codes": codes, "flights": flights}
+    context = {
+        "event": found.event,
+        "division": found,
+        "table": table,
+        "codes": codes,
+        "flights": flights,
+        "prize_columns": prize_columns(payouts),
+        "remainders": remainder_notes(payouts),
+    }
     return render(request, "director/final_standings.html", context)
+
+
+@director_page
+@require_GET
+def payouts_csv(request: HttpRequest, event: str, division: str) -> HttpResponse:
+    """``/manage/<event>/<division>/payouts.csv``: one line per player of the latest standings: rank, player, the
+    place in each flight, the prize in each paid flight (and the total when more than one pays)."""
+    found = _division(request, event, division)
+    shown = _payout_table(found, always=True)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{found.event.slug}-{found.slug}-payouts.csv"'
+    writer = csv.writer(response)
+    header = ["rank", "player", *(str(words) for _, words in shown["flights"]), *map(str, shown["prize_columns"])]
+    writer.writerow([csv_cell(cell) for cell in header])
+    for item in shown["table"]:
+        row = item["row"]
+        line = [row.rank, row.entry.player.display_name, *item["places"], *item["prizes"]]
+        writer.writerow([csv_cell(cell) for cell in line])
+    for note in shown["remainders"]:
+        writer.writerow([csv_cell(note)])
+    return response

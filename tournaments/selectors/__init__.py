@@ -18,6 +18,7 @@ from tournaments.selectors.common import (
     events_visible_to,
     next_pairing_for,
     pairings_of,
+    payouts_of,
     rounds_of,
     standings_table,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "events_visible_to",
     "next_pairing_for",
     "pairings_of",
+    "payouts_of",
     "rounds_of",
     "standings_table",
 ]

@@ -4,12 +4,17 @@ feeds, the directors' queue, a player's next match. Each runs a fixed number of 
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import Q, QuerySet
 
 from games.models import Player
 from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
+from tournaments.standings import payouts as pay
+from tournaments.standings.places import Place
 
 
 def events_visible_to(user: Any) -> QuerySet[Event]:
@@ -45,6 +50,64 @@ def standings_table(division: Division, *, after_round: int | None = None) -> li
     if after_round is None:
         after_round = qs.order_by("-after_round").values_list("after_round", flat=True).first() or 0
     return list(qs.filter(after_round=after_round).select_related("entry__player").order_by("rank", "entry__seed"))
+
+
+@dataclass(frozen=True)
+class Payouts:
+    """What a division's payout table pays the rows of its standings: ``paid`` maps an entry's id to its cents per
+    flight; ``remainder`` per flight is the cents that rounding to cents left over (percentages of the pool, shared
+    places split evenly)."""
+
+    flights: list[str] = field(default_factory=list)
+    paid: dict[int, dict[str, int]] = field(default_factory=dict)
+    remainder: dict[str, int] = field(default_factory=dict)
+    published: bool = False
+
+    def of(self, entry_id: int) -> list[int | None]:
+        """The entry's cents in each of the table's flights (None: nothing)."""
+        mine = self.paid.get(entry_id, {})
+        return [mine.get(flight) for flight in self.flights]
+
+    def total(self, entry_id: int) -> int:
+        return sum(self.paid.get(entry_id, {}).values())
+
+
+def _parse_place(text: str) -> Place | None:
+    first, _, last = str(text).partition("-")
+    try:
+        return Place(int(first), int(last or first))
+    except ValueError:
+        return None
+
+
+def _flight_places(division: Division, rows: list[Standing], flight: str) -> dict[int, Place]:
+    if division.is_elimination:
+        held = {row.entry_id: _parse_place(row.places.get(flight, "")) for row in rows}
+        return {entry: place for entry, place in held.items() if place is not None}
+    if flight != Round.Bracket.MAIN:  # Swiss and round robin: one table, its ranks the places of the main flight
+        return {}
+    level = Counter(row.rank for row in rows)
+    return {row.entry_id: Place(row.rank, row.rank + level[row.rank] - 1) for row in rows}
+
+
+def payouts_of(division: Division, rows: list[Standing]) -> Payouts:
+    """The payouts of the standings ``rows`` by the division's payout table (empty without one)."""
+    table = division.payouts or {}
+    stored = table.get("flights") or {}
+    if not stored:
+        return Payouts()
+    pool = Decimal(table["pool"]) if table.get("pool") else None
+    flights = [flight for flight in (b.value for b in Round.Bracket) if flight in stored]
+    paid: dict[int, dict[str, int]] = {}
+    remainder: dict[str, int] = {}
+    for flight in flights:
+        values = [Decimal(v) for v in stored[flight]]
+        prizes = pay.flight_prizes(values, mode=table["mode"], pool=pool, what=flight)
+        result = pay.flight_payouts(_flight_places(division, rows, flight), prizes.cents, table["ties"])
+        for entry, cents in result.paid.items():
+            paid.setdefault(entry, {})[flight] = cents
+        remainder[flight] = prizes.remainder + result.remainder
+    return Payouts(flights, paid, remainder, bool(table.get("published")))
 
 
 def rounds_of(division: Division) -> list[Round]:

@@ -106,6 +106,7 @@ DIVISION_FIELDS = (
     "grand_final_reset",
     "auto_pair",
     "analyse_each_game",
+    "payouts",
     "status",
     "standings_status",
     "standings_error",
@@ -211,7 +212,7 @@ RATING_CHANGE_FIELDS = ("order", "before", "after", "experience_before", "won")
 #: Fields added since version 1 of the format was first written: a file made before them lacks them, and reads as
 #: the field's default (what the setting meant before it existed). A field added later goes here too.
 ADDED_SINCE_FIRST_WRITTEN: dict[type[models.Model], frozenset[str]] = {
-    Division: frozenset({"casual", "forfeit_tiebreaks", "analyse_each_game"}),
+    Division: frozenset({"casual", "forfeit_tiebreaks", "analyse_each_game", "payouts"}),
     Standing: frozenset({"places"}),
     Match: frozenset({"casual"}),
 }

@@ -58,15 +58,16 @@ def _number(value: Any) -> str:
 @register.simple_tag
 def standings_row(item: Any) -> SafeString:
     """One ``<tr>`` of the standings (``item``: a :class:`tournaments.pages.StandingRow`): rank, player, the places
-    per flight (elimination), won, lost, byes, points for and against, then the tie-breaks."""
+    per flight (elimination), won, lost, byes, points for and against, the tie-breaks, then the published prizes."""
     row = item.row
     numbers = (row.wins, row.losses, row.byes, row.points_for, row.points_against)
     places = "".join(f'<td class="place">{escape(place)}</td>' for place in item.places)
     cells = "".join(f"<td>{_number(n)}</td>" for n in numbers)
     tiebreaks = "".join(f'<td class="tiebreak">{_number(v)}</td>' for v in item.tiebreaks)
+    prizes = "".join(f'<td class="prize">{escape(prize)}</td>' for prize in item.prizes)
     return mark_safe(  # the player is escaped by player(), the places by escape(), the numbers by _number()
         f'<tr><td class="rank">{_number(row.rank)}</td><th scope="row">{player(row.entry)}</th>'
-        f"{places}{cells}{tiebreaks}</tr>"
+        f"{places}{cells}{tiebreaks}{prizes}</tr>"
     )
 
 

@@ -128,3 +128,13 @@ def snapshot() -> tuple[Any, ...]:
         rows.append(list(model.objects.order_by("pk").values()))
     rows.append([sorted(e.directors.values_list("pk", flat=True)) for e in Event.objects.order_by("pk")])
     return tuple(repr(r) for r in rows)
+
+
+def played_main_consolation(division: Division, director: Actor) -> Division:
+    """``division`` (an 8-player main with consolation) started and played out, the better seed always winning
+    (main 1 P01, 2 P02, 3-4 P03 P04, 5-8; consolation 1 P05, 2 P06, 3-4 P07 P08), its standings recomputed."""
+    services.start_division(division, actor=director)
+    play_out(division, director)
+    services.recompute_standings(division.pk)
+    division.refresh_from_db()
+    return division

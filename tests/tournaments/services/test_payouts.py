@@ -1,0 +1,132 @@
+"""The payout table (tournaments/services/payouts.py) and what it pays the standings (selectors.payouts_of)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from games.access import Actor
+from games.errors import ApplicationError
+from tests.tournaments.services.support import play_out, played_main_consolation, snapshot
+from tournaments import selectors, services
+from tournaments.models import Division
+from tournaments.services.payouts import set_payouts
+
+pytestmark = pytest.mark.django_db
+
+
+def finished(division_of: Callable[..., Division], as_director: Actor) -> Division:
+    division = division_of("main-consolation", 8, entry_mode="scoresheet", match_length=1)
+    return played_main_consolation(division, as_director)
+
+
+def paid(division: Division) -> dict[str, dict[str, int]]:
+    rows = selectors.standings_table(division)
+    payouts = selectors.payouts_of(division, rows)
+    return {row.entry.player.display_name: payouts.paid[row.entry_id] for row in rows if row.entry_id in payouts.paid}
+
+
+TABLE: dict[str, Any] = {
+    "mode": "percent",
+    "pool": "1000",
+    "flights": {"main": "50, 25, 10, 5", "consolation": "4, 2, 1, 1"},
+}
+
+
+def test_percentages_of_the_pool_split_shared_places(division_of: Callable[..., Division], as_director: Actor) -> None:
+    division = finished(division_of, as_director)
+    division = set_payouts(division, actor=as_director, ties="split", published=False, **TABLE)
+    # 3-4: (10% + 5%) / 2 = 75.00 each; consolation 3-4: (1% + 1%) / 2 = 10.00 each; main 5-8 pays nothing.
+    assert paid(division) == {
+        "P01": {"main": 50000},
+        "P02": {"main": 25000},
+        "P03": {"main": 7500},
+        "P04": {"main": 7500},
+        "P05": {"consolation": 4000},
+        "P06": {"consolation": 2000},
+        "P07": {"consolation": 1000},
+        "P08": {"consolation": 1000},
+    }
+
+
+def test_best_place_pays_each_the_prize_of_the_best_place(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = finished(division_of, as_director)
+    division = set_payouts(division, actor=as_director, ties="best", published=True, **TABLE)
+    got = paid(division)
+    assert got["P03"] == got["P04"] == {"main": 10000}  # place 3's 10%, each
+    assert got["P07"] == got["P08"] == {"consolation": 1000}
+    division.refresh_from_db()
+    assert division.payouts["published"] is True and division.payouts["ties"] == "best"
+
+
+def test_fixed_amounts_and_the_remainder_of_a_split(division_of: Callable[..., Division], as_director: Actor) -> None:
+    division = finished(division_of, as_director)
+    division = set_payouts(
+        division,
+        actor=as_director,
+        mode="amount",
+        pool=None,
+        ties="split",
+        published=False,
+        flights={"main": "100, 50, 10, 0.01"},
+    )
+    rows = selectors.standings_table(division)
+    payouts = selectors.payouts_of(division, rows)
+    # 3-4 share 10.01: 5.00 each, 0.01 left over and stated.
+    assert paid(division)["P03"] == {"main": 500} and payouts.remainder == {"main": 1}
+
+
+def test_a_swiss_is_paid_by_its_ranks_shared_ranks_split(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = division_of("swiss", 4, entry_mode="scoresheet", match_length=1, rounds_planned=2)
+    services.start_division(division, actor=as_director)
+    play_out(division, as_director)
+    services.recompute_standings(division.pk)
+    division.refresh_from_db()
+    division = set_payouts(
+        division, actor=as_director, mode="amount", pool=None, ties="split", published=False, flights={"main": "30, 20"}
+    )
+    # P01 won both rounds (rank 1); P02 and P03 share rank 2, so places 2-3: (20.00 + 0) / 2 each; P04 nothing.
+    assert paid(division) == {"P01": {"main": 3000}, "P02": {"main": 1000}, "P03": {"main": 1000}}
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"flights": {"main": "60, 30", "consolation": "20"}}, "all flights add up to 110, more than 100 of the pool"),
+        ({"flights": {"main": "110"}}, "the main flight: the percentages add up to 110"),
+        ({"flights": {"main": "50, -5"}}, "place 2 is -5, a negative prize: give 0 or more"),
+        (
+            {"flights": {"main": "10, 9, 8, 7, 6, 5, 4, 3, 2"}},
+            "pays 9 places but there are only 8 players: remove the last 1",
+        ),
+        ({"pool": None}, "percentages need a prize pool"),
+        ({"flights": {"last-chance": "10"}}, "has no flight last-chance: its flights are main, consolation"),
+        ({"pool": "lots"}, "the prize pool 'lots' is not a number"),
+    ],
+)
+def test_a_bad_table_says_what_is_wrong_and_stores_nothing(
+    changes: dict[str, Any], message: str, division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = finished(division_of, as_director)
+    set_payouts(division, actor=as_director, ties="split", published=True, **TABLE)
+    before = snapshot()
+    with pytest.raises(ApplicationError, match=message) as refused:
+        set_payouts(division, actor=as_director, ties="split", published=False, **{**TABLE, **changes})
+    assert refused.value.message.startswith("The payout table is not stored")
+    assert snapshot() == before
+
+
+def test_only_the_directors_set_the_table(
+    division_of: Callable[..., Division], as_director: Actor, stranger: Actor
+) -> None:
+    division = division_of("single", 4)
+    before = snapshot()
+    with pytest.raises(ApplicationError):
+        set_payouts(division, actor=stranger, ties="split", published=False, **{**TABLE, "flights": {"main": "50"}})
+    assert snapshot() == before

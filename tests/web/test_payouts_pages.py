@@ -1,0 +1,100 @@
+"""Payouts on the pages: the director sets the table on the division page and sees the prizes beside the places,
+prints them and downloads them as CSV; the public standings and the API show them once published."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from games.access import Actor
+from tests.tournaments.services.support import played_main_consolation, snapshot
+from tournaments.models import Division
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
+
+
+@pytest.fixture
+def finished(division_of: Callable[..., Division], as_director: Actor) -> Division:
+    """Played out in a public event (tests/tournaments/services/support.py says who placed where)."""
+    division = division_of("main-consolation", 8, entry_mode="scoresheet", match_length=1)
+    return played_main_consolation(division, as_director)
+
+
+def director_client(director: Any) -> Client:
+    client = Client()
+    client.force_login(director)
+    return client
+
+
+def manage(division: Division) -> str:
+    return f"/manage/{division.event.slug}/{division.slug}/"
+
+
+def form(**fields: str) -> dict[str, str]:
+    values = {"mode": "percent", "pool": "1000", "ties": "split", "main": "50, 25, 10, 5", "consolation": "4, 2, 1, 1"}
+    return {"action": "payouts", **{f"payouts-{k}": v for k, v in {**values, **fields}.items()}}
+
+
+def test_the_director_sets_the_table_and_sees_the_prizes_beside_the_places(finished: Division, director: Any) -> None:
+    client = director_client(director)
+    stored = client.post(manage(finished), form())
+    assert stored.status_code == 302
+    page = client.get(stored["Location"]).content.decode()
+    assert "The payout table is stored (not published)." in page
+    assert '<td class="prize">500.00</td>' in page
+    assert page.count('<td class="prize">75.00</td>') == 4  # P03 and P04: the prize and the total
+    assert '<td class="prize">40.00</td>' in page  # the consolation's winner
+    assert "Download the payouts (CSV)" in page
+    assert 'value="50, 25, 10, 5"' in page, "the form shows the stored table"
+
+
+def test_a_bad_table_is_refused_on_the_form_and_nothing_is_stored(finished: Division, director: Any) -> None:
+    client = director_client(director)
+    before = snapshot()
+    refused = client.post(manage(finished), form(main="60, 50"))
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    assert "The payout table is not stored: the main flight: the percentages add up to 110" in page
+    assert "lower them by 10" in page and 'value="60, 50"' in page, "what the director typed is kept"
+    assert snapshot() == before
+
+
+def test_the_printed_standings_and_the_csv_show_the_prizes(finished: Division, director: Any) -> None:
+    client = director_client(director)
+    client.post(manage(finished), form(pool="333.33", main="50, 30, 20", consolation=""))
+    printed = client.get(manage(finished) + "final-standings/").content.decode()
+    # 333.33: 166.66, 99.99, 66.66 (0.02 left over); places 3-4 share 66.66: 33.33 each.
+    assert "<td>166.66</td>" in printed and printed.count("<td>33.33</td>") == 2
+    assert "Prize: 0.02 left over by rounding to cents." in printed
+    answer = client.get(manage(finished) + "payouts.csv")
+    assert answer["Content-Type"].startswith("text/csv") and "payouts.csv" in answer["Content-Disposition"]
+    lines = list(csv.reader(io.StringIO(answer.content.decode())))
+    assert lines[0] == ["rank", "player", "Place", "Consolation place", "Prize"]
+    assert lines[1] == ["1", "P01", "1", "", "166.66"]
+    assert ["3", "P03", "3-4", "", "33.33"] in lines and lines[-1] == ["Prize: 0.02 left over by rounding to cents."]
+
+
+def test_the_public_page_and_the_api_show_the_prizes_only_once_published(finished: Division, director: Any) -> None:
+    client = director_client(director)
+    public = f"/events/{finished.event.slug}/{finished.slug}/"
+    api = f"/api/events/{finished.event.slug}/divisions/{finished.slug}/standings/"
+    client.post(manage(finished), form())
+    assert 'class="prize"' not in Client().get(public).content.decode()
+    assert all(row["prizes"] == {} for row in Client().get(api).json()["rows"])
+    mine = {row["name"]: row["prizes"] for row in client.get(api).json()["rows"]}
+    assert mine["P01"] == {"main": "500.00"}, "a director sees the table before it is published"
+
+    client.post(manage(finished), form(published="on"))
+    page = Client().get(public).content.decode()
+    assert '<td class="prize">500.00</td>' in page and ">Consolation prize<" in page and ">Total prize<" in page
+    rows = {row["name"]: row["prizes"] for row in Client().get(api).json()["rows"]}
+    assert (
+        rows["P01"] == {"main": "500.00"}
+        and rows["P05"] == {"consolation": "40.00"}
+        and rows["P08"] == {"consolation": "10.00"}
+    )
