@@ -369,6 +369,8 @@ class Decision(models.Model):
 
     ``turn`` counts gnubg's records within the game from 0; ``move_number`` counts the chequer plays of the game
     from 1 (the n-th play of the game's log). Equities are gnubg's normalised ones (EMG), from the decider's side.
+    A cube action's ``best`` is the right cube action ("double, take"); a chequer play carries the cube decision
+    before it (not doubling) in ``cube_equity_lost`` and ``cube_best``.
     """
 
     class Kind(models.TextChoices):
@@ -392,6 +394,8 @@ class Decision(models.Model):
     equity_lost = models.FloatField(default=0.0)
     mark = models.CharField(max_length=16, blank=True, help_text="gnubg's mark of the play: doubtful, bad, very bad")
     cube_mark = models.CharField(max_length=16, blank=True, help_text="gnubg's mark of the cube decision before it")
+    cube_equity_lost = models.FloatField(default=0.0, help_text="the equity the cube decision before the play lost")
+    cube_best = models.CharField(max_length=32, blank=True, help_text="the right cube action before the play")
     luck = models.FloatField(null=True, blank=True, help_text="the luck of the roll")
     luck_mark = models.CharField(max_length=16, blank=True)
 

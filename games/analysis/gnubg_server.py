@@ -20,6 +20,7 @@ import time
 import gnubg  # type: ignore[import-not-found]
 
 MARKER = "@@bgmatch "
+SIDES = {"X": 0, "O": 1}
 
 
 def _answers():
@@ -52,7 +53,7 @@ def _analyse(request):
     gnubg.command(f"set analysis cubedecision evaluation plies {plies}")
     gnubg.command("analyse match")
     analysed = time.perf_counter()
-    match = _slim(gnubg.match(analysis=1, boards=0, statistics=1, verbose=0))
+    match = _normalise(_slim(gnubg.match(analysis=1, boards=0, statistics=1, verbose=0)))
     seconds = {"import": imported - began, "analysis": analysed - imported, "report": time.perf_counter() - analysed}
     return {"ok": True, "match": match, "seconds": seconds}
 
@@ -73,6 +74,40 @@ def _slim(match):
             elif played != 0:
                 analysis["imove"] = None
             analysis["moves"] = kept
+    return match
+
+
+def _normalise(match):
+    """Add to each cube analysis its equities as gnubg's statistics use them: normalised money equity from the
+    side on roll ("nd-eq" no double, "dt-eq" double, take; double, pass is 1 by definition). In match play
+    ``match()`` gives the cubeful figures as match winning chances; gnubg converts them with its match equity
+    table at the score, the cube and its owner of that decision, which this follows record by record."""
+    info = match.get("match-info") or {}
+    length = int(info.get("match-length") or 0)
+    crawford_rule = "Crawford" in (info.get("rules") or [])
+    crawford_seen = False
+    for game in match.get("games") or []:
+        head = game.get("info") or {}
+        score = (int(head.get("score-X", 0)), int(head.get("score-O", 0)))
+        crawford = bool(length and crawford_rule and not crawford_seen and length - 1 in score and max(score) < length)
+        crawford_seen = crawford_seen or crawford
+        cube, owner = 1, -1
+        for record in game.get("game") or []:
+            side = SIDES.get(record.get("player"))
+            analysis = record.get("analysis") or {}
+            if side is not None and "nd-cubeful-eq" in analysis and "dt-cubeful-eq" in analysis:
+                nd, dt = float(analysis["nd-cubeful-eq"]), float(analysis["dt-cubeful-eq"])
+                if length:
+                    where = gnubg.cubeinfo(cube, owner, side, length, score, int(crawford))
+                    nd, dt = gnubg.mwc2eq(nd, where), gnubg.mwc2eq(dt, where)
+                analysis["nd-eq"], analysis["dt-eq"] = nd, dt
+            action = record.get("action")
+            if action == "take" and side is not None:
+                cube, owner = cube * 2, side
+            elif action == "set":
+                cube = int(record.get("cube", cube))
+                if "cube-owner" in record:
+                    owner = SIDES.get(record["cube-owner"], -1)
     return match
 
 

@@ -176,10 +176,29 @@ def pr_of(chequer_error: float, cube_error: float, unforced_moves: int, close_cu
     return 500.0 * (chequer_error + cube_error) / decisions if decisions else 0.0
 
 
+#: gnubg's cube error by kind; their sum is its total cube error (``error-skill`` of ``match()`` is per decision).
+CUBE_ERRORS = tuple(
+    f"err-{kind}-skill"
+    for kind in (
+        "missed-double-below-cp",
+        "missed-double-above-cp",
+        "wrong-double-below-dp",
+        "wrong-double-above-tg",
+        "wrong-take",
+        "wrong-drop",
+    )
+)
+
+
+def total_cube_error(cube: dict[str, Any]) -> float:
+    """A player's total cube error (normalised) from gnubg's cube statistics, as its chequer error is a total."""
+    return float(sum(float(cube[key]) for key in CUBE_ERRORS))
+
+
 def _player_row(analysis: MatchAnalysis, side: int, player_id: int, stats: dict[str, Any]) -> PlayerAnalysis:
     moves, cube, dice = stats["moves"], stats["cube"], stats["dice"]
     unforced, chequer = int(moves["unforced-moves"]), float(moves["error-skill"])
-    close, cube_error = int(cube["close-cube"]), float(cube["error-skill"])
+    close, cube_error = int(cube["close-cube"]), total_cube_error(cube)
     return PlayerAnalysis(
         analysis=analysis,
         side=side,
@@ -250,24 +269,52 @@ def _move_decision(
         equity_lost=max(0.0, lost),
         mark=data.get("skill", ""),
         cube_mark=data.get("cube-skill", ""),
+        cube_equity_lost=cube_error(data, Decision.Kind.MOVE),
+        cube_best=cube_action(float(data["nd-eq"]), float(data["dt-eq"])) if "nd-eq" in data else "",
         luck=None if luck is None else float(luck),
         luck_mark=data.get("luck", ""),
     )
 
 
+def cube_action(no_double: float, double_take: float) -> str:
+    """The right cube action for normalised equities (no double, double/take; double/pass is 1), as gnubg finds it."""
+    if double_take >= no_double and no_double <= 1.0:
+        return "double, take" if double_take < 1.0 else "double, pass"
+    if no_double > 1.0:
+        return "too good to double, pass" if double_take > 1.0 else "too good to double, take"
+    return "no double"
+
+
+def cube_error(data: dict[str, Any], kind: str) -> float:
+    """gnubg's error of a cube decision (0 when right), in normalised equity, as its statistics count it: a
+    missed double (``kind`` move), a wrong double, a wrong take, a wrong pass; 0 without a cube analysis."""
+    if "nd-eq" not in data or "dt-eq" not in data:
+        return 0.0
+    no_double, double_take = float(data["nd-eq"]), float(data["dt-eq"])
+    optimal = max(no_double, min(double_take, 1.0))
+    if kind == Decision.Kind.MOVE:
+        return optimal - no_double
+    if kind == Decision.Kind.DOUBLE:
+        return optimal - min(double_take, 1.0)
+    if kind == Decision.Kind.TAKE:
+        return max(0.0, double_take - 1.0)
+    return max(0.0, 1.0 - double_take)
+
+
 def _cube_decision(
     analysis: MatchAnalysis, number: int, turn: int, side: int, kind: str, data: dict[str, Any], cube: dict[str, Any]
 ) -> Decision:
-    """A cube action, its equities from the decider's side (a drop is worth 1 to the doubler, normalised)."""
+    """A cube action, its equities normalised from the decider's side (a pass is worth 1 to the doubler)."""
     played_equity = best_equity = None
-    if "nd-cubeful-eq" in cube and "dt-cubeful-eq" in cube:
-        no_double, double_take = float(cube["nd-cubeful-eq"]), float(cube["dt-cubeful-eq"])
+    best = ""
+    if "nd-eq" in cube and "dt-eq" in cube:
+        no_double, double_take = float(cube["nd-eq"]), float(cube["dt-eq"])
+        best = cube_action(no_double, double_take)
         if kind == Decision.Kind.DOUBLE:
             best_equity, played_equity = max(no_double, min(double_take, 1.0)), min(double_take, 1.0)
         else:
             best_equity = max(-double_take, -1.0)
             played_equity = -double_take if kind == Decision.Kind.TAKE else -1.0
-    lost = best_equity - played_equity if best_equity is not None and played_equity is not None else 0.0
     return Decision(
         analysis=analysis,
         game_number=number,
@@ -275,8 +322,9 @@ def _cube_decision(
         side=side,
         kind=kind,
         played=kind,
+        best=best,
         played_equity=played_equity,
         best_equity=best_equity,
-        equity_lost=max(0.0, lost),
+        equity_lost=cube_error(cube, kind),
         mark=data.get("skill", ""),
     )

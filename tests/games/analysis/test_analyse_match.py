@@ -52,7 +52,9 @@ GNUBG_OWN = textwrap.dedent(
         s = m["stats"][side]
         players.append({"name": m["match-info"][side]["name"], "unforced_moves": s["moves"]["unforced-moves"],
                         "chequer_error": s["moves"]["error-skill"], "close_cube_decisions": s["cube"]["close-cube"],
-                        "cube_error": s["cube"]["error-skill"], "luck": s["dice"]["luck"]})
+                        "cube_error": sum(float(v) for k, v in s["cube"].items() if k.startswith("err-")
+                                          and k.endswith("-skill")),
+                        "luck": s["dice"]["luck"]})
     out.write(json.dumps(players) + "\\n")
     out.flush()
     """
@@ -117,6 +119,33 @@ def test_json_matches_gnubg_own_analysis_of_the_same_mat(path: Path, tmp_path: P
     if path == HUMAN_MATCH:  # people err: the figures are not all zero, and the errors are marked
         assert all(p["chequer_error"] > 0 and p["pr"] > 0 for p in players)
         assert Decision.objects.filter(analysis__match=match, mark="very bad").exists()
+
+
+@pytest.mark.gnubg
+@pytest.mark.parametrize("path", [CUBE_MATCH, HUMAN_MATCH], ids=["cube", "human"])
+def test_each_decision_loss_sums_to_the_player_totals(path: Path) -> None:
+    """gnubg's per-decision errors: a player's cube decisions (doubles, takes, passes and the not-doubling before
+    each play) lose in all his cube error, his chequer plays his chequer error; a cube mark only on a loss."""
+    if not path.exists():
+        pytest.skip(f"the shared match-log corpus is missing: {path}")
+    match = import_mat(path)
+    analyse_match(match.pk, plies=0)
+    decisions = Decision.objects.filter(analysis__match=match)
+    cube_kinds = [Decision.Kind.DOUBLE, Decision.Kind.TAKE, Decision.Kind.DROP]
+    assert decisions.filter(kind__in=cube_kinds).exists()
+    for player in PlayerAnalysis.objects.filter(analysis__match=match):
+        mine = decisions.filter(side=player.side)
+        plays = mine.filter(kind=Decision.Kind.MOVE)
+        cube = sum(d.equity_lost for d in mine.filter(kind__in=cube_kinds))
+        cube += sum(d.cube_equity_lost for d in plays)
+        assert cube == pytest.approx(player.cube_error, abs=1e-4)
+        assert sum(d.equity_lost for d in plays) == pytest.approx(player.chequer_error, abs=1e-4)
+    for decision in decisions.filter(kind__in=cube_kinds):
+        assert decision.best in {"no double", "double, take", "double, pass"} or decision.best.startswith("too good")
+        if decision.mark:
+            assert decision.equity_lost > 0, decision
+    for decision in decisions.filter(kind=Decision.Kind.MOVE).exclude(cube_mark=""):
+        assert decision.cube_equity_lost > 0, decision
 
 
 @pytest.mark.gnubg
