@@ -46,6 +46,34 @@ def test_the_match_page_shows_pr_luck_and_the_marked_decisions(client: Any) -> N
     assert len(api["decisions"]) == Decision.objects.filter(analysis__match=match).count()
 
 
+@pytest.mark.gnubg
+def test_a_marked_cube_decision_shows_the_right_cube_action(client: Any) -> None:
+    if not HUMAN_MATCH.exists():
+        pytest.skip(f"the shared match-log corpus is missing: {HUMAN_MATCH}")
+    match = import_mat(HUMAN_MATCH)
+    call_command("analyse_match", str(match.pk))
+    game = client.get(f"/matches/{match.pk}/?game=1").content.decode()
+    marked = re.findall(r'<li id="move-(\d+)">(?:(?!</li>).)*<span class="mark ', game)
+    notes = " ".join(
+        note
+        for seq in marked
+        for note in re.findall(
+            r'<p class="analysis-note">(.*?)</p>', client.get(f"/matches/{match.pk}/?at={seq}").content.decode(), re.S
+        )
+    )
+    notes = re.sub(r"\s+", " ", notes)
+    cube = Decision.objects.filter(analysis__match=match, game_number=1).exclude(kind="move").exclude(mark="")
+    assert cube.exists()
+    for decision in cube:
+        assert f"GNU Backgammon: {decision.best} (this cube action gave away {decision.equity_lost:.3f})" in notes
+    missed = Decision.objects.filter(analysis__match=match, game_number=1, kind="move").exclude(cube_mark="").first()
+    assert missed is not None and missed.cube_best == "double, take"
+    assert (
+        f"cube decision before it: {missed.cube_mark} (GNU Backgammon: double, take; "
+        f"not doubling gave away {missed.cube_equity_lost:.3f})" in notes
+    )
+
+
 def test_the_match_page_says_why_there_is_no_analysis(client: Any, settings: Any) -> None:
     settings.GNUBG_PATH = "/nonexistent/gnubg"
     match = import_mat(CUBE_MATCH)
