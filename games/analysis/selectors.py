@@ -111,14 +111,21 @@ def entry_decisions(match: Match, lines: list[LoggedDecision]) -> dict[int, Deci
     return marks
 
 
+def counted_analyses() -> QuerySet[PlayerAnalysis]:
+    """The players' figures that count towards a PR: of finished matches (a match still under way, analysed on a
+    director's request or game by game, is not a whole match), analysed as their log stands."""
+    return PlayerAnalysis.objects.filter(
+        analysis__status=MatchAnalysis.Status.DONE,
+        analysis__match_seq=F("analysis__match__seq"),
+        analysis__match__status=Match.Status.FINISHED,
+    )
+
+
 def player_pr_history(player_id: int) -> QuerySet[PlayerAnalysis]:
-    """A player's analysed matches, newest first, with the match (its log analysed as it stands)."""
+    """A player's analysed finished matches, newest first, with the match (its log analysed as it stands)."""
     return (
-        PlayerAnalysis.objects.filter(
-            player_id=player_id,
-            analysis__status=MatchAnalysis.Status.DONE,
-            analysis__match_seq=F("analysis__match__seq"),
-        )
+        counted_analyses()
+        .filter(player_id=player_id)
         .select_related("analysis__match__player1", "analysis__match__player2")
         .order_by("-analysis__match__finished_at", "-analysis__match_id")
     )

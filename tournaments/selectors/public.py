@@ -31,7 +31,8 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, Length
 from django.http import Http404
 
-from games.models import Match, MatchAnalysis, PlayerAnalysis
+from games.analysis.selectors import counted_analyses
+from games.models import Match
 from tournaments.core import PLAYABLE, STILL_OPEN, UNCONFIRMED, play_order
 from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
 from tournaments.selectors.common import events_visible_to
@@ -221,12 +222,8 @@ class PrRow:
 
 def pr_table(*, division: Division | None = None, event: Event | None = None, min_decisions: int) -> list[PrRow]:
     """The players of a division's (or an event's) analysed public matches with at least ``min_decisions``
-    decisions, best PR first (one query). Only analyses of the log as it stands count."""
-    rows = PlayerAnalysis.objects.filter(
-        analysis__status=MatchAnalysis.Status.DONE,
-        analysis__match_seq=F("analysis__match__seq"),
-        analysis__match__private=False,
-    )
+    decisions, best PR first (one query). Only finished matches count, analysed as their log stands."""
+    rows = counted_analyses().filter(analysis__match__private=False)
     if division is not None:
         rows = rows.filter(analysis__match__pairing__division=division)
     if event is not None:

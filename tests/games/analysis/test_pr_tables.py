@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from games.analysis.service import analyse_match
 from games.models import MatchAnalysis, PlayerAnalysis
 from tournaments import services
 from tournaments.models import Pairing
@@ -88,3 +89,39 @@ def test_a_division_can_analyse_each_game_as_it_ends(
     analysis.refresh_from_db()
     assert analysis.status == "done" and analysis.match_seq == match.seq
     assert analysis.decisions.values("game_number").distinct().count() == match.games.count()
+
+
+def test_a_match_under_way_that_was_analysed_counts_nowhere(
+    division_of: Any,
+    as_director: Any,
+    drive: Any,
+    settings: Any,
+    client: Any,
+    eager_tasks: None,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """A director may analyse a match still being played: it is no whole match, so no PR table and no player's
+    page counts it until it finishes."""
+    settings.ANALYSIS_AUTO = True
+    settings.ANALYSIS_MIN_DECISIONS = 1
+    division = division_of("swiss", 4, match_length=3, rounds_planned=1)
+    services.start_division(division, actor=as_director)
+    done, going = list(Pairing.objects.filter(division=division, match__isnull=False).select_related("match"))
+    with django_capture_on_commit_callbacks(execute=True):
+        driver = drive(done.match, seed=1)
+        while not driver.is_over:
+            driver.play_out()
+        driver = drive(going.match, seed=2)
+        driver.play_out()
+    assert not driver.is_over
+    analyse_match(going.match.pk)
+    assert MatchAnalysis.objects.get(match=going.match).status == "done"
+
+    finished = {done.match.player1_id, done.match.player2_id}
+    under_way = {going.match.player1_id, going.match.player2_id}
+    api = client.get(f"/api/events/{division.event.slug}/divisions/{division.slug}/pr/").json()
+    assert {r["player"] for r in api["rows"]} == finished
+    assert {r["player"] for r in client.get(f"/api/events/{division.event.slug}/pr/").json()["rows"]} == finished
+    for player in under_way:
+        assert "No match of this player has been analysed yet." in client.get(f"/players/{player}/").content.decode()
+        assert client.get(f"/api/players/{player}/analysis/").json()["results"] == []
