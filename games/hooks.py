@@ -31,7 +31,13 @@ Signals, sent after the transaction that caused them commits, with ``sender=Matc
 - :data:`game_finished`: a game of a match recorded move by move ended and the match goes on.
 
 And :data:`GAME_ANALYSIS_CHECKS`: ``match -> bool``, whether each game of a match is analysed as it ends.
-tournaments/: the division's "analyse each game" setting.
+tournaments/: the division's "analyse each game" setting. :data:`IMPORT_ANALYSIS_CHECKS`: ``match -> bool``, whether
+a match imported from a match log is analysed as it is imported (besides settings.ANALYSIS_IMPORTED).
+tournaments/: the "analyse imported matches" setting of the event the match was imported into.
+
+:data:`IMPORT_TARGETS`: ``slug -> attach or None``, the event an import names (``import_matches --event``): a
+callable ``match -> None`` that attaches an imported match to it, called inside the import's transaction, or None
+when there is no such event. tournaments/: its events.
 """
 
 from __future__ import annotations
@@ -140,6 +146,37 @@ GAME_ANALYSIS_CHECKS: list[Callable[[Match], bool]] = []
 def register_game_analysis_check(check: Callable[[Match], bool]) -> None:
     if check not in GAME_ANALYSIS_CHECKS:
         GAME_ANALYSIS_CHECKS.append(check)
+
+
+#: Callables match -> bool: whether a match imported from a match log is analysed as it is imported.
+#: tournaments/: the "analyse imported matches" setting of the event it was imported into.
+IMPORT_ANALYSIS_CHECKS: list[Callable[[Match], bool]] = []
+
+
+def register_import_analysis_check(check: Callable[[Match], bool]) -> None:
+    if check not in IMPORT_ANALYSIS_CHECKS:
+        IMPORT_ANALYSIS_CHECKS.append(check)
+
+
+# -- imports into an event -----------------------------------------------------------------------------------------
+
+#: Callables slug -> (match -> None) or None: what attaches an imported match to the event named ``slug``
+#: (called inside the import's transaction, before the match's signals), None when there is no such event.
+IMPORT_TARGETS: list[Callable[[str], Callable[[Match], None] | None]] = []
+
+
+def register_import_target(target: Callable[[str], Callable[[Match], None] | None]) -> None:
+    if target not in IMPORT_TARGETS:
+        IMPORT_TARGETS.append(target)
+
+
+def import_target(slug: str) -> Callable[[Match], None] | None:
+    """What attaches an imported match to the event ``slug``, or None when no app knows such an event."""
+    for target in IMPORT_TARGETS:
+        attach = target(slug)
+        if attach is not None:
+            return attach
+    return None
 
 
 # -- signals -------------------------------------------------------------------------------------------------------

@@ -1294,6 +1294,7 @@ def import_match(
     states: Sequence[Sequence[MatchState]] | None = None,
     source: str = "",
     created_by: Any = None,
+    attach: Callable[[Match], None] | None = None,
 ) -> Match:
     """Store a whole match (e.g. a replayed .mat log) with its full action log, exactly as if it had been entered
     action by action; nothing is stored if any action is refused.
@@ -1301,6 +1302,8 @@ def import_match(
     ``states``, when given, are the engine's states after each action of ``games`` (game by game), from a replay
     of these very actions from the start of a match of this set-up (:func:`import_log` passes those of the check),
     and are used as they are instead of replaying the actions again. The log is written with one COPY.
+    ``attach``, when given, is called with the stored match inside the transaction (games.hooks.import_target: the
+    event the match is imported into).
 
     :raises ApplicationError: ILLEGAL_ACTION with the engine's reason and the action's place; MATCH_TOO_LONG past
         the games or actions a match holds.
@@ -1324,10 +1327,14 @@ def import_match(
             Action, [*_LOG_COLUMNS, *_LOG_DEFAULTS], ((match.pk, *row, *_LOG_DEFAULTS.values()) for row in log.rows)
         )
         Game.objects.bulk_create(log.games)
+        if attach is not None:
+            attach(match)
         return match
 
 
-def import_log(replay: LogReplay, *, source: str = "", created_by: Any = None) -> Match:
+def import_log(
+    replay: LogReplay, *, source: str = "", created_by: Any = None, attach: Callable[[Match], None] | None = None
+) -> Match:
     """Store a checked .mat log (:func:`engine.formats.matlog.replay_record` with no fault) with the states its
     check computed: the log is not replayed again.
 
@@ -1344,6 +1351,7 @@ def import_log(replay: LogReplay, *, source: str = "", created_by: Any = None) -
         states=[game.states for game in replay.games],
         source=source,
         created_by=created_by,
+        attach=attach,
     )
 
 

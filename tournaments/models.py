@@ -83,6 +83,9 @@ class Event(models.Model):
     tables_given = models.BooleanField(
         default=False, help_text="the director gave the venue's tables; otherwise there are as many as needed"
     )
+    analyse_imported = models.BooleanField(
+        default=False, help_text="GNU Backgammon analyses each match imported into the event as it is imported"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -375,6 +378,20 @@ class Pairing(models.Model):
     def place_label(self) -> str:
         """Where to find it: its table while it holds one, else its match number in the round ("Match 3")."""
         return self.table_label or _("Match %(number)s") % {"number": self.board}
+
+
+class ImportedMatch(models.Model):
+    """A .mat match imported into an event (``import_matches --event``), outside its divisions' pairings."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="imported_matches")
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.event} imported match {self.match_id}"
 
 
 class Standing(models.Model):

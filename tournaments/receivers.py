@@ -13,7 +13,7 @@ from typing import Any
 from django.db import DatabaseError, transaction
 
 from games.models import Match
-from tournaments.models import Division, Pairing
+from tournaments.models import Division, Event, Pairing
 from tournaments.services.followup import schedule_followup
 
 log = logging.getLogger(__name__)
@@ -32,3 +32,8 @@ def on_match_changed(sender: Any, match_id: int, **kwargs: Any) -> None:
 def analyses_each_game(match: Match) -> bool:
     """Whether the division of the match's pairing analyses each game as it ends (games.hooks.GAME_ANALYSIS_CHECKS)."""
     return Division.objects.filter(pairings__match=match, analyse_each_game=True).exists()
+
+
+def analyses_imported(match: Match) -> bool:
+    """Whether the event the match was imported into analyses imported matches (games.hooks.IMPORT_ANALYSIS_CHECKS)."""
+    return Event.objects.filter(imported_matches__match=match, analyse_imported=True).exists()

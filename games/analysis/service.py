@@ -21,6 +21,7 @@ from django.utils import timezone
 from engine.errors import EngineError
 from games.analysis.engine import AnalysisFailedError, AnalysisUnavailableError, gnubg_version, worker_gnubg
 from games.export import match_mat
+from games.hooks import IMPORT_ANALYSIS_CHECKS
 from games.models import Decision, Match, MatchAnalysis, PlayerAnalysis
 
 log = logging.getLogger(__name__)
@@ -103,12 +104,15 @@ def request_analysis(match_id: int, *, plies: int | None = None) -> MatchAnalysi
 
 def should_analyse(match: Match, *, imported: bool = False) -> bool:
     """Whether a finished match is analysed without being asked: one played on the pages when ANALYSIS_AUTO is on,
-    one imported from a match log when ANALYSIS_IMPORTED is."""
+    one imported from a match log when ANALYSIS_IMPORTED is or when the event it was imported into says so
+    (games.hooks.IMPORT_ANALYSIS_CHECKS)."""
     if match.status != Match.Status.FINISHED:
         return False
     if match.entry_mode != Match.EntryMode.MOVES or match.variant not in GNUBG_VARIANTS:
         return False
-    return bool(settings.ANALYSIS_IMPORTED if imported else settings.ANALYSIS_AUTO)
+    if not imported:
+        return bool(settings.ANALYSIS_AUTO)
+    return bool(settings.ANALYSIS_IMPORTED) or any(check(match) for check in IMPORT_ANALYSIS_CHECKS)
 
 
 # -- internals -----------------------------------------------------------------------------------------------------

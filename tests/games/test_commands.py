@@ -263,9 +263,9 @@ def test_an_unfinished_log_is_stored_in_progress_with_a_note(tmp_path: Path) -> 
     assert Match.objects.get().status == Match.Status.IN_PROGRESS
 
 
-def test_events_are_refused_until_the_tournaments_app_has_them() -> None:
+def test_an_unknown_event_is_refused_before_any_file_is_stored() -> None:
     _, _, error = run("import_matches", "--event", "club-night", str(CLEAN))
-    assert str(error) == "events are not available yet (the tournaments app has no events)"
+    assert str(error) == "there is no event 'club-night': give the address (slug) of an event"
     assert not Match.objects.exists()
 
 

@@ -266,6 +266,17 @@ def test_a_user_without_events_sees_an_empty_list_and_the_form(sam: Any, swiss: 
     page = text_of(client_for(sam).get("/manage/"))
     assert "You do not direct any event yet" in page and "Club night" not in page
     assert 'name="create-event-name"' in page
+    assert 'name="create-event-analyse_imported"' in page and "Analyse imported matches" in page
+
+
+def test_the_event_form_turns_on_the_analysis_of_imported_matches(sam: Any) -> None:
+    created = client_for(sam).post(
+        "/manage/",
+        {"action": "create-event", "create-event-name": "Imports", "create-event-time_zone": "UTC",
+         "create-event-analyse_imported": "on"},
+    )  # fmt: skip
+    assert created.status_code == 302 and created["Location"] == "/manage/imports/"
+    assert Event.objects.get(slug="imports").analyse_imported is True
 
 
 def test_unknown_event_division_round_or_match_is_a_404_page(dora: Any, swiss: Division) -> None:
@@ -328,6 +339,7 @@ def test_a_director_runs_a_swiss_event(dora: Any, django_capture_on_commit_callb
     assert created.status_code == 302 and created["Location"] == "/manage/spring-open/"
     event = Event.objects.get(slug="spring-open")
     assert (event.time_zone, str(event.ends_on), event.public) == ("Europe/Oslo", "2026-04-12", True)
+    assert event.analyse_imported is False  # not ticked
     assert list(event.directors.all()) == [dora]
     dashboard = client.get("/manage/spring-open/")
     assert "Event “Spring Open” created" in text_of(dashboard)

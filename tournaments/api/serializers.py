@@ -66,6 +66,7 @@ class EventSerializer(serializers.ModelSerializer):
             "ends_on",
             "status",
             "public",
+            "analyse_imported",
             "rating_list",
             "created_at",
         )
@@ -196,6 +197,9 @@ class EventInput(serializers.Serializer):
     starts_on = serializers.DateField(required=False, allow_null=True, default=None)
     ends_on = serializers.DateField(required=False, allow_null=True, default=None)
     public = serializers.BooleanField(default=True, help_text="spectators can follow it")
+    analyse_imported = serializers.BooleanField(
+        default=False, help_text="GNU Backgammon analyses each match imported into the event as it is imported"
+    )
 
 
 class DirectorInput(serializers.Serializer):

@@ -61,6 +61,11 @@ class EventForm(forms.Form):
     public = forms.BooleanField(
         label=_("Public"), required=False, initial=True, help_text=_("Spectators can follow it without logging in.")
     )
+    analyse_imported = forms.BooleanField(
+        label=_("Analyse imported matches"),
+        required=False,
+        help_text=_("GNU Backgammon analyses each .mat match imported into the event as it is imported."),
+    )
 
 
 class DivisionForm(forms.Form):

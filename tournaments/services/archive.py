@@ -81,7 +81,9 @@ NOTES = (
 )
 
 # The fields copied as they are, per record (references, nested lists and derived values are handled apart).
-EVENT_FIELDS = ("name", "slug", "venue", "time_zone", "starts_on", "ends_on", "status", "public", "created_at")
+EVENT_FIELDS = ("name", "slug", "venue", "time_zone", "starts_on", "ends_on", "status", "public", "analyse_imported",
+    "created_at",
+)  # fmt: skip
 DIVISION_FIELDS = (
     "name",
     "slug",
@@ -212,6 +214,7 @@ RATING_CHANGE_FIELDS = ("order", "before", "after", "experience_before", "won")
 #: Fields added since version 1 of the format was first written: a file made before them lacks them, and reads as
 #: the field's default (what the setting meant before it existed). A field added later goes here too.
 ADDED_SINCE_FIRST_WRITTEN: dict[type[models.Model], frozenset[str]] = {
+    Event: frozenset({"analyse_imported"}),
     Division: frozenset({"casual", "forfeit_tiebreaks", "analyse_each_game", "payouts"}),
     Standing: frozenset({"places"}),
     Match: frozenset({"casual"}),

@@ -10,7 +10,9 @@ import csv
 import datetime as dt
 import io
 import zoneinfo
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -24,7 +26,7 @@ from games.models import Match, Player
 from games.services import create_player
 from tournaments.access import check_directs
 from tournaments.core import plan_of
-from tournaments.models import FORMATS, Division, Entry, Event, RatingList
+from tournaments.models import FORMATS, Division, Entry, Event, ImportedMatch, RatingList
 from tournaments.pairing.swiss import late_entry_allowed
 from tournaments.services.advance import check_place_free
 from tournaments.standings.tiebreakers import Tiebreak
@@ -61,6 +63,7 @@ def create_event(
     ends_on: dt.date | None = None,
     public: bool = True,
     rating_list: RatingList | None = None,
+    analyse_imported: bool = False,
 ) -> Event:
     """Create an event; the user creating it becomes its first director."""
     user = actor.user if actor.user is not None and actor.user.is_authenticated else None
@@ -89,11 +92,24 @@ def create_event(
             ends_on=ends_on,
             public=public,
             rating_list=rating_list,
+            analyse_imported=analyse_imported,
             status=Event.Status.REGISTRATION,
         )
         if user is not None:
             event.directors.add(user)
     return event
+
+
+def import_target(slug: str) -> Callable[[Match], None] | None:
+    """What attaches a match imported from a match log to the event ``slug`` (games.hooks.IMPORT_TARGETS), or None
+    when there is no such event."""
+    event = Event.objects.filter(slug=slug).first()
+    return None if event is None else partial(attach_imported_match, event)
+
+
+def attach_imported_match(event: Event, match: Match) -> ImportedMatch:
+    """Record that ``match`` was imported into ``event`` (called inside the import's transaction)."""
+    return ImportedMatch.objects.create(event=event, match=match)
 
 
 def close_event(event: Event, *, actor: Actor) -> Event:

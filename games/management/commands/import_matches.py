@@ -13,13 +13,15 @@ Output, one line per file::
     unreadable FILE: <the check command's message>
 
 then ``N imported, M invalid, K unreadable in S s``. Exit status 0 when every file was imported, 1 otherwise.
+With ``--event SLUG`` each imported match is attached to that event (games.hooks.import_target); an unknown event
+is refused before any file is read.
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,12 +34,12 @@ from engine.formats.mat import read_mat
 from engine.formats.matlog import LogReplay, replay_record
 from games import services
 from games.errors import ApplicationError
+from games.hooks import import_target
 from games.models import Match
 
 PROGRESS_EVERY = 50
 LOG_SUFFIXES = (".mat", ".txt")
 STDIN = "-"
-NO_EVENTS = "events are not available yet (the tournaments app has no events)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,18 +58,21 @@ class Command(BaseCommand):
         parser.add_argument(
             "files", nargs="+", metavar="FILE", help="a .mat/.txt match log, a directory of them, or - for stdin"
         )
-        parser.add_argument("--event", metavar="SLUG", help="attach the matches to this event (not available yet)")
+        parser.add_argument("--event", metavar="SLUG", help="attach the matches to this event")
         parser.add_argument("--quiet", action="store_true", help="print only the files that were not imported")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        attach = None
         if options["event"] is not None:
-            raise CommandError(NO_EVENTS)
+            attach = import_target(options["event"])
+            if attach is None:
+                raise CommandError(f"there is no event {options['event']!r}: give the address (slug) of an event")
         quiet = options["quiet"]
         names = list(_expand(options["files"]))
         counts = {"imported": 0, "invalid": 0, "unreadable": 0}
         started = time.monotonic()
         for done, name in enumerate(names, start=1):
-            outcome = import_one(name)
+            outcome = import_one(name, attach=attach)
             counts[outcome.status] += 1
             if outcome.status != "imported" or not quiet:
                 self.stdout.write(outcome.line)
@@ -96,7 +101,7 @@ def _expand(arguments: list[str]) -> Iterator[str]:
             yield name
 
 
-def import_one(name: str) -> Outcome:
+def import_one(name: str, *, attach: Callable[[Match], None] | None = None) -> Outcome:
     """Check one file as ``python -m engine check`` does, and store it if it is valid (its own transaction)."""
     try:
         data = sys.stdin.buffer.read() if name == STDIN else Path(name).read_bytes()
@@ -115,7 +120,7 @@ def import_one(name: str) -> Outcome:
         where = f"game {replay.fault.game}" + (f", move {replay.fault.move}" if replay.fault.move is not None else "")
         return Outcome("invalid", f"invalid {name}: {where}: {replay.fault.message}")
     try:
-        match = _store(name, replay)
+        match = _store(name, replay, attach)
     except ApplicationError as exc:
         return Outcome("invalid", f"invalid {name}: {exc.message}")
     return Outcome("imported", f"imported {name}: {describe(match)}", _note(replay))
@@ -125,8 +130,8 @@ def _unreadable(name: str, report: dict[str, Any]) -> Outcome:
     return Outcome("unreadable", f"unreadable {name}: {report['error']['message']}")
 
 
-def _store(name: str, replay: LogReplay) -> Match:
-    return services.import_log(replay, source=_source(name))  # the check's states: no second replay
+def _store(name: str, replay: LogReplay, attach: Callable[[Match], None] | None) -> Match:
+    return services.import_log(replay, source=_source(name), attach=attach)  # the check's states: no second replay
 
 
 def _source(name: str) -> str:

@@ -36,6 +36,7 @@ def test_a_user_creates_an_event_and_directs_it(director: Any, anon: APIClient) 
         "Oslo Open", "oslo-open-2026", "registration", False,
     )  # fmt: skip
     assert answer["divisions"] == [] and answer["starts_on"] == "2026-05-01"
+    assert answer["analyse_imported"] is False  # off unless asked
     event = Event.objects.get(slug="oslo-open-2026")
     assert list(event.directors.all()) == [director]
     assert client.get("/api/events/oslo-open-2026/").status_code == 200
@@ -45,6 +46,17 @@ def test_a_user_creates_an_event_and_directs_it(director: Any, anon: APIClient) 
     assert (
         logged_in(director).post("/api/events/", {"name": "Club night"}, format="json").json()["slug"] == "club-night"
     )
+
+
+def test_an_event_analyses_its_imported_matches_when_asked(director: Any) -> None:
+    created = logged_in(director).post("/api/events/", {"name": "Imports", "analyse_imported": True}, format="json")
+    assert created.status_code == 201, created.json()
+    assert created.json()["analyse_imported"] is True
+    assert Event.objects.get(slug="imports").analyse_imported is True
+    assert logged_in(director).get("/api/events/imports/").json()["analyse_imported"] is True
+    refused = logged_in(director).post("/api/events/", {"name": "Bad", "analyse_imported": "maybe"}, format="json")
+    assert refused.status_code == 400 and "analyse_imported" in str(refused.json())
+    assert not Event.objects.filter(name="Bad").exists()
 
 
 def test_only_users_create_events(anon: APIClient, running: Division) -> None:
