@@ -39,6 +39,17 @@ class Play:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Play is immutable")
 
+    # Immutable: a copy is the play itself, and pickling rebuilds it from its steps (the default protocols would
+    # set the slot and meet __setattr__).
+    def __copy__(self) -> Play:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Play:
+        return self
+
+    def __reduce__(self) -> tuple[type[Play], tuple[tuple[Step, ...]]]:
+        return (Play, (self.steps,))
+
     def apply(self, position: Position) -> Position:
         """The position after this play, still seen by the mover."""
         from engine.position import Position

@@ -16,7 +16,10 @@ ROOT = Path(__file__).resolve().parent.parent
 def _make_dry_run(target: str) -> str:
     # A fresh virtualenv path, so that make lists every step it would take from nothing.
     venv = "VENV=/nonexistent-venv-for-a-dry-run"
-    result = subprocess.run(["make", "-n", target, venv], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    # --no-print-directory: under `make test` this make is a sub-make, which would print its directory around the steps.
+    result = subprocess.run(
+        ["make", "-n", "--no-print-directory", target, venv], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     return result.stdout
 

@@ -7,6 +7,7 @@ every refused action raises an EngineError and leaves the state exactly as it wa
 from __future__ import annotations
 
 import copy
+import pickle
 
 import pytest
 
@@ -395,3 +396,14 @@ def test_refused_play_leaves_the_state_unchanged_and_usable() -> None:
 def test_illegal_play_errors_are_illegal_play_errors() -> None:
     with pytest.raises(IllegalPlayError):
         opened().apply(Move(0, "13/10"))
+
+
+def test_a_state_that_has_found_its_legal_plays_copies_and_pickles() -> None:
+    game = GameState.new().apply(OpeningRoll((3, 1)))
+    plays = game.legal_plays()
+    assert len(plays) > 1
+    play = next(iter(plays))
+    assert copy.deepcopy(play) is play and copy.copy(play) is play
+    assert pickle.loads(pickle.dumps(play)).steps == play.steps
+    assert copy.deepcopy(game) == game
+    assert pickle.loads(pickle.dumps(game)) == game
