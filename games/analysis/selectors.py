@@ -47,10 +47,25 @@ class MatchAnalysisView:
         return self.status == MatchAnalysis.Status.DONE
 
 
+#: The variants gnubg plays, by our name; the others get "analysis is not available for this variant".
+GNUBG_VARIANTS = {"standard", "nackgammon"}
+
+
+def unanalysable_reason(match: Match) -> str:
+    """Why gnubg cannot analyse ``match`` (a variant it does not play, a scoresheet match), or "" when it can."""
+    if match.variant not in GNUBG_VARIANTS:
+        return f"analysis is not available for the {match.get_variant_display()} variant"
+    if match.entry_mode != Match.EntryMode.MOVES:
+        return "analysis is not available: only the game results of this match were recorded"
+    return ""
+
+
 def match_analysis(match: Match, analysis: MatchAnalysis | None) -> MatchAnalysisView | None:
-    """The analysis ``analysis`` of ``match`` for its page, or None when none was asked for (a query when done)."""
+    """The analysis ``analysis`` of ``match`` for its page; for a match gnubg cannot analyse, the reason; None
+    when none was asked for (a query when done)."""
     if analysis is None:
-        return None
+        reason = unanalysable_reason(match)
+        return MatchAnalysisView(status=MatchAnalysis.Status.UNAVAILABLE, message=reason) if reason else None
     if analysis.status == MatchAnalysis.Status.DONE and analysis.match_seq != match.seq:
         return MatchAnalysisView(status=MatchAnalysis.Status.PENDING, message="the analysis is being redone")
     if analysis.status == MatchAnalysis.Status.DONE:

@@ -20,14 +20,13 @@ from django.utils import timezone
 
 from engine.errors import EngineError
 from games.analysis.engine import AnalysisFailedError, AnalysisUnavailableError, gnubg_version, worker_gnubg
+from games.analysis.selectors import GNUBG_VARIANTS, unanalysable_reason
 from games.export import match_mat
 from games.hooks import IMPORT_ANALYSIS_CHECKS
 from games.models import Decision, Match, MatchAnalysis, PlayerAnalysis
 
 log = logging.getLogger(__name__)
 
-#: The variants gnubg plays, by our name; the others get "analysis is not available for this variant".
-GNUBG_VARIANTS = {"standard", "nackgammon"}
 #: gnubg's names of the two players in ``match()``: X is player 0 (the .mat's left column, our player1).
 SIDES = ("X", "O")
 #: gnubg's cube actions that are decisions, by record action.
@@ -120,10 +119,9 @@ def should_analyse(match: Match, *, imported: bool = False) -> bool:
 
 def check_analysable(match: Match) -> None:
     """:raises AnalysisRefusedError: with the reason, for a variant gnubg does not play or a scoresheet match."""
-    if match.variant not in GNUBG_VARIANTS:
-        raise AnalysisRefusedError(f"analysis is not available for the {match.get_variant_display()} variant")
-    if match.entry_mode != Match.EntryMode.MOVES:
-        raise AnalysisRefusedError("analysis is not available: only the game results of this match were recorded")
+    reason = unanalysable_reason(match)
+    if reason:
+        raise AnalysisRefusedError(reason)
 
 
 def _mat_of(match: Match) -> tuple[str, int]:

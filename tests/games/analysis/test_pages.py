@@ -85,6 +85,24 @@ def test_the_match_page_says_why_there_is_no_analysis(client: Any, settings: Any
     assert api["status"] == "unavailable" and "/nonexistent/gnubg" in api["error"]
 
 
+@pytest.mark.parametrize(
+    ("options", "reason"),
+    [
+        ({"entry_mode": Match.EntryMode.SCORESHEET}, "only the game results of this match were recorded"),
+        ({"variant": "acey-deucey"}, "not available for the acey-deucey variant"),
+    ],
+    ids=["scoresheet", "acey-deucey"],
+)
+def test_a_match_gnubg_cannot_analyse_says_why_unasked(
+    client: Any, new_match: Any, options: dict[str, Any], reason: str
+) -> None:
+    match = new_match(length=3, **options)
+    assert not MatchAnalysis.objects.filter(match=match).exists()
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    note = re.search(r'<p class="analysis-status">([^<]*)</p>', page)
+    assert note is not None and note.group(1).startswith("analysis is not available") and reason in note.group(1)
+
+
 @pytest.mark.gnubg
 def test_a_private_match_stays_off_a_players_pr_for_spectators(client: Any, django_user_model: Any) -> None:
     match = import_mat(CUBE_MATCH)
