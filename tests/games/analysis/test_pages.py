@@ -74,6 +74,21 @@ def test_a_marked_cube_decision_shows_the_right_cube_action(client: Any) -> None
     )
 
 
+@pytest.mark.gnubg
+def test_luck_is_signed_and_explained_on_the_match_and_player_pages(client: Any) -> None:
+    match = import_mat(CUBE_MATCH)
+    call_command("analyse_match", str(match.pk))
+    rows = list(MatchAnalysis.objects.get(match=match).players.order_by("side"))
+    note = "Luck: the equity gained from the dice, in points per game"
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert note in page
+    for row in rows:
+        assert f"luck {row.luck:+.2f}</span>" in page
+        player = client.get(f"/players/{row.player_id}/").content.decode()
+        assert note in player and f"<td>{row.luck:+.2f}</td>" in player
+    assert any(row.luck < 0 for row in rows)  # the sign shows, not only a plus
+
+
 def test_the_match_page_says_why_there_is_no_analysis(client: Any, settings: Any) -> None:
     settings.GNUBG_PATH = "/nonexistent/gnubg"
     match = import_mat(CUBE_MATCH)

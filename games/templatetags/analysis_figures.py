@@ -1,0 +1,16 @@
+"""Filters for gnubg's figures on the pages: luck with its sign."""
+
+from __future__ import annotations
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def signed_luck(value: float | None) -> str:
+    """Luck to two places with its sign: "+0.54" lucky, "-0.31" unlucky, "0.00" neither."""
+    if value is None:
+        return ""
+    text = f"{value:+.2f}"
+    return "0.00" if text in ("+0.00", "-0.00") else text
