@@ -15,12 +15,13 @@ from django.test.utils import CaptureQueriesContext
 from engine.formats.matlog import write_match
 from engine.match import MatchState
 from games.models import Action, Match
-from tests.games.test_commands import GNUBG_LOG, run
+from tests.games.test_commands import GNUBG_LOG, NO_CORPUS, run
 from tests.web.conftest import simulated_games
 
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.skipif(not GNUBG_LOG.is_file(), reason=NO_CORPUS)
 def test_an_imported_log_is_replayed_once(monkeypatch: pytest.MonkeyPatch) -> None:
     applied = []
     apply = MatchState.apply
