@@ -2,7 +2,7 @@
 planning and resolving (bench/README.md, "Formats").
 
 Usage: python bench/formats_bench.py [--runs N] [--sizes 2-64,100,128,256,513] [--before FILE]
-       DJANGO_SETTINGS_MODULE=config.settings DATABASE_URL=postgres://... python bench/formats_bench.py --simulate
+       DJANGO_SETTINGS_MODULE=config.settings DATABASE_URL=postgres://... python bench/formats_bench.py --simulate [--no-plans]
 
 For every elimination format and field size it plans the bracket (``plan_bracket``) and plays it ``--runs`` times
 with a coin toss for every match through ``resolve`` (pure Python, no database), and checks the rules on each run:
@@ -17,9 +17,11 @@ It prints, per format and size, the consolation's possible and mean entrants, th
 losers left out of a consolation that is played, the runs with a flight of one, and the plan and resolve times.
 ``--before FILE`` loads another ``brackets.py`` (an earlier version, say
 ``git show REV:tournaments/pairing/brackets.py > /tmp/brackets_before.py``) and reports its figures beside, without
-the rule checks it predates. ``--simulate`` also runs ``simulate_event`` through the services on every format at
-the sizes of ``--simulate-sizes`` (the rules are checked by the tests of
-tests/tournaments/test_simulate_event.py on its report) and times each run.
+the rule checks it predates. ``--simulate`` also runs ``simulate_event`` through the services on every format (or
+those of ``--simulate-formats``) at the sizes of ``--simulate-sizes`` (by default the same as ``--sizes``), checks
+each report against the rules of its format with the checks of tests/tournaments/test_simulate_event.py, rolls the
+rehearsal back and times it; it exits 1 if a rule is broken. A field above a format's largest (tournaments/core.py
+``MAX_FIELD``) is reported as refused. ``--no-plans`` skips the coin-toss runs.
 """
 
 from __future__ import annotations
@@ -143,33 +145,47 @@ def measure(module: ModuleType, fmt: str, n: int, runs: int, checked: bool) -> d
     }
 
 
-def simulate(fmt_sizes: list[int]) -> None:
+def simulate(fmt_sizes: list[int], formats: list[str]) -> int:
+    """Rehearse every format on every size through the services, check each report against the rules of its format
+    (the checks of tests/tournaments/test_simulate_event.py) and roll it back. Returns the number of broken cases."""
     import django
 
     django.setup()
-    from django.db import connection
+    from django.db import connection, transaction
     from django.test.utils import setup_test_environment
 
+    from tests.tournaments.test_simulate_event import check_report
+    from tournaments.core import MAX_FIELD
+    from tournaments.models import FORMATS as ALL_FORMATS
     from tournaments.simulation import simulate_event
 
     setup_test_environment()
-    print(f"simulate_event on {connection.settings_dict['NAME']}: format, players, seconds")
-    for fmt in [*FORMATS, "swiss", "round-robin"]:
+    print(f"simulate_event on {connection.settings_dict['NAME']}: format, players, matches, seconds, rules")
+    broken = 0
+    for fmt in formats or list(ALL_FORMATS):
         for n in fmt_sizes:
+            if n > MAX_FIELD.get(fmt, n):
+                print(f"{fmt:28} {n:4}        -       -  refused: above the largest field ({MAX_FIELD[fmt]})")
+                continue
+            seed = 1000 + n
             started = time.perf_counter()
-            simulate_event(format=fmt, players=n, seed=n, match_length=1)
-            print(f"{fmt:28} {n:4} {time.perf_counter() - started:7.2f}", flush=True)
+            with transaction.atomic():  # rolled back: nothing a rehearsal writes is kept
+                report = simulate_event(format=fmt, players=n, seed=seed, match_length=1)
+                took = time.perf_counter() - started
+                try:  # the checks read the division too, so before the rollback
+                    check_report(report, fmt, n, seed, 1)
+                    verdict = "held"
+                except AssertionError as error:
+                    broken += 1
+                    verdict = f"BROKEN: {str(error).splitlines()[0] if str(error) else 'assertion'}"
+                transaction.set_rollback(True)
+            played = sum(len(r["pairings"]) for r in report["rounds"])
+            print(f"{fmt:28} {n:4} {played:8} {took:7.2f}  {verdict}", flush=True)
+    print(f"simulate_event: {broken} broken case(s)")
+    return broken
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=5, help="coin-toss runs per format and size (5)")
-    parser.add_argument("--sizes", default=SIZES, help=f"field sizes ({SIZES})")
-    parser.add_argument("--before", help="another brackets.py to measure beside (an earlier version)")
-    parser.add_argument("--simulate", action="store_true", help="also run simulate_event through the services")
-    parser.add_argument("--simulate-sizes", default="2,3,5,9,17,33,64", help="sizes for --simulate")
-    args = parser.parse_args()
-    before = load(args.before) if args.before else None
+def plans(args: argparse.Namespace, before: ModuleType | None) -> None:
     print("format                        n   possible  mean  left-out  lone  plan ms  resolve ms   (before: same)")
     totals: Counter[str] = Counter()
     for fmt in FORMATS:
@@ -192,8 +208,25 @@ def main() -> None:
             totals["left out now"] += round(now["left_out"] * args.runs)
             print(line, flush=True)
     print(f"rules held on {totals['cases']} format-size cases x {args.runs} runs; totals: {dict(totals)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5, help="coin-toss runs per format and size (5)")
+    parser.add_argument("--sizes", default=SIZES, help=f"field sizes ({SIZES})")
+    parser.add_argument("--before", help="another brackets.py to measure beside (an earlier version)")
+    parser.add_argument("--simulate", action="store_true", help="also run simulate_event through the services")
+    parser.add_argument("--simulate-sizes", default=SIZES, help=f"sizes for --simulate ({SIZES})")
+    parser.add_argument("--simulate-formats", default="", help="formats for --simulate, comma-separated (all)")
+    parser.add_argument("--no-plans", action="store_true", help="skip the coin-toss runs of the plans")
+    args = parser.parse_args()
+    before = load(args.before) if args.before else None
+    if not args.no_plans:
+        plans(args, before)
     if args.simulate:
-        simulate(sizes(args.simulate_sizes))
+        formats = [f for f in args.simulate_formats.split(",") if f]
+        if simulate(sizes(args.simulate_sizes), formats):
+            sys.exit(1)
 
 
 if __name__ == "__main__":

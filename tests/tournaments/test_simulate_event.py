@@ -339,6 +339,11 @@ def check_round_robin(report: dict[str, Any], n: int, cycles: int = 1) -> None:
 def test_every_format_runs_to_the_end_on_awkward_field_sizes(fmt: str, n: int) -> None:
     seed, length = 1000 + n, LENGTH.get(n, 5)
     report = simulate_event(format=fmt, players=n, seed=seed, match_length=length)
+    check_report(report, fmt, n, seed, length)
+
+
+def check_report(report: dict[str, Any], fmt: str, n: int, seed: int, length: int) -> None:
+    """Every rule of the format, read from a rehearsal's report (bench/formats_bench.py --simulate uses it too)."""
     check_contract(report, fmt, n, seed)
     check_pairings(report, fmt, length)
     check_standings(report)
