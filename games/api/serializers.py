@@ -7,7 +7,7 @@ legal is the engine's call, made in the services. Output serializers render mode
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
@@ -587,9 +587,41 @@ class DecisionSerializer(serializers.ModelSerializer):
             "equity_lost",
             "mark",
             "cube_mark",
+            "cube_equity_lost",
+            "cube_best",
             "luck",
             "luck_mark",
         )
+        extra_kwargs: ClassVar[dict[str, dict[str, str]]] = {
+            "kind": {"help_text": "a chequer play (move) or a cube action (double, take, drop)"},
+            "played": {"help_text": "the play made (24/18 13/11), or the cube action taken (double, take, drop)"},
+            "best": {
+                "help_text": (
+                    "gnubg's best play; for a cube action the right cube action: no double, double, take, "
+                    "double, pass, too good to double, take or too good to double, pass"
+                )
+            },
+            "played_equity": {"help_text": "the equity of what was played (normalised, from the decider's side)"},
+            "best_equity": {"help_text": "the equity of gnubg's best play or cube action (normalised)"},
+            "equity_lost": {"help_text": "what this play or cube action gave away (normalised equity, 0 when right)"},
+            "mark": {"help_text": "gnubg's mark of the play or cube action: doubtful, bad, very bad (empty: none)"},
+            "cube_mark": {
+                "help_text": "a play's cube decision before it (not doubling): gnubg's mark (doubtful, bad, very bad)"
+            },
+            "cube_equity_lost": {
+                "help_text": (
+                    "a play's cube decision before it: what not doubling gave away (normalised equity, 0 when "
+                    "right; the cube action's own is its equity_lost)"
+                )
+            },
+            "cube_best": {
+                "help_text": (
+                    "a play's cube decision before it: the right cube action as gnubg finds it (no double, double, "
+                    "take, double, pass, too good to double, take or too good to double, pass); empty without one "
+                    "(the cube was not available) and for a cube action (see best)"
+                )
+            },
+        }
 
 
 class MatchAnalysisSerializer(serializers.ModelSerializer):
