@@ -6,8 +6,11 @@ Nothing here writes a row directly: every write goes through ``games.services`` 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
+
+from django.db import connection
 
 from games import services as games
 from games.access import Actor, new_entry_token
@@ -138,3 +141,28 @@ def played_main_consolation(division: Division, director: Actor) -> Division:
     services.recompute_standings(division.pk)
     division.refresh_from_db()
     return division
+
+
+def run_in_threads(works: list[Callable[[], Any]], timeout: float = 120) -> list[Any]:
+    """Run the callables in threads released together; return their results (any exception fails the test)."""
+    barrier = threading.Barrier(len(works))
+    results: list[Any] = [None] * len(works)
+    errors: list[BaseException] = []
+
+    def worker(i: int) -> None:
+        try:
+            barrier.wait(timeout=30)
+            results[i] = works[i]()
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker, args=(i,), name=f"writer-{i}") for i in range(len(works))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout)
+    assert not any(t.is_alive() for t in threads), "a thread is stuck"
+    assert not errors, errors
+    return results

@@ -5,7 +5,6 @@ that commits, as the receivers enqueue them."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -15,7 +14,7 @@ from django.db import connection
 from games import services as games
 from games.access import Actor
 from games.models import Match
-from tests.tournaments.services.support import named, pairing
+from tests.tournaments.services.support import named, pairing, run_in_threads
 from tournaments import services
 from tournaments.models import Division, Pairing
 from tournaments.services.followup import followups_deferred
@@ -29,31 +28,6 @@ pytestmark = [
 ]
 
 REPEAT = 3  # independent divisions per test: more chances for the threads to collide
-
-
-def run_in_threads(works: list[Callable[[], Any]], timeout: float = 120) -> list[Any]:
-    """Run the callables in threads released together; return their results (any exception fails the test)."""
-    barrier = threading.Barrier(len(works))
-    results: list[Any] = [None] * len(works)
-    errors: list[BaseException] = []
-
-    def worker(i: int) -> None:
-        try:
-            barrier.wait(timeout=30)
-            results[i] = works[i]()
-        except BaseException as exc:
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker, args=(i,), name=f"writer-{i}") for i in range(len(works))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout)
-    assert not any(t.is_alive() for t in threads), "a thread is stuck"
-    assert not errors, errors
-    return results
 
 
 def semifinals(division_of: Callable[..., Division], director: Actor) -> Division:

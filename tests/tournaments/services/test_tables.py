@@ -4,6 +4,7 @@ matches, and the director's moves, holds and tables given."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 
@@ -12,10 +13,11 @@ from django.db import IntegrityError, connection, transaction
 
 from games.access import Actor
 from games.errors import ApplicationError
-from tests.tournaments.services.support import director_win, open_pairings, pairing
+from tests.tournaments.services.support import director_win, enter_win, open_pairings, pairing, run_in_threads
 from tournaments import services
 from tournaments.core import PLAYABLE
 from tournaments.models import Division, Event, Pairing, Table
+from tournaments.services import tables
 
 pytestmark = pytest.mark.django_db
 
@@ -148,43 +150,46 @@ def test_the_director_moves_holds_and_seats_by_hand(division_of: Callable[..., D
     check_invariant(event)
 
 
+#: How long the first assignment waits for the second at the barrier. With the event's lock the second cannot come
+#: (it waits for the first's commit), so the first goes on alone after this.
+MEET_SECONDS = 3
+
+
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL (DATABASE_URL=postgres://...)")
 @pytest.mark.django_db(transaction=True)
-def test_two_divisions_results_at_once_never_share_a_table(as_director: Actor) -> None:
-    """Results of two divisions synced at the same moment in two connections: the event's lock makes the second
-    assignment see the first, so each freed table goes to one match."""
+def test_two_divisions_results_at_once_never_share_a_table(as_director: Actor, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two divisions' last matches finish at the same moment, in two connections; each result's follow-up frees its
+    table and assigns the tables. A barrier holds each assignment between its reads and its writes until the other
+    has read too: without the event's lock both read the same free tables and the same queue, and send the same
+    waiting match to the two freed tables (one is lost). With it the second assignment cannot read before the
+    first has committed, so the barrier is never met and each freed table goes to its own match."""
     event = services.create_event(actor=as_director, name="Rush hour")
     services.set_tables(event, actor=as_director, names=["", ""])
     flights = {}
     for name, players in (("A", 2), ("B", 2), ("C", 6)):
-        flights[name] = services.create_division(
-            event, actor=as_director, settings=services.DivisionSettings(name=name, format="swiss", rounds_planned=1)
-        )
+        settings = services.DivisionSettings(name=name, format="swiss", rounds_planned=1, match_length=1)
+        flights[name] = services.create_division(event, actor=as_director, settings=settings)
         for i in range(1, players + 1):
             services.register_player(flights[name], actor=as_director, name=f"{name}{i}", rating=1900 - i)
         services.start_division(flights[name], actor=as_director)
-    one, two = flights["A"], flights["B"]
-    assert {p.division_id for p in seated(event)} == {one.pk, two.pk}, "C's three matches wait"
-    for p in seated(event):
-        director_win(p, p.entry_a, as_director, sync=False)  # two results stored, neither taken yet
+    assert {p.division_id for p in seated(event)} == {flights["A"].pk, flights["B"].pk}, "C's three matches wait"
+
     barrier = threading.Barrier(2)
-    errors: list[BaseException] = []
+    reached = threading.local()
+    write = tables.update_rows
 
-    def sync(division_id: int) -> None:
-        try:
-            barrier.wait()
-            services.sync_division(division_id)
-        except BaseException as exc:
-            errors.append(exc)
-        finally:
-            connection.close()
+    def meet_then_write(model: type[Pairing], rows: list[Pairing], fields: list[str]) -> None:
+        if not getattr(reached, "done", False):  # the assignment's first write: its reads are done
+            reached.done = True
+            with contextlib.suppress(threading.BrokenBarrierError):  # the other waits for this one's commit
+                barrier.wait(timeout=MEET_SECONDS)
+        write(model, rows, fields)
 
-    threads = [threading.Thread(target=sync, args=(d.pk,)) for d in (one, two)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    monkeypatch.setattr(tables, "update_rows", meet_then_write)
+    results = [lambda p=p: enter_win(p, p.entry_a, actor=as_director) for p in seated(event)]
+    run_in_threads(results)  # each result commits, then its follow-up runs in its thread
+
     check_invariant(event)
     assert {p.division_id for p in seated(event)} == {flights["C"].pk}
     assert len(seated(event)) == 2, "each freed table went to its own match of C"
+    assert barrier.broken, "the two assignments ran one after the other"
