@@ -351,6 +351,8 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 0}
 # Celery beat: re-enqueue the follow-up of results whose tasks were lost (broker down, worker killed).
 CELERY_BEAT_SCHEDULE = {
     "reconcile-divisions": {"task": "tournaments.tasks.reconcile", "schedule": 60.0},
+    # Analyses done in an older format (games.models.MatchAnalysis.FORMAT_VERSION) are redone, 100 every 5 min.
+    "requeue-out-of-date-analyses": {"task": "games.tasks.requeue_out_of_date_analyses", "schedule": 300.0},
 }
 
 # --- Logging ------------------------------------------------------------------------------------------------

@@ -306,7 +306,16 @@ class MatchAnalysis(models.Model):
     ``match_seq`` is the log's sequence number that was analysed: a correction moves the match past it, and the
     analysis is redone. ``status`` ``unavailable`` means it cannot be done here (gnubg missing, a variant gnubg
     does not play), ``failed`` that gnubg crashed or hung on every attempt; ``error`` says which.
+
+    ``format_version`` is the version of the way the figures were computed and stored (:data:`FORMAT_VERSION`); an
+    analysis done in an older one is out of date: it counts nowhere and is redone (games.analysis.service).
     """
+
+    #: The version of the stored figures. 1: before the versions were numbered, with the cube decisions' equities
+    #: as gnubg's match winning chances and a player's cube error gnubg's average per decision; 2: the cube
+    #: equities normalised at the decision's score and cube, the cube error gnubg's total, and the cube decision
+    #: before each play stored with it. Bump it whenever what is stored of gnubg's answer changes.
+    FORMAT_VERSION = 2
 
     class Status(models.TextChoices):
         PENDING = "pending"
@@ -324,6 +333,9 @@ class MatchAnalysis(models.Model):
     requested_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     seconds = models.FloatField(null=True, blank=True, help_text="how long gnubg took")
+    format_version = models.PositiveSmallIntegerField(
+        default=1, help_text="the version of the stored figures (FORMAT_VERSION when up to date)"
+    )
 
     class Meta:
         verbose_name_plural = "match analyses"

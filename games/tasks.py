@@ -25,3 +25,10 @@ def analyse_match(match_id: int, plies: int | None = None) -> str:
         return f"not analysed: {exc}"
     except Match.DoesNotExist:
         return f"not analysed: there is no match {match_id} any more"
+
+
+@shared_task
+def requeue_out_of_date_analyses(limit: int = 100) -> list[int]:
+    """Celery beat: ask again for the analyses done in an older format (a few at a time; the ``analysis`` queue
+    does the work). Returns the matches' ids."""
+    return analysis_service.requeue_out_of_date(limit=limit)

@@ -60,6 +60,29 @@ def unanalysable_reason(match: Match) -> str:
     return ""
 
 
+#: What a match page says of an analysis done in an older format, until it is redone.
+OUT_OF_DATE = "analysis out of date, being redone"
+
+
+def is_up_to_date(analysis: MatchAnalysis, match: Match) -> bool:
+    """Whether ``analysis`` is done, of ``match``'s log as it stands, in the current format."""
+    return (
+        analysis.status == MatchAnalysis.Status.DONE
+        and analysis.match_seq == match.seq
+        and analysis.format_version == MatchAnalysis.FORMAT_VERSION
+    )
+
+
+def out_of_date_analyses(*, limit: int | None = None) -> list[tuple[int, int]]:
+    """(match id, plies) of the analyses done in an older format, oldest first, at most ``limit`` (one query)."""
+    rows = (
+        MatchAnalysis.objects.filter(status=MatchAnalysis.Status.DONE, format_version__lt=MatchAnalysis.FORMAT_VERSION)
+        .order_by("finished_at", "id")
+        .values_list("match_id", "plies")
+    )
+    return list(rows if limit is None else rows[:limit])
+
+
 def match_analysis(match: Match, analysis: MatchAnalysis | None) -> MatchAnalysisView | None:
     """The analysis ``analysis`` of ``match`` for its page; for a match gnubg cannot analyse, the reason; None
     when none was asked for (a query when done)."""
@@ -68,6 +91,8 @@ def match_analysis(match: Match, analysis: MatchAnalysis | None) -> MatchAnalysi
         return MatchAnalysisView(status=MatchAnalysis.Status.UNAVAILABLE, message=reason) if reason else None
     if analysis.status == MatchAnalysis.Status.DONE and analysis.match_seq != match.seq:
         return MatchAnalysisView(status=MatchAnalysis.Status.PENDING, message="the analysis is being redone")
+    if analysis.status == MatchAnalysis.Status.DONE and analysis.format_version != MatchAnalysis.FORMAT_VERSION:
+        return MatchAnalysisView(status=MatchAnalysis.Status.PENDING, message=OUT_OF_DATE)
     if analysis.status == MatchAnalysis.Status.DONE:
         players = tuple(analysis.players.select_related("player").order_by("side"))
         return MatchAnalysisView(
@@ -105,7 +130,10 @@ def entry_decisions(match: Match, lines: list[LoggedDecision]) -> dict[int, Deci
     record, and the n-th cube action its n-th cube record; a pair whose side (or dice) differ is left unmarked.
     """
     rows = Decision.objects.filter(
-        analysis__match=match, analysis__match_seq=match.seq, game_number__in={line.game for line in lines}
+        analysis__match=match,
+        analysis__match_seq=match.seq,
+        analysis__format_version=MatchAnalysis.FORMAT_VERSION,
+        game_number__in={line.game for line in lines},
     ).order_by("game_number", "turn")  # the games of the lines only: a page shows a game at a time
     gnubg: dict[tuple[int, str], list[Decision]] = {}
     for row in rows:
@@ -128,10 +156,12 @@ def entry_decisions(match: Match, lines: list[LoggedDecision]) -> dict[int, Deci
 
 def counted_analyses() -> QuerySet[PlayerAnalysis]:
     """The players' figures that count towards a PR: of finished matches (a match still under way, analysed on a
-    director's request or game by game, is not a whole match), analysed as their log stands."""
+    director's request or game by game, is not a whole match), analysed as their log stands, in the current
+    format (an out-of-date analysis counts once it is redone)."""
     return PlayerAnalysis.objects.filter(
         analysis__status=MatchAnalysis.Status.DONE,
         analysis__match_seq=F("analysis__match__seq"),
+        analysis__format_version=MatchAnalysis.FORMAT_VERSION,
         analysis__match__status=Match.Status.FINISHED,
     )
 

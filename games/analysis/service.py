@@ -3,8 +3,10 @@
 :func:`analyse_match` is the one code path of the Celery task and of ``manage.py analyse_match``: it exports the log
 in force as .mat (games/export.py), hands it to the worker's gnubg (engine.py) and stores gnubg's figures per
 player and per decision in one transaction. It is idempotent: a match whose stored analysis is of the same log and
-depth is left as it is. gnubg runs outside any transaction and without the match lock; if the log moved on while it
-ran (a correction), the result is dropped and the correction's own request redoes it.
+depth, in the current format (MatchAnalysis.FORMAT_VERSION), is left as it is. gnubg runs outside any transaction
+and without the match lock; if the log moved on while it ran (a correction), the result is dropped and the
+correction's own request redoes it. An analysis done in an older format is asked for again by
+:func:`requeue_out_of_date`.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from django.utils import timezone
 
 from engine.errors import EngineError
 from games.analysis.engine import AnalysisFailedError, AnalysisUnavailableError, gnubg_version, worker_gnubg
-from games.analysis.selectors import GNUBG_VARIANTS, unanalysable_reason
+from games.analysis.selectors import GNUBG_VARIANTS, is_up_to_date, out_of_date_analyses, unanalysable_reason
 from games.export import match_mat
 from games.hooks import IMPORT_ANALYSIS_CHECKS
 from games.models import Decision, Match, MatchAnalysis, PlayerAnalysis
@@ -51,12 +53,7 @@ def analyse_match(match_id: int, *, plies: int | None = None) -> MatchAnalysis:
     plies = settings.ANALYSIS_PLIES if plies is None else plies
     match = Match.objects.select_related("player1", "player2").get(pk=match_id)
     current = MatchAnalysis.objects.filter(match=match).first()
-    if (
-        current is not None
-        and current.status == MatchAnalysis.Status.DONE
-        and current.match_seq == match.seq
-        and current.plies == plies
-    ):
+    if current is not None and is_up_to_date(current, match) and current.plies == plies:
         return current
     try:
         mat_text, seq = _mat_of(match)
@@ -93,12 +90,27 @@ def request_analysis(match_id: int, *, plies: int | None = None) -> MatchAnalysi
         check_analysable(match)
         analysis, _ = MatchAnalysis.objects.get_or_create(match=match)
         asked = settings.ANALYSIS_PLIES if plies is None else plies
-        if analysis.status != MatchAnalysis.Status.DONE or analysis.match_seq != match.seq or analysis.plies != asked:
+        if not is_up_to_date(analysis, match) or analysis.plies != asked:
             analysis.status = MatchAnalysis.Status.PENDING
             analysis.error = ""
             analysis.save(update_fields=["status", "error"])
         transaction.on_commit(lambda: analyse_match_task.delay(match_id, plies))
     return analysis
+
+
+def requeue_out_of_date(*, limit: int | None = None) -> list[int]:
+    """Ask again for every analysis done in an older format (MatchAnalysis.FORMAT_VERSION), at the depth it was
+    done at, oldest first (at most ``limit``): each is marked pending and enqueued. Returns the matches' ids; a
+    match that can no longer be analysed is left as it is. Run by ``manage.py requeue_analyses`` and beat."""
+    requeued = []
+    for match_id, plies in out_of_date_analyses(limit=limit):
+        try:
+            request_analysis(match_id, plies=plies)
+        except AnalysisRefusedError as exc:
+            log.info("the out-of-date analysis of match %s is not redone: %s", match_id, exc)
+            continue
+        requeued.append(match_id)
+    return requeued
 
 
 def should_analyse(match: Match, *, imported: bool = False) -> bool:
@@ -139,7 +151,7 @@ def _mat_of(match: Match) -> tuple[str, int]:
 def _store_outcome(match: Match, status: str, *, plies: int, error: str, attempts: int = 0) -> None:
     with transaction.atomic():
         analysis, _ = MatchAnalysis.objects.select_for_update().get_or_create(match=match)
-        if analysis.status == MatchAnalysis.Status.DONE and analysis.match_seq == match.seq:
+        if is_up_to_date(analysis, match):
             return  # a good analysis of this log stands; a failed redo does not erase it
         analysis.players.all().delete()
         analysis.decisions.all().delete()
@@ -167,7 +179,7 @@ def _store(match: Match, report: dict[str, Any], *, seq: int, plies: int, engine
         Decision.objects.bulk_create(_decisions(analysis, games), batch_size=1000)
         analysis.status, analysis.plies, analysis.engine, analysis.error = MatchAnalysis.Status.DONE, plies, engine, ""
         analysis.match_seq, analysis.seconds, analysis.finished_at = seq, seconds, timezone.now()
-        analysis.attempts = 0
+        analysis.attempts, analysis.format_version = 0, MatchAnalysis.FORMAT_VERSION
         analysis.save()
     return analysis
 

@@ -625,7 +625,12 @@ class DecisionSerializer(serializers.ModelSerializer):
 
 
 class MatchAnalysisSerializer(serializers.ModelSerializer):
-    current = serializers.SerializerMethodField(help_text="the analysis is of the log as it stands")
+    current = serializers.SerializerMethodField(
+        help_text=(
+            "the analysis is of the log as it stands and in the current format (format_version): when false, it is "
+            "being redone"
+        )
+    )
     players = PlayerAnalysisSerializer(many=True, read_only=True)
     decisions = DecisionSerializer(many=True, read_only=True)
 
@@ -638,6 +643,7 @@ class MatchAnalysisSerializer(serializers.ModelSerializer):
             "plies",
             "engine",
             "match_seq",
+            "format_version",
             "current",
             "attempts",
             "finished_at",
@@ -646,7 +652,9 @@ class MatchAnalysisSerializer(serializers.ModelSerializer):
         )
 
     def get_current(self, analysis: MatchAnalysis) -> bool:
-        return bool(analysis.match_seq == analysis.match.seq)
+        return bool(
+            analysis.match_seq == analysis.match.seq and analysis.format_version == MatchAnalysis.FORMAT_VERSION
+        )
 
 
 class AnalysisRequestInput(serializers.Serializer):
