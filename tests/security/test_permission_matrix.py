@@ -116,6 +116,8 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("director:event", "POST hold-table"):          (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:event", "POST release-table"):       (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 409, 409),
     ("director:event", "POST seat-match"):          (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
+    ("director:event-venue-live", "GET"):           (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
+    ("director:event-venue-live", "POST"):          (LOGIN, 405, LOGIN, LOGIN, LOGIN, LOGIN, 405, 405, 405),
     ("director:division", "GET"):                   (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
     ("director:division", "POST register"):         (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "POST import"):           (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
@@ -310,8 +312,8 @@ def _page(name: str, division: str = "", key: str = "") -> Callable[[World], str
     def url(w: World) -> str:
         if name == "home":
             return reverse("director:home")
-        if name == "event":
-            return reverse("director:event", args=[w.event.slug])
+        if name in ("event", "event-venue-live"):
+            return reverse(f"director:{name}", args=[w.event.slug])
         found = getattr(w, division)
         if name == "match":
             return reverse("director:match", args=[w.event.slug, found.slug, w.pairings[key].key])
@@ -367,6 +369,8 @@ PAGE_CALLS: dict[tuple[str, str], Call] = {
     ("director:event", "POST seat-match"): Call(
         "live", _page("event"), _form("seat-match", lambda w: w.pairings["fresh"].pk, table=9)
     ),
+    ("director:event-venue-live", "GET"): Call("live", _page("event-venue-live")),
+    ("director:event-venue-live", "POST"): Call("live", _page("event-venue-live")),
     ("director:division", "GET"): Call("live", _page("division", "moves")),
     ("director:division", "POST register"): Call("live", _page("division", "reg"), _form("register", name="Newcomer")),
     ("director:division", "POST import"): Call(

@@ -150,6 +150,53 @@ def test_the_dashboard_shows_calls_and_the_queue_and_the_director_runs_the_table
     assert "as many tables as there are matches" in client.get(url).content.decode()
 
 
+def test_the_dashboards_calls_and_queue_refresh_themselves(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    """The page polls its live part; the part answers alone (304 while nothing changed) and shows a new call after
+    a result frees a table; after a refusal the page does not poll, so the refusal stays shown."""
+    division = two_tables_three_matches(division_of, as_director)
+    event = division.event
+    client = Client()
+    client.force_login(director)
+    live = reverse("director:event-venue-live", args=[event.slug])
+    assert live == f"/manage/{event.slug}/live/venue/"
+    html = client.get(reverse("director:event", args=[event.slug])).content.decode()
+    part = re.search(r'<div id="venue-live"[^>]*>', html)
+    assert part is not None
+    assert f'hx-get="{live}"' in part.group() and 'hx-trigger="every 5s"' in part.group()
+    assert 'hx-swap="outerHTML"' in part.group() and "data-live-part" in part.group()
+    assert "htmx.min.js" in html and "js/events.js" in html and "js/director.js" in html
+
+    first = client.get(live)
+    assert first.status_code == 200 and first["Cache-Control"] == "private, no-store"
+    text = first.content.decode()
+    assert text.startswith('<div id="venue-live"'), "the part alone, without the page"
+    assert f'data-etag="&quot;{first["ETag"][1:-1]}&quot;"' in text, "the part carries the ETag it is sent back with"
+    waiting = Pairing.objects.select_related("entry_a__player", "entry_b__player").get(
+        division=division, table__isnull=True
+    )
+    names = f"{waiting.entry_a.player.display_name} v {waiting.entry_b.player.display_name}"
+    assert names in text[text.index("Waiting for a table") :], "the third match waits"
+    assert client.get(live, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+
+    seated = Pairing.objects.select_related("entry_a").filter(division=division, table__number=1).get()
+    director_win(seated, seated.entry_a, as_director)  # table 1 frees: the waiting match is called to it
+    after = client.get(live, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert after.status_code == 200 and after["ETag"] != first["ETag"]
+    calls = after.content.decode()
+    calls = calls[calls.index("<h3>Calls</h3>") : calls.index("Waiting for a table")]
+    assert f"<strong>Table 1</strong>: {division.name}" in calls and names in calls
+
+    refused = client.post(
+        reverse("director:event", args=[event.slug]),
+        {"action": "seat-match", "target": str(waiting.pk), f"seat-match-{waiting.pk}-table": "2"},
+    )
+    assert refused.status_code == 409 and "Table 2 holds another match" in refused.content.decode()
+    stopped = re.search(r'<div id="venue-live"[^>]*>', refused.content.decode())
+    assert stopped is not None and "hx-get" not in stopped.group()
+
+
 # -- the venue display -----------------------------------------------------------------------------------------------
 
 

@@ -16,6 +16,7 @@ message on the form that was sent and what the director typed, and the service h
 from __future__ import annotations
 
 import csv
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import wraps
@@ -26,7 +27,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
@@ -34,6 +35,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from config.live import not_modified
 from games import services as games
 from games.access import Actor, reissue_entry_token
 from games.analysis.selectors import match_analysis_of
@@ -357,9 +359,8 @@ def event_page(request: HttpRequest, event: str) -> HttpResponse:
         division.current_rounds = boards.get(division.pk, [])  # type: ignore[attr-defined]
     venue = venue_of(found)
     context = {
-        "event": found,
+        **_venue_context(found, venue),
         "divisions": divisions,
-        "venue": venue,
         "tables_form": _form(page, failed, EVENT_ACTIONS, "set-tables", initial={"tables": _tables_text(venue)}),
         "queue": selectors.director_queue(found),
         "directors": reads.event_directors(found),
@@ -367,6 +368,48 @@ def event_page(request: HttpRequest, event: str) -> HttpResponse:
         "director_form": _form(page, failed, EVENT_ACTIONS, "add-director"),
     }
     return _answer(request, "director/event.html", context, failed)
+
+
+#: How often the dashboard's calls, queue and tables refresh themselves (seconds).
+VENUE_POLL_SECONDS = 5
+
+
+def _venue_context(event: Event, venue: Venue) -> dict[str, Any]:
+    return {
+        "event": event,
+        "venue": venue,
+        "venue_etag": _venue_etag(venue),
+        "poll_trigger": f"every {VENUE_POLL_SECONDS}s",
+    }
+
+
+def _venue_etag(venue: Venue) -> str:
+    """The ETag of the dashboard's live part: a digest of everything it shows (its forms' CSRF tokens aside)."""
+
+    def shown(p: Pairing | None) -> tuple[object, ...]:
+        if p is None:
+            return ()
+        names = tuple(e.player.display_name if e else "" for e in (p.entry_a, p.entry_b))
+        return (p.pk, p.division.name, p.round.bracket, p.round.number, *names, p.called_at, p.table_label)
+
+    seats = [(s.table.number, s.table.label, s.table.held, s.called, *shown(s.pairing)) for s in venue.seats]
+    digest = hashlib.sha256(repr((seats, [shown(p) for p in venue.queue])).encode()).hexdigest()
+    return f'"{digest[:24]}"'
+
+
+@director_page
+@require_GET
+def event_venue_live(request: HttpRequest, event: str) -> HttpResponse:
+    """``/manage/<event>/live/venue/``: the dashboard's calls, queue and tables alone, which its page polls; 304
+    when the director's copy is current (two queries)."""
+    found = _event(request, event)
+    context = _venue_context(found, venue_of(found))
+    if not_modified(request, context["venue_etag"]):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        response = render(request, "director/_venue_live.html", context)
+    response["ETag"] = context["venue_etag"]
+    return response
 
 
 def _tables_text(venue: Venue) -> str:

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from games import access
 from games.access import Actor
 from games.models import Action, Match
+from tests.tournaments.services.support import enter_win
 from tests.web.browser.conftest import Pages
 from tests.web.browser.test_flows import PASSWORD, log_in, watch_reloads
 from tournaments import services
@@ -123,3 +124,24 @@ def test_the_director_enters_a_game_and_undoes_a_forfeit_from_the_pages(pages: P
     expect(spectator.locator("#round")).not_to_contain_text("forfeit")
     expect(spectator.locator("#round")).not_to_contain_text("not at the table")
     pages.shot(spectator, "forfeit-undone")
+
+
+def test_the_dashboard_shows_a_new_call_without_a_reload(pages: Pages, tina: Any) -> None:
+    """One table, two matches: the second waits. When the first one's result is in, the dashboard's calls show the
+    second called to the table, without a reload."""
+    division = _division(tina, players=["Anna", "Bjorn", "Carla", "David"], start=False)
+    services.set_tables(division.event, actor=Actor(user=tina), names=["Feature table"])
+    services.start_division(division, actor=Actor(user=tina))
+    seated = Pairing.objects.select_related("entry_a__player", "match").get(division=division, table__isnull=False)
+    waiting = Pairing.objects.select_related("entry_a__player", "entry_b__player").get(
+        division=division, table__isnull=True
+    )
+    page = log_in(pages, f"/manage/{division.event.slug}/", "desktop")
+    same_page = watch_reloads(page)
+    live = page.locator("#venue-live")
+    names = f"{waiting.entry_a.player.display_name} v {waiting.entry_b.player.display_name}"
+    expect(live.locator(".table-queue")).to_contain_text(names)
+    enter_win(seated, seated.entry_a, actor=Actor(user=tina))  # its follow-up frees the table and calls the next
+    expect(live.locator(".calls")).to_contain_text(f"Feature table: Open, Round 1: {names}", timeout=15000)
+    expect(live).to_contain_text("No match is waiting for a table.")
+    same_page()
