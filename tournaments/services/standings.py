@@ -5,8 +5,9 @@ Swiss and round robin: one table per round played (``after_round``), ranked by m
 and then by the division's tie-breaks in order (tournaments/standings/tiebreakers.py). Elimination: one table,
 ranked by the main place (how far each player went in the main bracket; in double elimination the order of
 elimination), players still in first and players level there sharing the rank; each row also holds the player's
-place in each flight (main, consolation, last chance: tournaments/standings/places.py). Byes are advances, not
-wins: an elimination row counts a bye in ``byes`` only.
+place in each flight (main, consolation, last chance: tournaments/standings/places.py), read with the slots still
+to be played in the same statement (each keeps a place at its round). Byes are advances, not wins: an elimination
+row counts a bye in ``byes`` only.
 
 A recompute stores the ``results_version`` it read, so a result that arrives while it runs leaves the standings
 marked pending (and the task that result enqueued computes them again).
@@ -32,7 +33,7 @@ from django.utils import timezone
 from games.bulk import copy_rows
 from games.models import Match
 from tournaments import ratings
-from tournaments.core import COUNTED, COUNTED_CONFIRMATIONS, lock_division
+from tournaments.core import COUNTED, COUNTED_CONFIRMATIONS, PLAYABLE, UNCONFIRMED, lock_division, result_counts
 from tournaments.models import Division, Pairing, Rating, RatingChange, RatingList, Round, Standing
 from tournaments.standings.places import Place, flight_places
 from tournaments.standings.tiebreakers import ForfeitRule, PlayerId, Result, Tiebreak, standings
@@ -42,6 +43,9 @@ from tournaments.standings.tiebreakers import ForfeitRule, PlayerId, Result, Tie
 _Counted = tuple[int, str, int, int | None, int | None, int, int, int, str]
 #: An entry as read: id, seed, status.
 _Entry = tuple[int, int | None, str]
+#: The slots of a bracket still to be played (or whose result waits for a confirmation or a director), by bracket
+#: and round.
+_Pending = dict[tuple[str, int], int]
 #: The compared columns of a standings row, in this order; ``results_version`` is written, not compared.
 #: The decisions that make a result a forfeit (tournaments/standings/tiebreakers.py says how one counts).
 FORFEITS = (Pairing.Decision.FORFEIT_NO_SHOW, Pairing.Decision.FORFEIT_WITHDRAWAL, Pairing.Decision.FORFEIT_PENALTY)
@@ -64,25 +68,36 @@ def recompute_standings(division_id: int) -> int:
     with transaction.atomic():
         division = lock_division(division_id)
         version = division.results_version
-        counted: list[_Counted] = list(
-            division.pairings.filter(COUNTED, winner__isnull=False)
-            .order_by("round__number", "board")
-            .values_list(
-                "round__number",
-                "round__bracket",
-                "board",
-                "entry_a",
-                "entry_b",
-                "winner",
-                "score_a",
-                "score_b",
-                "decision",
-            )
+        slots = division.pairings.order_by("round__number", "board")
+        if not division.is_elimination:  # a table reads only the counted results; a bracket its open slots too
+            slots = slots.filter(COUNTED, winner__isnull=False)
+        read = slots.values_list(
+            "round__number",
+            "round__bracket",
+            "board",
+            "entry_a",
+            "entry_b",
+            "winner",
+            "score_a",
+            "score_b",
+            "decision",
+            "status",
+            "confirmation",
         )
+        counted: list[_Counted] = []
+        pending: _Pending = defaultdict(int)
+        for *values, status, confirmation in read:
+            if values[5] is not None and result_counts(status, values[5], confirmation):
+                counted.append(tuple(values))  # type: ignore[arg-type]
+            elif _to_be_played(status, confirmation):
+                pending[(values[1], values[0])] += 1
         entries: list[_Entry] = list(
             division.entries.exclude(seed__isnull=True, place="").values_list("pk", "seed", "status")
         )
-        rows = (_elimination_rows if division.is_elimination else _table_rows)(division, entries, counted)
+        if division.is_elimination:
+            rows = _elimination_rows(division, entries, counted, pending)
+        else:
+            rows = _table_rows(division, entries, counted)
         _write_changed_tables(division, rows)
         current = Division.objects.filter(pk=division.pk, results_version=version)
         current.update(standings_version=version, standings_status=Division.Work.CURRENT, standings_error="")
@@ -167,14 +182,24 @@ def _tally(results: Sequence[Result], forfeits: str = ForfeitRule.LEFT_OUT) -> d
     return out
 
 
-def _elimination_rows(division: Division, entries: list[_Entry], counted: list[_Counted]) -> list[tuple[Any, ...]]:
+def _to_be_played(status: str, confirmation: str) -> bool:
+    """A slot whose result is still to come: waiting for its players, to be played or being played, or played and
+    waiting for a confirmation or a director (a bye, an empty or skipped slot and a double forfeit are settled)."""
+    if status == Pairing.Status.FINISHED:
+        return confirmation in UNCONFIRMED
+    return status == Pairing.Status.WAITING or status in PLAYABLE
+
+
+def _elimination_rows(
+    division: Division, entries: list[_Entry], counted: list[_Counted], pending: _Pending
+) -> list[tuple[Any, ...]]:
     """The one table of an elimination division: ranked by the main place (double elimination: by the order of
     elimination), players still in first; each row carries its places per flight (tournaments/standings/places.py).
     Byes are advances, not wins: a bye counts in ``byes`` only."""
     tally = _tally([_result(c) for c in counted], division.forfeit_tiebreaks)
     for row in tally.values():
         row[0] -= row[2]  # a bye is not a match won
-    places = _flight_places(division, [pk for pk, _, _ in entries], counted)
+    places = _flight_places(division, counted, pending)
     main = places.get(Round.Bracket.MAIN, {})
 
     finished = division.status == Division.Status.FINISHED
@@ -197,57 +222,65 @@ def _elimination_rows(division: Division, entries: list[_Entry], counted: list[_
     return rows
 
 
-def _flight_places(division: Division, players: list[int], counted: list[_Counted]) -> dict[str, dict[int, Place]]:
-    """The places of each flight. The main flight's are known as players go out (everyone is in it from the start);
-    a consolation's or last chance's once the division is finished (until then more players may drop in), and only
-    for a flight where a match was played (a lone player walking over byes takes no place in it). In double
-    elimination the main and losers' brackets are one flight, ``main``: a player is out at his second loss, or at
-    a loss in the grand final that ends the division."""
+def _flight_places(division: Division, counted: list[_Counted], pending: _Pending) -> dict[str, dict[int, Place]]:
+    """The places of each flight. The main flight's are known as players go out (everyone is in it from the start):
+    each of its slots still to be played keeps a place at its round, and first place is kept for the champion until
+    the flight is over. A consolation's or last chance's are placed once that flight is over (until then players may
+    still drop in, and a slot waiting for them may turn into a bye), and only for a flight where a match was played
+    (a lone player walking over byes takes no place in it). In double elimination the main and losers' brackets are
+    one flight, ``main``: a player is out at his second loss, or at a loss in the grand final that ends it."""
     finished = division.status == Division.Status.FINISHED
     played = [c for c in counted if c[3] is not None and c[4] is not None]
-    champion = _main_champion(division, counted)
+    if finished:
+        pending = {}
     if division.format == Division.Format.DOUBLE:
-        return {Round.Bracket.MAIN: _double_places(players, played, champion, finished)}
+        return {Round.Bracket.MAIN: _double_places(division, counted, played, pending)}
     out: dict[str, dict[int, Place]] = {}
     for flight in (Round.Bracket.MAIN, Round.Bracket.CONSOLATION, Round.Bracket.LAST_CHANCE):
         matches = [c for c in played if c[1] == flight]
-        if flight != Round.Bracket.MAIN and not (finished and matches):
+        todo = {number: n for (bracket, number), n in pending.items() if bracket == flight}
+        if flight != Round.Bracket.MAIN and (todo or not matches):
             continue
-        entrants = players if flight == Round.Bracket.MAIN else sorted({x for c in matches for x in (c[3], c[4])})
         out_at = {_loser(c): c[0] for c in matches}
-        unbeaten = [p for p in entrants if p not in out_at]
-        flight_champion = champion if flight == Round.Bracket.MAIN else None
-        if flight != Round.Bracket.MAIN and len(unbeaten) == 1:
-            flight_champion = unbeaten[0]
-        still_in = 0 if finished else len([p for p in unbeaten if p != flight_champion])
-        out[flight] = flight_places(out_at, flight_champion if finished else None, still_in)
+        champion = None
+        if not todo and flight == Round.Bracket.MAIN:
+            champion = _main_champion(division, counted)
+        elif not todo:
+            unbeaten = {x for c in matches for x in (c[3], c[4]) if x not in out_at}
+            champion = unbeaten.pop() if len(unbeaten) == 1 else None
+        out[flight] = flight_places(out_at, champion, todo)
     return out
 
 
+#: The stage of the grand final and its reset in double elimination: their loser is the runner-up.
+_GRAND_FINAL = 1000
+
+
 def _double_places(
-    players: list[int], played: list[_Counted], champion: int | None, finished: bool
+    division: Division, counted: list[_Counted], played: list[_Counted], pending: _Pending
 ) -> dict[int, Place]:
     """Double elimination as one flight, placed by the order of elimination: out at the second loss (once the
-    division is finished, the grand final's loser too, beaten once when no reset is played); a loss in the grand
-    final or the reset goes furthest, then the losers' bracket rounds, later further."""
-    main_losses: dict[int, list[int]] = defaultdict(list)
+    flight is over, the grand final's loser too, beaten once when no reset is played); a loss in the grand final
+    or the reset goes furthest, then the losers' bracket rounds, later further. Each losers' bracket match still to
+    be played keeps a place at its round, and the grand final one for the runner-up to come."""
+    main_losses: dict[int, int] = defaultdict(int)
     losers_bracket: dict[int, int] = {}
     for c in played:
         if c[1] == Round.Bracket.MAIN:
-            main_losses[_loser(c)].append(c[0])
+            main_losses[_loser(c)] += 1
         else:
             losers_bracket[_loser(c)] = c[0]  # a loss in the losers' bracket puts him out
-
-    def stage(p: int) -> int:  # where he went out: the losers' bracket round, or the grand final and reset
-        return losers_bracket[p] if p in losers_bracket else 1000 + max(main_losses[p])
-
+    over = not pending
+    champion = _main_champion(division, counted) if over else None
     out_at = {
-        p: stage(p)
+        p: losers_bracket.get(p, _GRAND_FINAL)
         for p in main_losses.keys() | losers_bracket.keys()
-        if p != champion and (len(main_losses.get(p, ())) + (p in losers_bracket) >= 2 or finished)
+        if p != champion and (main_losses.get(p, 0) + (p in losers_bracket) >= 2 or over)
     }
-    still_in = 0 if finished else len([p for p in players if p not in out_at])
-    return flight_places(out_at, champion if finished else None, still_in)
+    todo = {number: n for (bracket, number), n in pending.items() if bracket == Round.Bracket.CONSOLATION}
+    if not over and _GRAND_FINAL not in out_at.values():
+        todo[_GRAND_FINAL] = 1
+    return flight_places(out_at, champion, todo)
 
 
 def _loser(c: _Counted) -> int:
@@ -258,10 +291,12 @@ def _loser(c: _Counted) -> int:
 
 
 def _main_champion(division: Division, counted: list[_Counted]) -> int | None:
-    if division.status != Division.Status.FINISHED:
-        return None
+    """The winner of the main flight's last match, once the flight is over (a field of one: its player, once the
+    division is finished)."""
     main = [c for c in counted if c[1] == "main"]
     if not main:
+        if division.status != Division.Status.FINISHED:
+            return None
         entries = list(division.entries.exclude(seed__isnull=True).values_list("pk", flat=True))
         return entries[0] if len(entries) == 1 else None
     last = max(main, key=lambda c: (c[0], c[2]))

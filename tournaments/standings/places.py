@@ -9,7 +9,12 @@ Terms
 
 So a 17-player knockout places its runner-up 2, its semi-final losers 3-4, its quarter-final losers 5-8, its
 round-2 losers 9-16 and the loser of its one round-1 match 17. Byes are advances, not matches: a player never
-goes out on a bye. A player still in has no place yet; he counts as having gone further than everyone out.
+goes out on a bye.
+
+While a flight is played, a player still in has no place yet. Every match still to be played puts one more
+player out at its stage, so it keeps a place in that stage's span: the first semi-final's loser is ``3-4`` while
+the other semi-final is pending, not ``4``, and a quarter-final still to be played goes out behind him. First place
+is kept for the champion to come.
 """
 
 from __future__ import annotations
@@ -32,25 +37,33 @@ class Place:
         return str(self.first) if self.first == self.last else f"{self.first}-{self.last}"
 
 
-def flight_places(out_at: Mapping[P, int], champion: P | None, still_in: int = 0) -> dict[P, Place]:
+def flight_places(
+    out_at: Mapping[P, int], champion: P | None, pending: Mapping[int, int] | None = None
+) -> dict[P, Place]:
     """The places of a flight: ``out_at`` maps each player who is out to his stage (higher went further), the
-    champion (None until decided) is first, and ``still_in`` players (the champion not among them) have no place
-    yet but are ahead of everyone out.
+    champion (None until decided) is first, and ``pending`` counts by stage the players still to go out there (one
+    per match still to be played at that stage). While anything is pending and the champion is not decided, first
+    place is kept for him.
 
     >>> {p: str(x) for p, x in flight_places({"a": 2, "b": 1, "c": 1}, "d").items()}
     {'d': '1', 'a': '2', 'b': '3-4', 'c': '3-4'}
+    >>> {p: str(x) for p, x in flight_places({"a": 2, "b": 1}, None, {2: 1, 3: 1}).items()}
+    {'a': '3-4', 'b': '5'}
     """
     if champion is not None and champion in out_at:
         raise ValueError(f"the champion {champion!r} cannot also be out")
+    pending = {stage: n for stage, n in (pending or {}).items() if n > 0}
     places: dict[P, Place] = {}
-    ahead = still_in
+    ahead = 0
     if champion is not None:
         places[champion] = Place(1, 1)
-        ahead += 1
-    stages = sorted(set(out_at.values()), reverse=True)
-    for stage in stages:
+        ahead = 1
+    elif pending:
+        ahead = 1  # the champion to come
+    for stage in sorted(set(out_at.values()) | pending.keys(), reverse=True):
         level = [p for p, s in out_at.items() if s == stage]
+        size = len(level) + pending.get(stage, 0)
         for p in level:
-            places[p] = Place(ahead + 1, ahead + len(level))
-        ahead += len(level)
+            places[p] = Place(ahead + 1, ahead + size)
+        ahead += size
     return places

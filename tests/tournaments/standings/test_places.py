@@ -20,8 +20,16 @@ def test_a_knockout_of_seventeen_shares_its_places_by_round() -> None:
 
 
 def test_players_still_in_have_no_place_but_are_ahead() -> None:
-    places = shown(flight_places({"a": 1, "b": 1}, None, still_in=2))
-    assert places == {"a": "3-4", "b": "3-4"}
+    # two quarter-finals played, two to play; one semi-final and the final to play: 1 and 2 kept, 3-4 kept
+    places = shown(flight_places({"a": 1, "b": 1}, None, {1: 2, 2: 2, 3: 1}))
+    assert places == {"a": "5-8", "b": "5-8"}
+
+
+def test_each_match_still_to_play_keeps_a_place_in_its_stage() -> None:
+    # one semi-final over, the other pending: its loser shares 3-4; a quarter-final still to play goes out behind
+    places = shown(flight_places({"s1": 2, "q1": 1, "q2": 1}, None, {3: 1, 2: 1, 1: 2}))
+    assert places == {"s1": "3-4", "q1": "5-8", "q2": "5-8"}
+    assert shown(flight_places({"s1": 2}, None, {})) == {"s1": "1"}, "nothing pending and no champion: a bare order"
 
 
 def test_the_champion_cannot_be_out() -> None:
