@@ -67,7 +67,7 @@ from tournaments.pages import (
 )
 from tournaments.selectors import events_visible_to, standings_table
 from tournaments.selectors.director import current_boards, event_divisions
-from tournaments.selectors.public import division_for_page, pairings_of, pr_table, rounds_with_counts
+from tournaments.selectors.public import division_for_page, pairings_of, pr_by_depth, pr_table, rounds_with_counts
 from tournaments.selectors.venue import venue_of
 
 #: The parts of a division page that refresh themselves.
@@ -353,7 +353,7 @@ def event_pr(request: HttpRequest, event: str) -> HttpResponse:
     """``/events/<event>/pr/``: the PR table of the event's analysed matches (one query past the event's)."""
     found = get_object_or_404(events_visible_to(request.user), slug=event)
     minimum = settings.ANALYSIS_MIN_DECISIONS
-    context = {"event": found, "rows": pr_table(event=found, min_decisions=minimum), "minimum": minimum}
+    context = {"event": found, "depths": pr_by_depth(pr_table(event=found, min_decisions=minimum)), "minimum": minimum}
     return render(request, "tournaments/pr_table.html", context)
 
 
@@ -365,7 +365,7 @@ def division_pr(request: HttpRequest, event: str, division: str) -> HttpResponse
     context = {
         "event": found.event,
         "division": found,
-        "rows": pr_table(division=found, min_decisions=minimum),
+        "depths": pr_by_depth(pr_table(division=found, min_decisions=minimum)),
         "minimum": minimum,
     }
     return render(request, "tournaments/pr_table.html", context)

@@ -47,6 +47,16 @@ class MatchAnalysisView:
         return self.status == MatchAnalysis.Status.DONE
 
 
+#: gnubg's names of its depths, where it has one (its "world class" player evaluates at 2 plies).
+DEPTH_NAMES = {2: "world class"}
+
+
+def depth_label(plies: int) -> str:
+    """The depth of an analysis as the pages say it: "0-ply", "2-ply (world class)", "3-ply"."""
+    name = DEPTH_NAMES.get(plies)
+    return f"{plies}-ply ({name})" if name else f"{plies}-ply"
+
+
 #: The variants gnubg plays, by our name; the others get "analysis is not available for this variant".
 GNUBG_VARIANTS = {"standard", "nackgammon"}
 

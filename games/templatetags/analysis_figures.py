@@ -1,8 +1,10 @@
-"""Filters for gnubg's figures on the pages: luck with its sign."""
+"""Filters for gnubg's figures on the pages: luck with its sign, the depth of an analysis."""
 
 from __future__ import annotations
 
 from django import template
+
+from games.analysis.selectors import depth_label
 
 register = template.Library()
 
@@ -14,3 +16,9 @@ def signed_luck(value: float | None) -> str:
         return ""
     text = f"{value:+.2f}"
     return "0.00" if text in ("+0.00", "-0.00") else text
+
+
+@register.filter
+def plies(value: int | None) -> str:
+    """The depth of an analysis: "0-ply", "2-ply (world class)" (:func:`games.analysis.selectors.depth_label`)."""
+    return "" if value is None else depth_label(value)

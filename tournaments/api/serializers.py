@@ -697,6 +697,10 @@ def next_match(player: Player, pairing: Pairing | None) -> dict[str, Any]:
 class PrRowSerializer(serializers.Serializer):
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField()
+    plies = serializers.IntegerField(
+        help_text="the depth of the analyses these figures come from (0; 2 is gnubg's world class): rows of "
+        "different depths do not compare"
+    )
     matches = serializers.IntegerField()
     decisions = serializers.IntegerField(help_text="unforced moves + close cube decisions")
     error = serializers.FloatField(help_text="chequer error + cube error (gnubg's, normalised)")
@@ -706,4 +710,4 @@ class PrRowSerializer(serializers.Serializer):
 
 class PrTableDoc(serializers.Serializer):
     min_decisions = serializers.IntegerField()
-    rows = PrRowSerializer(many=True)
+    rows = PrRowSerializer(many=True, help_text="by depth (plies), shallowest first, then best PR first")

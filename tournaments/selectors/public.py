@@ -209,6 +209,7 @@ class PrRow:
 
     player_id: int
     name: str
+    plies: int
     matches: int
     decisions: int
     error: float
@@ -222,14 +223,15 @@ class PrRow:
 
 def pr_table(*, division: Division | None = None, event: Event | None = None, min_decisions: int) -> list[PrRow]:
     """The players of a division's (or an event's) analysed public matches with at least ``min_decisions``
-    decisions, best PR first (one query). Only finished matches count, analysed as their log stands."""
+    decisions, by depth (plies) and then best PR first (one query). Only finished matches count, analysed as their
+    log stands. Figures of different depths do not compare: a player analysed at two depths has a row at each."""
     rows = counted_analyses().filter(analysis__match__private=False)
     if division is not None:
         rows = rows.filter(analysis__match__pairing__division=division)
     if event is not None:
         rows = rows.filter(analysis__match__pairing__division__event=event)
     totals = (
-        rows.values("player_id", "player__display_name")
+        rows.values("player_id", "player__display_name", "analysis__plies")
         .annotate(
             matches=Count("analysis", distinct=True),
             total_decisions=Sum(F("unforced_moves") + F("close_cube_decisions")),
@@ -242,6 +244,7 @@ def pr_table(*, division: Division | None = None, event: Event | None = None, mi
         PrRow(
             t["player_id"],
             t["player__display_name"],
+            t["analysis__plies"],
             t["matches"],
             t["total_decisions"],
             t["total_error"],
@@ -249,4 +252,20 @@ def pr_table(*, division: Division | None = None, event: Event | None = None, mi
         )
         for t in totals
     ]
-    return sorted(table, key=lambda row: (row.pr, row.name, row.player_id))
+    return sorted(table, key=lambda row: (row.plies, row.pr, row.name, row.player_id))
+
+
+@dataclass(frozen=True)
+class PrDepth:
+    """The rows of a PR table at one depth (plies), best first."""
+
+    plies: int
+    rows: list[PrRow]
+
+
+def pr_by_depth(rows: list[PrRow]) -> list[PrDepth]:
+    """:func:`pr_table`'s rows cut into one table per depth, shallowest first."""
+    depths: dict[int, list[PrRow]] = {}
+    for row in rows:
+        depths.setdefault(row.plies, []).append(row)
+    return [PrDepth(plies, found) for plies, found in depths.items()]

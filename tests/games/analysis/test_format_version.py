@@ -12,36 +12,18 @@ from django.core.management import CommandError, call_command
 
 from games import tasks
 from games.analysis.selectors import player_pr_history
-from games.models import Match, MatchAnalysis, PlayerAnalysis
+from games.models import Match, MatchAnalysis
 from tests.conftest import tasks_run_eagerly
+from tests.games.analysis.made_up import store_analysis
 from tests.games.analysis.test_analyse_match import CUBE_MATCH, import_mat
 
 pytestmark = pytest.mark.django_db
 
 
 def analysed(format_version: int, plies: int = 0) -> Match:
-    """An imported finished match with a stored analysis done in ``format_version`` (figures made up)."""
+    """An imported finished match with a stored analysis done in ``format_version`` (PR 2.50 each)."""
     match = import_mat(CUBE_MATCH)
-    analysis = MatchAnalysis.objects.create(
-        match=match,
-        status=MatchAnalysis.Status.DONE,
-        plies=plies,
-        engine="GNU Backgammon 1.0",
-        match_seq=match.seq,
-        format_version=format_version,
-    )
-    for side in (0, 1):
-        PlayerAnalysis.objects.create(
-            analysis=analysis,
-            side=side,
-            player=match.player(side),
-            unforced_moves=40,
-            chequer_error=0.5,
-            close_cube_decisions=5,
-            cube_error=0.1,
-            luck=0.2,
-            pr=6.67,
-        )
+    store_analysis(match, plies=plies, format_version=format_version)
     return match
 
 
@@ -72,7 +54,7 @@ def test_an_old_analysis_says_it_is_out_of_date_and_counts_nowhere(client: Any) 
     match = analysed(1)
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert "analysis out of date, being redone" in page
-    assert "PR 6.67" not in page and "<strong>6.67</strong>" not in page
+    assert "<strong>2.50</strong>" not in page
     player = client.get(f"/players/{match.player1_id}/").content.decode()
     assert "No match of this player has been analysed yet." in player
     api = client.get(f"/api/matches/{match.pk}/analysis/").json()
@@ -80,8 +62,10 @@ def test_an_old_analysis_says_it_is_out_of_date_and_counts_nowhere(client: Any) 
     assert client.get(f"/api/players/{match.player1_id}/analysis/").json()["results"] == []
 
 
-def test_a_current_analysis_counts() -> None:
+def test_a_current_analysis_counts(client: Any) -> None:
     match = analysed(MatchAnalysis.FORMAT_VERSION)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "<strong>2.50</strong>" in page and "out of date" not in page
     assert [row.analysis.match_id for row in player_pr_history(match.player1_id)] == [match.pk]
 
 
@@ -96,7 +80,7 @@ def test_a_requeued_old_analysis_is_redone_in_the_current_format(
     analysis = MatchAnalysis.objects.get(match=match)
     assert analysis.status == MatchAnalysis.Status.DONE
     assert analysis.format_version == MatchAnalysis.FORMAT_VERSION
-    assert [row.pr for row in analysis.players.all()] != [6.67, 6.67]  # gnubg's figures, not the stale ones
+    assert [row.pr for row in analysis.players.all()] != [2.5, 2.5]  # gnubg's figures, not the stale ones
 
 
 def test_a_limit_below_one_is_refused() -> None:
