@@ -1,8 +1,17 @@
-"""The payout table of a division: the director sets it (validated in full, nothing stored on an error)."""
+"""The payout table of a division: the director sets it (validated in full, nothing stored on an error), from
+the director's page or the API.
+
+A table may not pay more places than its flight can have players. The main flight's size is the field: the
+players entered so far until the division starts (more may still enter), the seeded field after. A consolation's
+or last chance's is known once every player who can drop into it (or take one of its entry places) is known; until
+then the table is checked against the most players it can have, and a place the flight does not reach in the end
+pays nothing.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
@@ -10,8 +19,9 @@ from django.db import transaction
 from games.access import Actor
 from games.errors import ApplicationError, ErrorCode
 from tournaments.access import check_directs
-from tournaments.core import lock_division
-from tournaments.models import Division, Round
+from tournaments.core import lock_division, plan_of
+from tournaments.models import Division, Entry, Pairing, Round
+from tournaments.pairing import brackets
 from tournaments.standings import payouts as pay
 
 #: The flights a format places, in order (Swiss and round robin: one table, paid by its ranks as the main flight).
@@ -28,6 +38,89 @@ def payout_flights(division: Division) -> list[str]:
 
 
 _WORDS = {"main": "the main flight", "consolation": "the consolation", "last-chance": "the last chance"}
+
+
+@dataclass(frozen=True)
+class FlightSize:
+    """The most players a flight can have, and whether that is its size (its field is complete)."""
+
+    players: int
+    known: bool
+    why: str = ""  # when not known: what it waits for
+
+    def words(self, what: str) -> str:
+        """``the consolation has 4 players``, or ``can have at most 7 players (...)``."""
+        if self.known:
+            return f"{what} has {self.players} player{'s' if self.players != 1 else ''}"
+        return f"{what} can have at most {self.players} player{'s' if self.players != 1 else ''} ({self.why})"
+
+
+def flight_sizes(division: Division) -> dict[str, FlightSize]:
+    """The size of each flight the division's payout table can pay (:func:`payout_flights`)."""
+    flights = payout_flights(division)
+    if division.status == Division.Status.REGISTRATION:
+        entered = division.entries.exclude(status=Entry.Status.WITHDRAWN).count()
+        sizes = {
+            str(Round.Bracket.MAIN): FlightSize(
+                entered, False, "the players entered so far; more may enter until the division starts"
+            )
+        }
+        plan = _plan_or_none(division, entered)
+        for flight in flights[1:]:
+            sources = _external_sources(plan, flight) if plan else []
+            why = "who enters it is known only as the main draw is played"
+            sizes[flight] = FlightSize(len(sources), False, why)
+        return sizes
+    if not division.is_elimination:
+        return {str(Round.Bracket.MAIN): FlightSize(division.entries.filter(seed__isnull=False).count(), True)}
+    plan = plan_of(division)
+    sizes = {str(Round.Bracket.MAIN): FlightSize(plan.entrants, True)}
+    if len(flights) == 1:
+        return sizes
+    nodes = {node.key: node for node in plan.nodes}
+    slots = division.pairings.filter(round__bracket__in=flights[1:]).values_list(
+        "key", "round__bracket", "entry_a", "entry_b", "status"
+    )
+    players: dict[str, set[int]] = {flight: set() for flight in flights[1:]}
+    unknown = dict.fromkeys(flights[1:], 0)
+    for key, flight, a, b, status in slots:
+        players[flight].update(x for x in (a, b) if x is not None)
+        node = nodes.get(key)
+        if node is None or status != Pairing.Status.WAITING:
+            continue
+        unknown[flight] += sum(
+            1 for source, held in ((node.a, a), (node.b, b)) if held is None and _comes_in(source, flight)
+        )
+    for flight in flights[1:]:
+        why = (
+            "players may still take its entry places"
+            if flight == Round.Bracket.LAST_CHANCE
+            else "who enters it is known only once the main rounds that drop into it are over"
+        )
+        complete = unknown[flight] == 0
+        sizes[flight] = FlightSize(len(players[flight]) + unknown[flight], complete, "" if complete else why)
+    return sizes
+
+
+def _plan_or_none(division: Division, entrants: int) -> brackets.Plan | None:
+    if not division.is_elimination or entrants < 2:
+        return None
+    try:
+        return plan_of(division, entrants)
+    except ApplicationError:
+        return None
+
+
+def _comes_in(source: brackets.Source, flight: str) -> bool:
+    """Whether a side's player comes into ``flight`` from outside it (dropped from another bracket, or an entry
+    place)."""
+    if isinstance(source, brackets.Place):
+        return True
+    return isinstance(source, brackets.Loser) and not source.key.startswith(f"{flight}-")
+
+
+def _external_sources(plan: brackets.Plan, flight: str) -> list[brackets.Source]:
+    return [s for node in plan.nodes if node.bracket == flight for s in (node.a, node.b) if _comes_in(s, flight)]
 
 
 def set_payouts(
@@ -74,12 +167,12 @@ def _checked(
     unknown = sorted(set(flights) - set(known))
     if unknown:
         raise pay.PayoutError(f"{division.name} has no flight {', '.join(unknown)}: its flights are {', '.join(known)}")
-    players = division.entries.count()
+    sizes = flight_sizes(division)
     stored: dict[str, list[str]] = {}
     for flight in known:
         what = _WORDS[flight]
         values = pay.parse_values(flights.get(flight, ""), what=what)
-        pay.check_places(len(values), players, what=what)
+        pay.check_places(len(values), sizes[flight].players, what=what, size=sizes[flight].words(what))
         if values:
             pay.flight_prizes(values, mode=mode, pool=amount, what=what)
             stored[flight] = [str(v) for v in values]

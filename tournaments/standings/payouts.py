@@ -101,13 +101,12 @@ def flight_prizes(values: Sequence[Decimal], *, mode: str, pool: Decimal | None,
     return Prizes(cents, to_cents(pool * total / 100) - sum(cents))
 
 
-def check_places(count: int, players: int, *, what: str) -> None:
-    """A table may not pay more places than the flight can have players."""
+def check_places(count: int, players: int, *, what: str, size: str = "") -> None:
+    """A table may not pay more places than the flight can have players (``size`` says so in words: ``the
+    consolation has 4 players``, or ``can have at most 7 players (...)`` while its field is not complete)."""
     if count > players:
-        raise PayoutError(
-            f"{what}: the table pays {count} places but there are only {players} players: "
-            f"remove the last {count - players}"
-        )
+        size = size or f"{what} has {players} players"
+        raise PayoutError(f"{what}: the table pays {count} places but {size}: remove the last {count - players}")
 
 
 def flight_payouts(places: Mapping[P, Place], prizes: Sequence[int], tie_rule: str) -> FlightPayouts:

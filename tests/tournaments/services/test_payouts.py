@@ -10,9 +10,12 @@ import pytest
 from games.access import Actor
 from games.errors import ApplicationError
 from tests.tournaments.services.support import play_out, played_main_consolation, snapshot
+from tests.tournaments.services.test_places_in_progress import play_bracket
 from tournaments import selectors, services
 from tournaments.models import Division
-from tournaments.services.payouts import set_payouts
+from tournaments.services.payouts import FlightSize, flight_sizes, set_payouts
+
+sizes = flight_sizes
 
 pytestmark = pytest.mark.django_db
 
@@ -103,7 +106,7 @@ def test_a_swiss_is_paid_by_its_ranks_shared_ranks_split(
         ({"flights": {"main": "50, -5"}}, "place 2 is -5, a negative prize: give 0 or more"),
         (
             {"flights": {"main": "10, 9, 8, 7, 6, 5, 4, 3, 2"}},
-            "pays 9 places but there are only 8 players: remove the last 1",
+            "the main flight: the table pays 9 places but the main flight has 8 players: remove the last 1",
         ),
         ({"pool": None}, "percentages need a prize pool"),
         ({"flights": {"last-chance": "10"}}, "has no flight last-chance: its flights are main, consolation"),
@@ -130,3 +133,55 @@ def test_only_the_directors_set_the_table(
     with pytest.raises(ApplicationError):
         set_payouts(division, actor=stranger, ties="split", published=False, **{**TABLE, "flights": {"main": "50"}})
     assert snapshot() == before
+
+
+def consolation_table(places: int) -> dict[str, Any]:
+    return {
+        "mode": "amount",
+        "pool": None,
+        "ties": "split",
+        "published": False,
+        "flights": {"main": "100", "consolation": ", ".join(["10"] * places)},
+    }
+
+
+def test_the_consolation_is_checked_against_its_own_size_not_the_divisions(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = finished(division_of, as_director)  # 8 players; the 4 first-match losers play the consolation
+    assert sizes(division)["consolation"] == FlightSize(4, True), "no longer the division's 8 entries"
+    set_payouts(division, actor=as_director, **consolation_table(4))
+    before = snapshot()
+    with pytest.raises(ApplicationError) as refused:
+        set_payouts(division, actor=as_director, **consolation_table(5))
+    assert refused.value.message == (
+        "The payout table is not stored: the consolation: the table pays 5 places but the consolation has 4 players: "
+        "remove the last 1."
+    )
+    assert snapshot() == before
+
+
+def test_a_consolation_not_yet_filled_is_checked_against_the_most_players_it_can_have(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = division_of("main-consolation", 17, entry_mode="scoresheet", match_length=1)
+    before_start = sizes(division)
+    assert before_start["main"].players == 17 and not before_start["main"].known
+    services.start_division(division, actor=as_director)
+    division.refresh_from_db()
+    size = sizes(division)["consolation"]
+    # round 1's loser, seven round-2 losers who had a bye, and the eighth only if the bye-holder loses to round 1's
+    # winner (for round 1's winner it is a second match)
+    assert not size.known and size.players == 9
+    with pytest.raises(ApplicationError) as refused:
+        set_payouts(division, actor=as_director, **consolation_table(10))
+    assert refused.value.message.startswith(
+        "The payout table is not stored: the consolation: the table pays 10 places but the consolation can have at "
+        "most 9 players (who enters it is known only once the main rounds that drop into it are over): "
+    )
+    set_payouts(division, actor=as_director, **consolation_table(9))  # may pay a place nobody reaches
+    play_bracket(division, as_director, "main", rounds=2)  # the better seed wins: seed 1 beats round 1's winner
+    division.refresh_from_db()
+    assert sizes(division)["consolation"] == FlightSize(8, True)
+    with pytest.raises(ApplicationError, match="the consolation has 8 players: remove the last 1"):
+        set_payouts(division, actor=as_director, **consolation_table(9))

@@ -108,6 +108,8 @@ def test_bad_values_say_what_to_fix(text: str, message: str) -> None:
 
 
 def test_more_places_than_players_is_refused() -> None:
-    check_places(4, 4, what="main")
-    with pytest.raises(PayoutError, match="pays 5 places but there are only 4 players: remove the last 1"):
-        check_places(5, 4, what="main")
+    check_places(4, 4, what="the consolation")
+    with pytest.raises(PayoutError, match=r"^the consolation: the table pays 5 places but the consolation has 4 "):
+        check_places(5, 4, what="the consolation")
+    with pytest.raises(PayoutError, match=r"pays 5 places but the consolation can have at most 4 players \(why\)"):
+        check_places(5, 4, what="the consolation", size="the consolation can have at most 4 players (why)")
