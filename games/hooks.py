@@ -35,9 +35,10 @@ tournaments/: the division's "analyse each game" setting. :data:`IMPORT_ANALYSIS
 a match imported from a match log is analysed as it is imported (besides settings.ANALYSIS_IMPORTED).
 tournaments/: the "analyse imported matches" setting of the event the match was imported into.
 
-:data:`IMPORT_TARGETS`: ``slug -> attach or None``, the event an import names (``import_matches --event``): a
-callable ``match -> None`` that attaches an imported match to it, called inside the import's transaction, or None
-when there is no such event. tournaments/: its events.
+:data:`IMPORT_TARGETS`: ``(slug, actor) -> attach or None``, the event an import names (``import_matches --event``,
+the API's import with ``event``): a callable ``match -> None`` that attaches an imported match to it, called inside
+the import's transaction, or None when there is no such event (or none the actor may see); it raises
+``ApplicationError`` when the actor may not import into it. tournaments/: its events, for their directors.
 """
 
 from __future__ import annotations
@@ -160,20 +161,25 @@ def register_import_analysis_check(check: Callable[[Match], bool]) -> None:
 
 # -- imports into an event -----------------------------------------------------------------------------------------
 
-#: Callables slug -> (match -> None) or None: what attaches an imported match to the event named ``slug``
-#: (called inside the import's transaction, before the match's signals), None when there is no such event.
-IMPORT_TARGETS: list[Callable[[str], Callable[[Match], None] | None]] = []
+#: Callables (slug, actor) -> (match -> None) or None: what attaches an imported match to the event named ``slug``
+#: (called inside the import's transaction, before the match's signals), None when there is no such event the
+#: actor may see; each raises ApplicationError when the actor may not import into the event.
+IMPORT_TARGETS: list[Callable[[str, Any], Callable[[Match], None] | None]] = []
 
 
-def register_import_target(target: Callable[[str], Callable[[Match], None] | None]) -> None:
+def register_import_target(target: Callable[[str, Any], Callable[[Match], None] | None]) -> None:
     if target not in IMPORT_TARGETS:
         IMPORT_TARGETS.append(target)
 
 
-def import_target(slug: str) -> Callable[[Match], None] | None:
-    """What attaches an imported match to the event ``slug``, or None when no app knows such an event."""
+def import_target(slug: str, actor: Any) -> Callable[[Match], None] | None:
+    """What attaches a match ``actor`` imports (games.access.Actor; SYSTEM for the command line) to the event
+    ``slug``, or None when no app knows such an event.
+
+    :raises ApplicationError: the actor may not import into the event (an app's refusal, with its reason).
+    """
     for target in IMPORT_TARGETS:
-        attach = target(slug)
+        attach = target(slug, actor)
         if attach is not None:
             return attach
     return None

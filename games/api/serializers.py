@@ -519,6 +519,14 @@ class EntryLinkInput(serializers.Serializer):
 
 class ImportInput(serializers.Serializer):
     file = serializers.FileField(help_text="one .mat match log, at most 1 MiB")
+    event = serializers.SlugField(
+        required=False,
+        max_length=100,
+        help_text=(
+            "the address (slug) of an event you direct: the match is imported into it (outside its divisions' "
+            "pairings) and analysed as it is imported when the event's analyse_imported says so"
+        ),
+    )
 
 
 #: Every error code (the schema's ``ErrorCodeEnum``).

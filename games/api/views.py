@@ -49,6 +49,7 @@ from games.api.history import answer_state
 from games.api.schema import EntryTokenScheme  # noqa: F401  (registers the extension)
 from games.errors import ApplicationError, ErrorCode
 from games.export import match_mat
+from games.hooks import import_target
 from games.models import Action, EntryToken, Game, Match, MatchAnalysis, Player, PlayerAnalysis
 
 MAX_IMPORT_BYTES = 1024 * 1024
@@ -499,16 +500,23 @@ class MatchImportApi(APIView):
                 s.InvalidLogDoc,
                 description=(
                     "`invalid_log` (nothing stored), `match_too_long` (more games or actions than a match holds) "
-                    "or `invalid_input`"
+                    "or `invalid_input` (also: no such event)"
                 ),
             ),
-            **_errors(401),
+            **_errors(401, 403),
         },
     )
     def post(self, request: Request) -> Response:
         if sum(len(files) for _field, files in request.FILES.lists()) > 1:
             raise serializers.ValidationError({"file": ["send one .mat file per request"]})
-        upload = _valid(s.ImportInput, request.data)["file"]
+        data = _valid(s.ImportInput, request.data)
+        upload, attach = data["file"], None
+        if "event" in data:
+            attach = import_target(data["event"], actor_of(request))
+            if attach is None:
+                raise serializers.ValidationError(
+                    {"event": [f"there is no event {data['event']!r}: give the address (slug) of an event you direct"]}
+                )
         if upload.size > MAX_IMPORT_BYTES:
             raise serializers.ValidationError({"file": ["a match log has at most 1 MiB"]})
         try:
@@ -521,7 +529,7 @@ class MatchImportApi(APIView):
         if replay.fault is not None:
             raise _invalid_log(replay.fault.message, replay.fault.as_dict())
         source = os.path.basename(upload.name or "")[:200]
-        match = services.import_log(replay, source=source, created_by=request.user)
+        match = services.import_log(replay, source=source, created_by=request.user, attach=attach)
         return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
 
 

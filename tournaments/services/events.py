@@ -20,11 +20,11 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import slugify
 
-from games.access import Actor
+from games.access import SYSTEM, Actor
 from games.errors import ApplicationError, ErrorCode
 from games.models import Match, Player
 from games.services import create_player
-from tournaments.access import check_directs
+from tournaments.access import check_directs, directs_event
 from tournaments.core import plan_of
 from tournaments.models import FORMATS, Division, Entry, Event, ImportedMatch, RatingList
 from tournaments.pairing.swiss import late_entry_allowed
@@ -100,11 +100,27 @@ def create_event(
     return event
 
 
-def import_target(slug: str) -> Callable[[Match], None] | None:
-    """What attaches a match imported from a match log to the event ``slug`` (games.hooks.IMPORT_TARGETS), or None
-    when there is no such event."""
+def import_target(slug: str, actor: Actor) -> Callable[[Match], None] | None:
+    """What attaches a match ``actor`` imports from a match log to the event ``slug`` (games.hooks.IMPORT_TARGETS),
+    or None when there is no such event (a private event its viewer may not see is none).
+
+    :raises ApplicationError: FORBIDDEN (NOT_AUTHENTICATED) for an actor who does not direct the event.
+    """
     event = Event.objects.filter(slug=slug).first()
-    return None if event is None else partial(attach_imported_match, event)
+    if event is None:
+        return None
+    if actor is not SYSTEM:
+        directs = directs_event(actor.user, event)
+        if not event.public and not directs:
+            return None
+        if not directs and actor.token is None and actor.user is not None and actor.user.is_authenticated:
+            raise ApplicationError(
+                ErrorCode.FORBIDDEN,
+                f"you are not a director of {event.name}: only its directors import matches into it (import "
+                "without an event, or ask one of them)",
+            )
+    check_directs(actor, event)
+    return partial(attach_imported_match, event)
 
 
 def attach_imported_match(event: Event, match: Match) -> ImportedMatch:

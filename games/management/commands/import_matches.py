@@ -33,6 +33,7 @@ from engine.formats.check import check_file, check_text
 from engine.formats.mat import read_mat
 from engine.formats.matlog import LogReplay, replay_record
 from games import services
+from games.access import SYSTEM
 from games.errors import ApplicationError
 from games.hooks import import_target
 from games.models import Match
@@ -64,7 +65,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         attach = None
         if options["event"] is not None:
-            attach = import_target(options["event"])
+            attach = import_target(options["event"], SYSTEM)
             if attach is None:
                 raise CommandError(f"there is no event {options['event']!r}: give the address (slug) of an event")
         quiet = options["quiet"]
