@@ -23,6 +23,7 @@ class ErrorCode(enum.StrEnum):
     CONFLICT = "conflict"
     MATCH_TOO_LONG = "match_too_long"
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
+    NOT_PUBLISHED = "not_published"
     # The API's plumbing: a .mat log that does not replay, a request refused before a view, a lost database.
     INVALID_LOG = "invalid_log"
     BAD_REQUEST = "bad_request"
@@ -48,6 +49,7 @@ STATUS = {
     ErrorCode.IDEMPOTENCY_KEY_REUSED: 422,
     ErrorCode.NOT_AUTHENTICATED: 401,
     ErrorCode.FORBIDDEN: 403,
+    ErrorCode.NOT_PUBLISHED: 403,
     ErrorCode.NOT_FOUND: 404,
     ErrorCode.INVALID_LOG: 400,
     ErrorCode.BAD_REQUEST: 400,

@@ -11,6 +11,7 @@ sent, has a value. Every ``*Input`` serializer of the API uses these fields and 
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import Any
 
 from django.http import QueryDict
@@ -41,6 +42,21 @@ class FloatField(serializers.FloatField):
         if isinstance(data, bool) or not isinstance(data, (int, float)):
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+class DecimalField(serializers.DecimalField):
+    """A JSON number read as the decimal it is written as: ``50``, ``30.5``, never ``"30.5"`` or ``true`` (a money
+    amount or a percentage: ``30.5`` is ``Decimal("30.5")``, not the binary float nearest to it)."""
+
+    default_error_messages = {"invalid": "expected a number, not text"}  # noqa: RUF012
+
+    def __init__(self, *, max_digits: int | None = None, decimal_places: int | None = None, **kwargs: Any) -> None:
+        super().__init__(max_digits, decimal_places, coerce_to_string=False, **kwargs)
+
+    def to_internal_value(self, data: Any) -> Decimal:
+        if isinstance(data, bool) or not isinstance(data, (int, float)):
+            self.fail("invalid")
+        return super().to_internal_value(repr(data) if isinstance(data, float) else str(data))
 
 
 class PrimaryKeyRelatedField(relations.PrimaryKeyRelatedField):

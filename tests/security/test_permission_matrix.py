@@ -93,6 +93,8 @@ API_MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("tournaments_api:swiss-repair", "POST"):       (401, 403, 403, 403, 403, 403, 403, 409, 409),
     ("tournaments_api:division-swap", "POST"):      (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:division-recompute", "POST"): (401, 403, 403, 403, 403, 403, 403, 200, 200),
+    ("tournaments_api:division-payouts", "GET"):    (403, 403, 403, 403, 403, 403, 403, 200, 200),
+    ("tournaments_api:division-payouts", "POST"):   (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:pairing-confirm", "POST"):    (401, 403, 200, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:pairing-dispute", "POST"):    (401, 403, 200, 403, 403, 403, 403, 403, 403),
     ("tournaments_api:pairing-forfeit", "POST"):    (401, 403, 403, 403, 403, 403, 403, 200, 200),
@@ -291,6 +293,13 @@ API_CALLS: dict[tuple[str, str], Call] = {
         lambda w: {"first": _player_of(w, "fresh"), "second": _player_of(w, "other"), "reason": "same club"},
     ),
     ("tournaments_api:division-recompute", "POST"): Call("live", _division_api("division-recompute", "moves")),
+    # The moves Swiss has no published payout table: only its directors read it.
+    ("tournaments_api:division-payouts", "GET"): Call("live", _division_api("division-payouts", "moves")),
+    ("tournaments_api:division-payouts", "POST"): Call(
+        "live",
+        _division_api("division-payouts", "moves"),
+        lambda w: {"mode": "amount", "ties": "split", "flights": {"main": [30, 20]}},
+    ),
     ("tournaments_api:pairing-confirm", "POST"): Call("sheet", _pairing_api("pairing-confirm", "sheet"), side=1),
     ("tournaments_api:pairing-dispute", "POST"): Call(
         "sheet", _pairing_api("pairing-dispute", "sheet"), lambda w: {"reason": "I won"}, side=1

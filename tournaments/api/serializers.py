@@ -596,6 +596,81 @@ class StandingsFilter(strict.QueryParams):
     )
 
 
+# -- payouts ---------------------------------------------------------------------------------------------------------
+
+PAYOUT_MODES = [("percent", "percentages of the prize pool"), ("amount", "fixed amounts")]
+PAYOUT_TIES = [
+    ("split", "a shared place splits the prizes of the places it spans evenly"),
+    ("best", "a shared place pays each of its players the prize of its best place"),
+]
+MAX_PAID_PLACES = 4096
+
+
+_PRIZES_TEXT = (
+    'the prizes of each flight ("main", "consolation", "last-chance"), place 1 first: percentages of the pool or '
+    "amounts, by `mode`; a flight left out pays nothing"
+)
+
+
+class PayoutsInput(serializers.Serializer):
+    """The whole payout table (it replaces the stored one); whether it adds up is the service's call, with the
+    messages of the director's page."""
+
+    mode = serializers.ChoiceField(choices=PAYOUT_MODES)
+    pool = strict.DecimalField(
+        min_value=0,
+        max_digits=12,
+        decimal_places=2,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="the prize pool (needed for percentages)",
+    )
+    ties = serializers.ChoiceField(choices=PAYOUT_TIES, default="split")
+    published = serializers.BooleanField(default=False, help_text="show the payouts on the public standings")
+    flights = serializers.DictField(
+        child=serializers.ListField(child=strict.DecimalField(), max_length=MAX_PAID_PLACES),
+        default=dict,
+        help_text=_PRIZES_TEXT,
+    )
+
+
+class FlightSizeDoc(serializers.Serializer):
+    players = serializers.IntegerField(help_text="the most players the flight can have")
+    known = serializers.BooleanField(
+        help_text="false while who enters it is not yet known (`players` is then the most it can have)"
+    )
+    why = serializers.CharField(help_text="while not known: what it waits for")
+
+
+class PayoutsSerializer(serializers.Serializer):
+    """A division's payout table, as stored (the defaults when it has none), with the flights it can pay and their
+    sizes."""
+
+    division = serializers.CharField(read_only=True, help_text="the division's slug")
+    mode = serializers.ChoiceField(choices=PAYOUT_MODES, read_only=True)
+    pool = serializers.DecimalField(
+        max_digits=None,
+        decimal_places=None,
+        coerce_to_string=False,
+        read_only=True,
+        allow_null=True,
+        help_text="the prize pool (null: none)",
+    )
+    ties = serializers.ChoiceField(choices=PAYOUT_TIES, read_only=True)
+    published = serializers.BooleanField(read_only=True)
+    flights = serializers.DictField(
+        child=serializers.ListField(
+            child=serializers.DecimalField(max_digits=None, decimal_places=None, coerce_to_string=False)
+        ),
+        read_only=True,
+        help_text=_PRIZES_TEXT,
+    )
+    sizes = serializers.DictField(
+        child=FlightSizeDoc(), read_only=True, help_text="each flight the division can pay, with its size"
+    )
+
+
 # -- rating lists ----------------------------------------------------------------------------------------------------
 
 

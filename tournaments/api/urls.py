@@ -25,6 +25,7 @@ urlpatterns = [
     path(_DIVISION + "rounds/", views.RoundListApi.as_view(), name="round-list"),
     path(_DIVISION + "pairings/", views.PairingListApi.as_view(), name="pairing-list"),
     path(_DIVISION + "standings/", views.StandingListApi.as_view(), name="standings"),
+    path(_DIVISION + "payouts/", views.PayoutsApi.as_view(), name="division-payouts"),
     path(_DIVISION + "pr/", views.DivisionPrTableApi.as_view(), name="division-pr"),
     path("events/<slug:event>/pr/", views.EventPrTableApi.as_view(), name="event-pr"),
     path(_DIVISION + "start/", views.DivisionStartApi.as_view(), name="division-start"),

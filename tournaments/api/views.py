@@ -11,6 +11,7 @@ lists; the other lists inside a division (entries, rounds, standings) are not: t
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from django.conf import settings
@@ -37,6 +38,7 @@ from tournaments.api import serializers as s
 from tournaments.models import Division, Entry, Event, Pairing, RatingList
 from tournaments.selectors import api as reads
 from tournaments.selectors.public import PrRow, pr_table
+from tournaments.services import payouts as payout_tables
 
 
 def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
@@ -544,6 +546,46 @@ class StandingListApi(APIView):
             "rows": s.StandingRowSerializer(rows, many=True, context={"payouts": payouts}).data,
         }
         return Response(body)
+
+
+class PayoutsApi(APIView):
+    permission_classes = (ReadOrActor,)
+
+    @extend_schema(
+        summary="A division's payout table (once published; its directors always), with its flights' sizes",
+        responses={200: s.PayoutsSerializer, **_errors(403, 404)},
+    )
+    def get(self, request: Request, event: str, division: str) -> Response:
+        found = _division(request, event, division)
+        payout_tables.check_may_read(found, actor_of(request))
+        return _payouts_answer(found)
+
+    @extend_schema(
+        summary="Set a division's payout table (it replaces the stored one; refused whole, with what to change, "
+        "when it does not add up)",
+        request=s.PayoutsInput,
+        responses={200: s.PayoutsSerializer, **_errors(400, 401, 403, 404)},
+    )
+    def post(self, request: Request, event: str, division: str) -> Response:
+        found = _division(request, event, division)
+        data = _valid(s.PayoutsInput, request.data)
+        flights = {flight: ", ".join(str(v) for v in values) for flight, values in data["flights"].items()}
+        stored = payout_tables.set_payouts(
+            found,
+            actor=actor_of(request),
+            mode=data["mode"],
+            pool=data["pool"],
+            ties=data["ties"],
+            published=data["published"],
+            flights=flights,
+        )
+        return _payouts_answer(stored)
+
+
+def _payouts_answer(division: Division) -> Response:
+    sizes = {flight: asdict(size) for flight, size in payout_tables.flight_sizes(division).items()}
+    body = {"division": division.slug, **payout_tables.stored_table(division), "sizes": sizes}
+    return Response(s.PayoutsSerializer(body).data)
 
 
 # -- answering for a result, director decisions on a pairing ---------------------------------------------------------

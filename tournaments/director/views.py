@@ -50,7 +50,7 @@ from tournaments.models import Division, Entry, Event, Pairing, Round
 from tournaments.pages import place_columns, prize_cells, prize_columns, remainder_notes
 from tournaments.selectors import director as reads
 from tournaments.selectors.venue import Venue, venue_of
-from tournaments.services.payouts import payout_flights, set_payouts
+from tournaments.services.payouts import payout_flights, set_payouts, stored_table
 from tournaments.views import csv_cell
 
 # -- access ----------------------------------------------------------------------------------------------------------
@@ -526,14 +526,9 @@ def _payouts(page: Page, target: Any, data: dict[str, Any]) -> str:
 
 
 def _payouts_initial(division: Division) -> dict[str, Any]:
-    table = division.payouts or {}
-    initial: dict[str, Any] = {
-        "mode": table.get("mode", "percent"),
-        "pool": table.get("pool"),
-        "ties": table.get("ties", "split"),
-        "published": table.get("published", False),
-    }
-    for flight, values in (table.get("flights") or {}).items():
+    table = stored_table(division)
+    initial: dict[str, Any] = {name: table[name] for name in ("mode", "pool", "ties", "published")}
+    for flight, values in table["flights"].items():
         initial[f.PAYOUT_FLIGHT_FIELDS[flight]] = ", ".join(values)
     return initial
 

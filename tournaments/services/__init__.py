@@ -13,7 +13,8 @@ The use cases, re-exported here:
   director's changes (``set_tables``, ``hold_table``, ``seat_match``);
 - followup: a result's follow-up (standings pending, then the sync and the standings after the commit);
 - standings: standings tables and ratings, recomputed from scratch;
-- payouts: a division's payout table (``set_payouts``; imported from its module, not re-exported here);
+- payouts: a division's payout table (``set_payouts``, ``stored_table``, ``flight_sizes``; imported from its module,
+  not re-exported here);
 - archive: a whole event exported as one file and imported into another installation (``import_event``,
   ``export_event``; imported from their module, not re-exported here).
 

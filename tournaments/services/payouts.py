@@ -18,7 +18,7 @@ from django.db import transaction
 
 from games.access import Actor
 from games.errors import ApplicationError, ErrorCode
-from tournaments.access import check_directs
+from tournaments.access import check_directs, directs_event
 from tournaments.core import lock_division, plan_of
 from tournaments.models import Division, Entry, Pairing, Round
 from tournaments.pairing import brackets
@@ -121,6 +121,30 @@ def _comes_in(source: brackets.Source, flight: str) -> bool:
 
 def _external_sources(plan: brackets.Plan, flight: str) -> list[brackets.Source]:
     return [s for node in plan.nodes if node.bracket == flight for s in (node.a, node.b) if _comes_in(s, flight)]
+
+
+def stored_table(division: Division) -> dict:
+    """The division's payout table as stored, with the defaults of a division that has none: percentages, no pool,
+    shared places split, not published, no flight paid."""
+    table = division.payouts or {}
+    return {
+        "mode": table.get("mode", pay.PERCENT),
+        "pool": table.get("pool"),
+        "ties": table.get("ties", pay.SPLIT),
+        "published": bool(table.get("published", False)),
+        "flights": dict(table.get("flights") or {}),
+    }
+
+
+def check_may_read(division: Division, actor: Actor) -> None:
+    """Anyone who sees the division reads a published table; its directors (and staff) always."""
+    if stored_table(division)["published"] or directs_event(actor.user, division.event):
+        return
+    raise ApplicationError(
+        ErrorCode.NOT_PUBLISHED,
+        f"the payout table of {division.name} is not published: its directors see it, and everyone once they "
+        "publish it",
+    )
 
 
 def set_payouts(

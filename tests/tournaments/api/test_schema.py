@@ -31,6 +31,7 @@ def test_the_schema_lists_the_tournaments_endpoints(anon: APIClient) -> None:
         DIVISION + "rounds/",
         DIVISION + "pairings/",
         DIVISION + "standings/",
+        DIVISION + "payouts/",
         DIVISION + "start/",
         DIVISION + "pair-next-round/",
         DIVISION + "close-last-chance/",
@@ -49,6 +50,13 @@ def test_the_schema_lists_the_tournaments_endpoints(anon: APIClient) -> None:
     imports = schema["paths"][DIVISION + "entries/import/"]["post"]["requestBody"]["content"]
     assert set(imports) == {"multipart/form-data"}  # a file upload; JSON `csv` text is read but not advertised
     assert "202" in schema["paths"][DIVISION + "recompute/"]["post"]["responses"]
+    payouts = schema["paths"][DIVISION + "payouts/"]
+    assert set(payouts) >= {"get", "post"} and "403" in payouts["get"]["responses"]
+    body = schema["components"]["schemas"]["PayoutsInputRequest"]
+    assert body["required"] == ["mode"], "mode is the one field without a default"
+    prizes = body["properties"]["flights"]["additionalProperties"]["items"]
+    assert prizes["type"] == "number", "a prize is a JSON number, as the strict field takes it"
+    assert body["properties"]["pool"]["type"] == ["number", "null"]
 
 
 def test_the_schema_validates_without_warnings(tmp_path: Path) -> None:
