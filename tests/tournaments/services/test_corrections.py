@@ -19,8 +19,9 @@ from games.access import Actor
 from games.errors import ApplicationError, ErrorCode
 from games.models import Action, Match
 from tests.tournaments.services.support import link, named, pairing, snapshot
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import Division, Entry, Pairing, Standing
+from tournaments.services.payouts import set_payouts
 
 pytestmark = pytest.mark.django_db
 
@@ -235,3 +236,38 @@ def test_swiss_with_override_the_correction_counts_and_the_later_pairings_stand(
     flip(pairing(swiss, "swiss-1-1"), as_director, committed, override=True)
     assert wins(swiss) == {"P01": 0, "P02": 1, "P03": 1, "P04": 0}
     assert pairing(swiss, "swiss-2-1").match_id == started.pk and started.status == Match.Status.IN_PROGRESS
+
+
+def prizes(division: Division) -> dict[str, int]:
+    """What the payout table pays each player now, by the stored standings (cents, every flight added up)."""
+    division.refresh_from_db()
+    rows = selectors.standings_table(division)
+    paid = selectors.payouts_of(division, rows)
+    return {row.entry.player.display_name: paid.total(row.entry_id) for row in rows if paid.total(row.entry_id)}
+
+
+def test_payouts_follow_a_correction_of_the_places(semis: Division, as_director: Actor, committed: Callable) -> None:
+    set_payouts(
+        semis,
+        actor=as_director,
+        mode="amount",
+        pool=None,
+        ties="split",
+        published=True,
+        flights={"main": "100, 50, 30, 10"},
+    )
+    decide(pairing(semis, "main-2-0"), named(semis, "P01"), as_director, committed)
+    assert prizes(semis) == {"P01": 10000, "P02": 5000, "P03": 2000, "P04": 2000}  # 3-4 split (30 + 10) / 2
+
+    flip(pairing(semis, "main-2-0"), as_director, committed)  # the final's scoresheet was misread: P02 won it
+    assert prizes(semis) == {"P02": 10000, "P01": 5000, "P03": 2000, "P04": 2000}
+
+    flip(pairing(semis, "main-1-0"), as_director, committed, override=True)  # P04 won the semi-final: final voided
+    final = pairing(semis, "main-2-0")
+    assert players(final) == ("P04", "P02") and final.status == Pairing.Status.READY
+    assert prizes(semis) == {"P01": 2000, "P03": 2000}, "the final is to be played again: its players wait"
+    places = {s.entry.player.display_name: s.places.get("main") for s in Standing.objects.filter(division=semis)}
+    assert places == {"P01": "3-4", "P03": "3-4", "P02": None, "P04": None}
+
+    decide(final, named(semis, "P04"), as_director, committed)
+    assert prizes(semis) == {"P04": 10000, "P02": 5000, "P01": 2000, "P03": 2000}

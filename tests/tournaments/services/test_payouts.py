@@ -185,3 +185,25 @@ def test_a_consolation_not_yet_filled_is_checked_against_the_most_players_it_can
     assert sizes(division)["consolation"] == FlightSize(8, True)
     with pytest.raises(ApplicationError, match="the consolation has 8 players: remove the last 1"):
         set_payouts(division, actor=as_director, **consolation_table(9))
+
+
+@pytest.mark.parametrize(
+    ("fmt", "players"),
+    [("main-consolation", 13), ("progressive-consolation", 17), ("main-consolation-lastchance", 17), ("single", 5)],
+)
+def test_once_a_division_is_over_each_flight_has_the_size_of_its_places(
+    fmt: str, players: int, division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = division_of(fmt, players, entry_mode="scoresheet", match_length=1)
+    services.start_division(division, actor=as_director)
+    play_out(division, as_director)
+    services.recompute_standings(division.pk)
+    division.refresh_from_db()
+    assert division.status == Division.Status.FINISHED
+    placed: dict[str, int] = {}
+    for row in selectors.standings_table(division):
+        for flight in row.places:
+            placed[flight] = placed.get(flight, 0) + 1
+    got = sizes(division)
+    assert all(size.known for size in got.values()), got
+    assert {flight: size.players for flight, size in got.items() if flight in placed} == placed
