@@ -247,15 +247,8 @@ def prizes(division: Division) -> dict[str, int]:
 
 
 def test_payouts_follow_a_correction_of_the_places(semis: Division, as_director: Actor, committed: Callable) -> None:
-    set_payouts(
-        semis,
-        actor=as_director,
-        mode="amount",
-        pool=None,
-        ties="split",
-        published=True,
-        flights={"main": "100, 50, 30, 10"},
-    )
+    table = {"mode": "amount", "pool": None, "ties": "split", "published": True, "flights": {"main": "100, 50, 30, 10"}}
+    set_payouts(semis, actor=as_director, **table)
     decide(pairing(semis, "main-2-0"), named(semis, "P01"), as_director, committed)
     assert prizes(semis) == {"P01": 10000, "P02": 5000, "P03": 2000, "P04": 2000}  # 3-4 split (30 + 10) / 2
 
