@@ -288,6 +288,7 @@ SPECTACULAR_SETTINGS = {
         "ConfirmationEnum": "tournaments.models.Pairing.Confirmation",
         "DecisionEnum": "tournaments.models.Pairing.Decision",
         "FollowupStatusEnum": "tournaments.services.followup.Sent",
+        "TableStateEnum": "tournaments.api.serializers.TABLE_STATES",
     },
 }
 

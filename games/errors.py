@@ -24,6 +24,10 @@ class ErrorCode(enum.StrEnum):
     MATCH_TOO_LONG = "match_too_long"
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
     NOT_PUBLISHED = "not_published"
+    # The venue's tables (tournaments/services/tables.py).
+    UNKNOWN_TABLE = "unknown_table"
+    TABLE_OCCUPIED = "table_occupied"
+    MATCH_NOT_READY = "match_not_ready"
     # The API's plumbing: a .mat log that does not replay, a request refused before a view, a lost database.
     INVALID_LOG = "invalid_log"
     BAD_REQUEST = "bad_request"
@@ -47,6 +51,9 @@ STATUS = {
     ErrorCode.CONFLICT: 409,
     ErrorCode.MATCH_TOO_LONG: 400,
     ErrorCode.IDEMPOTENCY_KEY_REUSED: 422,
+    ErrorCode.UNKNOWN_TABLE: 404,
+    ErrorCode.TABLE_OCCUPIED: 409,
+    ErrorCode.MATCH_NOT_READY: 409,
     ErrorCode.NOT_AUTHENTICATED: 401,
     ErrorCode.FORBIDDEN: 403,
     ErrorCode.NOT_PUBLISHED: 403,

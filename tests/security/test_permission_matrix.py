@@ -78,6 +78,11 @@ API_MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("tournaments_api:event-list", "POST"):         (401, 201, 401, 401, 401, 403, 201, 201, 201),
     ("tournaments_api:event-directors", "POST"):    (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:event-queue", "GET"):         (401, 403, 403, 403, 403, 403, 403, 200, 200),
+    ("tournaments_api:event-tables", "GET"):        (401, 403, 403, 403, 403, 403, 403, 200, 200),
+    ("tournaments_api:event-tables", "POST"):       (401, 403, 403, 403, 403, 403, 403, 200, 200),
+    ("tournaments_api:event-table-hold", "POST"):   (401, 403, 403, 403, 403, 403, 403, 200, 200),
+    ("tournaments_api:event-table-release", "POST"): (401, 403, 403, 403, 403, 403, 403, 409, 409),
+    ("tournaments_api:pairing-table", "POST"):      (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:division-create", "POST"):    (401, 403, 403, 403, 403, 403, 403, 201, 201),
     ("tournaments_api:entry-list", "POST"):         (401, 403, 403, 403, 403, 403, 403, 201, 201),
     ("tournaments_api:entry-import", "POST"):       (401, 403, 403, 403, 403, 403, 403, 201, 201),
@@ -259,6 +264,22 @@ API_CALLS: dict[tuple[str, str], Call] = {
     ),
     ("tournaments_api:event-queue", "GET"): Call(
         "sheet", lambda w: reverse("tournaments_api:event-queue", args=[w.event.slug])
+    ),
+    ("tournaments_api:event-tables", "GET"): Call(
+        "live", lambda w: reverse("tournaments_api:event-tables", args=[w.event.slug])
+    ),
+    ("tournaments_api:event-tables", "POST"): Call(
+        "live", lambda w: reverse("tournaments_api:event-tables", args=[w.event.slug]), lambda w: {"count": 6}
+    ),
+    # Table 1 holds a match of the scenario, not held back: it can be held, not released.
+    ("tournaments_api:event-table-hold", "POST"): Call(
+        "live", lambda w: reverse("tournaments_api:event-table-hold", args=[w.event.slug, 1])
+    ),
+    ("tournaments_api:event-table-release", "POST"): Call(
+        "live", lambda w: reverse("tournaments_api:event-table-release", args=[w.event.slug, 1])
+    ),
+    ("tournaments_api:pairing-table", "POST"): Call(
+        "fresh", _pairing_api("pairing-table", "fresh"), lambda w: {"table": 9}
     ),
     ("tournaments_api:division-create", "POST"): Call(
         "live",

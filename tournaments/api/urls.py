@@ -15,6 +15,11 @@ urlpatterns = [
     path("events/<slug:event>/", views.EventDetailApi.as_view(), name="event-detail"),
     path("events/<slug:event>/directors/", views.EventDirectorAddApi.as_view(), name="event-directors"),
     path("events/<slug:event>/queue/", views.EventQueueApi.as_view(), name="event-queue"),
+    path("events/<slug:event>/tables/", views.EventTablesApi.as_view(), name="event-tables"),
+    path("events/<slug:event>/tables/<id:number>/hold/", views.TableHoldApi.as_view(), name="event-table-hold"),
+    path(
+        "events/<slug:event>/tables/<id:number>/release/", views.TableReleaseApi.as_view(), name="event-table-release"
+    ),
     path("events/<slug:event>/divisions/", views.DivisionCreateApi.as_view(), name="division-create"),
     path(_DIVISION, views.DivisionDetailApi.as_view(), name="division-detail"),
     path(_DIVISION + "entries/", views.EntryListCreateApi.as_view(), name="entry-list"),
@@ -41,6 +46,7 @@ urlpatterns = [
     path("pairings/<id:pairing_id>/dispute/", views.PairingDisputeApi.as_view(), name="pairing-dispute"),
     path("pairings/<id:pairing_id>/forfeit/", views.PairingForfeitApi.as_view(), name="pairing-forfeit"),
     path("pairings/<id:pairing_id>/penalty/", views.PairingPenaltyApi.as_view(), name="pairing-penalty"),
+    path("pairings/<id:pairing_id>/table/", views.PairingTableApi.as_view(), name="pairing-table"),
     path("rating-lists/<slug:slug>/", views.RatingListDetailApi.as_view(), name="rating-list-detail"),
     path(
         "rating-lists/<slug:slug>/players/<id:player_id>/history/",

@@ -38,6 +38,7 @@ from tournaments.api import serializers as s
 from tournaments.models import Division, Entry, Event, Pairing, RatingList
 from tournaments.selectors import api as reads
 from tournaments.selectors.public import PrRow, pr_table
+from tournaments.selectors.venue import venue_of
 from tournaments.services import payouts as payout_tables
 
 
@@ -632,6 +633,103 @@ class PairingForfeitApi(APIView):
         data = _valid(s.PairingForfeitInput, request.data)
         loser = _entry_field(pairing.division, "loser", data["loser"])
         services.award_forfeit(pairing, actor=actor_of(request), loser=loser, kind=data["kind"], reason=data["reason"])
+        return _pairing_answer(pairing.pk)
+
+
+# -- the venue's tables ----------------------------------------------------------------------------------------------
+#
+# The same services as the director's dashboard (tournaments/services/tables.py); every answer is the venue, a
+# table or a pairing as the reads here render it. Directors only: the list says which tables are held back.
+
+
+def _venue_answer(event: Event) -> Response:
+    return Response(s.VenueSerializer(venue_of(event)).data)
+
+
+class EventTablesApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="The venue's tables with the match each holds, and the queue of matches waiting for one (directors)",
+        responses={200: s.VenueSerializer, **_errors(401, 403, 404)},
+    )
+    def get(self, request: Request, event: str) -> Response:
+        found = _event(request, event)
+        check_directs(actor_of(request), found)
+        return _venue_answer(found)
+
+    @extend_schema(
+        summary="Give the venue's tables: a count, named tables, or as many as needed",
+        description="The matches then waiting take the free tables. Tables that would go must hold no match "
+        "(`table_occupied`: move it first); nothing is changed then.",
+        request=s.TablesInput,
+        responses={200: s.VenueSerializer, **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, event: str) -> Response:
+        found = _event(request, event)
+        services.set_tables(found, actor=actor_of(request), **_valid(s.TablesInput, request.data))
+        found.refresh_from_db(fields=["tables_given"])
+        return _venue_answer(found)
+
+
+class _TableHoldApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+    held: bool
+
+    def post(self, request: Request, event: str, number: int) -> Response:
+        found = _event(request, event)
+        services.hold_table(found, number, actor=actor_of(request), held=self.held)
+        seat = next(seat for seat in venue_of(found).seats if seat.table.number == number)
+        return Response(s.VenueTableSerializer(seat).data)
+
+
+def _hold_schema(summary: str) -> Any:
+    return extend_schema_view(
+        post=extend_schema(
+            summary=summary,
+            request=None,
+            responses={
+                200: s.VenueTableSerializer,
+                **_errors(401, 403),
+                404: OpenApiResponse(ErrorDoc, description="no such event (`not_found`) or table (`unknown_table`)"),
+                409: OpenApiResponse(ErrorDoc, description="the table is already so (`conflict`)"),
+            },
+        )
+    )
+
+
+@_hold_schema("Hold a table back: no match is sent to it but by hand (a match playing there goes on)")
+class TableHoldApi(_TableHoldApi):
+    held = True
+
+
+@_hold_schema("Release a held table: it takes the next match waiting")
+class TableReleaseApi(_TableHoldApi):
+    held = False
+
+
+class PairingTableApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="Send a match to a table: move it, or seat by hand a match waiting in the queue (directors)",
+        description="A table held back takes it too. Its former table goes to the next match waiting.",
+        request=s.TableSeatInput,
+        responses={
+            200: s.PairingSerializer,
+            **_errors(400, 401, 403),
+            404: OpenApiResponse(ErrorDoc, description="no such pairing (`not_found`) or table (`unknown_table`)"),
+            409: OpenApiResponse(
+                ErrorDoc,
+                description="the table holds another match (`table_occupied`), or the match is not ready or being "
+                "played (`match_not_ready`: a bye, a slot waiting for its players, a match over)",
+            ),
+        },
+    )
+    def post(self, request: Request, pairing_id: int) -> Response:
+        pairing = _pairing(request, pairing_id)
+        data = _valid(s.TableSeatInput, request.data)
+        services.seat_match(pairing, data["table"], actor=actor_of(request))
         return _pairing_answer(pairing.pk)
 
 

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from engine.variants import VARIANTS
 from games.models import Match
 from tournaments.models import Division, Entry
+from tournaments.services import MAX_TABLES
 from tournaments.standings.tiebreakers import Tiebreak
 
 MAX_IMPORT_BYTES = 256 * 1024
@@ -371,9 +372,6 @@ class NewLinkForm(forms.Form):
     def __init__(self, *args: Any, names: tuple[str, str] = ("", ""), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _choice(self, "side").choices = [(0, names[0]), (1, names[1])]
-
-
-MAX_TABLES = 500
 
 
 class TablesForm(forms.Form):

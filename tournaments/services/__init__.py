@@ -58,9 +58,10 @@ from tournaments.services.standings import mark_standings_failed, recompute_rati
 from tournaments.services.start import start_division
 from tournaments.services.swiss import round_needs_repairing
 from tournaments.services.sync import divisions_behind_their_matches, sync_division
-from tournaments.services.tables import hold_table, seat_match, set_tables
+from tournaments.services.tables import MAX_TABLES, hold_table, seat_match, set_tables
 
 __all__ = [
+    "MAX_TABLES",
     "DivisionSettings",
     "Sent",
     "add_director",

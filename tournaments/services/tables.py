@@ -43,6 +43,9 @@ from tournaments.models import Event, Pairing, Table
 
 Status = Pairing.Status
 
+#: The most tables a director gives a venue (a count, or named tables).
+MAX_TABLES = 500
+
 #: The pairings :func:`assign_tables` reads: those holding a table, and those that may need one.
 _HOLDING_OR_WAITING = Q(table__isnull=False) | Q(status__in=PLAYABLE, match__isnull=False)
 _COLUMNS = (
@@ -105,14 +108,16 @@ def set_tables(event: Event, *, actor: Actor, names: Sequence[str] | None) -> li
     number alone), or None for as many as needed (the tables so far are kept, with their names). Returns the
     tables.
 
-    :raises ApplicationError: INVALID_INPUT for no table or a name given twice; CONFLICT when a table that would
-        go holds a match (move it first). Nothing is changed then."""
+    :raises ApplicationError: INVALID_INPUT for no table, more than :data:`MAX_TABLES` or a name given twice;
+        TABLE_OCCUPIED when a table that would go holds a match (move it first). Nothing is changed then."""
     if names is not None:
         names = [name.strip() for name in names]
         if not names:
             raise ApplicationError(
                 ErrorCode.INVALID_INPUT, "Give at least one table, or leave it to as many as needed."
             )
+        if len(names) > MAX_TABLES:
+            raise ApplicationError(ErrorCode.INVALID_INPUT, f"Give 1 to {MAX_TABLES} tables, not {len(names)}.")
         named = [name for name in names if name]
         twice = sorted({name for name in named if named.count(name) > 1})
         if twice:
@@ -134,7 +139,7 @@ def _replace_tables(event: Event, names: list[str]) -> None:
     if occupied:
         listed = ", ".join(str(number) for number in occupied)
         raise ApplicationError(
-            ErrorCode.CONFLICT,
+            ErrorCode.TABLE_OCCUPIED,
             f"Table(s) {listed} hold a match: move it to another table first, or give {max(occupied)} tables or more. "
             "Nothing was changed.",
         )
@@ -152,7 +157,7 @@ def hold_table(event: Event, number: int, *, actor: Actor, held: bool = True) ->
     """Hold table ``number`` back (no match is sent to it but by hand; a match playing there goes on), or release
     it (``held`` False: it takes the next match waiting).
 
-    :raises ApplicationError: NOT_FOUND for a table the venue does not have, CONFLICT for one already so."""
+    :raises ApplicationError: UNKNOWN_TABLE for a table the venue does not have, CONFLICT for one already so."""
     with transaction.atomic():
         event = _lock_event(event, actor)
         table = _table(event, number)
@@ -173,7 +178,7 @@ def _table(event: Event, number: int, *, create: bool = False) -> Table:
         return Table.objects.create(event=event, number=number)
     count = Table.objects.filter(event=event).aggregate(last=Max("number"))["last"] or 0
     have = f"the venue's tables are 1 to {count}" if count else "the venue has no tables yet"
-    raise ApplicationError(ErrorCode.NOT_FOUND, f"There is no table {number}: {have}.")
+    raise ApplicationError(ErrorCode.UNKNOWN_TABLE, f"There is no table {number}: {have}.", table=number)
 
 
 def seat_match(pairing: Pairing, number: int, *, actor: Actor) -> Pairing:
@@ -181,22 +186,23 @@ def seat_match(pairing: Pairing, number: int, *, actor: Actor) -> Pairing:
     a match waiting in the queue. Its former table goes to the next match waiting. Without tables given by the
     director, a table past the last is added.
 
-    :raises ApplicationError: CONFLICT for a match not ready or playing, or a table that holds another match;
-        NOT_FOUND for a table the venue does not have. Nothing is changed then."""
+    :raises ApplicationError: MATCH_NOT_READY for a match not ready or playing (a bye, a slot waiting for its
+        players, a match over); TABLE_OCCUPIED for a table that holds another match; UNKNOWN_TABLE for a table the
+        venue does not have. Nothing is changed then."""
     with transaction.atomic():
         division = lock_division(pairing.division_id)
         check_directs(actor, division.event)
         pairing = Pairing.objects.select_related("table").get(pk=pairing.pk)
         if pairing.status not in PLAYABLE or pairing.match_id is None:
             raise ApplicationError(
-                ErrorCode.CONFLICT,
+                ErrorCode.MATCH_NOT_READY,
                 "Only a match ready or being played sits at a table: this one is not. Nothing was changed.",
             )
         table = _table(division.event, number, create=True)
         other = Pairing.objects.filter(table=table).exclude(pk=pairing.pk).select_related("round", "division").first()
         if other is not None:
             raise ApplicationError(
-                ErrorCode.CONFLICT,
+                ErrorCode.TABLE_OCCUPIED,
                 f"{table.label} holds another match ({other.division.name}, round {other.round.number}): move that one "
                 "first. Nothing was changed.",
             )

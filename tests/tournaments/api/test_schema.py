@@ -22,6 +22,9 @@ def test_the_schema_lists_the_tournaments_endpoints(anon: APIClient) -> None:
         "/api/events/{event}/directors/",
         "/api/events/{event}/divisions/",
         "/api/events/{event}/queue/",
+        "/api/events/{event}/tables/",
+        "/api/events/{event}/tables/{number}/hold/",
+        "/api/events/{event}/tables/{number}/release/",
         DIVISION,
         DIVISION + "entries/",
         DIVISION + "entries/import/",
@@ -40,6 +43,7 @@ def test_the_schema_lists_the_tournaments_endpoints(anon: APIClient) -> None:
         "/api/pairings/{pairing_id}/confirm/",
         "/api/pairings/{pairing_id}/dispute/",
         "/api/pairings/{pairing_id}/forfeit/",
+        "/api/pairings/{pairing_id}/table/",
         "/api/rating-lists/{slug}/",
         "/api/rating-lists/{slug}/players/{player_id}/history/",
         "/api/players/{player_id}/next-match/",
@@ -57,6 +61,19 @@ def test_the_schema_lists_the_tournaments_endpoints(anon: APIClient) -> None:
     prizes = body["properties"]["flights"]["additionalProperties"]["items"]
     assert prizes["type"] == "number", "a prize is a JSON number, as the strict field takes it"
     assert body["properties"]["pool"]["type"] == ["number", "null"]
+    tables = schema["paths"]["/api/events/{event}/tables/"]
+    assert set(tables) >= {"get", "post"}
+    venue = schema["components"]["schemas"]["Venue"]["properties"]
+    assert set(venue) == {"tables_given", "tables", "queue"}
+    table = schema["components"]["schemas"]["VenueTable"]["properties"]
+    assert set(table) == {"number", "name", "label", "held", "state", "division", "pairing"}
+    assert schema["components"]["schemas"]["TableStateEnum"]["enum"] == ["free", "called", "playing"]
+    given = schema["components"]["schemas"]["TablesInputRequest"]["properties"]
+    assert set(given) == {"count", "names", "as_needed"} and given["count"]["maximum"] == 500
+    seat = schema["paths"]["/api/pairings/{pairing_id}/table/"]["post"]
+    assert set(seat["responses"]) >= {"200", "400", "401", "403", "404", "409"}
+    codes = schema["components"]["schemas"]["ErrorCodeEnum"]["enum"]
+    assert {"unknown_table", "table_occupied", "match_not_ready"} <= set(codes)
 
 
 def test_the_schema_validates_without_warnings(tmp_path: Path) -> None:
