@@ -14,12 +14,15 @@ seeds and a forfeit. A corrupted file is refused with a message naming what is w
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import io
 import json
 import random
+import re
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -37,7 +40,18 @@ from games.models import Action, EntryToken, Game, Match, Player
 from games.services import rebuild_match
 from tournaments import services
 from tournaments.demo import load_demo
-from tournaments.models import Division, Entry, Event, Pairing, Rating, RatingChange, RatingList, Round, Standing
+from tournaments.models import (
+    Division,
+    Entry,
+    Event,
+    ImportedMatch,
+    Pairing,
+    Rating,
+    RatingChange,
+    RatingList,
+    Round,
+    Standing,
+)
 from tournaments.services.archive import (
     ACTION_FIELDS,
     ADDED_SINCE_FIRST_WRITTEN,
@@ -46,6 +60,7 @@ from tournaments.services.archive import (
     EVENT_FIELDS,
     GAME_FIELDS,
     HANDLED_APART,
+    IMPORTED_MATCH_FIELDS,
     MATCH_FIELDS,
     PAIRING_FIELDS,
     PLAYER_FIELDS,
@@ -62,7 +77,7 @@ from tournaments.simulation import champions, run_division, simulate_event
 pytestmark = pytest.mark.django_db
 
 MODELS = (Event, Division, Entry, Round, Pairing, Standing, Player, Match, Game, Action, EntryToken)
-MODELS += (RatingList, Rating, RatingChange)
+MODELS += (RatingList, Rating, RatingChange, ImportedMatch)
 
 
 # -- helpers -------------------------------------------------------------------------------------------------------
@@ -127,6 +142,8 @@ def normalized(doc: dict[str, Any]) -> dict[str, Any]:
             match["mat_file"] = mat_key(match["mat_file"], old, match["id"])
     for skipped in doc["mat_skipped"]:
         ref("match", skipped, "match")
+    for imported in doc["imported_matches"]:
+        ref("match", imported, "match")
     number("division", doc["divisions"])
     for division in doc["divisions"]:
         number("entry", division["entries"])
@@ -267,6 +284,7 @@ COPIED = {
     RatingList: RATING_LIST_FIELDS,
     Rating: RATING_FIELDS,
     RatingChange: RATING_CHANGE_FIELDS,
+    ImportedMatch: IMPORTED_MATCH_FIELDS,
 }
 
 
@@ -680,3 +698,61 @@ def test_an_archive_written_before_the_later_fields_imports_with_their_defaults(
     for division in divisions:
         assert not division.casual and not division.analyse_each_game
         assert division.forfeit_tiebreaks == Division._meta.get_field("forfeit_tiebreaks").get_default()
+
+
+# -- matches imported into the event ---------------------------------------------------------------------------------
+
+CUBE_MATCH = Path(__file__).resolve().parents[1] / "engine" / "data" / "gnubg" / "exported" / "gnubg_5pt_cube.mat"
+
+
+def event_with_an_imported_match(importer: Any) -> tuple[Event, Match]:
+    event = services.create_event(actor=Actor(user=importer), name="Club night", analyse_imported=True)
+    call_command("import_matches", "--event", event.slug, str(CUBE_MATCH), stdout=io.StringIO(), stderr=io.StringIO())
+    return event, Match.objects.latest("id")
+
+
+def test_a_match_imported_into_the_event_travels_and_is_attached_again(importer: Any) -> None:
+    event, match = event_with_an_imported_match(importer)
+    trip = round_trip(event, importer)
+    doc = document(trip.first)
+    assert [m["id"] for m in doc["matches"]] == [match.pk]
+    assert doc["imported_matches"] == [
+        {
+            "match": match.pk,
+            "created_at": ImportedMatch.objects.get(match=match).created_at.astimezone(dt.UTC).isoformat(),
+        }
+    ]
+    copied = ImportedMatch.objects.select_related("match").get(event=trip.imported)
+    assert copied.match.pk != match.pk and copied.match.score == match.score and copied.match.seq == match.seq
+    assert copied.created_at == ImportedMatch.objects.get(match=match).created_at
+    check_lossless(trip)
+
+
+def test_an_archive_without_imported_matches_imports_as_before(small_archive: bytes, importer: Any) -> None:
+    doc = document(small_archive)
+    assert doc["imported_matches"] == []
+    del doc["imported_matches"]
+    copied = import_event(rezip(small_archive, doc), slug="before-imported-matches", actor=Actor(user=importer))
+    assert not ImportedMatch.objects.filter(event=copied).exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda doc: doc["imported_matches"].append(dict(doc["imported_matches"][0])), "this match is listed twice"),
+        (lambda doc: doc["imported_matches"][0].update(match=999_999), "999999 is not the id of a record of the file"),
+        (lambda doc: doc["imported_matches"].clear(), "it is not in imported_matches"),
+    ],
+    ids=["twice", "unknown-match", "unlisted"],
+)
+def test_a_wrong_imported_match_is_refused_and_nothing_is_stored(
+    importer: Any, change: Callable[[dict[str, Any]], None], message: str
+) -> None:
+    event, _ = event_with_an_imported_match(importer)
+    data = export_event(event)
+    doc = document(data)
+    change(doc)
+    before = row_counts()
+    with pytest.raises(ApplicationError, match=re.escape(message)):
+        import_event(rezip(data, doc), slug="wrong-imported", actor=Actor(user=importer))
+    assert row_counts() == before

@@ -12,6 +12,11 @@ The archive is a zip file holding
 - ``matches/<match id>-<player 1>-<player 2>.mat``: each match as a .mat match log (``games.export.match_mat``),
   for every match the .mat format can hold; the others are listed in ``mat_skipped`` with the reason.
 
+``imported_matches`` lists the matches imported into the event from match logs (``import_matches --event``, the
+API's import with an event), which belong to no pairing: each is in ``matches`` with its log, and the import attaches
+it to the new event again (so that the event's "analyse imported matches" and its pages see it). A file written
+before the list existed reads as none.
+
 Terms and invariants
 
 - **Ids** in the file are the exporting installation's; they only link records within the file. An import makes
@@ -60,7 +65,18 @@ from games.errors import ApplicationError, ErrorCode
 from games.export import match_mat
 from games.models import Action, EntryToken, Game, Match, Player
 from games.services import effective_actions, rebuild_match
-from tournaments.models import Division, Entry, Event, Pairing, Rating, RatingChange, RatingList, Round, Standing
+from tournaments.models import (
+    Division,
+    Entry,
+    Event,
+    ImportedMatch,
+    Pairing,
+    Rating,
+    RatingChange,
+    RatingList,
+    Round,
+    Standing,
+)
 
 FORMAT = "bgmatch-event-archive"
 VERSION = 1
@@ -210,6 +226,7 @@ ACTION_FIELDS = (
 RATING_LIST_FIELDS = ("name", "slug", "start", "k_factor", "computed_at")
 RATING_FIELDS = ("rating", "experience", "matches")
 RATING_CHANGE_FIELDS = ("order", "before", "after", "experience_before", "won")
+IMPORTED_MATCH_FIELDS = ("created_at",)
 
 #: Fields added since version 1 of the format was first written: a file made before them lacks them, and reads as
 #: the field's default (what the setting meant before it existed). A field added later goes here too.
@@ -278,6 +295,7 @@ HANDLED_APART: dict[type[models.Model], dict[str, str]] = {
         "match": "reference",
         "player": "reference",
     },
+    ImportedMatch: {"id": "not exported", "event": "the file's event", "match": "reference"},
 }
 
 
@@ -311,6 +329,8 @@ def archive_contents(event: Event) -> tuple[dict[str, Any], list[tuple[str, str]
     match_ids = {p.match_id for p in pairings if p.match_id is not None}
     detached = Match.objects.filter(pairing__isnull=True, source__startswith=f"{event.slug}/")
     match_ids |= set(detached.values_list("id", flat=True))
+    imported = list(ImportedMatch.objects.filter(event=event).order_by("id"))
+    match_ids |= {row.match_id for row in imported}
     matches = list(Match.objects.filter(pk__in=match_ids).select_related("player1", "player2").order_by("id"))
     player_ids = {e.player_id for e in entries} | {p for m in matches for p in (m.player1_id, m.player2_id)}
     players = list(Player.objects.filter(pk__in=player_ids).order_by("id"))
@@ -369,6 +389,7 @@ def archive_contents(event: Event) -> tuple[dict[str, Any], list[tuple[str, str]
         "players": [{**_plain(p, PLAYER_FIELDS), "id": p.pk} for p in players],
         "matches": match_records,
         "mat_skipped": skipped,
+        "imported_matches": [{**_plain(row, IMPORTED_MATCH_FIELDS), "match": row.match_id} for row in imported],
         "rating_list": _rating_list_record(event.rating_list, player_ids, match_ids),
     }
     return document, mats
@@ -511,6 +532,8 @@ def read_archive(data: bytes) -> dict[str, Any]:
         )
     for key, kind in (("event", dict), ("divisions", list), ("players", list), ("matches", list)):
         _get(document, key, "", kind)
+    document.setdefault("imported_matches", [])  # a file written before the list existed: none
+    _get(document, "imported_matches", "", list)
     _get(document, "rating_list", "", (dict, type(None)))
     return document
 
@@ -529,12 +552,14 @@ class _Import:
         self.players: dict[int, Player] = {}
         self.matches: dict[int, Match] = {}
         self.paired: set[int] = set()  # file ids of the matches a pairing holds
+        self.imported: set[int] = set()  # file ids of the matches imported into the event
 
     def run(self) -> Event:
         self._players()
         rating_list = self._rating_list()
         event = self._event(rating_list)
         self._matches()
+        self._imported_matches(event)
         for n, record in enumerate(self.doc["divisions"]):
             self._division(event, record, f"divisions[{n}]")
         self._check_detached()
@@ -711,10 +736,27 @@ class _Import:
         """A match no pairing holds travels only as a detached match of this event (found by its source)."""
         for n, record in enumerate(self.doc["matches"]):
             match = self.matches[record["id"]]
-            if record["id"] not in self.paired and not match.source.startswith(f"{self.slug}/"):
+            if record["id"] in self.paired and record["id"] in self.imported:
+                raise _invalid(f"matches[{n}]", "a match held by a pairing is not also imported into the event")
+            if record["id"] in self.paired | self.imported:
+                continue
+            if not match.source.startswith(f"{self.slug}/"):
                 raise _invalid(
-                    f"matches[{n}]", "no pairing holds this match, and its source names no slot of the event"
+                    f"matches[{n}]",
+                    "no pairing holds this match, it is not in imported_matches, and its source names no slot of "
+                    "the event",
                 )
+
+    def _imported_matches(self, event: Event) -> None:
+        rows = []
+        for n, item in enumerate(self.doc["imported_matches"]):
+            at = f"imported_matches[{n}]"
+            match = _ref(item, "match", at, self.matches)
+            if item["match"] in self.imported:
+                raise _invalid(f"{at}.match", "this match is listed twice")
+            self.imported.add(item["match"])
+            rows.append(_build(ImportedMatch, item, IMPORTED_MATCH_FIELDS, at, event=event, match=match))
+        _insert(ImportedMatch, rows, keep=("created_at",))
 
     # divisions ------------------------------------------------------------------------------------------------------
 
