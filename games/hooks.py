@@ -35,6 +35,9 @@ tournaments/: the division's "analyse each game" setting. :data:`IMPORT_ANALYSIS
 a match imported from a match log is analysed as it is imported (besides settings.ANALYSIS_IMPORTED).
 tournaments/: the "analyse imported matches" setting of the event the match was imported into.
 
+:data:`MATCH_EVENTS`: ``(user, match ids) -> {match id: EventLink}``, the event each match was played in or imported
+into, as ``user`` may see it (the player's page names it by each match). tournaments/: its events.
+
 :data:`IMPORT_TARGETS`: ``(slug, actor) -> attach or None``, the event an import names (``import_matches --event``,
 the API's import with ``event``): a callable ``match -> None`` that attaches an imported match to it, called inside
 the import's transaction, or None when there is no such event (or none the actor may see); it raises
@@ -43,7 +46,7 @@ the import's transaction, or None when there is no such event (or none the actor
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -157,6 +160,36 @@ IMPORT_ANALYSIS_CHECKS: list[Callable[[Match], bool]] = []
 def register_import_analysis_check(check: Callable[[Match], bool]) -> None:
     if check not in IMPORT_ANALYSIS_CHECKS:
         IMPORT_ANALYSIS_CHECKS.append(check)
+
+
+# -- the events matches belong to ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EventLink:
+    """Where a match was played: the event's name and page, and the division's name ("" for an imported match)."""
+
+    name: str
+    url: str
+    division: str = ""
+
+
+#: Callables (user, match ids) -> {match id: EventLink}: the event of each match ``user`` may see (a match of none
+#: is left out).
+MATCH_EVENTS: list[Callable[[Any, Collection[int]], dict[int, EventLink]]] = []
+
+
+def register_match_events(events: Callable[[Any, Collection[int]], dict[int, EventLink]]) -> None:
+    if events not in MATCH_EVENTS:
+        MATCH_EVENTS.append(events)
+
+
+def events_of_matches(user: Any, match_ids: Collection[int]) -> dict[int, EventLink]:
+    """The event of each of ``match_ids`` that has one ``user`` may see, by match id."""
+    found: dict[int, EventLink] = {}
+    for events in MATCH_EVENTS:
+        found.update(events(user, match_ids))
+    return found
 
 
 # -- imports into an event -----------------------------------------------------------------------------------------

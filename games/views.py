@@ -27,9 +27,10 @@ from django.views.decorators.http import require_GET
 
 from config.live import not_modified, shared_live_part
 from engine.errors import EngineError
-from games.analysis.selectors import overall_pr, player_pr_history
+from games.analysis.selectors import match_summary, overall_pr, player_pr_history, pr_chart
 from games.export import match_mat
-from games.models import Match
+from games.hooks import EventLink, events_of_matches
+from games.models import Match, PlayerAnalysis
 from games.selectors import matches_visible_to, players_visible_to
 from games.spectator import CLOSED, Entry, MovesKey, PageData, etag_of, live_update, match_for_page, page_data
 
@@ -157,5 +158,25 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(players_visible_to(request.user), pk=player_id)
     history = player_pr_history(player.pk).filter(analysis__match__in=matches_visible_to(request.user))
     page = Paginator(history, 50).get_page(request.GET.get("page"))
-    context = {"player": player, "page": page, "overall": overall_pr(history)}
+    rows = list(page)
+    events = events_of_matches(request.user, [row.analysis.match_id for row in rows])
+    lines = [
+        HistoryLine(row, events.get(row.analysis.match_id), match_summary(row.analysis.match, row.side)) for row in rows
+    ]
+    context = {
+        "player": player,
+        "page": page,
+        "lines": lines,
+        "overall": overall_pr(history),
+        "chart": pr_chart(history),
+    }
     return render(request, "games/player_detail.html", context)
+
+
+@dataclass(frozen=True)
+class HistoryLine:
+    """A line of a player's PR table: his figures in the match, its event (if any) and the match from his side."""
+
+    row: PlayerAnalysis
+    event: EventLink | None
+    summary: str

@@ -22,7 +22,7 @@ class TournamentsConfig(AppConfig):
         from tournaments.access import directed_matches, directs_match
         from tournaments.entry_panel import PANEL
         from tournaments.receivers import analyses_each_game, analyses_imported, on_match_changed
-        from tournaments.selectors.common import hidden_players
+        from tournaments.selectors.common import events_of_matches, hidden_players
         from tournaments.services.events import import_target
         from tournaments.services.followup import plug_followup_task
         from tournaments.services.results import guard_correction, guard_take_back
@@ -36,6 +36,7 @@ class TournamentsConfig(AppConfig):
         hooks.register_game_analysis_check(analyses_each_game)
         hooks.register_import_analysis_check(analyses_imported)
         hooks.register_import_target(import_target)
+        hooks.register_match_events(events_of_matches)
         hooks.match_finished.connect(on_match_changed, dispatch_uid="tournaments.match_finished")
         hooks.match_result_changed.connect(on_match_changed, dispatch_uid="tournaments.match_result_changed")
         plug_followup_task(tasks.advance_division)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -202,3 +204,71 @@ def overall_pr(rows: QuerySet[PlayerAnalysis]) -> OverallPr:
     )
     decisions, error = totals["decisions"] or 0, totals["error"] or 0.0
     return OverallPr(totals["matches"], decisions, 500.0 * error / decisions if decisions else 0.0)
+
+
+def match_summary(match: Match, side: int) -> str:
+    """A match from one side: "7-point match, won 7-4", "5-point match, lost 2-5" (his score first)."""
+    length = "money game" if match.length == 0 else f"{match.length}-point match"
+    own, other = (match.score1, match.score2) if side == 0 else (match.score2, match.score1)
+    if match.winner_id is None:
+        return f"{length}, {own}-{other}"
+    won = match.winner_id == match.player(side).pk
+    return f"{length}, {'won' if won else 'lost'} {own}-{other}"
+
+
+#: The matches the PR chart of a player's page draws at most (his latest), and its size in SVG units.
+CHART_MATCHES = 100
+CHART_WIDTH, CHART_HEIGHT = 300, 100
+
+
+@dataclass(frozen=True)
+class PrPoint:
+    """One match on the PR chart: when it finished, against whom, its PR, and where it is drawn (SVG units)."""
+
+    when: dt.date | None
+    opponent: str
+    pr: float
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class PrChart:
+    """A player's PR match by match, oldest first, drawn from 0 (bottom) to ``top`` (the top line)."""
+
+    points: list[PrPoint]
+    top: int
+
+    @property
+    def lowest(self) -> float:
+        return min(p.pr for p in self.points)
+
+    @property
+    def highest(self) -> float:
+        return max(p.pr for p in self.points)
+
+    @property
+    def latest(self) -> PrPoint:
+        return self.points[-1]
+
+    @property
+    def polyline(self) -> str:
+        return " ".join(f"{p.x},{p.y}" for p in self.points)
+
+
+def pr_chart(history: QuerySet[PlayerAnalysis]) -> PrChart | None:
+    """The chart of :func:`player_pr_history`'s latest CHART_MATCHES matches (one query), or None with fewer than
+    two: the top line is the first multiple of 5 above the highest PR (at least 10), so no point sits on it."""
+    rows = list(history[:CHART_MATCHES])[::-1]
+    if len(rows) < 2:
+        return None
+    top = max(10, 5 * (math.floor(max(row.pr for row in rows) / 5) + 1))
+    step = CHART_WIDTH / (len(rows) - 1)
+    points = []
+    for n, row in enumerate(rows):
+        match = row.analysis.match
+        finished = match.finished_at.date() if match.finished_at else None
+        opponent = match.player(1 - row.side).display_name
+        y = CHART_HEIGHT - min(row.pr, top) / top * CHART_HEIGHT
+        points.append(PrPoint(finished, opponent, row.pr, round(n * step, 1), round(y, 1)))
+    return PrChart(points, top)

@@ -5,14 +5,17 @@ feeds, the directors' queue, a player's next match. Each runs a fixed number of 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.urls import reverse
 
+from games.hooks import EventLink
 from games.models import Player
-from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
+from tournaments.models import Division, Entry, Event, ImportedMatch, Pairing, Round, Standing
 from tournaments.standings import payouts as pay
 from tournaments.standings.places import Place
 
@@ -144,3 +147,21 @@ def next_pairing_for(player: Player) -> Pairing | None:
         .order_by("round__number", "id")
         .first()
     )
+
+
+def events_of_matches(user: Any, match_ids: Collection[int]) -> dict[int, EventLink]:
+    """The MATCH_EVENTS hook (games/hooks.py): the event (and division) of each match, played in a pairing or
+    imported into it, among the events ``user`` may see (two queries)."""
+    visible = events_visible_to(user)
+    found: dict[int, EventLink] = {}
+    paired = Pairing.objects.filter(match_id__in=match_ids, division__event__in=visible).values_list(
+        "match_id", "division__name", "division__event__name", "division__event__slug"
+    )
+    for match_id, division, name, slug in paired:
+        found[match_id] = EventLink(name, reverse("tournaments:event-detail", args=[slug]), division)
+    imported = ImportedMatch.objects.filter(match_id__in=match_ids, event__in=visible).values_list(
+        "match_id", "event__name", "event__slug"
+    )
+    for match_id, name, slug in imported:
+        found.setdefault(match_id, EventLink(name, reverse("tournaments:event-detail", args=[slug])))
+    return found

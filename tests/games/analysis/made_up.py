@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.models import Match, MatchAnalysis, PlayerAnalysis
+from tournaments import services
+from tournaments.models import Division, Pairing
 
 
 def store_analysis(
@@ -35,3 +39,16 @@ def store_analysis(
             pr=5 * error,
         )
     return analysis
+
+
+def played_division(division_of: Any, as_director: Any, drive: Any, settings: Any) -> tuple[Division, list[Match]]:
+    """A 4-player Swiss division of 1-point matches, its first round played out (two finished matches)."""
+    settings.ANALYSIS_MIN_DECISIONS = 1
+    division = division_of("swiss", 4, match_length=1, rounds_planned=1)
+    services.start_division(division, actor=as_director)
+    matches = [p.match for p in Pairing.objects.filter(division=division, match__isnull=False).order_by("id")]
+    for seed, match in enumerate(matches):
+        driver = drive(match, seed=seed)
+        while not driver.is_over:
+            driver.play_out()
+    return division, [Match.objects.get(pk=m.pk) for m in matches]

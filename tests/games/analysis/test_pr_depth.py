@@ -9,24 +9,9 @@ from typing import Any
 import pytest
 
 from games.analysis.selectors import depth_label
-from games.models import Match
-from tests.games.analysis.made_up import store_analysis
-from tournaments import services
-from tournaments.models import Division, Pairing
+from tests.games.analysis.made_up import played_division, store_analysis
 
 pytestmark = pytest.mark.django_db
-
-
-def played_division(division_of: Any, as_director: Any, drive: Any, settings: Any) -> tuple[Division, list[Match]]:
-    settings.ANALYSIS_MIN_DECISIONS = 1
-    division = division_of("swiss", 4, match_length=1, rounds_planned=1)
-    services.start_division(division, actor=as_director)
-    matches = [p.match for p in Pairing.objects.filter(division=division, match__isnull=False).order_by("id")]
-    for seed, match in enumerate(matches):
-        driver = drive(match, seed=seed)
-        while not driver.is_over:
-            driver.play_out()
-    return division, [Match.objects.get(pk=m.pk) for m in matches]
 
 
 def test_depth_labels() -> None:
