@@ -35,14 +35,18 @@ from engine.variants import WAITING
 BOTTOM, TOP = 0, 1
 
 # -- geometry (viewBox units) ------------------------------------------------------------------------------------
-WIDTH, HEIGHT = 600, 436
+WIDTH, HEIGHT = 600, 482
 CUBE_X, CUBE_SIZE = 6, 34
 FRAME_LEFT, FRAME_RIGHT = 46, 598
 LEFT_X, BAR_X, RIGHT_X, INNER_RIGHT = 56, 272, 312, 528  # left quarter, bar, right quarter, end of the points
 TRAY_X, TRAY_WIDTH = 538, 50
 POINT_WIDTH = 36
-TOP_Y, MIDDLE_TOP, MIDDLE_BOTTOM, BOTTOM_Y = 50, 200, 236, 386  # top points, the middle gap, bottom points
-FRAME_TOP, FRAME_BOTTOM = 40, 396
+TOP_Y, MIDDLE_TOP, MIDDLE_BOTTOM, BOTTOM_Y = 72, 222, 268, 418  # top points, the middle gap, bottom points
+FRAME_TOP, FRAME_BOTTOM = 62, 428
+# Above and below the frame: the point numbers and each side's pip line, with room for the larger type a phone gets
+# (static/css/site.css draws them at 21 units there, where the board is shrunk to about half its size).
+NUMBERS_TOP_Y, NUMBERS_BOTTOM_Y = FRAME_TOP - 6, FRAME_BOTTOM + 20
+STRIP_TOP_Y, STRIP_BOTTOM_Y = 24, HEIGHT - 8
 RADIUS = 15  # five checkers fill a point's 150 units
 SHOWN = 5  # checkers drawn on one spot; the count is written on the last when there are more
 POINT_DEPTH = 138
@@ -185,9 +189,9 @@ def _points() -> list[str]:
 
 
 def _numbers() -> list[str]:
-    out = [f'<g class="board-numbers" font-size="12" text-anchor="middle" fill="{INK}">']
+    out = [f'<g class="board-numbers" font-size="14" text-anchor="middle" fill="{INK}">']
     for point in range(1, 25):
-        y = FRAME_BOTTOM + 13 if _is_bottom_row(point) else FRAME_TOP - 4
+        y = NUMBERS_BOTTOM_Y if _is_bottom_row(point) else NUMBERS_TOP_Y
         out.append(f'<text x="{point_x(point):g}" y="{y}">{point}</text>')
     out.append("</g>")
     return out
@@ -231,8 +235,8 @@ def _stack(side: int, count: int, x: float, first_y: float, step: float) -> str:
     if count > SHOWN:
         y = first_y + (SHOWN - 1) * step
         circles.append(
-            f'<text x="{x:g}" y="{y + 5:g}" text-anchor="middle" font-size="15" font-weight="700" '
-            f'fill="{edge}">{count}</text>'
+            f'<text class="checker-count" x="{x:g}" y="{y + 5:g}" text-anchor="middle" font-size="15" '
+            f'font-weight="700" fill="{edge}">{count}</text>'
         )
     return "".join(circles)
 
@@ -266,11 +270,11 @@ def _tray(side: int, off: int, waiting: int) -> str:
         slabs.append(
             f'<rect x="{x}" y="{y}" width="{TRAY_WIDTH - 12}" height="8" rx="2" fill="{fill}" stroke="{edge}"/>'
         )
-    label_y = MIDDLE_BOTTOM - 6 if side == BOTTOM else MIDDLE_TOP + 13  # in the wooden gap between the trays
+    label_y = MIDDLE_BOTTOM - 5 if side == BOTTOM else MIDDLE_TOP + 17  # in the wooden gap between the trays
     label = escape(_("%(count)s off") % {"count": off})
     tray = (
         f'<g data-side="{_side_word(side)}" data-where="off" data-count="{off}">{"".join(slabs)}'
-        f'<text x="{TRAY_X + TRAY_WIDTH / 2:g}" y="{label_y}" text-anchor="middle" font-size="11" '
+        f'<text class="tray-label" x="{TRAY_X + TRAY_WIDTH / 2:g}" y="{label_y}" text-anchor="middle" font-size="12" '
         f'fill="{LIGHT}">{label}</text></g>'
     )
     return tray + _waiting(side, waiting)
@@ -286,8 +290,8 @@ def _waiting(side: int, count: int) -> str:
     return (
         f'<g data-side="{_side_word(side)}" data-where="waiting" data-count="{count}">'
         f'<circle cx="{x:g}" cy="{y}" r="{RADIUS}" fill="{fill}" stroke="{edge}" stroke-width="1.5" '
-        f'stroke-dasharray="3 2"/><text x="{x:g}" y="{y + 5}" text-anchor="middle" font-size="14" '
-        f'font-weight="700" fill="{edge}">{count}</text></g>'
+        f'stroke-dasharray="3 2"/><text class="checker-count" x="{x:g}" y="{y + 5}" text-anchor="middle" '
+        f'font-size="14" font-weight="700" fill="{edge}">{count}</text></g>'
     )
 
 
@@ -307,8 +311,9 @@ def _cube(scene: BoardScene) -> str:
     return (
         f'<g class="cube" data-value="{scene.cube_value}" data-owner="{owner}">'
         f'<rect x="{CUBE_X}" y="{y}" width="{CUBE_SIZE}" height="{CUBE_SIZE}" rx="5" fill="#fff" stroke="{INK}" '
-        f'stroke-width="2"{dash}/><text x="{CUBE_X + CUBE_SIZE / 2:g}" y="{y + 23}" text-anchor="middle" '
-        f'font-size="{17 if len(text) < 3 else 13}" font-weight="700" fill="{INK}">{escape(text)}</text></g>'
+        f'stroke-width="2"{dash}/><text class="cube-value{"" if len(text) < 3 else " cube-value-long"}" '
+        f'x="{CUBE_X + CUBE_SIZE / 2:g}" y="{y + 23}" text-anchor="middle" font-size="{17 if len(text) < 3 else 13}" '
+        f'font-weight="700" fill="{INK}">{escape(text)}</text></g>'
     )
 
 
@@ -398,12 +403,12 @@ def _landing(point: int) -> str:
 def _strips(scene: BoardScene) -> str:
     pips = scene.position.pips()
     out = []
-    for side, y in ((TOP, 17), (BOTTOM, HEIGHT - 6)):
+    for side, y in ((TOP, STRIP_TOP_Y), (BOTTOM, STRIP_BOTTOM_Y)):
         words = _("%(name)s: %(pips)s pips") % {"name": scene.name(side), "pips": pips[side]}
         turn = f' <tspan font-weight="700">{escape(_("(to act)"))}</tspan>' if scene.to_act == side else ""
         out.append(
             f'<text class="pips" data-side="{_side_word(side)}" data-pips="{pips[side]}" x="{FRAME_LEFT}" y="{y}" '
-            f'font-size="14" fill="{INK}">{escape(words)}{turn}</text>'
+            f'font-size="15" fill="{INK}">{escape(words)}{turn}</text>'
         )
     return "".join(out)
 

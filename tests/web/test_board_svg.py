@@ -14,6 +14,7 @@ from engine.game import GameState
 from engine.moves import Play
 from engine.position import Position
 from engine.variants import ACEY_DEUCEY
+from games import board_svg
 from games.board_svg import BoardScene, render_board, scene_from_state
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -80,9 +81,10 @@ def test_point_numbers_are_from_the_viewers_side() -> None:
     assert sorted(map(int, numbers)) == list(range(1, 25))
     # the viewer's 24-point checkers are drawn over the top row, far right (the 24 is right of the 19)
     svg = render_board(BoardScene(Position.initial()))
-    x24 = float(re.search(r'<text x="([\d.]+)" y="36">24<', svg).group(1))
-    x19 = float(re.search(r'<text x="([\d.]+)" y="36">19<', svg).group(1))
-    x1 = float(re.search(r'<text x="([\d.]+)" y="409">1<', svg).group(1))
+    top, bottom = board_svg.NUMBERS_TOP_Y, board_svg.NUMBERS_BOTTOM_Y
+    x24 = float(re.search(rf'<text x="([\d.]+)" y="{top}">24<', svg).group(1))
+    x19 = float(re.search(rf'<text x="([\d.]+)" y="{top}">19<', svg).group(1))
+    x1 = float(re.search(rf'<text x="([\d.]+)" y="{bottom}">1<', svg).group(1))
     assert x24 > x19 and x1 == x24
 
 
@@ -134,7 +136,7 @@ def test_accessible_image_with_a_title_and_a_description_in_words() -> None:
     )
     root = parse(render_board(scene, uid="live"))
     assert root.get("role") == "img"
-    assert root.get("viewBox") == "0 0 600 436" and root.get("width") is None
+    assert root.get("viewBox") == "0 0 600 482" and root.get("width") is None
     assert root.get("aria-labelledby") == "live-title live-desc"
     assert root.find(f"{SVG}title").get("id") == "live-title"
     assert root.find(f"{SVG}title").text == "Game 2 · Ann 31"
