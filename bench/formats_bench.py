@@ -2,7 +2,8 @@
 planning and resolving (bench/README.md, "Formats").
 
 Usage: python bench/formats_bench.py [--runs N] [--sizes 2-64,100,128,256,513] [--before FILE]
-       DJANGO_SETTINGS_MODULE=config.settings DATABASE_URL=postgres://... python bench/formats_bench.py --simulate [--no-plans]
+       DJANGO_SETTINGS_MODULE=config.settings DATABASE_URL=postgres://... \
+           python bench/formats_bench.py --simulate [--no-plans]
 
 For every elimination format and field size it plans the bracket (``plan_bracket``) and plays it ``--runs`` times
 with a coin toss for every match through ``resolve`` (pure Python, no database), and checks the rules on each run:
