@@ -27,7 +27,7 @@ from django.views.decorators.http import require_GET
 
 from config.live import not_modified, shared_live_part
 from engine.errors import EngineError
-from games.analysis.selectors import match_summary, overall_pr, player_pr_history, pr_chart
+from games.analysis.selectors import match_summary, out_of_date_of_player, overall_pr, player_pr_history, pr_chart
 from games.export import match_mat
 from games.hooks import EventLink, events_of_matches
 from games.models import Match, PlayerAnalysis
@@ -169,6 +169,9 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         "lines": lines,
         "overall": overall_pr(history),
         "chart": pr_chart(history),
+        "out_of_date": out_of_date_of_player(player.pk)
+        .filter(analysis__match__in=matches_visible_to(request.user))
+        .count(),
     }
     return render(request, "games/player_detail.html", context)
 

@@ -178,6 +178,16 @@ def counted_analyses() -> QuerySet[PlayerAnalysis]:
     )
 
 
+def out_of_date_of_player(player_id: int) -> QuerySet[PlayerAnalysis]:
+    """A player's figures in analyses done in an older format (MatchAnalysis.FORMAT_VERSION), waiting to be redone:
+    they count nowhere until they are."""
+    return PlayerAnalysis.objects.filter(
+        player_id=player_id,
+        analysis__status=MatchAnalysis.Status.DONE,
+        analysis__format_version__lt=MatchAnalysis.FORMAT_VERSION,
+    )
+
+
 def player_pr_history(player_id: int) -> QuerySet[PlayerAnalysis]:
     """A player's analysed finished matches, newest first, with the match (its log analysed as it stands)."""
     return (

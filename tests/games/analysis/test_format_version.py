@@ -57,6 +57,7 @@ def test_an_old_analysis_says_it_is_out_of_date_and_counts_nowhere(client: Any) 
     assert "<strong>2.50</strong>" not in page
     player = client.get(f"/players/{match.player1_id}/").content.decode()
     assert "No match of this player has been analysed yet." in player
+    assert "The analysis of 1 match is out of date, being redone: it counts here once it is." in player
     api = client.get(f"/api/matches/{match.pk}/analysis/").json()
     assert api["format_version"] == 1 and api["current"] is False
     assert client.get(f"/api/players/{match.player1_id}/analysis/").json()["results"] == []
@@ -66,6 +67,7 @@ def test_a_current_analysis_counts(client: Any) -> None:
     match = analysed(MatchAnalysis.FORMAT_VERSION)
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert "<strong>2.50</strong>" in page and "out of date" not in page
+    assert "out of date" not in client.get(f"/players/{match.player1_id}/").content.decode()
     assert [row.analysis.match_id for row in player_pr_history(match.player1_id)] == [match.pk]
 
 
