@@ -1,6 +1,12 @@
-"""The room: what a call costs at 200 entries (bench/README.md, "Venue").
+"""The room: what a check-in and a call cost at 200 entries (bench/README.md, "Venue").
 
-Usage: DATABASE_URL=postgres://... python bench/venue_bench.py [--reps N] [--keep-db]
+Usage: DATABASE_URL=postgres://... python bench/venue_bench.py [--reps N] [--door-sizes 20,200] [--keep-db]
+
+At the door (``--door-sizes``, 20 and 200 entries by default): an event of a division in registration with that
+many entries and a second division of 20, the director logged in. Timed, as below: one check-in as the division
+page sends it without a reload (htmx: its row answered, with the count and the message), its undo (the player checked in outside
+the clock), and "Check in all the listed" with every entry listed (none checked in before). The statements are
+counted at each size: they must not grow with the entries.
 
 The event: a 128-entry Swiss and a 72-entry main with consolation (200 entries), in a venue of 40 tables, both
 started: 40 matches are called to the tables, the others wait in the queue. Timed, each ``--reps`` times (median,
@@ -119,6 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--reps", type=int, default=15)
+    parser.add_argument("--door-sizes", default="20,200", help="entries of the check-in division, comma-separated")
     parser.add_argument("--keep-db", action="store_true")
     args = parser.parse_args(argv)
     import os
@@ -128,9 +135,84 @@ def main(argv: Sequence[str] | None = None) -> int:
     created = prepare_database(url, reuse_empty=True)
     try:
         setup_django(url, environment("venue"))
-        return run(args.reps)
+        from django.conf import settings
+
+        # DEBUG off asks for the hashed files of `collectstatic`: the pages are answered with the sources' URLs.
+        settings.STORAGES = {
+            **settings.STORAGES,
+            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+        }
+        from report import cpu, load
+
+        print(f"{cpu()}; {load()} before")
+        door(args.reps, [int(n) for n in args.door_sizes.split(",")])
+        status = run(args.reps)
+        print(f"\n{load()} after")
+        return status
     finally:
         release_database(url, created, keep=args.keep_db, kept=database_name(url))
+
+
+def door(reps: int, sizes: Sequence[int]) -> None:
+    """The check-in rows, at each size (the module's docstring)."""
+    print("| entries | what | median | min | max | statements |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for size in sizes:
+        door_at(size, reps)
+    print()
+
+
+def door_at(size: int, reps: int) -> None:
+    """The check-in rows at ``size`` entries."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from games.access import Actor
+    from tournaments import services
+    from tournaments.models import Entry
+
+    user = get_user_model().objects.create_user(username=f"door-{size}", password=None)
+    actor = Actor(user=user)
+    event = services.create_event(actor=actor, name=f"Door {size}")
+    division = services.create_division(
+        event, actor=actor, settings=services.DivisionSettings(name="Open", format="swiss", rounds_planned=5)
+    )
+    side = services.create_division(
+        event, actor=actor, settings=services.DivisionSettings(name="Side", format="single")
+    )
+    for target, count, prefix in ((division, size, "O"), (side, 20, "S")):
+        for i in range(count):
+            services.register_player(target, actor=actor, name=f"Door{size} {prefix}{i:03d}", rating=2000 - i)
+    director = Client(SERVER_NAME="localhost")
+    director.force_login(user)
+    url = f"/manage/{event.slug}/{division.slug}/"
+    assert director.get(url).status_code == 200
+    entries = list(division.entries.order_by("id"))
+    middle = entries[len(entries) // 2]
+
+    def send(data: dict[str, Any]) -> None:
+        answer = director.post(url, data, HTTP_HX_REQUEST="true")
+        assert answer.status_code == 200 and b'<tr id="entry-' in answer.content, answer.status_code
+        assert b"<html" not in answer.content and b"Nothing was changed" not in answer.content
+
+    check = lambda: send(  # noqa: E731
+        {"action": "check-in", "target": str(middle.pk), f"check-in-{middle.pk}-present": "1"}
+    )
+    undo = lambda: send(  # noqa: E731
+        {"action": "check-in", "target": str(middle.pk), f"check-in-{middle.pk}-present": "0"}
+    )
+    checked = lambda: Entry.objects.filter(pk=middle.pk).update(status=Entry.Status.CHECKED_IN)  # noqa: E731
+    every = lambda: send(  # noqa: E731
+        {"action": "check-in-all", "check-in-all-entries": [str(e.pk) for e in entries]}
+    )
+    for label, fn, before in (
+        ("a check-in (htmx, the list answered)", check, None),
+        ("its undo", undo, checked),
+        ("check in all the listed", every, None),
+    ):
+        median, low, high = (f"{v * 1000:.1f}" for v in timed(fn, reps, before=before))
+        print(f"| {size} | {label} | {median} | {low} | {high} | {statements(fn, before=before)} |")
+    assert not Entry.objects.filter(division=division, status=Entry.Status.CHECKED_IN).exists(), "rolled back"
 
 
 def run(reps: int) -> int:

@@ -1032,17 +1032,61 @@ def test_check_in_without_a_reload_answers_the_list_and_undo_is_the_secondary_ac
     assert 'id="player-filter"' in page and 'hx-post=""' in page and "vendor/htmx/htmx.min.js" in page
     ben = Entry.objects.get(player__display_name="Ben")
     htmx = {"HTTP_HX_REQUEST": "true"}
+    assert f'hx-target="#entry-{ben.pk}" hx-swap="outerHTML"' in page, "a check-in replaces its row"
     response = client.post(url, {"action": "check-in", "target": ben.pk, f"check-in-{ben.pk}-present": "1"}, **htmx)
-    assert response.status_code == 200
+    assert response.status_code == 200 and "HX-Retarget" not in response
     part = text_of(response)
-    assert part.startswith("<div") or part.lstrip().startswith('<div id="players-list">'), part[:200]
-    assert "<html" not in part and "Ben is checked in." in part and "1 checked in" in part
+    assert part.lstrip().startswith(f'<tr id="entry-{ben.pk}"'), part[:200]
+    assert "<html" not in part and 'id="players-list"' not in part and part.count("<tr") == 1, "the row alone"
+    assert re.search(r'<p id="players-said" [^>]*hx-swap-oob="true"[^>]*>Ben is checked in. </p>', part)
+    assert re.search(r'<p id="players-count" hx-swap-oob="true">2 players, 1 checked in.</p>', part)
     assert re.search(r'<button type="submit" class="secondary">Undo check-in<span class="visually-hidden">: Ben', part)
     assert Entry.objects.get(pk=ben.pk).status == "checked_in"
-    assert "Ben is checked in." not in text_of(client.get(url)), "said once, in the list"
+    page = text_of(client.get(url))
+    assert "Ben is checked in." not in page, "said once, in the list"
+    assert re.search(r'<p id="players-said" [^>]*hidden></p>', page) and 'id="players-count">2 players' in page
+    undo = client.post(url, {"action": "check-in", "target": ben.pk, f"check-in-{ben.pk}-present": "0"}, **htmx)
+    assert "Ben is no longer checked in." in text_of(undo) and ">2 players, 0 checked in.</p>" in text_of(undo)
     stranger = Entry.objects.get(player__display_name="Ann")
     refusal = client.post(url, {"action": "check-in", "target": stranger.pk, "check-in-x-present": "1"}, **htmx)
     assert refusal.status_code == 200 and "Nothing was changed." in text_of(refusal)
+    assert text_of(refusal).startswith('<div id="players-list">'), "a refusal answers the whole list..."
+    assert (refusal["HX-Retarget"], refusal["HX-Reswap"]) == ("#players-list", "outerHTML"), "...in place of it"
+
+
+@pytest.mark.parametrize("action", ["check-in", "undo", "check-in-all"])
+def test_a_check_in_costs_the_same_statements_at_20_and_200_entries(dora: Any, action: str) -> None:
+    """The door's requests (sent without a reload) at 20 and at 200 entries, in an event with a second division:
+    the same number of statements (bench/venue_bench.py times them)."""
+    actor = Actor(user=dora)
+    counts = []
+    for size in (20, 200):
+        event = services.create_event(actor=actor, name=f"Door {size}")
+        division = services.create_division(
+            event, actor=actor, settings=services.DivisionSettings(name="Open", format="swiss", rounds_planned=3)
+        )
+        side = services.create_division(
+            event, actor=actor, settings=services.DivisionSettings(name="Side", format="single")
+        )
+        for target, count in ((division, size), (side, 20)):
+            for i in range(count):
+                services.register_player(target, actor=actor, name=f"P{size}-{target.pk}-{i:03d}", rating=2000 - i)
+        entries = list(division.entries.order_by("id"))
+        middle = entries[len(entries) // 2]
+        if action == "undo":
+            services.check_in(middle, actor=actor)
+        data = {
+            "check-in": {"action": "check-in", "target": middle.pk, f"check-in-{middle.pk}-present": "1"},
+            "undo": {"action": "check-in", "target": middle.pk, f"check-in-{middle.pk}-present": "0"},
+            "check-in-all": {"action": "check-in-all", "check-in-all-entries": [e.pk for e in entries]},
+        }[action]
+        client = client_for(dora)
+        url = f"/manage/{event.slug}/{division.slug}/"
+        with CaptureQueriesContext(connection) as captured:
+            response = client.post(url, data, HTTP_HX_REQUEST="true")
+        assert response.status_code == 200 and "Nothing was changed" not in text_of(response)
+        counts.append(len(captured.captured_queries))
+    assert counts[0] == counts[1], f"statements at 20 and at 200 entries: {counts}"
 
 
 def test_check_in_all_the_listed_checks_in_only_those_sent(dora: Any, registering: Division) -> None:

@@ -27,6 +27,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -675,13 +676,22 @@ def division_page(request: HttpRequest, event: str, division: str) -> HttpRespon
             return outcome
         failed = outcome if isinstance(outcome, Failed) else None
     if in_place:
-        # The list again, and what was done said inside it (the message is not kept for the next page).
+        # What was done said inside the list (the message is not kept for the next page): a check-in or its undo
+        # answers its row, the count and the message; check-in-all and a refusal, the whole list.
         said = [str(m) for m in messages.get_messages(request)]
         found = _division(request, event, division)
         page = Page(request, found.event, found)
+        one = request.POST.get("action") == "check-in"
+        entry = reads.division_entry(found, request.POST.get("target", "")) if one and failed is None else None
+        if entry is not None:
+            context = {**_row_context(page, entry), "event": found.event, "division": found, "said": said}
+            return render(request, "director/_player_row_answer.html", context)
         context = {**_players_context(page, failed), "event": found.event, "division": found, "said": said}
         # 200 also for a refusal, so that htmx shows it in the list.
-        return render(request, "director/_players.html", {**context, "failed": failed})
+        response = render(request, "director/_players.html", {**context, "failed": failed})
+        if one:  # the row's form targets its row: the list replaces the list
+            response["HX-Retarget"], response["HX-Reswap"] = "#players-list", "outerHTML"
+        return response
     forms_shown = {
         name.replace("-", "_"): _form(page, failed, DIVISION_ACTIONS, name)
         for name in ("register", "import", "start", "pair-next", "close-last-chance", "swap", "forfeit")
@@ -715,26 +725,41 @@ def division_page(request: HttpRequest, event: str, division: str) -> HttpRespon
 def _players_context(page: Page, failed: Failed | None) -> dict[str, Any]:
     """The players' list of the division page (also answered alone to a check-in sent without a reload)."""
     found = page.division_
-    registering = found.status == Division.Status.REGISTRATION
-    finished = found.status == Division.Status.FINISHED
-    rows = []
-    for entry in _entries(page):
-        row: dict[str, Any] = {"entry": entry}
-        withdrawn = entry.status == Entry.Status.WITHDRAWN
-        if not withdrawn and not finished:  # a finished division's field is what it played
-            row["withdraw"] = _form(page, failed, DIVISION_ACTIONS, "withdraw", entry)
-        if registering and (not withdrawn or entry.seed is not None):  # a withdrawn player's seed can be cleared
-            row["seed"] = _form(page, failed, DIVISION_ACTIONS, "seed", entry, initial={"seed": entry.seed})
-        if registering and not withdrawn:
-            present = "0" if entry.status == Entry.Status.CHECKED_IN else "1"
-            row["check_in"] = _form(page, failed, DIVISION_ACTIONS, "check-in", entry, initial={"present": present})
-        rows.append(row)
     return {
-        "rows": rows,
-        "registering": registering,
-        "finished": finished,
+        "rows": [_player_row(page, failed, entry) for entry in _entries(page)],
+        "registering": found.status == Division.Status.REGISTRATION,
+        "finished": found.status == Division.Status.FINISHED,
         "checked_in": sum(e.status == Entry.Status.CHECKED_IN for e in _entries(page)),
         "playing": len(_active(_entries(page))),
+    }
+
+
+def _player_row(page: Page, failed: Failed | None, entry: Entry) -> dict[str, Any]:
+    """A row of the players' list: the entry and the forms it offers."""
+    registering = page.division_.status == Division.Status.REGISTRATION
+    row: dict[str, Any] = {"entry": entry}
+    withdrawn = entry.status == Entry.Status.WITHDRAWN
+    if not withdrawn and page.division_.status != Division.Status.FINISHED:  # a finished field is what it played
+        row["withdraw"] = _form(page, failed, DIVISION_ACTIONS, "withdraw", entry)
+    if registering and (not withdrawn or entry.seed is not None):  # a withdrawn player's seed can be cleared
+        row["seed"] = _form(page, failed, DIVISION_ACTIONS, "seed", entry, initial={"seed": entry.seed})
+    if registering and not withdrawn:
+        present = "0" if entry.status == Entry.Status.CHECKED_IN else "1"
+        row["check_in"] = _form(page, failed, DIVISION_ACTIONS, "check-in", entry, initial={"present": present})
+    return row
+
+
+def _row_context(page: Page, entry: Entry) -> dict[str, Any]:
+    """One row of the players' list with the list's count (one query for the count, whatever the list's size)."""
+    counts = page.division_.entries.aggregate(
+        checked_in=Count("pk", filter=Q(status=Entry.Status.CHECKED_IN)),
+        playing=Count("pk", filter=~Q(status=Entry.Status.WITHDRAWN)),
+    )
+    return {
+        "row": _player_row(page, None, entry),
+        "entry": entry,
+        "registering": page.division_.status == Division.Status.REGISTRATION,
+        **counts,
     }
 
 

@@ -53,6 +53,7 @@ def test_check_in_at_the_door_without_a_reload(pages: Pages, viewport: str, tina
     expect(page.locator("#players-list tr[data-find]:visible")).to_have_count(1)
     _row(page, "Carla Eriksen").locator("button", has_text="Check in").click()
     expect(page.locator("#players-list")).to_contain_text("Carla Eriksen is checked in.")
+    expect(page.locator("#players-count")).to_have_text("5 players, 1 checked in.")  # the row came alone
     undo = _row(page, "Carla Eriksen").locator("button", has_text="Undo check-in")
     expect(undo).to_have_class("secondary")
     expect(page.locator("#players-list tr[data-find]:visible")).to_have_count(1)  # still filtered
