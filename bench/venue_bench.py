@@ -4,9 +4,9 @@ Usage: DATABASE_URL=postgres://... python bench/venue_bench.py [--reps N] [--doo
 
 At the door (``--door-sizes``, 20 and 200 entries by default): an event of a division in registration with that
 many entries and a second division of 20, the director logged in. Timed, as below: one check-in as the division
-page sends it without a reload (htmx: its row answered, with the count and the message), its undo (the player checked in outside
-the clock), and "Check in all the listed" with every entry listed (none checked in before). The statements are
-counted at each size: they must not grow with the entries.
+page sends it without a reload (htmx: its row answered, with the count and the message), its undo (the player
+checked in outside the clock), and "Check in all the listed" with every entry listed (none checked in before).
+The statements are counted at each size: they must not grow with the entries.
 
 The event: a 128-entry Swiss and a 72-entry main with consolation (200 entries), in a venue of 40 tables, both
 started: 40 matches are called to the tables, the others wait in the queue. Timed, each ``--reps`` times (median,
@@ -206,7 +206,7 @@ def door_at(size: int, reps: int) -> None:
         {"action": "check-in-all", "check-in-all-entries": [str(e.pk) for e in entries]}
     )
     for label, fn, before in (
-        ("a check-in (htmx, the list answered)", check, None),
+        ("a check-in (htmx)", check, None),
         ("its undo", undo, checked),
         ("check in all the listed", every, None),
     ):
