@@ -25,7 +25,8 @@ Registries (appended to once, at start-up, through the ``register_*`` functions)
 Signals, sent after the transaction that caused them commits, with ``sender=Match`` and ``match_id``:
 
 - :data:`match_finished`: a match ended (won, forfeited or voided); ``imported=True`` when it came finished from a
-  match log (``import_match``);
+  match log (``import_match``), then with ``attached`` saying whether the import attached it to anything
+  (:data:`IMPORT_TARGETS`): a match just imported has no analysis yet and belongs to no pairing;
 - :data:`match_result_changed`: a director's correction changed a result that was already final (a finished match
   reopened or its result replaced);
 - :data:`game_finished`: a game of a match recorded move by move ended and the match goes on.

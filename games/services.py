@@ -82,6 +82,13 @@ class Recorded:
 def create_player(
     *, display_name: str, club: str = "", country: str = "", contact: str = "", user: Any = None
 ) -> Player:
+    player = _new_player(display_name=display_name, club=club, country=country, contact=contact, user=user)
+    player.save(force_insert=True)
+    return player
+
+
+def _new_player(*, display_name: str, club: str = "", country: str = "", contact: str = "", user: Any = None) -> Player:
+    """A validated, unsaved player (what :func:`create_player` stores)."""
     for text, what in ((display_name, "a player's name"), (club, "a club's name"), (contact, "the contact")):
         _check_plain(text, what)
     name = " ".join(display_name.split())
@@ -95,7 +102,7 @@ def create_player(
         raise ApplicationError(ErrorCode.INVALID_INPUT, "the country is a two-letter code such as NO or GB")
     if len(contact.strip()) > 200:
         raise ApplicationError(ErrorCode.INVALID_INPUT, "the contact has at most 200 characters")
-    return Player.objects.create(
+    return Player(
         display_name=name, club=club.strip(), country=country.strip().upper(), contact=contact.strip(), user=user
     )
 
@@ -1240,7 +1247,7 @@ def rebuild_match(match: Match) -> MatchState:
     :raises ApplicationError: ILLEGAL_ACTION when the log no longer replays (the caller's transaction rolls back).
     """
     state = new_state(match)
-    games: list[Game] = []
+    games: list[dict[str, Any]] = []
     status = Match.Status.SCHEDULED
     closing: str | None = None
     for row, action in effective_actions(match):
@@ -1255,11 +1262,11 @@ def rebuild_match(match: Match) -> MatchState:
             raise ApplicationError(
                 ErrorCode.ILLEGAL_ACTION, f"that change would make action {row.seq} of the log illegal: {exc}"
             ) from exc
-        _collect_game(match, games, before, state)
+        _collect_game(games, before, state)
         if len(state.outcomes) > len(before.outcomes) and state.is_over:
             closing = row.kind
     Game.objects.filter(match=match).delete()
-    Game.objects.bulk_create(games)
+    Game.objects.bulk_create([Game(match=match, **game) for game in games])
     match.state = state.snapshot()
     match.score1, match.score2 = state.score
     match.winner = None
@@ -1282,6 +1289,76 @@ def rebuild_match(match: Match) -> MatchState:
 
 
 # -- import ----------------------------------------------------------------------------------------------------------
+
+
+class MatchToImport:
+    """A whole match ready to store with :func:`import_matches`: its set-up and its log's rows, prepared from its
+    actions and the engine's state after each (the states themselves are not kept: a batch of prepared matches
+    holds plain rows only)."""
+
+    def __init__(
+        self, *, players: tuple[str, str], length: int, variant: str, crawford: bool, log: _ImportedLog, source: str
+    ) -> None:
+        self.players = players
+        self.length = length
+        self.variant = variant
+        self.crawford = crawford
+        self.log = log
+        self.source = source
+
+    @property
+    def actions(self) -> int:
+        return len(self.log.rows)
+
+    @classmethod
+    def of_actions(
+        cls,
+        *,
+        players: tuple[str, str],
+        length: int,
+        variant: str,
+        crawford: bool,
+        games: Sequence[Iterable[EngineAction]],
+        states: Sequence[Sequence[MatchState]] | None = None,
+        source: str = "",
+    ) -> MatchToImport:
+        """The match of these actions, game by game. ``states``, when given, are the engine's states after each
+        of them, from a replay of these very actions from the start of a match of this set-up, and are used as
+        they are; without them the actions are replayed.
+
+        :raises ApplicationError: MATCH_TOO_LONG past the games or actions a match holds; INVALID_INPUT for a
+            length or variant no match has; ILLEGAL_ACTION with the engine's reason and the action's place.
+        """
+        by_game = [list(actions) for actions in games]
+        check_match_size(games=len(by_game), actions=sum(len(actions) for actions in by_game))
+        _check_setup(length, variant, Match.EntryMode.MOVES)
+        crawford = crawford and length > 0
+        log = _ImportedLog(MatchState.new(length, variant=VARIANTS[variant], crawford_rule=crawford))
+        for number, actions in enumerate(by_game, start=1):
+            if states is None:
+                log.replay(number, actions)
+            else:
+                log.take(actions, states[number - 1])
+        return cls(players=players, length=length, variant=variant, crawford=crawford, log=log, source=source)
+
+    @classmethod
+    def of_log(cls, replay: LogReplay, *, source: str = "") -> MatchToImport:
+        """A checked .mat log (:func:`engine.formats.matlog.replay_record` with no fault), with the states its check
+        computed: it is not replayed again.
+
+        :raises ApplicationError: as :meth:`of_actions`, but for ILLEGAL_ACTION.
+        """
+        assert replay.fault is None, "only a log that passed the check is stored"
+        record = replay.record
+        return cls.of_actions(
+            players=record.players,
+            length=record.match_length,
+            variant=replay.variant.name,
+            crawford=replay.crawford_rule,
+            games=[game.actions for game in replay.games],
+            states=[game.states for game in replay.games],
+            source=source,
+        )
 
 
 def import_match(
@@ -1308,28 +1385,10 @@ def import_match(
     :raises ApplicationError: ILLEGAL_ACTION with the engine's reason and the action's place; MATCH_TOO_LONG past
         the games or actions a match holds.
     """
-    by_game = [list(actions) for actions in games]
-    check_match_size(games=len(by_game), actions=sum(len(actions) for actions in by_game))
-    with transaction.atomic():
-        p1, p2 = _players_named(players)
-        match = new_match(
-            player1=p1, player2=p2, length=length, variant=variant, crawford=crawford, created_by=created_by,
-            source=source,
-        )  # fmt: skip
-        log = _ImportedLog(match, load_state(match))
-        for number, actions in enumerate(by_game, start=1):
-            if states is None:
-                log.replay(number, actions)
-            else:
-                log.take(actions, states[number - 1])
-        _finish_import(match, log)  # the match row, written once with its caches
-        copy_rows(
-            Action, [*_LOG_COLUMNS, *_LOG_DEFAULTS], ((match.pk, *row, *_LOG_DEFAULTS.values()) for row in log.rows)
-        )
-        Game.objects.bulk_create(log.games)
-        if attach is not None:
-            attach(match)
-        return match
+    wanted = MatchToImport.of_actions(
+        players=players, length=length, variant=variant, crawford=crawford, games=games, states=states, source=source
+    )
+    return import_matches([wanted], created_by=created_by, attach=attach)[0]
 
 
 def import_log(
@@ -1340,24 +1399,62 @@ def import_log(
 
     :raises ApplicationError: MATCH_TOO_LONG past the games or actions a match holds.
     """
-    assert replay.fault is None, "only a log that passed the check is stored"
-    record = replay.record
-    return import_match(
-        players=record.players,
-        length=record.match_length,
-        variant=replay.variant.name,
-        crawford=replay.crawford_rule,
-        games=[game.actions for game in replay.games],
-        states=[game.states for game in replay.games],
-        source=source,
-        created_by=created_by,
-        attach=attach,
+    return import_matches([MatchToImport.of_log(replay, source=source)], created_by=created_by, attach=attach)[0]
+
+
+def import_matches(
+    wanted: Sequence[MatchToImport], *, created_by: Any = None, attach: Callable[[Match], None] | None = None
+) -> list[Match]:
+    """Store whole matches (:class:`MatchToImport`, e.g. checked .mat logs) with their full action logs in one
+    transaction, each exactly as :func:`import_match` stores one, and with the same statements whatever their
+    number and length: the players looked up in one query and the new ones written in one INSERT, the matches in
+    one, every log row in one COPY and the games in one INSERT. Nothing is stored if any of them is refused (a
+    caller that must tell which stores them one by one). A finished match is signalled after the commit
+    (games.hooks.match_finished, ``imported=True``; ``attached`` says whether ``attach`` was given).
+
+    :raises ApplicationError: INVALID_INPUT for a player's name no player may have.
+    """
+    with transaction.atomic():
+        pairs = _players_named([one.players for one in wanted])
+        matches = []
+        for one, (p1, p2) in zip(wanted, pairs, strict=True):
+            match = new_match(
+                player1=p1, player2=p2, length=one.length, variant=one.variant, crawford=one.crawford,
+                created_by=created_by, source=one.source,
+            )  # fmt: skip
+            one.log.finish(match)
+            matches.append(match)
+        Match.objects.bulk_create(matches)  # one INSERT, the ids read back
+        logs = [one.log for one in wanted]
+        copy_rows(
+            Action,
+            ["match_id", *_LOG_COLUMNS, *_LOG_DEFAULTS],
+            (
+                (match.pk, *row, *_LOG_DEFAULTS.values())
+                for match, log in zip(matches, logs, strict=True)
+                for row in log.rows
+            ),
+        )
+        Game.objects.bulk_create(
+            [Game(match=match, **game) for match, log in zip(matches, logs, strict=True) for game in log.games]
+        )
+        for match in matches:
+            if attach is not None:
+                attach(match)
+            if match.status == Match.Status.FINISHED:
+                _signal_imported(match.pk, attached=attach is not None)
+        return matches
+
+
+def _signal_imported(match_pk: int, *, attached: bool) -> None:
+    transaction.on_commit(
+        lambda: match_finished.send(sender=Match, match_id=match_pk, imported=True, attached=attached)
     )
 
 
 #: The columns of an imported log row that the import computes.
 _LOG_COLUMNS = (
-    "match_id", "seq", "game_number", "kind", "side", "die1", "die2", "play", "steps", "value", "data",
+    "seq", "game_number", "kind", "side", "die1", "die2", "play", "steps", "value", "data",
     "position_id", "match_id_after", "reason", "created_at",
 )  # fmt: skip
 #: Every other column of a log row, with its field's default (an imported row has no correction, no entering user
@@ -1365,20 +1462,19 @@ _LOG_COLUMNS = (
 _LOG_DEFAULTS = {
     field.attname: field.get_default()
     for field in Action._meta.concrete_fields
-    if not field.primary_key and field.attname not in _LOG_COLUMNS
+    if not field.primary_key and field.attname not in ("match_id", *_LOG_COLUMNS)
 }
 
 
 class _ImportedLog:
     """The rows of an imported log, as column values for COPY (all but the match's id, which the match row gets
-    when it is written), and its game rows, built from each action and the state after it; ``state`` is the state
-    after the last action taken."""
+    when it is written), and its games' fields, built from each action and the state after it; ``state`` is the
+    state after the last action taken."""
 
-    def __init__(self, match: Match, state: MatchState) -> None:
-        self.match = match
+    def __init__(self, state: MatchState) -> None:
         self.state = state
         self.rows: list[tuple[Any, ...]] = []
-        self.games: list[Game] = []
+        self.games: list[dict[str, Any]] = []
         self.only_results = True
         self.now = timezone.now()
         self.keys = _KeyMemo()
@@ -1416,53 +1512,60 @@ class _ImportedLog:
                 after.match_id(), "", self.now,
             )
         )  # fmt: skip
-        _collect_game(self.match, self.games, before, after)
+        _collect_game(self.games, before, after)
         self.state = after
 
-
-def _finish_import(match: Match, log: _ImportedLog) -> None:
-    """Write the match row (one INSERT) with its caches after its imported log; a finished match is signalled
-    after commit."""
-    state = log.state
-    match.seq = len(log.rows)
-    match.state = state.snapshot()
-    match.score1, match.score2 = state.score
-    if log.only_results and log.rows:
-        match.entry_mode = Match.EntryMode.SCORESHEET
-    if log.rows:
-        match.status = Match.Status.IN_PROGRESS
-        match.started_at = log.now
-    if state.is_over:
-        match.status = Match.Status.FINISHED
-        match.winner = match.player(state.winner or 0)
-        match.finished_at = match.started_at
-    match.save()
-    if state.is_over:
-        match_pk = match.pk
-        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_pk, imported=True))
+    def finish(self, match: Match) -> None:
+        """Set the match row's caches after this log (the row is written afterwards, with the others)."""
+        state = self.state
+        match.seq = len(self.rows)
+        match.state = state.snapshot()
+        match.score1, match.score2 = state.score
+        if self.only_results and self.rows:
+            match.entry_mode = Match.EntryMode.SCORESHEET
+        if self.rows:
+            match.status = Match.Status.IN_PROGRESS
+            match.started_at = self.now
+        if state.is_over:
+            match.status = Match.Status.FINISHED
+            match.winner = match.player(state.winner or 0)
+            match.finished_at = match.started_at
 
 
-def _collect_game(match: Match, games: list[Game], before: MatchState, after: MatchState) -> None:
-    """As :func:`_sync_game`, on game rows kept in memory (``games``, the current game last)."""
+def _collect_game(games: list[dict[str, Any]], before: MatchState, after: MatchState) -> None:
+    """As :func:`_sync_game`, on the fields of game rows kept in memory (``games``, the current game last)."""
     starting, fields = _game_fields(before, after)
     if starting:
-        games.append(Game(match=match, number=before.game_number, **fields))
+        games.append({"number": before.game_number, **fields})
     elif fields:
-        for name, value in fields.items():
-            setattr(games[-1], name, value)
+        games[-1].update(fields)
 
 
-def _players_named(names: tuple[str, str]) -> tuple[Player, Player]:
-    """For each name, the one player with exactly this name, or a new one (two namesakes: a new player, never a
-    guess); the same name twice is two players. One query for both."""
-    wanted = [" ".join(name.split()) for name in names]
+def _players_named(pairs: Sequence[tuple[str, str]]) -> list[tuple[Player, Player]]:
+    """For each pair of names, in order, the players: for each name the one player with exactly this name, or a
+    new one (two namesakes: a new player, never a guess); the same name twice is two players. A player made for
+    an earlier pair counts for the later ones, as if the pairs were stored one after the other. One query for the
+    players there are, one INSERT for the new ones."""
+    wanted = [tuple(" ".join(name.split()) for name in names) for names in pairs]
     found: dict[str, list[Player]] = {}
-    for player in Player.objects.filter(display_name__in=set(wanted)).order_by("id"):
+    for player in Player.objects.filter(display_name__in={text for texts in wanted for text in texts}).order_by("id"):
         found.setdefault(player.display_name, []).append(player)
+    new: list[Player] = []
+
+    def made(name: str) -> Player:
+        player = _new_player(display_name=name or "Unknown player")
+        found.setdefault(player.display_name, []).append(player)
+        new.append(player)
+        return player
+
     chosen = []
-    for name, text in zip(names, wanted, strict=True):
-        same = found.get(text, [])
-        chosen.append(same[0] if len(same) == 1 else create_player(display_name=name or "Unknown player"))
-    if chosen[0].pk == chosen[1].pk:
-        chosen[1] = create_player(display_name=names[1] or "Unknown player")
-    return chosen[0], chosen[1]
+    for names, texts in zip(pairs, wanted, strict=True):
+        pair = []
+        for name, text in zip(names, texts, strict=True):
+            same = found.get(text, [])
+            pair.append(same[0] if len(same) == 1 else made(name))
+        if pair[0] is pair[1]:
+            pair[1] = made(names[1])
+        chosen.append((pair[0], pair[1]))
+    Player.objects.bulk_create(new)
+    return chosen

@@ -19,7 +19,12 @@ from tournaments.services.followup import schedule_followup
 log = logging.getLogger(__name__)
 
 
-def on_match_changed(sender: Any, match_id: int, **kwargs: Any) -> None:
+def on_match_changed(sender: Any, match_id: int, imported: bool = False, **kwargs: Any) -> None:
+    """Move the division of the match's pairing on. A match imported from a log (``imported``) has no pairing: a
+    pairing makes its own match, and an import into an event is recorded beside the divisions (ImportedMatch), so
+    it costs no query."""
+    if imported:
+        return
     try:
         with transaction.atomic():
             division_id = Pairing.objects.filter(match_id=match_id).values_list("division_id", flat=True).first()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.db import DatabaseError
 
 from games.analysis.service import GNUBG_VARIANTS, request_analysis, should_analyse
@@ -16,11 +17,17 @@ from games.models import Match, MatchAnalysis
 log = logging.getLogger(__name__)
 
 
-def on_match_changed(sender: Any, match_id: int, imported: bool = False, **kwargs: Any) -> None:
-    """A match finished or had its result corrected: (re)analyse it if it is analysed automatically or already was."""
+def on_match_changed(sender: Any, match_id: int, imported: bool = False, attached: bool = True, **kwargs: Any) -> None:
+    """A match finished or had its result corrected: (re)analyse it if it is analysed automatically or already was.
+
+    A match just imported from a log has no analysis to redo; one imported into nothing (``attached`` false: no
+    event, so no IMPORT_ANALYSIS_CHECKS to ask) is analysed only when settings.ANALYSIS_IMPORTED says every import
+    is, and costs no query otherwise."""
+    if imported and not attached and not settings.ANALYSIS_IMPORTED:
+        return
     try:
         match = Match.objects.get(pk=match_id)
-        if should_analyse(match, imported=imported) or _has_analysis(match_id):
+        if should_analyse(match, imported=imported) or (not imported and _has_analysis(match_id)):
             request_analysis(match_id)
     except DatabaseError:
         log.exception("could not request the analysis of match %s", match_id)
