@@ -81,33 +81,34 @@ class MatchState:
 
     def match_id(self) -> str:
         """The GNU Backgammon Match ID of the current state (player 0 = side 0)."""
-        from engine.formats.gnubg_id import MatchIdFields, encode_match_id
+        from engine.formats.gnubg_id import encode_game_match_id
 
         g = self.game
-        state = {Phase.OPENING: 0, Phase.OVER: 2}.get(g.phase, 1)
-        if g.phase is Phase.OVER and g.outcome is not None:
-            state = {"drop": 4, "resignation": 3}.get(g.outcome.ended_by, 2)
-        dice = None
-        if g.dice is not None:
-            hi, lo = max(g.dice), min(g.dice)
-            dice = (hi, lo)
-        resignation = int(g.resignation[1]) if g.resignation else 0
-        fields = MatchIdFields(
-            cube_value=g.cube.value,
-            cube_owner=g.cube.owner,
-            player_on_roll=g.on_roll,
-            crawford=self.crawford_game,
-            game_state=state,
-            turn=g.actor,
-            double_offered=g.phase is Phase.DOUBLE_OFFERED,
-            resignation=resignation,
-            dice=dice,
-            match_length=self.length,
+        phase = g.phase
+        if phase is Phase.OPENING:
+            state = 0
+        elif phase is Phase.OVER:
+            ended_by = g.outcome.ended_by if g.outcome is not None else None
+            state = 4 if ended_by == "drop" else 3 if ended_by == "resignation" else 2
+        else:
+            state = 1
+        dice = g.dice
+        length = self.length
+        score = self.score
+        return encode_game_match_id(
+            g.cube.value,
+            g.cube.owner,
+            g.on_roll,
+            self.crawford_game,
+            state,
+            g.actor,
+            phase is Phase.DOUBLE_OFFERED,
+            int(g.resignation[1]) if g.resignation else 0,
+            None if dice is None else (max(dice), min(dice)),
+            length,
             # gnubg's Match ID cannot hold a score past the match length (the win is what matters there).
-            score=(min(self.score[0], self.length), min(self.score[1], self.length)) if self.length else self.score,
-            jacoby=False,
+            (min(score[0], length), min(score[1], length)) if length else score,
         )
-        return encode_match_id(fields)
 
     # -- transitions ----------------------------------------------------------------------------------------------
 

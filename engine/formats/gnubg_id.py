@@ -37,6 +37,7 @@ __all__ = [
     "check_board_pair",
     "decode_match_id",
     "decode_position_id",
+    "encode_game_match_id",
     "encode_match_id",
     "encode_position_id",
     "split_gnubg_id",
@@ -201,6 +202,7 @@ def _check_counts(first: Sequence[int], second: Sequence[int], first_name: str, 
 
 _CENTRED = 3  # the 2-bit cube-owner code for a centred cube (gnubg stores -1 & 3)
 _MAX_15_BITS = (1 << 15) - 1
+_MAX_CUBE = 1 << 15
 _GAME_STATES = 5  # 0 none, 1 playing, 2 over, 3 resigned, 4 ended by a dropped double
 
 
@@ -247,23 +249,80 @@ def encode_match_id(fields: MatchIdFields) -> str:
     :raises NotationError: if a field is out of range (see :class:`MatchIdFields`).
     """
     _check_match_fields(fields)
-    high, low = (0, 0) if fields.dice is None else (max(fields.dice), min(fields.dice))
-    owner = _CENTRED if fields.cube_owner is None else fields.cube_owner
+    return _packed_match_id(
+        fields.cube_value, fields.cube_owner, fields.player_on_roll, fields.crawford, fields.game_state, fields.turn,
+        fields.double_offered, fields.resignation, fields.dice, fields.match_length, fields.score, fields.jacoby,
+    )  # fmt: skip
+
+
+def encode_game_match_id(
+    cube_value: int,
+    cube_owner: int | None,
+    player_on_roll: int,
+    crawford: bool,
+    game_state: int,
+    turn: int,
+    double_offered: bool,
+    resignation: int,
+    dice: tuple[int, int] | None,
+    match_length: int,
+    score: tuple[int, int],
+) -> str:
+    """:func:`encode_match_id` of these fields (``jacoby`` off), for the engine's own states, which set the flags,
+    the turn, the game state and the dice within range: only the numbers a state does not bound (the cube, the
+    length, the score) are checked here, and a field out of range gets :func:`encode_match_id`'s error. Without
+    the record and its checks, for the many IDs of a replayed log.
+
+    :raises NotationError: as :func:`encode_match_id`.
+    """
+    if (
+        cube_value > _MAX_CUBE
+        or not 0 <= match_length <= _MAX_15_BITS
+        or not 0 <= score[0] <= (match_length or _MAX_15_BITS)
+        or not 0 <= score[1] <= (match_length or _MAX_15_BITS)
+    ):
+        fields = MatchIdFields(
+            cube_value, cube_owner, player_on_roll, crawford, game_state, turn, double_offered, resignation, dice,
+            match_length, score, False,
+        )  # fmt: skip
+        return encode_match_id(fields)
+    return _packed_match_id(
+        cube_value, cube_owner, player_on_roll, crawford, game_state, turn, double_offered, resignation, dice,
+        match_length, score, False,
+    )  # fmt: skip
+
+
+def _packed_match_id(
+    cube_value: int,
+    cube_owner: int | None,
+    player_on_roll: int,
+    crawford: bool,
+    game_state: int,
+    turn: int,
+    double_offered: bool,
+    resignation: int,
+    dice: tuple[int, int] | None,
+    match_length: int,
+    score: tuple[int, int],
+    jacoby: bool,
+) -> str:
+    high, low = (0, 0) if dice is None else (max(dice), min(dice))
+    owner = _CENTRED if cube_owner is None else cube_owner
     key = (
-        (fields.cube_value.bit_length() - 1)
+        (cube_value.bit_length() - 1)
         | owner << 4
-        | fields.player_on_roll << 6
-        | int(fields.crawford) << 7
-        | fields.game_state << 8
-        | fields.turn << 11
-        | int(fields.double_offered) << 12
-        | fields.resignation << 13
+        | player_on_roll << 6
+        | int(crawford) << 7
+        | game_state << 8
+        | turn << 11
+        | int(double_offered) << 12
+        | resignation << 13
         | high << 15
         | low << 18
-        | fields.match_length << 21
-        | fields.score[0] << 36
-        | fields.score[1] << 51
-        | int(not fields.jacoby) << 66
+        | match_length << 21
+        | score[0] << 36
+        | score[1] << 51
+        | int(not jacoby) << 66
     )
     return binascii.b2a_base64(key.to_bytes(9, "little"), newline=False).decode("ascii")
 

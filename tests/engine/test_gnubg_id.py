@@ -6,6 +6,7 @@ import base64
 import binascii
 import dataclasses
 import doctest
+import re
 
 import pytest
 from hypothesis import assume, given
@@ -17,6 +18,7 @@ from engine.formats.gnubg_id import (
     MatchIdFields,
     decode_match_id,
     decode_position_id,
+    encode_game_match_id,
     encode_match_id,
     encode_position_id,
     split_gnubg_id,
@@ -402,6 +404,28 @@ def test_match_id_round_trip(fields: MatchIdFields) -> None:
     text = encode_match_id(fields)
     assert len(text) == 12
     assert decode_match_id(text) == fields
+
+
+def _game_fields(fields: MatchIdFields) -> tuple:
+    return tuple(getattr(fields, f.name) for f in dataclasses.fields(MatchIdFields) if f.name != "jacoby")
+
+
+@given(match_fields())
+def test_the_engines_encoder_writes_the_same_match_id(fields: MatchIdFields) -> None:
+    fields = dataclasses.replace(fields, jacoby=False)
+    assert encode_game_match_id(*_game_fields(fields)) == encode_match_id(fields)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [{"cube_value": 1 << 16}, {"match_length": 1 << 15}, {"score": (8, 0)}, {"match_length": 0, "score": (1 << 15, 0)}],
+)
+def test_the_engines_encoder_refuses_as_the_encoder_does(changes: dict) -> None:
+    fields = dataclasses.replace(BASE, **{"match_length": 7, **changes})
+    with pytest.raises(NotationError) as expected:
+        encode_match_id(fields)
+    with pytest.raises(NotationError, match=re.escape(str(expected.value))):
+        encode_game_match_id(*_game_fields(fields))
 
 
 @given(st.text(alphabet=BASE64, min_size=12, max_size=12))

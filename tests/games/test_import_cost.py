@@ -9,10 +9,9 @@ Time is measured by bench/import_bench.py (bench/README.md, "Import"), never her
 from __future__ import annotations
 
 from pathlib import Path
-
-import pytest
 from typing import Any
 
+import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -84,9 +83,11 @@ def test_the_statements_of_an_import_do_not_grow_with_the_files(
     """Three files cost the statements of one, the receivers of the finished matches' signals included."""
     statements = []
     for paths in (_logs(tmp_path / "one", 1), _logs(tmp_path / "three", 3)):
-        with CaptureQueriesContext(connection) as captured:
-            with django_capture_on_commit_callbacks(execute=True) as callbacks:
-                out, _err, error = run("import_matches", *paths)
+        with (
+            CaptureQueriesContext(connection) as captured,
+            django_capture_on_commit_callbacks(execute=True) as callbacks,
+        ):
+            out, _err, error = run("import_matches", *paths)
         assert error is None, out
         assert len(callbacks) == len(paths)  # each finished match is signalled
         statements.append([q["sql"].split()[0] for q in captured.captured_queries])
