@@ -2,19 +2,21 @@
 the same files, and optionally with the import of another checkout (the code before a change) in the same run
 (bench/README.md, "Import").
 
-Usage: python bench/import_bench.py [--corpus DIR] [--baseline DIR] [--reps N] [--database-url postgres://...]
+Usage: python bench/import_bench.py [--corpus DIR] [--baseline DIR ...] [--reps N] [--database-url postgres://...]
 
-Each repetition runs, for this checkout and then for ``--baseline`` (a checkout of the code to compare with, e.g.
-``git worktree add /tmp/before <commit>``): the check command over every corpus file, then the import command
-over the same files into an emptied database. Both are separate processes, timed by the wall clock from start to
-exit (Python's and Django's start-up included, as a director running them pays); the import's own summary line
-gives its time without the start-up ("... in S s"). Printed: each run, then the medians and the ratios import /
-check (the goal: at most 1.5) and, with a baseline, baseline / this (the goal: at least 4).
+Each repetition runs, for this checkout and then for each ``--baseline`` (a checkout of the code to compare with,
+e.g. ``git worktree add /tmp/before <commit>``; the option may be given more than once): the check command over
+every corpus file, then the import command over the same files into an emptied database. Both are separate
+processes, timed by the wall clock from start to exit (Python's and Django's start-up included, as a director
+running them pays); the import's own summary line gives its time without the start-up ("... in S s"). Printed:
+each run, then the medians and the ratios import / check (the goal: at most 1.5) and, for each baseline,
+baseline / this (the goal: at least 4).
 
 The script creates the database named in ``--database-url`` (default ``DATABASE_URL``, else
-``postgres://postgres@127.0.0.1:5432/bgmatch_bench_import``), migrates it with this checkout, empties its tables
-before every import and drops it at the end, also after an error or Ctrl-C. A database that already exists is
-used only if it has no tables.
+``postgres://postgres@127.0.0.1:5432/bgmatch_bench_import``) for this checkout and one beside it for each
+baseline (its name with ``_b1``, ``_b2``, ...), migrates each with its own checkout (an older checkout has the
+schema its code writes), empties its tables before every import and drops them at the end, also after an error
+or Ctrl-C. A database that already exists is used only if it has no tables.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from benchdb import REPO, database_name, environment, exit_on_sigterm, prepare_database, release_database
 from report import cpu, heading, load
@@ -102,20 +105,32 @@ def summary(all_runs: list[Runs]) -> None:
             f"   import/check x{imported / check:.2f} (median of the runs' ratios"
             f" x{statistics.median(i / c for i, c in zip(runs.import_, runs.check, strict=True)):.2f})"
         )
-    if len(all_runs) == 2:
-        this, before = all_runs
+    this = all_runs[0]
+    for before in all_runs[1:]:
         ratios = [b / t for b, t in zip(before.import_, this.import_, strict=True)]
         inside = [b / t for b, t in zip(before.inside, this.inside, strict=True)]
         print(
-            f"  import, baseline / this: x{statistics.median(ratios):.2f} (runs: "
+            f"  import, {before.label} / this: x{statistics.median(ratios):.2f} (runs: "
             f"{', '.join(f'x{r:.2f}' for r in ratios)}); without the start-up x{statistics.median(inside):.2f}"
         )
+
+
+def _beside(url: str, n: int) -> str:
+    """The URL of the database of the ``n``-th baseline: ``url``'s database name with ``_b<n>``."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"{parts.path}_b{n}"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="the match logs (default: the corpus)")
-    parser.add_argument("--baseline", type=Path, help="a checkout of the code to compare with, run side by side")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        action="append",
+        default=[],
+        help="a checkout of the code to compare with, run side by side (may be given more than once)",
+    )
     parser.add_argument("--reps", type=int, default=3, help="repetitions (default 3)")
     parser.add_argument(
         "--database-url",
@@ -125,28 +140,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.reps < 1:
         parser.error("--reps must be 1 or more")
-    if args.baseline is not None and not (args.baseline / "manage.py").is_file():
-        parser.error(f"--baseline {args.baseline} is not a checkout of the project (no manage.py)")
+    for baseline in args.baseline:
+        if not (baseline / "manage.py").is_file():
+            parser.error(f"--baseline {baseline} is not a checkout of the project (no manage.py)")
     files = corpus_files(args.corpus)
     exit_on_sigterm()
-    created = prepare_database(args.database_url, reuse_empty=True)
+    trees = [("this", REPO, args.database_url)] + [
+        (f"baseline{n}" if len(args.baseline) > 1 else "baseline", tree.resolve(), _beside(args.database_url, n))
+        for n, tree in enumerate(args.baseline, start=1)
+    ]
+    made: list[tuple[str, bool]] = []
     try:
-        env = {**os.environ, **ENVIRONMENT, "DATABASE_URL": args.database_url}
-        subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=REPO, env=env, check=True)
+        for _, tree, url in trees:
+            made.append((url, prepare_database(url, reuse_empty=True)))
+            env = {**os.environ, **ENVIRONMENT, "DATABASE_URL": url, "PYTHONPATH": str(tree)}
+            subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=tree, env=env, check=True)
         print(f"import bench: {cpu()}; Python {sys.version.split()[0]}; {len(files)} files from {args.corpus}")
-        print(f"database {database_name(args.database_url)}: migrated ({load()})", flush=True)
-        trees = [("this", REPO)] + ([("baseline", args.baseline.resolve())] if args.baseline else [])
-        all_runs = [Runs(label) for label, _ in trees]
+        print(f"databases {', '.join(database_name(url) for _, _, url in trees)}: migrated ({load()})", flush=True)
+        all_runs = [Runs(label) for label, _, _ in trees]
         for rep in range(1, args.reps + 1):
             heading(f"run {rep} of {args.reps}")
-            for runs, (_, tree) in zip(all_runs, trees, strict=True):
-                run_once(runs, tree, files, args.database_url)
+            for runs, (_, tree, url) in zip(all_runs, trees, strict=True):
+                run_once(runs, tree, files, url)
         summary(all_runs)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
     finally:
-        release_database(args.database_url, created, keep=False)
+        for url, created in made:
+            release_database(url, created, keep=False)
     return 0
 
 
