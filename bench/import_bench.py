@@ -10,7 +10,8 @@ every corpus file, then the import command over the same files into an emptied d
 processes, timed by the wall clock from start to exit (Python's and Django's start-up included, as a director
 running them pays); the import's own summary line gives its time without the start-up ("... in S s"). Printed:
 each run, then the medians and the ratios import / check (the goal: at most 1.5) and, for each baseline,
-baseline / this (the goal: at least 4).
+baseline / this (the goal: at least 4); and the CPU time of each process (user and system; the database server's
+is not counted), which a busy machine disturbs less than the wall clock.
 
 The script creates the database named in ``--database-url`` (default ``DATABASE_URL``, else
 ``postgres://postgres@127.0.0.1:5432/bgmatch_bench_import``) for this checkout and one beside it for each
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -45,12 +47,15 @@ TABLES = "games_action, games_game, games_entrytoken, games_match, games_player"
 
 @dataclass
 class Runs:
-    """The times of one checkout, in seconds: the check, the import, the import without its start-up."""
+    """The times of one checkout, in seconds: the check, the import, the import without its start-up (wall clock);
+    the CPU time of the check's and the import's processes."""
 
     label: str
     check: list[float] = field(default_factory=list)
     import_: list[float] = field(default_factory=list)
     inside: list[float] = field(default_factory=list)
+    check_cpu: list[float] = field(default_factory=list)
+    import_cpu: list[float] = field(default_factory=list)
 
 
 def corpus_files(corpus: Path) -> list[str]:
@@ -60,14 +65,17 @@ def corpus_files(corpus: Path) -> list[str]:
     return files
 
 
-def timed(command: Sequence[str], cwd: Path, env: dict[str, str]) -> tuple[float, str]:
-    """Run ``command`` in ``cwd``; its wall-clock time and its standard output (an error stops the benchmark)."""
+def timed(command: Sequence[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, str]:
+    """Run ``command`` in ``cwd``; its wall-clock time, its CPU time (user and system, of the process alone: not
+    the database server's) and its standard output (an error stops the benchmark)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - started
+    now = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1):  # the check exits 1 for an invalid file: still timed
         raise SystemExit(f"{' '.join(command[:4])} ... in {cwd} exited {done.returncode}: {done.stderr[-2000:]}")
-    return elapsed, done.stdout
+    return elapsed, now.ru_utime + now.ru_stime - used.ru_utime - used.ru_stime, done.stdout
 
 
 def empty_tables(url: str) -> None:
@@ -80,18 +88,21 @@ def empty_tables(url: str) -> None:
 
 def run_once(runs: Runs, tree: Path, files: list[str], url: str) -> None:
     env = {**os.environ, **ENVIRONMENT, "DATABASE_URL": url, "PYTHONPATH": str(tree)}
-    check, _ = timed([sys.executable, "-m", "engine", "check", *files], tree, env)
+    check, check_cpu, _ = timed([sys.executable, "-m", "engine", "check", *files], tree, env)
     empty_tables(url)
-    imported, out = timed([sys.executable, "manage.py", "import_matches", *files], tree, env)
+    imported, import_cpu, out = timed([sys.executable, "manage.py", "import_matches", *files], tree, env)
     found = SUMMARY.search(out.strip().splitlines()[-1] if out.strip() else "")
     if found is None or int(found[1]) != len(files):
         raise SystemExit(f"the import in {tree} did not import every file: {out[-500:]}")
     runs.check.append(check)
     runs.import_.append(imported)
     runs.inside.append(float(found[4]))
+    runs.check_cpu.append(check_cpu)
+    runs.import_cpu.append(import_cpu)
     print(
         f"  {runs.label:<10} check {check:6.2f} s   import {imported:6.2f} s (inside the command {found[4]} s)"
-        f"   import/check x{imported / check:.2f}   ({load()})",
+        f"   import/check x{imported / check:.2f}   CPU: check {check_cpu:5.2f} s, import {import_cpu:5.2f} s"
+        f" (x{import_cpu / check_cpu:.2f})   ({load()})",
         flush=True,
     )
 
@@ -104,6 +115,8 @@ def summary(all_runs: list[Runs]) -> None:
             f"  {runs.label:<10} check {check:6.2f} s   import {imported:6.2f} s (inside {inside:5.2f} s)"
             f"   import/check x{imported / check:.2f} (median of the runs' ratios"
             f" x{statistics.median(i / c for i, c in zip(runs.import_, runs.check, strict=True)):.2f})"
+            f"   CPU: check {statistics.median(runs.check_cpu):5.2f} s,"
+            f" import {statistics.median(runs.import_cpu):5.2f} s"
         )
     this = all_runs[0]
     for before in all_runs[1:]:
@@ -111,7 +124,8 @@ def summary(all_runs: list[Runs]) -> None:
         inside = [b / t for b, t in zip(before.inside, this.inside, strict=True)]
         print(
             f"  import, {before.label} / this: x{statistics.median(ratios):.2f} (runs: "
-            f"{', '.join(f'x{r:.2f}' for r in ratios)}); without the start-up x{statistics.median(inside):.2f}"
+            f"{', '.join(f'x{r:.2f}' for r in ratios)}); without the start-up x{statistics.median(inside):.2f};"
+            f" CPU x{statistics.median(b / t for b, t in zip(before.import_cpu, this.import_cpu, strict=True)):.2f}"
         )
 
 
