@@ -200,20 +200,31 @@ def player_pr_history(player_id: int) -> QuerySet[PlayerAnalysis]:
 
 @dataclass(frozen=True)
 class OverallPr:
+    plies: int
     matches: int
     decisions: int
     pr: float
 
 
-def overall_pr(rows: QuerySet[PlayerAnalysis]) -> OverallPr:
-    """The PR over the given rows: 500 x their total error / their total decisions (one query)."""
-    totals = rows.aggregate(
-        matches=Count("id"),
-        decisions=Sum(F("unforced_moves") + F("close_cube_decisions")),
-        error=Sum(F("chequer_error") + F("cube_error")),
+def overall_pr(rows: QuerySet[PlayerAnalysis]) -> list[OverallPr]:
+    """The PR over the given rows at each depth they were analysed at, shallowest first: 500 x their total error /
+    their total decisions (one query). Figures of different depths do not compare, so they are not added up."""
+    totals = (
+        rows.order_by()
+        .values("analysis__plies")
+        .annotate(
+            matches=Count("id"),
+            decisions=Sum(F("unforced_moves") + F("close_cube_decisions")),
+            error=Sum(F("chequer_error") + F("cube_error")),
+        )
+        .order_by("analysis__plies")
     )
-    decisions, error = totals["decisions"] or 0, totals["error"] or 0.0
-    return OverallPr(totals["matches"], decisions, 500.0 * error / decisions if decisions else 0.0)
+    found = []
+    for t in totals:
+        decisions, error = t["decisions"] or 0, t["error"] or 0.0
+        pr = 500.0 * error / decisions if decisions else 0.0
+        found.append(OverallPr(t["analysis__plies"], t["matches"], decisions, pr))
+    return found
 
 
 def match_summary(match: Match, side: int) -> str:

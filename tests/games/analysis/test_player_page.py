@@ -103,3 +103,27 @@ def test_one_match_draws_no_chart(client: Any) -> None:
     store_analysis(match)
     page = client.get(f"/players/{match.player1_id}/").content.decode()
     assert 'class="pr-history"' in page and "pr-chart" not in page
+
+
+def test_his_pr_over_all_his_matches_is_given_at_each_depth(client: Any) -> None:
+    first = None
+    for plies, errors in ((0, (1.0, 0.5)), (0, (3.0, 0.5)), (2, (0.4, 0.5))):
+        match = Match.objects.get(pk=import_match().pk)
+        if first is None:
+            first = match
+        Match.objects.filter(pk=match.pk).update(player1=first.player1)
+        match.refresh_from_db()
+        store_analysis(match, plies=plies, errors=errors)
+    assert first is not None
+    page = client.get(f"/players/{first.player1_id}/").content.decode()
+    lines = [re.sub(r"\s+", " ", line).strip() for line in re.findall(r'<p class="pr-overall">(.*?)</p>', page, re.S)]
+    assert lines == [
+        "PR 10.00 over 2 analysed matches (200 decisions) at 0-ply.",
+        "PR 2.00 over 1 analysed match (100 decisions) at 2-ply (world class).",
+    ]
+    assert "analysed at different depths, whose figures do not compare: his PR is given at each" in page
+
+
+def import_match() -> Match:
+    call_command("import_matches", str(CUBE_MATCH), stdout=io.StringIO(), stderr=io.StringIO())
+    return Match.objects.latest("id")
