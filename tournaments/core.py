@@ -18,6 +18,7 @@ and the read layer (tournaments/selectors/), which both import it and which it n
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -143,15 +144,17 @@ def pairing_state(pairing: Pairing) -> PairingState:
 BRACKET_ORDER = {"main": 0, "consolation": 1, "last-chance": 2, "swiss": 0, "round-robin": 0}
 
 
-def play_order(rnd: Round) -> tuple[int, int]:
-    """A round's place in the order of play: by round number, then by bracket (:data:`BRACKET_ORDER`)."""
-    return (rnd.number, BRACKET_ORDER.get(rnd.bracket, 9))
+def play_order(rnd: Round) -> tuple[int, int, int]:
+    """A round's place in the order of play: by round number, then by bracket (:data:`BRACKET_ORDER`); the Swiss
+    rounds of a Swiss into a knockout come before its knockout (no other format has both)."""
+    return (rnd.bracket != Round.Bracket.SWISS, rnd.number, BRACKET_ORDER.get(rnd.bracket, 9))
 
 
 #: The largest field each format starts with. Past it a start is refused (saying so) rather than left to run into
 #: a web worker's timeout; each is measured in bench/README.md (tournaments, item 6) to start in a few seconds.
 MAX_FIELD = {
     Division.Format.SWISS: 10_000,
+    Division.Format.SWISS_KNOCKOUT: 10_000,
     Division.Format.ROUND_ROBIN: 500,  # 124,750 matches drawn at once
     **dict.fromkeys(ELIMINATION_FORMATS, 2_048),
 }
@@ -164,6 +167,13 @@ def max_field(division: Division) -> int:
     if division.format == Division.Format.ROUND_ROBIN and division.double_round_robin:
         return MAX_DOUBLE_ROUND_ROBIN
     return MAX_FIELD[division.format]
+
+
+def knockout_min_rounds(entrants: int, size: int) -> int:
+    """The fewest Swiss rounds a Swiss into a knockout of ``size`` plays with ``entrants`` players: enough that at
+    most ``size`` players can still be unbeaten (each round halves the unbeaten), so that the cut line never falls
+    among unbeaten players, and at least one."""
+    return max(1, math.ceil(math.log2(entrants / size))) if entrants > size else 1
 
 
 def table_order(
@@ -190,6 +200,8 @@ def round_length(division: Division, bracket: str, number: int, *, final: bool =
 
 def plan_of(division: Division, entrants: int | None = None) -> brackets.Plan:
     """The division's bracket plan (a pure function of its settings and the size of the field at the start)."""
+    if division.is_swiss_knockout:
+        return _knockout_plan(division, entrants)
     if entrants is None:
         entrants = division.entries.filter(seed__isnull=False, late=False).count()
     fmt = division.format
@@ -205,6 +217,27 @@ def plan_of(division: Division, entrants: int | None = None) -> brackets.Plan:
         return brackets.plan_bracket(entrants, fmt, **options)
     except ValueError as exc:
         raise ApplicationError(ErrorCode.INVALID_INPUT, str(exc)) from None
+
+
+def _knockout_plan(division: Division, entrants: int | None) -> brackets.Plan:
+    """The knockout of a Swiss into a knockout: a single elimination of the players it took (seeded by the Swiss
+    standings), or of its size before they are known."""
+    entrants = len(division.knockout_seeds) or entrants or division.knockout_size
+    try:
+        return brackets.plan_bracket(entrants, Division.Format.SINGLE)
+    except ValueError as exc:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, str(exc)) from None
+
+
+def knockout_slot(key: str) -> bool:
+    """Whether a pairing key is a slot of a knockout (of the main bracket), not a Swiss board."""
+    return key.startswith(f"{Round.Bracket.MAIN}-")
+
+
+def bracket_slot(division: Division, key: str) -> bool:
+    """Whether the division's pairing ``key`` is a bracket slot: every pairing of an elimination division, the
+    knockout's of a Swiss into a knockout."""
+    return division.is_elimination or (division.is_swiss_knockout and knockout_slot(key))
 
 
 @dataclass
@@ -233,14 +266,19 @@ def resolve_division(
     (read here as values when not given)."""
     if pairings is None:
         pairings = [Slot(*row) for row in division.pairings.order_by("id").values_list(*SLOT_COLUMNS)]
-    entries = division.entries.exclude(seed__isnull=True, place="").values_list("pk", "seed", "late", "place")
     seeds: dict[int, int] = {}
     places: dict[str, int] = {}
-    for pk, seed, late, place in entries:
-        if seed is not None and not late:
-            seeds[seed] = pk
-        if place:
-            places[place] = pk
+    if division.is_swiss_knockout:
+        # The knockout's seeds are the Swiss standings it was drawn from; the Swiss boards are not its slots.
+        seeds = {number: pk for number, pk in enumerate(division.knockout_seeds, start=1)}
+        pairings = [p for p in pairings if knockout_slot(p.key)]
+    else:
+        entries = division.entries.exclude(seed__isnull=True, place="").values_list("pk", "seed", "late", "place")
+        for pk, seed, late, place in entries:
+            if seed is not None and not late:
+                seeds[seed] = pk
+            if place:
+                places[place] = pk
     plan = plan or plan_of(division)
     finished = {p.key: p for p in pairings if counts(p) and p.status == Status.FINISHED}
 

@@ -40,8 +40,13 @@ FORMATS = (
     "double-elimination",
     "swiss",
     "round-robin",
+    "swiss-knockout",
 )
 ELIMINATION_FORMATS = FORMATS[:5]
+#: The formats paired round by round as a Swiss (the Swiss into a knockout, before its knockout is drawn).
+SWISS_FORMATS = ("swiss", "swiss-knockout")
+#: The sizes of the knockout a Swiss into a knockout sends its top players into.
+KNOCKOUT_SIZES = (4, 8, 16, 32)
 
 
 class RatingList(models.Model):
@@ -139,6 +144,7 @@ class Division(models.Model):
         DOUBLE = "double-elimination", "double elimination"
         SWISS = "swiss", "Swiss"
         ROUND_ROBIN = "round-robin", "round robin"
+        SWISS_KNOCKOUT = "swiss-knockout", "Swiss into a knockout"
 
     class Seeding(models.TextChoices):
         RATING = "rating", "by rating"
@@ -184,6 +190,15 @@ class Division(models.Model):
         help_text="how a forfeit counts in the tie-breaks (it is always a match win for the player awarded it)",
     )
     rounds_planned = models.PositiveSmallIntegerField(default=0, help_text="Swiss: rounds to play")
+    knockout_size = models.PositiveSmallIntegerField(
+        default=0, help_text="Swiss into a knockout: the top players (4, 8, 16 or 32) who go into the knockout"
+    )
+    knockout_seeds = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Swiss into a knockout: the entries of the knockout, seed 1 first, drawn from the Swiss standings "
+        "once the Swiss rounds are over (empty before)",
+    )
     double_round_robin = models.BooleanField(default=False)
     drop_rounds = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="main rounds whose losers drop into the consolation (empty: the default)"
@@ -226,6 +241,32 @@ class Division(models.Model):
     @property
     def is_elimination(self) -> bool:
         return self.format in ELIMINATION_FORMATS
+
+    @property
+    def is_swiss_knockout(self) -> bool:
+        return self.format == self.Format.SWISS_KNOCKOUT
+
+    @property
+    def knockout_drawn(self) -> bool:
+        """A Swiss into a knockout whose knockout is drawn (its Swiss rounds are over)."""
+        return self.is_swiss_knockout and bool(self.knockout_seeds)
+
+    @property
+    def in_swiss_phase(self) -> bool:
+        """Paired round by round as a Swiss now: a Swiss, or a Swiss into a knockout before its knockout."""
+        return self.format in SWISS_FORMATS and not self.knockout_drawn
+
+    @property
+    def has_bracket(self) -> bool:
+        """Played (now) as a bracket: an elimination format, or a Swiss into a knockout once its knockout is drawn."""
+        return self.is_elimination or self.knockout_drawn
+
+    @property
+    def phase(self) -> str:
+        """ "swiss" or "knockout" for a Swiss into a knockout, "" for every other format."""
+        if not self.is_swiss_knockout:
+            return ""
+        return "knockout" if self.knockout_seeds else "swiss"
 
 
 class Entry(models.Model):

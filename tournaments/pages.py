@@ -51,6 +51,7 @@ FORMAT_WORDS: dict[str, StrOrPromise] = {
     Division.Format.DOUBLE: gettext_lazy("double elimination"),
     Division.Format.SWISS: gettext_lazy("Swiss"),
     Division.Format.ROUND_ROBIN: gettext_lazy("round robin"),
+    Division.Format.SWISS_KNOCKOUT: gettext_lazy("Swiss into a knockout"),
 }
 EVENT_STATUS_WORDS: dict[str, StrOrPromise] = {
     Event.Status.DRAFT: gettext_lazy("in preparation"),
@@ -86,6 +87,8 @@ BRACKET_WORDS: dict[str, StrOrPromise] = {
     Round.Bracket.SWISS: gettext_lazy("Swiss"),
     Round.Bracket.ROUND_ROBIN: gettext_lazy("Round robin"),
 }
+#: A Swiss into a knockout calls its bracket (the main one) the knockout.
+KNOCKOUT_WORDS: StrOrPromise = gettext_lazy("Knockout")
 #: Double elimination calls its brackets by the names players use.
 DOUBLE_BRACKET_WORDS: dict[str, StrOrPromise] = {
     Round.Bracket.MAIN: gettext_lazy("Winners' bracket"),
@@ -149,6 +152,11 @@ def format_words(division: Division) -> str:
     words = str(FORMAT_WORDS.get(division.format, division.format))
     if division.format == Division.Format.SWISS and division.rounds_planned:
         return _("%(format)s, %(rounds)s rounds") % {"format": words, "rounds": division.rounds_planned}
+    if division.is_swiss_knockout:
+        return _("Swiss, %(rounds)s rounds, then the top %(size)s in a knockout") % {
+            "rounds": division.rounds_planned,
+            "size": division.knockout_size,
+        }
     if division.format == Division.Format.ROUND_ROBIN and division.double_round_robin:
         return _("double round robin")
     return words
@@ -157,6 +165,8 @@ def format_words(division: Division) -> str:
 def bracket_words(division: Division, bracket: str) -> StrOrPromise:
     if division.format == Division.Format.DOUBLE and bracket in DOUBLE_BRACKET_WORDS:
         return DOUBLE_BRACKET_WORDS[bracket]
+    if division.is_swiss_knockout and bracket == Round.Bracket.MAIN:
+        return KNOCKOUT_WORDS
     return BRACKET_WORDS.get(bracket, bracket)
 
 
@@ -319,7 +329,7 @@ def _round_titles(
     """The round's title on its own (``Round 3``, ``Main draw, round 2``, ``Consolation, final``, ``Grand final``)
     and within its bracket's column (``Round 2``, ``Final``)."""
     number = _("Round %(number)s") % {"number": rnd.number}
-    if not division.is_elimination:
+    if rnd.bracket in (Round.Bracket.SWISS, Round.Bracket.ROUND_ROBIN):
         return number, number
     bracket = bracket_words(division, rnd.bracket)
     final = _("%(bracket)s, final") % {"bracket": bracket}
@@ -343,7 +353,7 @@ def _main_rounds(division: Division) -> int | None:
 
 def plan_for(division: Division) -> Plan | None:
     """The division's bracket plan, or None (not an elimination division, not drawn, or not plannable)."""
-    if not division.is_elimination or division.status == Division.Status.REGISTRATION:
+    if not division.has_bracket or division.status == Division.Status.REGISTRATION:
         return None
     entrants = getattr(division, "entrants", None)
     try:
@@ -393,9 +403,11 @@ def current_round_ids(division: Division, rounds: Sequence[tuple[Round, int, int
     round with a pairing still open (a bracket moves slot by slot: a main round 2 match between two players given
     byes is ready while round 1 is played, as the director's page says); when the division is over, the last main
     round played."""
+    if division.knockout_drawn:  # its Swiss rounds are over: the knockout is played as a bracket
+        rounds = [row for row in rounds if row[0].bracket == Round.Bracket.MAIN]
     if not rounds:
         return []
-    if not division.is_elimination:
+    if not division.has_bracket:
         open_ = [r for r, n_open, _played in rounds if n_open]
         every = [r for r, _open, _played in rounds]
         chosen = min(open_, key=lambda r: r.number) if open_ else max(every, key=lambda r: r.number)
@@ -660,13 +672,15 @@ def division_summaries(event: Event) -> list[DivisionSummary]:
 
 
 def _current_words(division: Division, rounds: list[tuple[str, int | None, int]]) -> list[str]:
-    if not division.is_elimination:
+    if division.knockout_drawn:
+        rounds = [r for r in rounds if r[0] == Round.Bracket.MAIN]
+    if not division.has_bracket:
         number = min((o for _b, o, _l in rounds if o is not None), default=None)
         if number is None:
             number = max((last for _b, _o, last in rounds), default=0)
         if not number:
             return []
-        total = division.rounds_planned if division.format == Division.Format.SWISS else max(r[2] for r in rounds)
+        total = division.rounds_planned if division.in_swiss_phase else max(r[2] for r in rounds)
         return [_("round %(number)s of %(total)s") % {"number": number, "total": total}]
     out = []
     for bracket, open_min, _last in sorted(rounds, key=lambda r: BRACKET_ORDER.get(r[0], 9)):

@@ -26,8 +26,8 @@ from games.access import Actor, new_entry_token
 from games.engine_bridge import load_state
 from games.models import Match
 from tournaments import services
-from tournaments.core import plan_of, play_order, resolve_division
-from tournaments.models import Division, Entry, Pairing, Round, Standing
+from tournaments.core import knockout_min_rounds, plan_of, play_order, resolve_division
+from tournaments.models import KNOCKOUT_SIZES, SWISS_FORMATS, Division, Entry, Pairing, Round, Standing
 from tournaments.pairing import brackets
 from tournaments.ratings import win_probability
 from tournaments.services.followup import followups_deferred
@@ -42,10 +42,17 @@ def simulate_event(
     entry_mode: str = "scoresheet",
     match_length: int = 5,
     casual: bool = False,
+    knockout: int | None = None,
 ) -> dict[str, Any]:
-    """Run a rehearsal event to the end and return the report (see the module docstring)."""
+    """Run a rehearsal event to the end and return the report (see the module docstring). ``knockout``: a Swiss
+    into a knockout's knockout size (default: the largest of 4, 8, 16, 32 the field fills, else 4, which the start
+    then refuses in its words)."""
     if players < 1:
         raise ValueError("a rehearsal needs at least one player")
+    swiss_like = format in SWISS_FORMATS
+    if format == Division.Format.SWISS_KNOCKOUT:
+        knockout = knockout or max([n for n in KNOCKOUT_SIZES if n <= players] or [KNOCKOUT_SIZES[0]])
+        rounds = rounds or max(knockout_min_rounds(players, knockout), 3 if players > knockout else 1)
     rng = random.Random(seed)
     director = _director()
     actor = Actor(user=director)
@@ -56,7 +63,8 @@ def simulate_event(
         match_length=match_length,
         entry_mode=entry_mode,
         casual=casual,
-        rounds_planned=(rounds or max(1, math.ceil(math.log2(max(players, 2))))) if format == "swiss" else 0,
+        rounds_planned=(rounds or max(1, math.ceil(math.log2(max(players, 2))))) if swiss_like else 0,
+        knockout_size=(knockout or 0) if format == Division.Format.SWISS_KNOCKOUT else 0,
     )
     division = services.create_division(event, actor=actor, settings=settings)
     for i in range(1, players + 1):
@@ -96,8 +104,10 @@ def run_division(division: Division, actor: Actor, rng: random.Random) -> None:
             continue
         if division.status != Division.Status.RUNNING:
             return
-        if division.format == Division.Format.SWISS and division.rounds.count() < division.rounds_planned:
+        if division.in_swiss_phase and division.rounds.count() < division.rounds_planned:
             services.pair_next_round(division, actor=actor)
+        elif division.is_swiss_knockout and not division.knockout_drawn:
+            services.pair_next_round(division, actor=actor)  # the Swiss rounds are over: the knockout is drawn
         elif division.format == Division.Format.LAST_CHANCE and not division.last_chance_closed:
             services.close_last_chance_places(division, actor=actor)
         else:
@@ -233,12 +243,13 @@ def _standings(division: Division, entries: dict[int, Entry]) -> list[dict[str, 
 
 
 def champions(division: Division) -> dict[str, int | None]:
-    """Each bracket's champion (player ids); Swiss and round robin: the leader of the final standings as main."""
+    """Each bracket's champion (player ids); Swiss and round robin: the leader of the final standings as main (a
+    Swiss into a knockout: its knockout's champion)."""
     out: dict[str, int | None] = {"main": None, "consolation": None, "last-chance": None}
     entries = dict(division.entries.values_list("pk", "player_id"))
     if division.status != Division.Status.FINISHED:
         return out
-    if division.is_elimination:
+    if division.has_bracket:
         plan, states = plan_of(division), resolve_division(division)
         for bracket in out:
             if any(n.bracket == bracket for n in plan.nodes) or bracket == "main":

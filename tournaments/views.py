@@ -130,7 +130,7 @@ def division_detail(request: HttpRequest, event: str, division: str) -> HttpResp
     (each round's table is on its own page: :func:`division_round`)."""
     found = division_for_page(request.user, event, division, standings=True)
     asked = _after_round(request)
-    if found.is_elimination:  # the bracket shows every round: all the pairings are read anyway
+    if found.has_bracket:  # the bracket shows every round: all the pairings are read anyway
         views = round_views(found, pairings_of(found))
         current = current_from(views, found)
         for view in views:
@@ -153,7 +153,7 @@ def division_detail(request: HttpRequest, event: str, division: str) -> HttpResp
         "current": current,
         "pairings_etag": etag_of(found, "pairings"),
         "round_links": round_links(found, rounds, (view.round.pk for view in current)),
-        "brackets": bracket_views(found, views) if found.is_elimination else [],
+        "brackets": bracket_views(found, views) if found.has_bracket else [],
         "bracket_etag": etag_of(found, "bracket"),
         "champion": _champion_of(found, views),
     }
@@ -245,7 +245,7 @@ def _round_live(request: HttpRequest, event: str, division: str, bracket: str, n
 
 def _champion_of(division: Division, views: Sequence[RoundView]) -> Entry | None:
     """The winner of a finished elimination division's last main match played."""
-    if division.status != Division.Status.FINISHED or not division.is_elimination:
+    if division.status != Division.Status.FINISHED or not division.has_bracket:
         return None
     main = [b for v in views if v.round.bracket == "main" for b in v.boards if b.pairing.winner_id is not None]
     if not main:
@@ -268,7 +268,7 @@ def division_live(request: HttpRequest, event: str, division: str, part: str) ->
 
 def _division_live(request: HttpRequest, event: str, division: str, part: str, asked: int | None) -> HttpResponse:
     found = division_for_page(request.user, event, division, standings=part == "standings")
-    if part == "bracket" and not found.is_elimination:
+    if part == "bracket" and not found.has_bracket:
         raise Http404("this division has no bracket")
     etag = etag_of(found, part, asked) if part == "standings" else etag_of(found, part)
     if not_modified(request, etag):

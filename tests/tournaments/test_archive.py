@@ -149,6 +149,7 @@ def normalized(doc: dict[str, Any]) -> dict[str, Any]:
         number("entry", division["entries"])
         for entry in division["entries"]:
             ref("player", entry, "player")
+        division["knockout_seeds"] = [ids["entry"][pk] for pk in division["knockout_seeds"]]
         number("round", division["rounds"])
         number("pairing", division["pairings"])
         for pairing in division["pairings"]:
@@ -370,6 +371,17 @@ def test_a_double_elimination_event_round_trips_losslessly(importer: Any) -> Non
     check_lossless(trip)
     pairings = [p for d in document(trip.first)["divisions"] for p in d["pairings"]]
     assert any(p["conditional"] for p in pairings) and any(p["confirmation"] == "confirmed" for p in pairings)
+
+
+def test_a_swiss_into_a_knockout_round_trips_with_its_knockout_seeds(importer: Any) -> None:
+    event = simulated("swiss-knockout", 9)
+    trip = round_trip(event, importer)
+    check_lossless(trip)
+    first, imported = event.divisions.get(), trip.imported.divisions.get()
+    names = dict(Entry.objects.values_list("pk", "player__display_name"))
+    assert len(imported.knockout_seeds) == imported.knockout_size == 8
+    assert [names[pk] for pk in imported.knockout_seeds] == [names[pk] for pk in first.knockout_seeds]
+    assert set(imported.knockout_seeds) <= set(imported.entries.values_list("pk", flat=True))
 
 
 def test_a_three_bracket_event_with_corrections_and_a_penalty_round_trips_losslessly(importer: Any) -> None:

@@ -32,19 +32,24 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.core.management import call_command, execute_from_command_line
+from django.core.management import CommandError, call_command, execute_from_command_line
 from django.db import connection
 
 from games.models import Action
 from tests.conftest import PROJECT_ROOT
 from tournaments.models import FORMATS, Division, Event
+from tournaments.services.standings import swiss_standings
 from tournaments.simulation import simulate_event
 
 SMALL = (1, 2, 3, 5, 17)
-NOT_ROUND_ROBIN = [fmt for fmt in FORMATS if fmt != "round-robin"]
+NOT_ROUND_ROBIN = [fmt for fmt in FORMATS if fmt not in ("round-robin", "swiss-knockout")]
+#: A Swiss into a knockout on fields around its knockout sizes: the field the size of the knockout, one more (a
+#: bye a round), and the largest it takes into a knockout of 32.
+KNOCKOUT_SIZES_RUN = (4, 5, 8, 9, 13, 16, 17, 33)
 CASES = (
-    [(fmt, n) for fmt in FORMATS for n in SMALL]
+    [(fmt, n) for fmt in FORMATS if fmt != "swiss-knockout" for n in SMALL]
     + [(fmt, n) for n in (33, 48) for fmt in NOT_ROUND_ROBIN]
+    + [("swiss-knockout", n) for n in KNOCKOUT_SIZES_RUN]
     + [(fmt, 96) for fmt in ("progressive-consolation", "main-consolation-lastchance", "double-elimination")]
 )
 LENGTH = {48: 3, 96: 3}  # shorter matches for the big fields (fewer games to enter); 5 points otherwise
@@ -63,6 +68,7 @@ BRACKETS = {
     "double-elimination": {"main", "consolation"},
     "swiss": {"swiss"},
     "round-robin": {"round-robin"},
+    "swiss-knockout": {"swiss", "main"},
 }
 
 
@@ -154,7 +160,7 @@ def check_standings(report: dict[str, Any]) -> None:
     ranks = [r["rank"] for r in rows]
     assert ranks == sorted(ranks) and ranks[0] == 1
     assert all(1 <= r["rank"] <= i for i, r in enumerate(rows, start=1))
-    swiss = report["format"] in ("swiss", "round-robin")
+    swiss = report["format"] in ("swiss", "round-robin", "swiss-knockout")  # a Swiss bye is a win
     wins = Counter(p["winner"] for p in (matches(report) if swiss else played(matches(report))))
     losses = loss_count(report)
     for r in rows:  # a Swiss bye is a win; an elimination bye is an advance, not a win
@@ -162,6 +168,9 @@ def check_standings(report: dict[str, Any]) -> None:
     if report["format"] in ("swiss", "round-robin"):
         assert [r["wins"] for r in rows] == sorted((r["wins"] for r in rows), reverse=True), "ranked by wins"
         assert all(set(r["tiebreaks"]) == {"buchholz", "sonneborn-berger", "points-diff"} for r in rows)
+    elif report["format"] == "swiss-knockout":
+        assert all(set(r["tiebreaks"]) == {"buchholz", "sonneborn-berger", "points-diff"} for r in rows)
+        check_places(report)
     else:
         assert all(r["tiebreaks"] == {} for r in rows)
         check_places(report)
@@ -321,6 +330,51 @@ def check_swiss(report: dict[str, Any], n: int) -> None:
     assert report["champions"]["main"] == report["standings"][0]["player"]
 
 
+def check_swiss_knockout(report: dict[str, Any], n: int, size: int | None = None) -> None:
+    """The Swiss rounds as a Swiss (no rematch, everyone plays or has the bye each round); then the top of the Swiss
+    standings, as many as the knockout takes, in a single elimination seeded by them (1 v N, 2 v N-1...), which
+    has one champion; the places put its players first, by how far they went, then the rest by their Swiss wins."""
+    division = Event.objects.get(slug=report["event"]).divisions.get()
+    default = max(k for k in (4, 8, 16, 32) if k <= n)  # the largest knockout the field fills
+    assert division.knockout_size == (size or default)
+    size = division.knockout_size
+    swiss, knockout = matches(report, "swiss"), matches(report, "main")
+    rounds = sorted({p["round"] for p in swiss})
+    assert rounds == list(range(1, division.rounds_planned + 1))
+    player_of = dict(division.entries.values_list("pk", "player_id"))
+    met: dict[int, set[int]] = defaultdict(set)
+    swiss_wins: Counter[int] = Counter()
+    for number in rounds:
+        pairings = [p for p in swiss if p["round"] == number]
+        assert players_in(pairings) == {p["id"] for p in report["players"]}, "everyone plays every Swiss round"
+        assert len([p for p in pairings if p["b"] is None]) == n % 2
+        for p in played(pairings):
+            assert p["b"] not in met[p["a"]], f"rematch in Swiss round {number}"
+            met[p["a"]].add(p["b"])
+            met[p["b"]].add(p["a"])
+        swiss_wins.update(p["winner"] for p in pairings)
+    seeds = [player_of[pk] for pk in division.knockout_seeds]
+    expected = [int(row.player) for row in swiss_standings(division)][:size]
+    assert seeds == [player_of[pk] for pk in expected], "seeded by the Swiss standings"
+    assert min(swiss_wins[x] for x in seeds) >= max(
+        (swiss_wins[x] for x in player_of.values() if x not in seeds), default=0
+    )
+    seed_of = {player: k for k, player in enumerate(seeds, start=1)}
+    first = [p for p in knockout if p["round"] == 1]
+    assert {frozenset((seed_of[p["a"]], seed_of[p["b"]])) for p in first} == {
+        frozenset((k, size + 1 - k)) for k in range(1, size // 2 + 1)
+    }
+    assert players_in(knockout) == set(seeds) and len(played(knockout)) == size - 1
+    lost = Counter(loser(p) for p in knockout)
+    champion = report["champions"]["main"]
+    assert lost[champion] == 0 and all(lost[x] == 1 for x in seeds if x != champion)
+    places = {r["player"]: r["places"]["main"] for r in report["standings"]}
+    assert places[champion] == "1"
+    assert all(int(places[x].split("-")[-1]) <= size for x in seeds), "the knockout's players first"
+    rest = sorted((x for x in player_of.values() if x not in seeds), key=lambda x: int(places[x].split("-")[0]))
+    assert [swiss_wins[x] for x in rest] == sorted((swiss_wins[x] for x in rest), reverse=True), "then by Swiss wins"
+
+
 def check_round_robin(report: dict[str, Any], n: int, cycles: int = 1) -> None:
     ids = [p["id"] for p in report["players"]]
     meetings = Counter(frozenset((p["a"], p["b"])) for p in played(matches(report)))
@@ -363,6 +417,8 @@ def check_report(report: dict[str, Any], fmt: str, n: int, seed: int, length: in
         check_double(report, n)
     elif fmt == "swiss":
         check_swiss(report, n)
+    elif fmt == "swiss-knockout":
+        check_swiss_knockout(report, n)
     else:
         check_round_robin(report, n)
 
@@ -437,6 +493,22 @@ def test_a_rehearsal_can_enter_every_move() -> None:
     log = Action.objects.filter(match__pairing__division=division)
     assert log.filter(kind=Action.Kind.PLAY).count() >= 2, "played move by move"
     assert not log.filter(kind=Action.Kind.GAME_RESULT).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("players", "size"), [(3, None), (6, "8"), (1, None)])
+def test_a_knockout_larger_than_the_field_is_refused(players: int, size: str | None) -> None:
+    args = ["--format", "swiss-knockout", "--players", str(players), *(["--knockout", size] if size else [])]
+    with pytest.raises(CommandError, match=f"sends its top {size or 4} players into the knockout, and it has"):
+        run_command(*args)
+
+
+@pytest.mark.django_db
+def test_a_knockout_size_and_rounds_can_be_chosen() -> None:
+    report = run_command("--format", "swiss-knockout", "--players", "20", "--knockout", "4", "--rounds", "4")
+    check_swiss_knockout(report, 20, size=4)
+    assert [r["number"] for r in report["rounds"] if r["bracket"] == "swiss"] == [1, 2, 3, 4]
+    assert [len(r["pairings"]) for r in report["rounds"] if r["bracket"] == "main"] == [2, 1]
 
 
 @pytest.mark.django_db

@@ -122,6 +122,17 @@ class DivisionSerializer(serializers.ModelSerializer):
     standings_error = serializers.SerializerMethodField()
     bye_rule = serializers.SerializerMethodField()
     repair_offered = serializers.SerializerMethodField()
+    phase = serializers.CharField(
+        read_only=True,
+        help_text='a Swiss into a knockout: "swiss" while its Swiss rounds are played, "knockout" once its knockout '
+        'is drawn; "" for every other format',
+    )
+    knockout_seeds = serializers.ListField(
+        child=serializers.IntegerField(),
+        read_only=True,
+        help_text="a Swiss into a knockout: the entries (ids) of its knockout, seed 1 first, as drawn from the Swiss "
+        "standings (empty before the draw); the bracket itself is pairings/?bracket=main",
+    )
 
     class Meta:
         model = Division
@@ -143,6 +154,9 @@ class DivisionSerializer(serializers.ModelSerializer):
             "forfeit_tiebreaks",
             "bye_rule",
             "rounds_planned",
+            "knockout_size",
+            "phase",
+            "knockout_seeds",
             "double_round_robin",
             "drop_rounds",
             "last_chance_drop_rounds",
@@ -180,7 +194,7 @@ class DivisionSerializer(serializers.ModelSerializer):
         )
     )
     def get_repair_offered(self, division: Division) -> bool | None:
-        if not self.context.get("director") or division.format != Division.Format.SWISS:
+        if not self.context.get("director") or not division.in_swiss_phase:
             return None
         return services.round_needs_repairing(division)
 
@@ -252,7 +266,16 @@ class DivisionInput(serializers.Serializer):
         help_text="left-out: a forfeit is a match win, left out of points for and against and of Buchholz; "
         "as-played: it counts as the match recorded",
     )
-    rounds_planned = strict.IntegerField(min_value=0, max_value=100, default=0, help_text="Swiss: rounds to play")
+    rounds_planned = strict.IntegerField(
+        min_value=0, max_value=100, default=0, help_text="Swiss (and a Swiss into a knockout): Swiss rounds to play"
+    )
+    knockout_size = strict.IntegerField(
+        min_value=0,
+        max_value=32,
+        default=0,
+        help_text="a Swiss into a knockout (swiss-knockout): the top 4, 8, 16 or 32 of the Swiss standings go into "
+        "a seeded single elimination (0 for every other format)",
+    )
     double_round_robin = serializers.BooleanField(default=False)
     drop_rounds = strict.IntegerField(min_value=0, max_value=20, required=False, allow_null=True, default=None)
     last_chance_drop_rounds = strict.IntegerField(min_value=0, max_value=20, default=1)

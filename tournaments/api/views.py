@@ -264,7 +264,9 @@ class DivisionRoundPairApi(APIView):
     @extend_schema(
         summary="Pair the next Swiss round (every result of the current round must count)",
         description="When no rematch-free pairing exists the answer is a 409 that says so and names the fewest "
-        "rematches a pairing needs; `allow_rematches` is the director's consent to that pairing.",
+        "rematches a pairing needs; `allow_rematches` is the director's consent to that pairing. A Swiss into a "
+        "knockout whose Swiss rounds are all played draws its knockout instead (the top `knockout_size` of the Swiss "
+        "standings, seeded by them): the answer is the knockout's first round.",
         request=s.PairRoundInput,
         responses={201: s.RoundPairingsDoc, **_errors(400, 401, 403, 404, 409)},
     )

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.variants import VARIANTS
 from games.models import Match
-from tournaments.models import Division, Entry
+from tournaments.models import KNOCKOUT_SIZES, Division, Entry
 from tournaments.services import MAX_TABLES
 from tournaments.standings.tiebreakers import Tiebreak
 
@@ -113,7 +113,23 @@ class DivisionForm(forms.Form):
         help_text=_("A forfeit is always a match win for the player awarded it; this says how it counts in the rest."),
     )
     rounds_planned = forms.IntegerField(
-        label=_("Swiss rounds"), min_value=0, max_value=99, initial=5, help_text=_("Swiss only: the rounds to play.")
+        label=_("Swiss rounds"),
+        min_value=0,
+        max_value=99,
+        initial=5,
+        help_text=_("Swiss, and Swiss into a knockout: the Swiss rounds to play."),
+    )
+    knockout_size = forms.TypedChoiceField(
+        label=_("Knockout size"),
+        choices=[(0, _("no knockout")), *((n, _("top %(n)s") % {"n": n}) for n in KNOCKOUT_SIZES)],
+        coerce=int,
+        initial=0,
+        required=False,
+        empty_value=0,
+        help_text=_(
+            "Swiss into a knockout only: after the Swiss rounds the top players of the standings go into a single "
+            "elimination seeded by them (1 v 8, 2 v 7...); a tie at the cut line is broken by the tie-breaks."
+        ),
     )
     drop_rounds = forms.IntegerField(
         label=_("Drop rounds"),

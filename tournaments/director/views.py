@@ -470,18 +470,38 @@ def _start(page: Page, target: Any, data: dict[str, Any]) -> str:
 
 def _pair_next(page: Page, target: Any, data: dict[str, Any]) -> str:
     rnd = services.pair_next_round(page.division_, actor=page.actor, allow_rematches=data["allow_rematches"])
+    if rnd.bracket == Round.Bracket.MAIN:  # a Swiss into a knockout's knockout
+        return _("The knockout is drawn from the Swiss standings: its first round is ready to play.")
     return _("Round %(number)s is paired.") % {"number": rnd.number}
 
 
 def _swiss_rounds(page: Page, target: Any, data: dict[str, Any]) -> str:
     division = services.set_swiss_rounds(page.division_, actor=page.actor, rounds=data["rounds"])
+    if division.knockout_drawn:
+        return _knockout_drawn(division)
     if division.status == Division.Status.FINISHED:
         return _("%(name)s is over after %(rounds)s rounds.") % {"name": division.name, "rounds": data["rounds"]}
     return _("%(name)s now plays %(rounds)s rounds.") % {"name": division.name, "rounds": data["rounds"]}
 
 
+def _knockout_drawn(division: Division) -> str:
+    return _("The Swiss of %(name)s is over after %(rounds)s rounds: the knockout is drawn from its standings.") % {
+        "name": division.name,
+        "rounds": division.rounds_planned,
+    }
+
+
 def _end_swiss(page: Page, target: Any, data: dict[str, Any]) -> str:
     division = services.end_swiss(page.division_, actor=page.actor)
+    if division.knockout_drawn:
+        return _knockout_drawn(division)
+    if division.is_swiss_knockout:
+        return _(
+            "The Swiss of %(name)s ends after round %(rounds)s: the knockout is drawn once its results are in."
+        ) % {
+            "name": division.name,
+            "rounds": division.rounds_planned,
+        }
     if division.status == Division.Status.FINISHED:
         return _("%(name)s is over after %(rounds)s rounds.") % {
             "name": division.name,
@@ -708,7 +728,7 @@ def division_page(request: HttpRequest, event: str, division: str) -> HttpRespon
         },
         "payouts": _payout_table(found),
     }
-    if found.format == Division.Format.SWISS and found.status == Division.Status.RUNNING:
+    if found.in_swiss_phase and found.status == Division.Status.RUNNING:
         steering = {
             "swiss_rounds": _form(
                 page, failed, DIVISION_ACTIONS, "swiss-rounds", initial={"rounds": found.rounds_planned}

@@ -84,7 +84,7 @@ def _parse_place(text: str) -> Place | None:
 
 
 def _flight_places(division: Division, rows: list[Standing], flight: str) -> dict[int, Place]:
-    if division.is_elimination:
+    if division.is_elimination or division.knockout_drawn:  # places per flight (a knockout's: one flight)
         held = {row.entry_id: _parse_place(row.places.get(flight, "")) for row in rows}
         return {entry: place for entry, place in held.items() if place is not None}
     if flight != Round.Bracket.MAIN:  # Swiss and round robin: one table, its ranks the places of the main flight

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Case, Count, F, Q, QuerySet, Value, When
 
 from games.access import new_entry_token, token_text
 from games.models import EntryToken, Game, Match
@@ -153,8 +153,12 @@ def division_rounds(division: Division) -> list[RoundBoards]:
     pairings = Pairing.objects.filter(division=division)
     rounds = list(_round_order(division.rounds.all()).values_list("id", "division_id"))
     current = _current_rounds(rounds, _active_round_ids(pairings))
-    rows = _boards(pairings).order_by("round__number", "round__bracket", "board")
+    rows = _boards(pairings).order_by(_SWISS_FIRST, "round__number", "round__bracket", "board")
     return _group(list(rows), current)
+
+
+#: The Swiss rounds of a Swiss into a knockout before its knockout (no other format has both kinds of round).
+_SWISS_FIRST = Case(When(round__bracket=Round.Bracket.SWISS, then=Value(0)), default=Value(1))
 
 
 def division_entries(division: Division) -> list[Entry]:

@@ -15,8 +15,9 @@ from games.errors import ApplicationError, ErrorCode
 from games.services import delete_unplayed_matches
 from tournaments.access import check_directs
 from tournaments.core import COUNTED, lock_division, plan_of
-from tournaments.models import Division, Pairing, Round
+from tournaments.models import SWISS_FORMATS, Division, Pairing, Round
 from tournaments.services.followup import schedule_followup
+from tournaments.services.knockout import draw_knockout, knockout_due
 from tournaments.services.swiss import pair_swiss_round
 from tournaments.services.sync import sync_locked_division
 
@@ -26,29 +27,45 @@ MAX_SWISS_ROUNDS = 99
 
 def pair_next_round(division: Division, *, actor: Actor, allow_rematches: bool = False) -> Round:
     """Pair the next Swiss round (every result of the current round must count first). ``allow_rematches``: the
-    director's consent to the pairing with the fewest rematches when no rematch-free pairing exists."""
+    director's consent to the pairing with the fewest rematches when no rematch-free pairing exists. A Swiss into
+    a knockout whose Swiss rounds are all played draws its knockout instead (tournaments/services/knockout.py):
+    the knockout's first round is returned."""
     check_directs(actor, division.event)
     with transaction.atomic():
         division = _running_swiss(division)
         sync_locked_division(division)
         division.refresh_from_db()
-        rnd = pair_swiss_round(division, allow_rematches=allow_rematches)
+        swiss_rounds = division.rounds.filter(bracket=Round.Bracket.SWISS).count()
+        if division.is_swiss_knockout and swiss_rounds >= division.rounds_planned:
+            draw_knockout(division)
+            rnd = division.rounds.get(bracket=Round.Bracket.MAIN, number=1)
+        else:
+            rnd = pair_swiss_round(division, allow_rematches=allow_rematches)
         sync_locked_division(division)
     return rnd
 
 
 def _running_swiss(division: Division) -> Division:
+    """The division locked, refused unless it is a Swiss running its Swiss rounds."""
     division = lock_division(division.pk)
-    if division.format != Division.Format.SWISS:
+    if division.format not in SWISS_FORMATS:
         raise ApplicationError(ErrorCode.INVALID_INPUT, "only a Swiss division is paired round by round")
     if division.status != Division.Status.RUNNING:
         raise ApplicationError(ErrorCode.CONFLICT, f"{division.name} is not running")
+    if division.knockout_drawn:
+        raise ApplicationError(
+            ErrorCode.CONFLICT,
+            f"the Swiss rounds of {division.name} are over and its knockout is drawn: the Swiss can no longer be "
+            "ended, changed or paired again (the knockout goes on as a bracket: a correction, a swap or a "
+            "withdrawal is made on its matches)",
+        )
     return division
 
 
 def set_swiss_rounds(division: Division, *, actor: Actor, rounds: int) -> Division:
     """Change the number of rounds of a running Swiss: more, or fewer down to the rounds already paired. With as
-    many rounds as are paired, the division finishes once the current round's results count (at once if they do).
+    many rounds as are paired, the division finishes once the current round's results count (at once if they do);
+    a Swiss into a knockout goes on to its knockout then (drawn at once when the current round is complete).
 
     :raises ApplicationError: INVALID_INPUT below the rounds paired (the current round can be taken back first
         while none of its matches has started: :func:`unpair_round`)."""
@@ -66,7 +83,7 @@ def set_swiss_rounds(division: Division, *, actor: Actor, rounds: int) -> Divisi
             raise ApplicationError(ErrorCode.INVALID_INPUT, f"a Swiss plays at most {MAX_SWISS_ROUNDS} rounds")
         Division.objects.filter(pk=division.pk).update(rounds_planned=rounds)
         division.rounds_planned = rounds
-        if sync_locked_division(division).finished:
+        if sync_locked_division(division).finished or _knockout_now(division):
             schedule_followup(division.pk)
     division.refresh_from_db()
     return division
@@ -74,7 +91,8 @@ def set_swiss_rounds(division: Division, *, actor: Actor, rounds: int) -> Divisi
 
 def end_swiss(division: Division, *, actor: Actor) -> Division:
     """End a Swiss now: a current round none of whose matches has started is taken back, and the rounds paired are
-    the rounds played. The division finishes at once when every result counts, else when the last ones come in."""
+    the rounds played. The division finishes at once when every result counts, else when the last ones come in; a
+    Swiss into a knockout goes on to its knockout instead (drawn at once when every result counts)."""
     check_directs(actor, division.event)
     with transaction.atomic():
         division = _running_swiss(division)
@@ -85,9 +103,21 @@ def end_swiss(division: Division, *, actor: Actor) -> Division:
         Division.objects.filter(pk=division.pk).update(rounds_planned=paired)
         division.rounds_planned = paired
         sync_locked_division(division)
+        _knockout_now(division)
         schedule_followup(division.pk)
     division.refresh_from_db()
     return division
+
+
+def _knockout_now(division: Division) -> bool:
+    """A Swiss into a knockout whose Swiss rounds the director has just brought to an end, the last one complete:
+    its knockout is drawn at once (his change is the go-ahead). True when it was."""
+    division.refresh_from_db()
+    if not knockout_due(division):
+        return False
+    draw_knockout(division)
+    sync_locked_division(division)
+    return True
 
 
 def unpair_round(division: Division, *, actor: Actor) -> int:

@@ -116,6 +116,7 @@ DIVISION_FIELDS = (
     "tiebreaks",
     "forfeit_tiebreaks",
     "rounds_planned",
+    "knockout_size",
     "double_round_robin",
     "drop_rounds",
     "last_chance_drop_rounds",
@@ -232,7 +233,7 @@ IMPORTED_MATCH_FIELDS = ("created_at",)
 #: the field's default (what the setting meant before it existed). A field added later goes here too.
 ADDED_SINCE_FIRST_WRITTEN: dict[type[models.Model], frozenset[str]] = {
     Event: frozenset({"analyse_imported"}),
-    Division: frozenset({"casual", "forfeit_tiebreaks", "analyse_each_game", "payouts"}),
+    Division: frozenset({"casual", "forfeit_tiebreaks", "analyse_each_game", "payouts", "knockout_size"}),
     Standing: frozenset({"places"}),
     Match: frozenset({"casual"}),
 }
@@ -246,7 +247,11 @@ HANDLED_APART: dict[type[models.Model], dict[str, str]] = {
         "rating_list": "the rating_list record",
         "tables_given": "the venue's tables are the room's, given again where the event is run",
     },
-    Division: {"id": "id", "event": "nested in the event's document"},
+    Division: {
+        "id": "id",
+        "event": "nested in the event's document",
+        "knockout_seeds": "references to its entries (knockout_seeds)",
+    },
     Entry: {"id": "id", "division": "nested in its division", "player": "reference"},
     Round: {"id": "id", "division": "nested in its division"},
     Pairing: {
@@ -365,6 +370,7 @@ def archive_contents(event: Event) -> tuple[dict[str, Any], list[tuple[str, str]
     for division in divisions:
         record = _plain(division, DIVISION_FIELDS)
         record["id"] = division.pk
+        record["knockout_seeds"] = list(division.knockout_seeds)
         record["entries"] = [
             {**_plain(e, ENTRY_FIELDS), "id": e.pk, "player": e.player_id}
             for e in entries
@@ -770,6 +776,13 @@ class _Import:
             player = _ref(item, "player", at, self.players)
             entries[_id(item, at, entries)] = _build(Entry, item, ENTRY_FIELDS, at, division=division, player=player)
         _insert(Entry, list(entries.values()), keep=("registered_at",))
+        seeds = record.get("knockout_seeds", [])  # archives written before the Swiss into a knockout have none
+        if not isinstance(seeds, list):
+            raise _invalid(f"{where}.knockout_seeds", f"expected a list of entry ids, not {_json_type(seeds)}")
+        if seeds:
+            at = f"{where}.knockout_seeds"
+            knockout = [_ref({"entry": pk}, "entry", f"{at}[{n}]", entries).pk for n, pk in enumerate(seeds)]
+            Division.objects.filter(pk=division.pk).update(knockout_seeds=knockout)
         rounds: dict[int, Round] = {}
         for n, item in enumerate(_get(record, "rounds", where, list)):
             at = f"{where}.rounds[{n}]"

@@ -1,9 +1,12 @@
-"""Moving a knockout forward: the bracket resolved from the counted results (a pure function of them, in
-tournaments/pairing/brackets.py, through :func:`tournaments.core.resolve_division`) is put on the slots, whose
-players, status and match change when it says so; a slot whose players changed loses its match; the players out
+"""Drawing a knockout (:func:`draw_brackets`: every slot of every bracket, from the plan) and moving it forward:
+the bracket resolved from the counted results (a pure function of them, in tournaments/pairing/brackets.py,
+through :func:`tournaments.core.resolve_division`) is put on the slots, whose players, status and match change
+when it says so; a slot whose players changed loses its match; the players out
 of every bracket are marked eliminated.
 
-Called by the division's sync (tournaments/services/sync.py) with the division locked.
+Called with the division locked: the draw by the start (tournaments/services/start.py) and by the knockout of a
+Swiss into a knockout (tournaments/services/knockout.py), the rest by the division's sync
+(tournaments/services/sync.py).
 """
 
 from __future__ import annotations
@@ -14,13 +17,54 @@ from django.utils import timezone
 
 from games import services as games
 from games.access import SYSTEM
-from games.bulk import update_rows
+from games.bulk import copy_instances, update_rows
 from games.models import Match
-from tournaments.core import SLOT_COLUMNS, Slot, plan_of, resolve_division
-from tournaments.models import Division, Entry, Pairing
+from tournaments.core import SLOT_COLUMNS, Slot, knockout_slot, plan_of, resolve_division, round_length
+from tournaments.models import Division, Entry, Pairing, Round
 from tournaments.pairing import brackets
 
 Status = Pairing.Status
+
+
+def draw_brackets(
+    division: Division,
+    plan: brackets.Plan,
+    *,
+    seed_words: dict[int, str] | None = None,
+    reasons: dict[str, str] | None = None,
+) -> None:
+    """Write every round and every slot of the plan: one INSERT for the rounds, one COPY for the slots.
+    ``seed_words``: how to explain seed n on a slot (default "seed n"); ``reasons``: why a slot was made, by key."""
+    seed_words, reasons = seed_words or {}, reasons or {}
+    last = {b: max(n.round for n in plan.nodes if n.bracket == b) for b in {n.bracket for n in plan.nodes}}
+    rounds: dict[tuple[str, int], Round] = {}
+    for node in plan.nodes:
+        key = (node.bracket, node.round)
+        if key not in rounds:
+            grand_final = division.format == Division.Format.DOUBLE and node.bracket == "main"
+            final = node.round == last[node.bracket] or (grand_final and node.round > plan.main_rounds)
+            length = round_length(division, node.bracket, node.round, final=final)
+            rounds[key] = Round(division=division, bracket=node.bracket, number=node.round, length=length)
+    Round.objects.bulk_create(rounds.values())
+
+    def why(source: brackets.Source, words: str) -> str:
+        return seed_words.get(source.n, words) if isinstance(source, brackets.Seed) else words
+
+    pairings = [
+        Pairing(
+            division=division,
+            round=rounds[(node.bracket, node.round)],
+            key=node.key,
+            board=node.index + 1,
+            source_a=why(node.a, node.why_a),
+            source_b=why(node.b, node.why_b),
+            reason=reasons.get(node.key, ""),
+            conditional=node.conditional,
+            length=rounds[(node.bracket, node.round)].length,
+        )
+        for node in plan.nodes
+    ]
+    copy_instances(Pairing, pairings)
 
 
 def advance_brackets(division: Division, live: list[Pairing]) -> tuple[list[Pairing], list[str]]:
@@ -28,8 +72,15 @@ def advance_brackets(division: Division, live: list[Pairing]) -> tuple[list[Pair
     are read as values; the few of them the resolution changes (a bye or a played slot an upstream correction or a
     swap of seeds reaches) are loaded then. Returns every slot loaded as a model, in id order, and the keys of the
     slots that changed."""
+    others: list[Pairing] = []
+    if division.is_swiss_knockout:  # its Swiss boards are not slots of the knockout
+        others = [pairing for pairing in live if not knockout_slot(pairing.key)]
+        live = [pairing for pairing in live if knockout_slot(pairing.key)]
     loaded = {pairing.pk for pairing in live}
-    slots = [Slot(*row) for row in division.pairings.values_list(*SLOT_COLUMNS).order_by() if row[0] not in loaded]
+    rows = division.pairings.values_list(*SLOT_COLUMNS).order_by()
+    if division.is_swiss_knockout:
+        rows = rows.filter(round__bracket=Round.Bracket.MAIN)
+    slots = [Slot(*row) for row in rows if row[0] not in loaded]
     plan = plan_of(division)
     states = resolve_division(division, [*live, *slots], plan)
     moved = [slot.pk for slot in slots if _slot_after(slot, states[slot.key]) != _slot_now(slot)]
@@ -38,7 +89,7 @@ def advance_brackets(division: Division, live: list[Pairing]) -> tuple[list[Pair
     changed = [pairing for pairing in touched if _apply_state(pairing, states[pairing.key])]
     update_rows(Pairing, changed, ["updated_at", "entry_a", "entry_b", "status", "winner", "match"])
     _mark_eliminated(division, plan, states)
-    return touched, [pairing.key for pairing in changed]
+    return sorted([*others, *touched], key=lambda pairing: pairing.pk), [pairing.key for pairing in changed]
 
 
 _SETTLED = {"bye": Status.BYE, "empty": Status.EMPTY, "skipped": Status.SKIPPED}

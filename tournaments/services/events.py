@@ -26,9 +26,9 @@ from games.models import Match, Player
 from games.services import create_player
 from tournaments.access import check_directs, directs_event
 from tournaments.core import plan_of
-from tournaments.models import FORMATS, Division, Entry, Event, ImportedMatch, RatingList
+from tournaments.models import FORMATS, KNOCKOUT_SIZES, Division, Entry, Event, ImportedMatch, RatingList
 from tournaments.pairing.swiss import late_entry_allowed
-from tournaments.services.advance import check_place_free
+from tournaments.services.advance import MAX_SWISS_ROUNDS, check_place_free
 from tournaments.standings.tiebreakers import Tiebreak
 
 MAX_IMPORT_ROWS = 5000
@@ -195,6 +195,7 @@ class DivisionSettings:
     tiebreaks: list[str] | None = None
     forfeit_tiebreaks: str = Division.ForfeitRule.LEFT_OUT
     rounds_planned: int = 0
+    knockout_size: int = 0
     double_round_robin: bool = False
     drop_rounds: int | None = None
     last_chance_drop_rounds: int = 1
@@ -242,6 +243,25 @@ def _validate_settings(s: DivisionSettings) -> None:
             raise _invalid(f"unknown tie-break {code!r}; choose from {', '.join(sorted(known))}")
     if s.format == Division.Format.SWISS and s.rounds_planned < 1:
         raise _invalid("a Swiss division needs the number of rounds to play (rounds_planned)")
+    if s.format == Division.Format.SWISS_KNOCKOUT:
+        if s.rounds_planned < 1:
+            raise _invalid(
+                "a Swiss into a knockout needs the number of Swiss rounds to play before its knockout "
+                "(rounds_planned, at least 1; for a knockout alone choose single elimination)"
+            )
+        if s.rounds_planned > MAX_SWISS_ROUNDS:
+            raise _invalid(f"a Swiss plays at most {MAX_SWISS_ROUNDS} rounds, not {s.rounds_planned}")
+        if s.knockout_size not in KNOCKOUT_SIZES:
+            sizes = ", ".join(map(str, KNOCKOUT_SIZES))
+            raise _invalid(
+                f"a Swiss into a knockout sends its top {sizes} players into the knockout (knockout_size), not "
+                f"{s.knockout_size}: a knockout of a power of two has no byes"
+            )
+    elif s.knockout_size:
+        raise _invalid(
+            f"knockout_size is a setting of the Swiss into a knockout (swiss-knockout) only, not of {s.format}: "
+            "leave it 0"
+        )
     if s.forfeit_tiebreaks not in Division.ForfeitRule.values:
         rules = " or ".join(repr(v) for v in Division.ForfeitRule.values)
         raise _invalid(f"a forfeit counts in the tie-breaks as {rules}, not {s.forfeit_tiebreaks!r}")
@@ -296,7 +316,7 @@ def register_player(
         existing = Entry.objects.filter(division=division, player=player).first()
         if existing is not None:
             return _re_enter(existing, place) if place else _already(existing)
-        if late and division.format == Division.Format.SWISS and seed is None:
+        if late and division.in_swiss_phase and seed is None:
             # Swiss pairs and ranks entries by seed: a late entrant takes the next one (he ranks after the field).
             seed = (division.entries.aggregate(last=Max("seed"))["last"] or 0) + 1
         try:
@@ -320,7 +340,7 @@ def _check_open_for_entry(division: Division, place: str) -> bool:
         return False
     if division.status == Division.Status.FINISHED:
         raise ApplicationError(ErrorCode.CONFLICT, f"{division.name} is finished")
-    if division.format == Division.Format.SWISS:
+    if division.in_swiss_phase:
         played = division.rounds.count()
         if not late_entry_allowed(played, division.rounds_planned):
             raise ApplicationError(

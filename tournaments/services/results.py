@@ -17,8 +17,8 @@ from games.access import SYSTEM, Actor, is_director, sides_of
 from games.errors import ApplicationError, ErrorCode
 from games.models import Match
 from tournaments.access import check_directs
-from tournaments.core import lock_division, pairing_words, plan_of
-from tournaments.models import Division, Entry, Pairing
+from tournaments.core import bracket_slot, lock_division, pairing_words, plan_of
+from tournaments.models import Division, Entry, Pairing, Round
 from tournaments.pairing import brackets
 from tournaments.services.followup import schedule_followup
 from tournaments.services.sync import sync_locked_division
@@ -143,7 +143,7 @@ def withdraw_entry(entry: Entry, *, actor: Actor, reason: str) -> Entry:
         if division.status == Division.Status.REGISTRATION:
             entry.seed = None  # not drawn: his seed is free for another player
         entry.save(update_fields=["status", "withdrawn_at", "withdrawal_reason", "seed"])
-        if division.is_elimination:
+        if division.has_bracket:
             _undo_unplayed_forfeit_wins(entry)
         _forfeit_open_matches(entry, actor, reason)
         if division.status != Division.Status.REGISTRATION:
@@ -200,7 +200,7 @@ def swap_players(
         if first.pk == second.pk or {first.division_id, second.division_id} != {division.pk}:
             raise ApplicationError(ErrorCode.INVALID_INPUT, "choose two different players of this division")
         first, second = (Entry.objects.select_related("player").get(pk=e.pk) for e in (first, second))
-        if division.is_elimination:
+        if division.has_bracket:
             _swap_seeds(division, first, second, reason)
         else:
             _swap_boards(division, first, second, reason, allow_rematch=allow_rematch)
@@ -212,6 +212,8 @@ def _current(division: Division, entry: Entry) -> Pairing:
     rows = Pairing.objects.filter(division=division).select_related(
         "match", "round", "entry_a__player", "entry_b__player"
     )
+    if division.knockout_drawn:  # his current pairing is in the knockout, not among the Swiss rounds before it
+        rows = rows.filter(round__bracket=Round.Bracket.MAIN)
     found = (rows.filter(entry_a=entry) | rows.filter(entry_b=entry)).order_by("-round__number").first()
     if found is None:
         raise ApplicationError(ErrorCode.CONFLICT, f"{entry.player.display_name} has no pairing to swap")
@@ -230,10 +232,20 @@ def _refuse_started(pairing: Pairing, entry: Entry) -> None:
 def _swap_seeds(division: Division, first: Entry, second: Entry, reason: str) -> None:
     for entry in (first, second):
         _current(division, entry)
-    a, b = first.seed, second.seed
-    Entry.objects.filter(pk=first.pk).update(seed=None)
-    Entry.objects.filter(pk=second.pk).update(seed=a)
-    Entry.objects.filter(pk=first.pk).update(seed=b)
+    if division.is_swiss_knockout:  # the knockout's seeds, drawn from the Swiss standings
+        seeds = list(division.knockout_seeds)
+        if first.pk not in seeds or second.pk not in seeds:
+            raise ApplicationError(ErrorCode.CONFLICT, "only two players of the knockout can swap their seeds")
+        i, j = seeds.index(first.pk), seeds.index(second.pk)
+        seeds[i], seeds[j] = seeds[j], seeds[i]
+        division.knockout_seeds = seeds
+        Division.objects.filter(pk=division.pk).update(knockout_seeds=seeds)
+        a, b = i + 1, j + 1
+    else:
+        a, b = first.seed, second.seed
+        Entry.objects.filter(pk=first.pk).update(seed=None)
+        Entry.objects.filter(pk=second.pk).update(seed=a)
+        Entry.objects.filter(pk=first.pk).update(seed=b)
     note = f"seeds {a} and {b} swapped: {reason.strip()}"
     slots = Pairing.objects.filter(division=division, key__startswith="main-1-")
     slots.filter(Q(entry_a__in=(first, second)) | Q(entry_b__in=(first, second))).update(
@@ -250,7 +262,7 @@ def _swap_boards(division: Division, first: Entry, second: Entry, reason: str, *
     for p, old, new in ((p1, first, second), (p2, second, first)):
         field = "entry_a_id" if p.entry_a_id == old.pk else "entry_b_id"
         setattr(p, field, new.pk)
-    rematches = _rematches(division, (p1, p2)) if division.format == Division.Format.SWISS else []
+    rematches = _rematches(division, (p1, p2)) if division.in_swiss_phase else []
     if rematches and not allow_rematch:
         raise ApplicationError(
             ErrorCode.CONFLICT,
@@ -300,9 +312,11 @@ def guard_correction(match: Match, override: bool) -> None:
         names = "; ".join(pairing_words(p) for p in started[:5])
         then = (
             "the later matches are then voided and played again"
-            if pairing.division.is_elimination
+            if bracket_slot(pairing.division, pairing.key)
             else "the later pairings then stand and the standings count the corrected result"
         )
+        if pairing.division.knockout_drawn and not bracket_slot(pairing.division, pairing.key):
+            then += " (the knockout drawn from the Swiss standings stands as it was drawn)"
         raise ApplicationError(
             ErrorCode.CONFLICT,
             f"this result cannot be corrected: a later match that depends on it has started ({names}). A director "
@@ -326,9 +340,12 @@ def _dependents(pairing: Pairing) -> list[Pairing]:
     rows = Pairing.objects.filter(division=division).select_related(
         "match", "round", "entry_a__player", "entry_b__player"
     )
-    if division.is_elimination:
+    if bracket_slot(division, pairing.key):
         keys = brackets.dependents(plan_of(division), pairing.key)
         return list(rows.filter(key__in=keys))
     players = [e for e in (pairing.entry_a_id, pairing.entry_b_id) if e is not None]
-    later = rows.filter(round__number__gt=pairing.round.number)
-    return list(later.filter(entry_a__in=players) | later.filter(entry_b__in=players))
+    later = rows.filter(round__bracket=pairing.round.bracket, round__number__gt=pairing.round.number)
+    dependents = list(later.filter(entry_a__in=players) | later.filter(entry_b__in=players))
+    if division.knockout_drawn:  # every knockout match depends on the Swiss standings it was drawn from
+        dependents += list(rows.filter(round__bracket=Round.Bracket.MAIN, match__isnull=False))
+    return dependents

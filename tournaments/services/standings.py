@@ -22,7 +22,7 @@ old table was computed from, so every table is computed and compared. Ratings ar
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,11 +36,14 @@ from tournaments import ratings
 from tournaments.core import COUNTED, COUNTED_CONFIRMATIONS, PLAYABLE, UNCONFIRMED, lock_division, result_counts
 from tournaments.models import Division, Pairing, Rating, RatingChange, RatingList, Round, Standing
 from tournaments.standings.places import Place, flight_places
-from tournaments.standings.tiebreakers import ForfeitRule, PlayerId, Result, Tiebreak, standings
+from tournaments.standings.tiebreakers import ForfeitRule, PlayerId, Result, Row, Tiebreak, standings
 
 #: A counted result as read: round number, bracket, table, a, b, winner, points of a, points of b, the director's
 #: decision (a bracket bye may have its player on either side).
 _Counted = tuple[int, str, int, int | None, int | None, int, int, int, str]
+#: The columns of a :data:`_Counted`, in order.
+_COUNTED_COLUMNS = ("round__number", "round__bracket", "board", "entry_a", "entry_b", "winner", "score_a", "score_b")
+_COUNTED_COLUMNS += ("decision",)
 #: An entry as read: id, seed, status.
 _Entry = tuple[int, int | None, str]
 #: The slots of a bracket still to be played (or whose result waits for a confirmation or a director), by bracket
@@ -69,7 +72,7 @@ def recompute_standings(division_id: int) -> int:
         division = lock_division(division_id)
         version = division.results_version
         slots = division.pairings.order_by("round__number", "board")
-        if not division.is_elimination:  # a table reads only the counted results; a bracket its open slots too
+        if not division.has_bracket:  # a table reads only the counted results; a bracket its open slots too
             slots = slots.filter(COUNTED, winner__isnull=False)
         read = slots.values_list(
             "round__number",
@@ -96,6 +99,8 @@ def recompute_standings(division_id: int) -> int:
         )
         if division.is_elimination:
             rows = _elimination_rows(division, entries, counted, pending)
+        elif division.is_swiss_knockout:
+            rows = _swiss_knockout_rows(division, entries, counted, pending)
         else:
             rows = _table_rows(division, entries, counted)
         _write_changed_tables(division, rows)
@@ -155,6 +160,89 @@ def _table_rows(division: Division, entries: list[_Entry], counted: list[_Counte
             tiebreaks = {t.value: v for t, v in row.tiebreaks.items()}
             rows.append((after, row.player, row.position, *tally.get(row.player, (0, 0, 0, 0, 0)), tiebreaks, {}))
     return rows
+
+
+def _swiss_knockout_rows(
+    division: Division, entries: list[_Entry], counted: list[_Counted], pending: _Pending
+) -> list[tuple[Any, ...]]:
+    """A Swiss into a knockout: a table after each Swiss round (the Swiss results only), and once the knockout is
+    drawn one table more, after the last Swiss round's (:func:`knockout_table`): the knockout's players first,
+    placed by how far they went (1, 2, 3-4, 5-8...), then everyone else by his final Swiss standing."""
+    swiss = [c for c in counted if c[1] == Round.Bracket.SWISS]
+    rows = _table_rows(division, entries, swiss)
+    if not division.knockout_drawn:
+        return rows
+    knockout = [c for c in counted if c[1] == Round.Bracket.MAIN]
+    order = swiss_standings(division, entries, swiss)
+    tally = _tally([_result(c) for c in counted], division.forfeit_tiebreaks)
+    for c in knockout:
+        if c[3] is None or c[4] is None:  # a knockout bye (a player who withdrew) is an advance, not a win
+            player = c[3] if c[3] is not None else c[4]
+            assert player is not None
+            tally[player][0] -= 1
+    places = knockout_places(division, order, knockout, pending)
+    at = {row.player: row for row in order}
+
+    def key(pk: int) -> tuple[int, int]:
+        place = places.get(pk)
+        return (0, 0) if place is None else (1, place.first)  # no place yet: still in the knockout
+
+    ordered = sorted(entries, key=lambda e: (key(e[0]), at[e[0]].position if e[0] in at else 10**6, e[1] or 10**6))
+    after = knockout_table(division)
+    previous, rank = None, 0
+    for position, (pk, _, _) in enumerate(ordered, start=1):
+        k = key(pk)
+        rank = rank if k == previous else position
+        previous = k
+        tiebreaks = {t.value: v for t, v in at[pk].tiebreaks.items()} if pk in at else {}
+        flights = {Round.Bracket.MAIN.value: str(places[pk])} if pk in places else {}
+        rows.append((after, pk, rank, *tally.get(pk, (0, 0, 0, 0, 0)), tiebreaks, flights))
+    return rows
+
+
+def knockout_table(division: Division) -> int:
+    """The ``after_round`` of a Swiss into a knockout's table with its knockout: the one after its Swiss rounds."""
+    return division.rounds_planned + 1
+
+
+def swiss_standings(
+    division: Division, entries: list[_Entry] | None = None, counted: list[_Counted] | None = None
+) -> list[Row]:
+    """The standings of the Swiss rounds (of a Swiss, or of a Swiss into a knockout) from their counted results:
+    by match wins, then by the division's tie-breaks in order; players level on every tie-break share a position
+    and are listed by seed. Read from the database when ``entries`` and ``counted`` are not given."""
+    if entries is None:
+        entries = list(division.entries.exclude(seed__isnull=True, place="").values_list("pk", "seed", "status"))
+    if counted is None:
+        swiss = division.pairings.filter(COUNTED, winner__isnull=False, round__bracket=Round.Bracket.SWISS)
+        counted = list(swiss.order_by("round__number", "board").values_list(*_COUNTED_COLUMNS))
+    players = [pk for pk, _, _ in sorted(entries, key=lambda e: (e[1] or 10**6, e[0]))]
+    order = [Tiebreak(code) for code in division.tiebreaks]
+    return standings([_result(c) for c in counted], order, players, ForfeitRule(division.forfeit_tiebreaks))
+
+
+def knockout_places(
+    division: Division, order: list[Row], knockout: list[_Counted], pending: _Pending
+) -> dict[int, Place]:
+    """The places of a Swiss into a knockout: the knockout's players by how far they went, as in a knockout (each
+    slot still to be played keeps a place at its round, first place is kept for the champion until it is over; a
+    player still in has none yet), then every other player after them by his Swiss standing (players sharing a
+    Swiss position share the places they span)."""
+    finished = division.status == Division.Status.FINISHED
+    qualified = list(division.knockout_seeds)
+    played = [c for c in knockout if c[3] is not None and c[4] is not None]
+    out_at = {_loser(c): c[0] for c in played}
+    todo = {} if finished else {n: k for (bracket, n), k in pending.items() if bracket == Round.Bracket.MAIN}
+    champion = max(knockout, key=lambda c: (c[0], c[2]))[5] if finished and knockout else None
+    places = flight_places(out_at, champion, todo)
+    taken = set(qualified)
+    rest = [row for row in order if row.player not in taken]
+    level = Counter(row.position for row in rest)
+    first_at: dict[int, int] = {}
+    for index, row in enumerate(rest, start=len(qualified) + 1):
+        first = first_at.setdefault(row.position, index)
+        places[int(row.player)] = Place(first, first + level[row.position] - 1)
+    return places
 
 
 def _result(c: _Counted) -> Result:

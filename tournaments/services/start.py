@@ -1,6 +1,7 @@
 """Starting a division: the field (the players checked in, or everyone entered), the seeds (by rating, by the
 director's seeds, or at random with the seed of the draw recorded), then the draw: every slot of every bracket for
-the elimination formats, the first round of a Swiss, every round of a round robin. The division is then brought in
+the elimination formats, the first round of a Swiss (of a Swiss into a knockout too: its knockout is drawn once its
+Swiss rounds are over), every round of a round robin. The division is then brought in
 step at once (byes move on; a lone player has won).
 """
 
@@ -15,13 +16,14 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.access import Actor
-from games.bulk import copy_instances, copy_new_rows, update_rows
+from games.bulk import copy_new_rows, update_rows
 from games.errors import ApplicationError, ErrorCode
 from games.services import start_many_matches
 from tournaments.access import check_directs
-from tournaments.core import lock_division, max_field, plan_of, round_length
-from tournaments.models import Division, Entry, Event, Pairing, Rating, Round
+from tournaments.core import knockout_min_rounds, lock_division, max_field, plan_of, round_length
+from tournaments.models import KNOCKOUT_SIZES, Division, Entry, Event, Pairing, Rating, Round
 from tournaments.pairing.round_robin import round_robin
+from tournaments.services.bracket import draw_brackets
 from tournaments.services.followup import schedule_followup
 from tournaments.services.swiss import BOARD_FIELDS, Board, board_rows, pair_swiss_round
 from tournaments.services.sync import sync_locked_division
@@ -43,7 +45,7 @@ def start_division(division: Division, *, actor: Actor, only_checked_in: bool | 
         if division.event.status != Event.Status.RUNNING:
             Event.objects.filter(pk=division.event_id).update(status=Event.Status.RUNNING)
         if division.is_elimination:
-            _draw_brackets(division, len(entries))
+            draw_brackets(division, plan_of(division, len(entries)))
         elif division.format == Division.Format.ROUND_ROBIN and len(entries) > 1:
             # Every match is made with the draw, so there is nothing for a sync to do (and 100,000 pairings to
             # read): the division's pages are told that it changed.
@@ -75,6 +77,8 @@ def _field(division: Division, only_checked_in: bool | None) -> list[Entry]:
 
 
 def _check_size(division: Division, entrants: int) -> None:
+    if division.is_swiss_knockout:
+        _check_knockout(division, entrants)
     largest = max_field(division)
     if entrants > largest:
         kind = "a double round robin" if division.double_round_robin and not division.is_elimination else None
@@ -83,6 +87,30 @@ def _check_size(division: Division, entrants: int) -> None:
             ErrorCode.CONFLICT,
             f"{kind} starts with at most {largest} players, and {division.name} has {entrants}: split the field "
             "into several divisions (or choose a format that takes more players). Nothing was started.",
+        )
+
+
+def _check_knockout(division: Division, entrants: int) -> None:
+    """A Swiss into a knockout needs at least as many players as its knockout takes, and enough Swiss rounds for
+    the cut (:func:`tournaments.core.knockout_min_rounds`)."""
+    size = division.knockout_size
+    if entrants < size:
+        smaller = [n for n in KNOCKOUT_SIZES if n <= entrants]
+        fix = f"make the knockout smaller ({', '.join(map(str, smaller))})" if smaller else "choose another format"
+        raise ApplicationError(
+            ErrorCode.CONFLICT,
+            f"{division.name} sends its top {size} players into the knockout, and it has {entrants}: {fix}, or "
+            "register more players. Nothing was started.",
+        )
+    fewest = knockout_min_rounds(entrants, size)
+    if division.rounds_planned < fewest:
+        raise ApplicationError(
+            ErrorCode.CONFLICT,
+            f"{entrants} players need at least {fewest} Swiss rounds before a top-{size} knockout, and "
+            f"{division.name} plays {division.rounds_planned}: after {division.rounds_planned} round(s) about "
+            f"{entrants / 2**division.rounds_planned:.0f} players are still unbeaten, more than the {size} places, "
+            f"so the cut would fall among unbeaten players. Set the Swiss rounds to {fewest} or more (or make the "
+            "knockout larger). Nothing was started.",
         )
 
 
@@ -127,34 +155,6 @@ def _rating(entry: Entry, known: dict[int, float]) -> float:
 
 
 # -- elimination ---------------------------------------------------------------------------------------------------
-
-
-def _draw_brackets(division: Division, entrants: int) -> None:
-    plan = plan_of(division, entrants)
-    last = {b: max(n.round for n in plan.nodes if n.bracket == b) for b in {n.bracket for n in plan.nodes}}
-    rounds: dict[tuple[str, int], Round] = {}
-    for node in plan.nodes:
-        key = (node.bracket, node.round)
-        if key not in rounds:
-            grand_final = division.format == Division.Format.DOUBLE and node.bracket == "main"
-            final = node.round == last[node.bracket] or (grand_final and node.round > plan.main_rounds)
-            length = round_length(division, node.bracket, node.round, final=final)
-            rounds[key] = Round(division=division, bracket=node.bracket, number=node.round, length=length)
-    Round.objects.bulk_create(rounds.values())  # one INSERT for every round of every bracket
-    pairings = [
-        Pairing(
-            division=division,
-            round=rounds[(node.bracket, node.round)],
-            key=node.key,
-            board=node.index + 1,
-            source_a=node.why_a,
-            source_b=node.why_b,
-            conditional=node.conditional,
-            length=rounds[(node.bracket, node.round)].length,
-        )
-        for node in plan.nodes
-    ]
-    copy_instances(Pairing, pairings)  # one COPY for every slot
 
 
 def _draw_round_robin(division: Division, entries: list[Entry]) -> None:

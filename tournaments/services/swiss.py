@@ -51,10 +51,11 @@ def pair_swiss_round(division: Division, *, allow_rematches: bool = False) -> Ro
     :raises ApplicationError: CONFLICT when every round is paired, a result of the current round is missing or
         unconfirmed, or no pairing without a rematch exists and none was allowed (naming the players and the
         fewest rematches there would be); nothing is written then."""
-    done = division.rounds.count()
+    done = division.rounds.filter(bracket=Round.Bracket.SWISS).count()
     if done >= division.rounds_planned:
         raise ApplicationError(ErrorCode.CONFLICT, f"all {division.rounds_planned} rounds have been paired")
-    pending = division.pairings.filter(round__number=done).exclude(status=Status.BYE).exclude(COUNTED)
+    pending = division.pairings.filter(round__bracket=Round.Bracket.SWISS, round__number=done)
+    pending = pending.exclude(status=Status.BYE).exclude(COUNTED)
     waiting = list(pending.order_by("board").values_list("board", flat=True)[:10])
     if waiting:
         numbers = ", ".join(str(board) for board in waiting)
@@ -142,7 +143,9 @@ def round_needs_repairing(division: Division, current: Round | None = None) -> b
     changed (a correction, a dispute) after the round was paired, and pairing it again gives other boards. False
     once a match of the round has started, or when nothing changed since (the usual case: two cheap reads).
     ``current``: the division's last round, if the caller has read it."""
-    current = current or division.rounds.order_by("-number").first()
+    if not division.in_swiss_phase:
+        return False
+    current = current or division.rounds.filter(bracket=Round.Bracket.SWISS).order_by("-number").first()
     if current is None or current.number == 1 or division.status != Division.Status.RUNNING:
         return False
     boards = current.pairings.all()

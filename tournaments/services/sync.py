@@ -6,7 +6,8 @@ finished ones whose match no longer says what the pairing says (a director's cor
 result changes only through its match, so the others are left unread (Swiss, round robin) or read as plain values
 (the bracket). It derives each loaded pairing's result, resolves the bracket from the counted results
 (tournaments/services/bracket.py), fills in the players of the slots that became known, creates their matches,
-pairs the next Swiss round when the division pairs itself (tournaments/services/swiss.py), and finishes the
+pairs the next Swiss round when the division pairs itself (tournaments/services/swiss.py; the knockout of a Swiss
+into a knockout once its Swiss rounds are over: tournaments/services/knockout.py), and finishes the
 division when nothing is left to play. It sends the same statements whatever the size of the field (rows are
 written many at a time: games/bulk.py), is idempotent (running it twice changes nothing) and is
 serialised per division by a row lock (:func:`tournaments.core.lock_division`), so two results arriving together
@@ -30,8 +31,9 @@ from games.bulk import update_rows
 from games.errors import ApplicationError
 from games.models import Action, Match, Player
 from tournaments.core import COUNTED, counts, lock_division
-from tournaments.models import Division, Entry, Event, Pairing
+from tournaments.models import Division, Entry, Event, Pairing, Round
 from tournaments.services.bracket import advance_brackets
+from tournaments.services.knockout import draw_knockout, knockout_due
 from tournaments.services.swiss import pair_swiss_round
 from tournaments.services.tables import assign_tables
 
@@ -108,11 +110,11 @@ def sync_locked_division(division: Division) -> SyncReport:
     taken = [pairing for pairing in live if _take_result(pairing, report)]
     update_rows(Pairing, taken, _RESULT_FIELDS)
     touched = live
-    if division.is_elimination:
+    if division.has_bracket:
         touched, filled = advance_brackets(division, live)
         report.filled += filled
     doubled = _start_matches(division, touched, report)
-    if division.format == Division.Format.SWISS and division.auto_pair and division.status == Division.Status.RUNNING:
+    if division.in_swiss_phase and division.auto_pair and division.status == Division.Status.RUNNING:
         report.paired = _auto_pair(division, touched)
     if report.paired or doubled:
         # The new round's matches, or what a double forfeit settles further on (the next opponent's bye); the
@@ -300,8 +302,16 @@ def _double_forfeit(pairing: Pairing, report: SyncReport) -> None:
 def _auto_pair(division: Division, touched: list[Pairing]) -> int | None:
     """Pair the next round once every result counts. ``touched``: the pairings the sync loaded; all the others
     count (they were left unread for that reason)."""
-    if not all(counts(p) for p in touched) or division.rounds.count() >= division.rounds_planned:
+    if not all(counts(p) for p in touched):
         return None
+    if division.rounds.filter(bracket=Round.Bracket.SWISS).count() >= division.rounds_planned:
+        if not knockout_due(division):
+            return None
+        try:
+            draw_knockout(division)  # the Swiss into a knockout's knockout, as its next round
+        except ApplicationError:
+            return None  # shown to the director when he asks for it by hand
+        return division.rounds_planned + 1
     try:
         return pair_swiss_round(division).number
     except ApplicationError:
@@ -321,8 +331,10 @@ def _finish_if_done(division: Division, pairings: list[Pairing]) -> bool:
         return False
     if any(p.status == Status.FINISHED and not counts(p) for p in pairings):
         return False
-    if division.format == Division.Format.SWISS and division.rounds.count() < division.rounds_planned:
+    if division.in_swiss_phase and division.rounds.count() < division.rounds_planned:
         return False
+    if division.is_swiss_knockout and not division.knockout_drawn:
+        return False  # its knockout is still to be drawn
     if division.format == Division.Format.LAST_CHANCE and not division.last_chance_closed:
         Division.objects.filter(pk=division.pk).update(last_chance_closed=True)
         division.last_chance_closed = True

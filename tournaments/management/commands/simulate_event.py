@@ -1,4 +1,5 @@
-"""``python manage.py simulate_event --format FORMAT --players N [--rounds R] [--seed S] [--entry-mode MODE]``
+"""``python manage.py simulate_event --format FORMAT --players N [--rounds R] [--knockout K] [--seed S]
+[--entry-mode MODE]``
 
 Runs a whole rehearsal event through the services on the configured database and prints one JSON document
 (DESIGN.md contract E; the fields are defined in tournaments/simulation.py and must stay stable).
@@ -12,7 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.errors import ApplicationError
-from tournaments.models import FORMATS
+from tournaments.models import FORMATS, KNOCKOUT_SIZES
 from tournaments.simulation import simulate_event
 
 
@@ -23,6 +24,12 @@ class Command(BaseCommand):
         parser.add_argument("--format", required=True, choices=FORMATS)
         parser.add_argument("--players", required=True, type=int, help="number of players (at least 1)")
         parser.add_argument("--rounds", type=int, help="Swiss: rounds to play (default: log2 of the field, rounded up)")
+        parser.add_argument(
+            "--knockout",
+            type=int,
+            choices=KNOCKOUT_SIZES,
+            help="Swiss into a knockout: the top players who go into it (default: the largest the field fills)",
+        )
         parser.add_argument("--seed", type=int, default=0, help="random seed of the ratings and results")
         parser.add_argument("--entry-mode", choices=("scoresheet", "moves"), default="scoresheet")
         parser.add_argument("--length", type=int, default=5, help="match length in points (default 5)")
@@ -33,6 +40,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if options["players"] < 1:
             raise CommandError("--players must be at least 1")
+        if options["knockout"] is not None and options["format"] != "swiss-knockout":
+            raise CommandError("--knockout is for --format swiss-knockout only")
         if options["rounds"] is not None and options["rounds"] < 1:
             raise CommandError("--rounds must be at least 1")
         try:
@@ -40,6 +49,7 @@ class Command(BaseCommand):
                 format=options["format"],
                 players=options["players"],
                 rounds=options["rounds"],
+                knockout=options["knockout"],
                 seed=options["seed"],
                 casual=options["casual"],
                 entry_mode=options["entry_mode"],
