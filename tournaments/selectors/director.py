@@ -114,15 +114,17 @@ def _active_round_ids(pairings: QuerySet[Pairing]) -> set[int]:
     rows = (
         pairings.filter(STILL_OPEN)
         .order_by()
-        .values_list("round_id", "round__number", "division_id", "division__format", "status", "match__status")
+        .values_list(
+            "round_id", "round__number", "division_id", "division__format", "status", "match__status", "round__bracket"
+        )
         .distinct()
     )
     busy: set[int] = set()
     ready: dict[int, list[tuple[int, int]]] = defaultdict(list)  # division -> (number, round id)
     elimination: set[int] = set()
-    for round_id, number, division_id, fmt, status, match_status in rows:
-        if fmt in ELIMINATION_FORMATS:
-            elimination.add(division_id)
+    for round_id, number, division_id, fmt, status, match_status, bracket in rows:
+        if fmt in ELIMINATION_FORMATS or (fmt == Division.Format.SWISS_KNOCKOUT and bracket == Round.Bracket.MAIN):
+            elimination.add(division_id)  # a bracket (a Swiss into a knockout's knockout) advances slot by slot
         if status == Status.READY and match_status != Match.Status.IN_PROGRESS:
             ready[division_id].append((number, round_id))
         else:
