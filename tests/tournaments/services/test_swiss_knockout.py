@@ -334,3 +334,21 @@ def test_two_knockout_players_swap_their_seeds(division_of: Callable[..., Divisi
     assert division.knockout_seeds == [seeds[1], seeds[0], *seeds[2:]]
     top = Pairing.objects.get(division=division, key="main-1-0")
     assert top.entry_a_id == seeds[1] and "seeds 1 and 2 swapped: seeding error" in top.swapped_reason
+
+
+def test_while_the_knockout_is_played_its_losers_share_the_places_of_their_round(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = swiss_done(division_of, as_director, 12, rounds=3, size=8)
+    services.pair_next_round(division, actor=as_director)
+    for p in open_pairings(division, "main"):
+        director_win(p, Entry.objects.get(pk=p.entry_a_id), as_director)
+    services.recompute_standings(division.pk)
+    table = Standing.objects.filter(division=division, after_round=4)
+    places = {row.entry_id: row.places.get("main") for row in table}
+    seeds = refresh(division).knockout_seeds
+    still_in = [pk for pk in seeds if places[pk] is None]
+    assert len(still_in) == 4, "the quarter-finals' winners are still in: no place yet"
+    assert sorted(places[pk] for pk in seeds if pk not in still_in) == ["5-8"] * 4
+    assert sorted(places[pk] for pk in places if pk not in seeds) == ["10", "11", "12", "9"]
+    assert {row.rank for row in table if row.entry_id in still_in} == {1}, "ranked ahead of everyone out"
