@@ -314,8 +314,10 @@ class MatchAnalysis(models.Model):
     #: The version of the stored figures. 1: before the versions were numbered, with the cube decisions' equities
     #: as gnubg's match winning chances and a player's cube error gnubg's average per decision; 2: the cube
     #: equities normalised at the decision's score and cube, the cube error gnubg's total, and the cube decision
-    #: before each play stored with it. Bump it whenever what is stored of gnubg's answer changes.
-    FORMAT_VERSION = 2
+    #: before each play stored with it; 3: each decision's evaluation kept as an SGF file carries it (the two best
+    #: plays and the one played with their probabilities, the cube decision's probabilities and equities). Bump it
+    #: whenever what is stored of gnubg's answer changes.
+    FORMAT_VERSION = 3
 
     class Status(models.TextChoices):
         PENDING = "pending"
@@ -410,6 +412,12 @@ class Decision(models.Model):
     cube_best = models.CharField(max_length=32, blank=True, help_text="the right cube action before the play")
     luck = models.FloatField(null=True, blank=True, help_text="the luck of the roll")
     luck_mark = models.CharField(max_length=16, blank=True)
+    evaluation = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="gnubg's evaluation as an SGF file carries it: the candidate plays (best, played) with their "
+        "probabilities and equities, and the cube decision's probabilities and cubeful equities",
+    )
 
     class Meta:
         ordering = ["analysis", "game_number", "turn"]

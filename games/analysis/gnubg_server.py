@@ -59,19 +59,21 @@ def _analyse(request):
 
 
 def _slim(match):
-    """Keep of each play's candidate list only the best play and the one played (the rest is not stored): the
-    answer is then a fraction of the size. ``imove`` is renumbered to match (0: the best was played)."""
+    """Keep of each play's candidate list only the two best plays and the one played (the rest is not stored): the
+    answer is then a fraction of the size, and a list of two or more still says that the play was not forced (as
+    gnubg counts unforced moves in an SGF file of the analysis). ``imove`` is renumbered to match (0: the best was
+    played)."""
     for game in match.get("games") or []:
         for record in game.get("game") or []:
             analysis = record.get("analysis") or {}
             moves, played = analysis.get("moves"), analysis.get("imove")
             if not moves:
                 continue
-            kept = [moves[0]]
-            if played is not None and 0 < played < len(moves):
+            kept = list(moves[:2])
+            if played is not None and 2 <= played < len(moves):
                 kept.append(moves[played])
-                analysis["imove"] = 1
-            elif played != 0:
+                analysis["imove"] = 2
+            elif played is None or not 0 <= played < len(moves):
                 analysis["imove"] = None
             analysis["moves"] = kept
     return match
@@ -97,10 +99,12 @@ def _normalise(match):
             analysis = record.get("analysis") or {}
             if side is not None and "nd-cubeful-eq" in analysis and "dt-cubeful-eq" in analysis:
                 nd, dt = float(analysis["nd-cubeful-eq"]), float(analysis["dt-cubeful-eq"])
+                where = gnubg.cubeinfo(cube, owner, side, length, score if length else (0, 0), int(crawford))
                 if length:
-                    where = gnubg.cubeinfo(cube, owner, side, length, score, int(crawford))
                     nd, dt = gnubg.mwc2eq(nd, where), gnubg.mwc2eq(dt, where)
                 analysis["nd-eq"], analysis["dt-eq"] = nd, dt
+                if analysis.get("probs"):
+                    analysis["cubeless-eq"] = _cubeless(analysis["probs"], where, side)
             action = record.get("action")
             if action == "take" and side is not None:
                 cube, owner = cube * 2, side
@@ -109,6 +113,23 @@ def _normalise(match):
                 if "cube-owner" in record:
                     owner = SIDES.get(record["cube-owner"], -1)
     return match
+
+
+def _cubeless(probs, where, side):
+    """The cubeless equity of the outcome probabilities for ``side`` on roll, as gnubg's cube analysis shows it
+    (and writes it in an SGF file): a win is worth 1, a gammon and a backgammon add their prices at this score (1
+    each in money play). ``cubeinfo`` gives the prices by player (0, 1), not from the side on roll."""
+    win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = (float(p) for p in probs)
+    prices = where["gammonprice"]
+    (gammon, backgammon), (lose_gammon_price, lose_backgammon_price) = prices[side], prices[1 - side]
+    return (
+        2.0 * win
+        - 1.0
+        + win_gammon * gammon
+        + win_backgammon * backgammon
+        - lose_gammon * lose_gammon_price
+        - lose_backgammon * lose_backgammon_price
+    )
 
 
 def main():

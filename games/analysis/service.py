@@ -287,7 +287,42 @@ def _move_decision(
         cube_best=cube_action(float(data["nd-eq"]), float(data["dt-eq"])) if "nd-eq" in data else "",
         luck=None if luck is None else float(luck),
         luck_mark=data.get("luck", ""),
+        evaluation=_play_evaluation(moves, chosen, data),
     )
+
+
+def _cube_evaluation(data: dict[str, Any]) -> dict[str, Any]:
+    """gnubg's evaluation of a cube decision as an SGF file carries it (empty without one)."""
+    if not all(key in data for key in ("probs", "cubeless-eq", "nd-cubeful-eq", "dt-cubeful-eq")):
+        return {}
+    return {
+        "probs": [float(p) for p in data["probs"]],
+        "cubeless": float(data["cubeless-eq"]),
+        "no_double": float(data["nd-cubeful-eq"]),
+        "double_take": float(data["dt-cubeful-eq"]),
+    }
+
+
+def _play_evaluation(moves: list[dict[str, Any]], chosen: int | None, data: dict[str, Any]) -> dict[str, Any]:
+    """The candidate plays kept (the best, and the one played when it is another) with their probabilities and
+    equities, the index of the one played, and the cube decision before the play."""
+    evaluation: dict[str, Any] = {}
+    candidates = [
+        {
+            "move": [list(step) for step in move["move"]],
+            "probs": [float(p) for p in move["probs"]],
+            "equity": float(move["score"]),
+        }
+        for move in moves
+        if move.get("probs")
+    ]
+    if candidates and len(candidates) == len(moves):
+        evaluation["candidates"] = candidates
+        evaluation["played"] = chosen
+    cube = _cube_evaluation(data)
+    if cube:
+        evaluation["cube"] = cube
+    return evaluation
 
 
 def cube_action(no_double: float, double_take: float) -> str:
@@ -341,4 +376,5 @@ def _cube_decision(
         best_equity=best_equity,
         equity_lost=cube_error(cube, kind),
         mark=data.get("skill", ""),
+        evaluation={"cube": evaluation} if (evaluation := _cube_evaluation(cube)) else {},
     )

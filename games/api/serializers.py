@@ -599,8 +599,18 @@ class DecisionSerializer(serializers.ModelSerializer):
             "cube_best",
             "luck",
             "luck_mark",
+            "evaluation",
         )
         extra_kwargs: ClassVar[dict[str, dict[str, str]]] = {
+            "evaluation": {
+                "help_text": (
+                    "gnubg's evaluation as the SGF export carries it: for a play, candidates (the two best plays "
+                    "and the one played, each {move: [[from, to], ...], probs: [win, win gammon, win backgammon, "
+                    "lose gammon, lose backgammon], equity}) and played (its index); for a play or a cube action, "
+                    "cube {probs, cubeless, no_double, double_take} (cubeful equities as gnubg keeps them: match "
+                    "winning chances in match play); {} when gnubg gave none"
+                )
+            },
             "kind": {"help_text": "a chequer play (move) or a cube action (double, take, drop)"},
             "played": {"help_text": "the play made (24/18 13/11), or the cube action taken (double, take, drop)"},
             "best": {
