@@ -631,7 +631,7 @@ class PageData:
 
     @property
     def can_export(self) -> bool:
-        """A .mat log cannot hold an Acey-Deucey match (the chosen double has no place in it)."""
+        """Neither a .mat log nor an SGF file can hold an Acey-Deucey match (the chosen double has no place in them)."""
         return not variant_of(self.match).acey_deucey
 
     @property

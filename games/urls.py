@@ -13,4 +13,5 @@ urlpatterns = [
     path("matches/<id:match_id>/board/", views.match_board, name="match-board"),
     path("matches/<id:match_id>/live/", views.match_live, name="match-live"),
     path("matches/<id:match_id>/match.mat", views.match_mat_download, name="match-mat"),
+    path("matches/<id:match_id>/match.sgf", views.match_sgf_download, name="match-sgf"),
 ]

@@ -28,7 +28,7 @@ from django.views.decorators.http import require_GET
 from config.live import not_modified, shared_live_part
 from engine.errors import EngineError
 from games.analysis.selectors import match_summary, out_of_date_of_player, overall_pr, player_pr_history, pr_chart
-from games.export import match_mat
+from games.export import match_file
 from games.hooks import EventLink, events_of_matches
 from games.models import Match, PlayerAnalysis
 from games.selectors import matches_visible_to, players_visible_to
@@ -142,13 +142,24 @@ def _match_live(request: HttpRequest, match_id: int, key: ShownList | None) -> H
 @require_GET
 def match_mat_download(request: HttpRequest, match_id: int) -> HttpResponse:
     """``/matches/<id>/match.mat``: the match log in GNU Backgammon's .mat layout, as an attachment."""
+    return _download(request, match_id, "mat")
+
+
+@require_GET
+def match_sgf_download(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``/matches/<id>/match.sgf``: the match as GNU Backgammon's SGF, with its analysis when it has one, as an
+    attachment."""
+    return _download(request, match_id, "sgf")
+
+
+def _download(request: HttpRequest, match_id: int, file_format: str) -> HttpResponse:
     match = match_for_page(match_id, request.user)
     try:
-        text = match_mat(match)
-    except EngineError as exc:  # an Acey-Deucey match, a name .mat cannot hold
+        text = match_file(match, file_format)
+    except EngineError as exc:  # an Acey-Deucey match, a name .mat cannot hold, penalty points
         return HttpResponse(str(exc), status=409, content_type="text/plain; charset=utf-8")
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.mat"'
+    response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.{file_format}"'
     return response
 
 

@@ -32,4 +32,5 @@ urlpatterns = [
         name="entry-link-revoke",
     ),
     path("matches/<id:match_id>/export.mat", views.MatchExportApi.as_view(), name="match-export"),
+    path("matches/<id:match_id>/export.sgf", views.MatchSgfExportApi.as_view(), name="match-export-sgf"),
 ]

@@ -48,7 +48,7 @@ from games.api.exceptions import ApiError, JsonErrors
 from games.api.history import answer_state
 from games.api.schema import EntryTokenScheme  # noqa: F401  (registers the extension)
 from games.errors import ApplicationError, ErrorCode
-from games.export import match_mat
+from games.export import match_file
 from games.hooks import import_target
 from games.models import Action, EntryToken, Game, Match, MatchAnalysis, Player, PlayerAnalysis
 
@@ -458,15 +458,23 @@ class MatTextRenderer(renderers.BaseRenderer):
         return renderers.JSONRenderer().render(data)
 
 
+class SgfTextRenderer(MatTextRenderer):
+    """text/plain: an SGF file as it is (errors are JSON)."""
+
+    format = "sgf"
+
+
 class MatchExportApi(JsonErrors, APIView):
     permission_classes = (permissions.AllowAny,)
     renderer_classes = (
         renderers.JSONRenderer,
         MatTextRenderer,
     )
+    #: The file format written (games.export.EXPORTS).
+    file_format = "mat"
 
     @extend_schema(
-        summary="The match as a .mat match log (GNU Backgammon / Jellyfish format)",
+        summary="The match as a .mat match log (GNU Backgammon / Jellyfish format; it carries no analysis)",
         parameters=[OpenApiParameter("format", exclude=True)],  # the file is the same whatever ?format= says
         responses={
             (200, "text/plain"): OpenApiResponse(s.TEXT, description="the .mat file (an attachment)"),
@@ -477,12 +485,34 @@ class MatchExportApi(JsonErrors, APIView):
     def get(self, request: Request, match_id: int) -> HttpResponse:
         match = _readable_match(request, match_id)
         try:
-            text = match_mat(match)
+            text = match_file(match, self.file_format)
         except EngineError as exc:
             raise ApplicationError(ErrorCode.CONFLICT, str(exc)) from exc
         response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.mat"'
+        response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.{self.file_format}"'
         return response
+
+
+class MatchSgfExportApi(MatchExportApi):
+    renderer_classes = (
+        renderers.JSONRenderer,
+        SgfTextRenderer,
+    )
+    file_format = "sgf"
+
+    @extend_schema(
+        summary="The match as GNU Backgammon's SGF, with gnubg's analysis of it when it has one",
+        parameters=[OpenApiParameter("format", exclude=True)],
+        responses={
+            (200, "text/plain"): OpenApiResponse(s.TEXT, description="the SGF file (an attachment)"),
+            **_errors(404),
+            409: OpenApiResponse(
+                s.ErrorDoc, description="the match cannot be written as SGF (Acey-Deucey, penalty points)"
+            ),
+        },
+    )
+    def get(self, request: Request, match_id: int) -> HttpResponse:
+        return super().get(request, match_id)
 
 
 class MatchImportApi(APIView):

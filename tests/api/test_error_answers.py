@@ -47,9 +47,10 @@ def two_a_minute() -> Iterator[None]:
         throttles.AddressThrottle.THROTTLE_RATES = old
 
 
-def test_a_throttled_mat_export_is_json_not_text(match: Match, two_a_minute: None) -> None:
+@pytest.mark.parametrize("file", ["export.mat", "export.sgf"])
+def test_a_throttled_export_is_json_not_text(match: Match, two_a_minute: None, file: str) -> None:
     client = APIClient()
-    url = f"/api/matches/{match.pk}/export.mat"
+    url = f"/api/matches/{match.pk}/{file}"
     answers = [client.get(url, HTTP_ACCEPT="text/plain") for _ in range(3)]
     assert [a.status_code for a in answers] == [200, 200, 429]
     assert answers[0]["Content-Type"].startswith("text/plain")
@@ -59,6 +60,7 @@ def test_a_throttled_mat_export_is_json_not_text(match: Match, two_a_minute: Non
 def test_the_export_and_the_schema_answer_their_errors_in_json(match: Match) -> None:
     client = APIClient()
     house_json(client.get("/api/matches/999999/export.mat", HTTP_ACCEPT="text/plain"), 404, "not_found")
+    house_json(client.get("/api/matches/999999/export.sgf", HTTP_ACCEPT="text/plain"), 404, "not_found")
     house_json(client.get("/api/schema/?format=bogus"), 404, "not_found")
     house_json(client.get("/api/docs/?format=bogus"), 404, "not_found")
     assert client.get("/api/docs/")["Content-Type"].startswith("text/html")

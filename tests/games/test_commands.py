@@ -431,16 +431,20 @@ def test_export_refusals() -> None:
     assert str(run("export_match", "42")[2]) == "there is no match 42"
     a, b = _players()
     match = services.start_match(player1=a, player2=b, length=3)
-    assert str(run("export_match", str(match.pk), "--format", "sgf")[2]) == "only --format mat is supported"
+    assert str(run("export_match", str(match.pk), "--format", "gam")[2]) == "--format is mat or sgf, not 'gam'"
     acey = services.start_match(player1=a, player2=b, length=3, variant="acey-deucey")
     error = run("export_match", str(acey.pk))[2]
     assert error is not None and "Acey-Deucey matches cannot be written as .mat" in str(error)
+    error = run("export_match", str(acey.pk), "--format", "sgf")[2]
+    assert str(error).startswith(f"match {acey.pk} cannot be written as .sgf: Acey-Deucey matches cannot be written")
     colon = services.start_match(
         player1=services.create_player(display_name="A: B"), player2=b, length=3, entry_mode="scoresheet"
     )
     services.record_game_result(colon.pk, actor=SYSTEM, winner=0, kind=1, expected_seq=0)
     error = run("export_match", str(colon.pk))[2]
     assert error is not None and "contains ':'" in str(error)
+    out, _, error = run("export_match", str(colon.pk), "--format", "sgf")  # SGF can hold the name
+    assert error is None and "PW[A: B]" in out and "RE[W+1]" in out
 
 
 def test_export_of_a_forfeited_match_reads_back_with_the_same_winner() -> None:

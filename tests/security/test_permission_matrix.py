@@ -73,6 +73,8 @@ API_MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("games_api:match-replace-result", "POST"):     (401, 403, 403, 403, 403, 403, 403, 201, 201),
     ("games_api:match-analysis", "POST"):           (401, 403, 403, 403, 403, 403, 403, 409, 409),
     ("games_api:entry-links", "GET"):               (401, 403, 403, 403, 403, 403, 403, 200, 200),
+    ("games_api:match-export", "GET"):              (200, 200, 200, 200, 200, 403, 200, 200, 200),
+    ("games_api:match-export-sgf", "GET"):          (200, 200, 200, 200, 200, 403, 200, 200, 200),
     ("games_api:entry-links", "POST"):              (401, 403, 403, 403, 403, 403, 403, 201, 201),
     ("games_api:entry-link-revoke", "POST"):        (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:event-list", "POST"):         (401, 201, 401, 401, 401, 403, 201, 201, 201),
@@ -251,6 +253,8 @@ API_CALLS: dict[tuple[str, str], Call] = {
     # would run GNU Backgammon; tests/games/analysis covers the accepted request).
     ("games_api:match-analysis", "POST"): Call("sheet", _api_match("match-analysis", "sheet")),
     ("games_api:entry-links", "GET"): Call("live", _api_match("entry-links", "live")),
+    ("games_api:match-export", "GET"): Call("live", _api_match("match-export", "live")),
+    ("games_api:match-export-sgf", "GET"): Call("live", _api_match("match-export-sgf", "live")),
     ("games_api:entry-links", "POST"): Call("live", _api_match("entry-links", "live"), lambda w: {"side": 1}),
     ("games_api:entry-link-revoke", "POST"): Call(
         "live",

@@ -27,7 +27,7 @@ WRITES = {
     "entry-links/": {"side": 0},
     "entry-links/1/revoke/": {},
 }
-READS = ("", "games/", "log/", "cube-history/", "entry-links/", "export.mat")
+READS = ("", "games/", "log/", "cube-history/", "entry-links/", "export.mat", "export.sgf")
 
 
 @pytest.fixture

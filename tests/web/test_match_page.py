@@ -15,6 +15,7 @@ from xml.etree import ElementTree
 import pytest
 from django.test import Client
 from django.urls import reverse
+from rest_framework.test import APIClient
 
 from engine.formats.check import check_text
 from engine.formats.mat import read_mat
@@ -227,7 +228,7 @@ def test_a_finished_match_stops_polling(client: Client, scoresheet_match: Match,
 
 def test_a_private_match_is_404_to_those_who_may_not_read_it(client: Client, new_match: Any, cast: Any) -> None:
     match = new_match(length=3, private=True)
-    names = ("match", "match-live", "match-mat")
+    names = ("match", "match-live", "match-mat", "match-sgf")
     for name in names:
         assert client.get(url(name, match)).status_code == 404, name
     assert client.get(url("match-board", match), {"at": 1}).status_code == 404
@@ -251,6 +252,30 @@ def test_the_mat_download_passes_the_engines_check(client: Client, moves_match: 
     report, _, unreadable = check_text(response.content, shown_as="download.mat")
     assert not unreadable and report["ok"], report
     assert report["players"] == ["Alice", "Bob"] and report["match_length"] == 7
+
+
+def test_the_sgf_download_is_beside_the_mat_one_with_the_same_headers(client: Client, moves_match: Match) -> None:
+    page = client.get(url("match", moves_match)).content.decode()
+    assert f'href="{url("match-mat", moves_match)}"' in page and f'href="{url("match-sgf", moves_match)}"' in page
+    response = client.get(url("match-sgf", moves_match))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/plain; charset=utf-8"
+    assert response["Content-Disposition"] == f'attachment; filename="match-{moves_match.pk}.sgf"'
+    text = response.content.decode()
+    assert text.startswith("(;FF[4]GM[6]CA[UTF-8]AP[bgmatch]MI[length:7][game:0][ws:0][bs:0]PW[Alice]PB[Bob]")
+    assert text.count("(;FF[4]GM[6]") == 2  # game 1 played out, game 2 under way
+    assert re.search(r"\n;[WB]\[double\]\n;[WB]\[take\]", text)
+    api = APIClient().get(f"/api/matches/{moves_match.pk}/export.sgf")
+    assert api.status_code == 200 and api.content == response.content
+    assert api["Content-Disposition"] == response["Content-Disposition"]
+
+
+def test_the_sgf_download_refuses_what_sgf_cannot_hold(client: Client, new_match: Any) -> None:
+    acey = new_match(length=3, variant="acey-deucey")
+    response = client.get(url("match-sgf", acey))
+    assert response.status_code == 409 and "Acey-Deucey" in response.content.decode()
+    api = APIClient().get(f"/api/matches/{acey.pk}/export.sgf")
+    assert api.status_code == 409 and api.json()["code"] == "conflict" and "Acey-Deucey" in api.json()["message"]
 
 
 def test_the_mat_download_of_an_imported_match_gives_back_its_score(client: Client, long_match: Match) -> None:

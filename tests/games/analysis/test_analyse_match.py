@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import subprocess
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -20,10 +19,10 @@ from django.core.management import CommandError, call_command
 
 from games import services
 from games.access import SYSTEM
-from games.analysis.engine import gnubg_path
 from games.analysis.service import analyse_match, pr_of
 from games.models import Decision, Match, MatchAnalysis, PlayerAnalysis
 from tests.conftest import tasks_run_eagerly
+from tests.gnubg_reader import gnubg_answer
 
 pytestmark = pytest.mark.django_db
 
@@ -73,17 +72,7 @@ def analyse_json(match: Match, *args: str) -> dict[str, object]:
 
 
 def gnubg_own_report(path: Path, tmp_path: Path) -> list[dict[str, object]]:
-    script = tmp_path / "gnubg_own.py"
-    script.write_text(GNUBG_OWN)
-    run = subprocess.run(
-        [gnubg_path(), "-t", "-q", "-r", "-p", str(script)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={"MAT_FILE": str(path), "LC_ALL": "C", "PATH": "/usr/bin:/bin"},
-        check=True,
-    )
-    return json.loads(run.stdout.strip().splitlines()[-1])
+    return list(gnubg_answer(GNUBG_OWN, tmp_path, {"MAT_FILE": str(path)}, timeout=120))
 
 
 def stand_in(tmp_path: Path, body: str) -> str:
