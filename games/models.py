@@ -80,11 +80,15 @@ class Match(models.Model):
     private = models.BooleanField(default=False, help_text="hidden from spectators")
     score1 = models.PositiveIntegerField(default=0)
     score2 = models.PositiveIntegerField(default=0)
-    winner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="matches_won")
+    # The winner's and the creator's indexes leave out the matches without one (every match not over; every match
+    # of a draw): a round robin's start writes 100,000 matches and more.
+    winner = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="matches_won", db_index=False
+    )
     seq = models.PositiveIntegerField(default=0, help_text="sequence number of the last action in the log")
     state = models.TextField(blank=True, help_text="engine snapshot after the last action (a cache)")
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
     )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -98,7 +102,11 @@ class Match(models.Model):
             models.CheckConstraint(condition=~Q(player1=models.F("player2")), name="match_two_players"),
             models.CheckConstraint(condition=Q(length__lte=99), name="match_length_at_most_99"),
         ]
-        indexes = [models.Index(fields=["status"])]
+        indexes = [
+            models.Index(fields=["status"]),
+            models.Index(fields=["winner"], condition=Q(winner__isnull=False), name="match_winner"),
+            models.Index(fields=["created_by"], condition=Q(created_by__isnull=False), name="match_created_by"),
+        ]
 
     def __str__(self) -> str:
         length = "money" if self.length == 0 else f"{self.length}-point"

@@ -9,7 +9,7 @@
 - the state of a pairing as people follow it (:func:`pairing_state`), from the pairing and its match, so that a
   match in progress shows before the division's sync has run;
 - the length of a round's matches (:func:`round_length`), the order rounds are played in (:func:`play_order`) and
-  the order in which ready matches get the venue's tables (:func:`table_order`).
+  the order in which ready matches get the venue's tables (:func:`table_order`, :data:`TABLE_ORDER` in SQL).
 
 Everything here reads; the only row it locks is the division's. It sits below the services (tournaments/services/)
 and the read layer (tournaments/selectors/), which both import it and which it never imports.
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Case, Q, Value, When
 
 from games.errors import ApplicationError, ErrorCode
 from games.models import Match
@@ -182,8 +182,21 @@ def table_order(
     """The order in which matches waiting for a table get one: a match already being played first (it needs its
     table shown), then earlier rounds, then the main flight before the consolation and the last chance
     (:data:`BRACKET_ORDER`), then the match waiting longest (``ready_since``: when both players were known), then
-    by division and board."""
+    by division and board. :data:`TABLE_ORDER` is the same order in SQL, for pairings."""
     return (not playing, number, BRACKET_ORDER.get(bracket, 9), ready_since, division_id, board)
+
+
+#: :func:`table_order` of pairings in SQL (``order_by(*TABLE_ORDER)``; their match's creation is when both
+#: players were known), then by id.
+TABLE_ORDER = (
+    Case(When(status=Pairing.Status.PLAYING, then=Value(0)), default=Value(1)),
+    "round__number",
+    Case(*(When(round__bracket=b, then=Value(n)) for b, n in BRACKET_ORDER.items()), default=Value(9)),
+    "match__created_at",
+    "division_id",
+    "board",
+    "pk",
+)
 
 
 def round_length(division: Division, bracket: str, number: int, *, final: bool = False) -> int:

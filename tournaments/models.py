@@ -353,8 +353,10 @@ class Pairing(models.Model):
         DIRECTOR = "director", "decided by the director"
         DOUBLE_FORFEIT = "double-forfeit", "double forfeit (both players withdrew): nobody wins"
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
-    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="pairings")
+    # The indexes of the round, the division and the table are those of the constraints below, which begin with
+    # their columns (a round robin's start writes 250,000 rows of pairings and matches: every index costs).
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings", db_index=False)
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="pairings", db_index=False)
     key = models.CharField(max_length=40, help_text="stable id within the division, e.g. main-2-3 or swiss-4-1")
     board = models.PositiveSmallIntegerField(help_text="its number within the round, from 1")
     table = models.ForeignKey(
@@ -363,6 +365,7 @@ class Pairing(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="pairings",
+        db_index=False,
         help_text="the venue's table it plays at (while ready or being played)",
     )
     called_at = models.DateTimeField(null=True, blank=True, help_text="when its players were called to its table")
@@ -375,7 +378,7 @@ class Pairing(models.Model):
     length = models.PositiveSmallIntegerField()
     match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.PROTECT, related_name="pairing")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
-    winner = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    winner = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+", db_index=False)
     score_a = models.PositiveIntegerField(default=0)
     score_b = models.PositiveIntegerField(default=0)
     confirmation = models.CharField(max_length=16, choices=Confirmation.choices, blank=True, default="")
@@ -401,7 +404,11 @@ class Pairing(models.Model):
                 name="pairing_two_entries",
             ),
         ]
-        indexes = [models.Index(fields=["division", "status"])]
+        indexes = [
+            models.Index(fields=["division", "status"]),
+            # Only the pairings decided have a winner: the others are left out of its index.
+            models.Index(fields=["winner"], condition=Q(winner__isnull=False), name="pairing_winner"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.division} {self.key}"

@@ -22,13 +22,15 @@ Locks: every function here runs with the event's row locked, the lock of its tab
 take it here (:func:`_lock_event`). Two divisions' results arriving at once are therefore assigned one after the
 other, and neither can give a table the other just gave.
 
-Cost: :func:`assign_tables` sends two reads (the pairings holding or waiting for a table, the event's tables) and
-at most three writes (the tables freed, the tables added, the tables given), whatever the size of the event.
+Cost: :func:`assign_tables` sends four reads (the pairings holding a table, the event's tables, the event's
+players, the matches waiting in their order, read only until no table or no player is left) and at most
+three writes (the tables freed, the tables added, the tables given), whatever the size of the event.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import closing
 
 from django.db import transaction
 from django.db.models import Max, Q
@@ -38,53 +40,55 @@ from games.access import Actor
 from games.bulk import update_rows
 from games.errors import ApplicationError, ErrorCode
 from tournaments.access import check_directs
-from tournaments.core import PLAYABLE, lock_division, table_order
-from tournaments.models import Event, Pairing, Table
+from tournaments.core import PLAYABLE, TABLE_ORDER, lock_division
+from tournaments.models import Entry, Event, Pairing, Table
 
 Status = Pairing.Status
 
 #: The most tables a director gives a venue (a count, or named tables).
 MAX_TABLES = 500
 
-#: The pairings :func:`assign_tables` reads: those holding a table, and those that may need one.
-_HOLDING_OR_WAITING = Q(table__isnull=False) | Q(status__in=PLAYABLE, match__isnull=False)
-_COLUMNS = (
-    "pk",
-    "table_id",
-    "status",
-    "round__number",
-    "round__bracket",
-    "match__created_at",
-    "division_id",
-    "board",
-    "entry_a__player_id",
-    "entry_b__player_id",
-    "match_id",
-)
+#: A pairing waiting for a table: ready or being played, its match made, no table.
+_WAITING = Q(table__isnull=True, status__in=PLAYABLE, match__isnull=False)
 
 
 def assign_tables(event_id: int, *, tables_given: bool | None = None) -> list[int]:
     """Free the tables of the pairings no longer ready or playing and give the free tables to the matches waiting
-    (the module's rules); returns the ids of the pairings called. The caller holds the event's lock."""
+    (the module's rules); returns the ids of the pairings called. The caller holds the event's lock.
+
+    The matches waiting are read in their order from the database, and only until every free table is given or
+    every player of the event is at a table: a round robin's start has 100,000 matches waiting and seats its first
+    round."""
     if tables_given is None:
         tables_given = Event.objects.filter(pk=event_id).values_list("tables_given", flat=True).get()
-    rows = list(Pairing.objects.filter(division__event_id=event_id).filter(_HOLDING_OR_WAITING).values_list(*_COLUMNS))
-    freed = [Pairing(pk=row[0], table_id=None, called_at=None) for row in rows if row[1] and row[2] not in PLAYABLE]
-    seated = [row for row in rows if row[1] and row[2] in PLAYABLE]
-    taken = {row[1] for row in seated}
-    busy = {player for row in seated for player in (row[8], row[9])}
-    waiting = sorted(
-        (row for row in rows if not row[1] and row[2] in PLAYABLE),
-        key=lambda row: table_order(row[2] == Status.PLAYING, row[3], row[4], row[5], row[6], row[7]),
+    in_event = Pairing.objects.filter(division__event_id=event_id)
+    held = list(
+        in_event.filter(table__isnull=False).values_list(
+            "pk", "table_id", "status", "entry_a__player_id", "entry_b__player_id"
+        )
     )
+    freed = [Pairing(pk=pk, table_id=None, called_at=None) for pk, _t, status, _a, _b in held if status not in PLAYABLE]
+    seated = [row for row in held if row[2] in PLAYABLE]
+    taken = {row[1] for row in seated}
+    busy = {player for row in seated for player in (row[3], row[4])}
     tables = list(Table.objects.filter(event_id=event_id).order_by("number").values_list("pk", "number", "held"))
     free = [pk for pk, _number, held in tables if not held and pk not in taken]
+    # The event's players not at a table: once none is left, no other match can start.
+    unseated = set(Entry.objects.filter(division__event_id=event_id).values_list("player_id", flat=True)) - busy
+    queue = (
+        in_event.filter(_WAITING).order_by(*TABLE_ORDER).values_list("pk", "entry_a__player_id", "entry_b__player_id")
+    )
     to_seat: list[int] = []
-    for row in waiting:
-        if row[8] in busy or row[9] in busy:
-            continue  # a player still at another table: the match waits for him
-        busy |= {row[8], row[9]}
-        to_seat.append(row[0])
+    if unseated and (free or not tables_given):
+        with closing(queue.iterator(chunk_size=2000)) as rows:
+            for pk, a, b in rows:
+                if a in busy or b in busy:
+                    continue  # a player still at another table: the match waits for him
+                busy |= {a, b}
+                unseated -= {a, b}
+                to_seat.append(pk)
+                if not unseated or (tables_given and len(to_seat) == len(free)):
+                    break
     if not tables_given and len(to_seat) > len(free):
         last = max((number for _pk, number, _held in tables), default=0)
         added = Table.objects.bulk_create(

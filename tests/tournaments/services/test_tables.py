@@ -13,6 +13,7 @@ from django.db import IntegrityError, connection, transaction
 
 from games.access import Actor
 from games.errors import ApplicationError
+from games.models import Match
 from tests.tournaments.services.support import director_win, enter_win, open_pairings, pairing, run_in_threads
 from tournaments import services
 from tournaments.core import PLAYABLE
@@ -193,3 +194,62 @@ def test_two_divisions_results_at_once_never_share_a_table(as_director: Actor, m
     assert {p.division_id for p in seated(event)} == {flights["C"].pk}
     assert len(seated(event)) == 2, "each freed table went to its own match of C"
     assert barrier.broken, "the two assignments ran one after the other"
+
+
+def test_the_queue_is_read_in_table_order_and_a_round_robin_seats_its_first_round(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """The matches waiting are read from the database in the order of ``table_order`` (TABLE_ORDER, its SQL form),
+    and only as far as needed: a round robin's start seats every player once, in round 1, and leaves every later
+    round waiting."""
+    from tournaments.core import TABLE_ORDER, table_order
+
+    event = services.create_event(actor=as_director, name="Two formats")
+    robin = division_of("round-robin", 7, event=event)
+    bracket = division_of("main-consolation", 11, event=event)
+    services.start_division(bracket, actor=as_director)
+    services.start_division(robin, actor=as_director)
+    rows = seated(event)
+    robin_rows = [p for p in rows if p.division_id == robin.pk]
+    assert {p.round.number for p in robin_rows} == {1}
+    assert len(robin_rows) == 3, "7 players: three matches and a bye in round 1"
+    check_invariant(event)
+    playing = Pairing.objects.filter(division=robin, table__isnull=True, status="ready").order_by("-round__number")[0]
+    Pairing.objects.filter(pk=playing.pk).update(status=Pairing.Status.PLAYING)  # a match started before tables
+    waiting = Pairing.objects.filter(division__event=event, status__in=PLAYABLE, match__isnull=False)
+    in_sql = list(waiting.order_by(*TABLE_ORDER).values_list("pk", flat=True))
+    in_python = sorted(
+        waiting.select_related("round", "match"),
+        key=lambda p: (
+            *table_order(
+                p.status == Pairing.Status.PLAYING,
+                p.round.number,
+                p.round.bracket,
+                p.match.created_at,
+                p.division_id,
+                p.board,
+            ),
+            p.pk,
+        ),
+    )
+    assert in_sql == [p.pk for p in in_python]
+    assert in_sql[0] == playing.pk, "a match being played comes first"
+
+
+def test_a_draw_writes_only_the_indexes_its_queries_need() -> None:
+    """A pairing's round, division and table are indexed by the constraints that begin with them, and nothing
+    else; the partial unique index of the tables held stays (the migration that dropped the table's own index
+    must not take it along). A match's winner and creator are indexed only where there is one."""
+    with connection.cursor() as cursor:
+        constraints = connection.introspection.get_constraints(cursor, Pairing._meta.db_table)
+        match_constraints = connection.introspection.get_constraints(cursor, Match._meta.db_table)
+    assert constraints["pairing_one_match_per_table"]["unique"]
+    assert constraints["pairing_one_match_per_table"]["columns"] == ["table_id"]
+    indexed = sorted(tuple(c["columns"]) for c in constraints.values() if c["index"] or c["unique"])
+    assert ("table_id",) in indexed  # the partial unique index, the only one on the column
+    assert ("round_id",) not in indexed and ("division_id",) not in indexed
+    assert ("round_id", "board") in indexed and ("division_id", "key") in indexed
+    assert indexed.count(("winner_id",)) == 1 and "pairing_winner" in constraints
+    match_indexed = sorted(tuple(c["columns"]) for c in match_constraints.values() if c["index"] or c["unique"])
+    assert match_indexed.count(("winner_id",)) == 1 and "match_winner" in match_constraints
+    assert match_indexed.count(("created_by_id",)) == 1 and "match_created_by" in match_constraints
