@@ -23,8 +23,9 @@ take it here (:func:`_lock_event`). Two divisions' results arriving at once are 
 other, and neither can give a table the other just gave.
 
 Cost: :func:`assign_tables` sends four reads (the pairings holding a table, the event's tables, the event's
-players, the matches waiting in their order, read only until no table or no player is left) and at most
-three writes (the tables freed, the tables added, the tables given), whatever the size of the event.
+players, the matches waiting between players not at a table in their order, read only until no table or no player
+is left) and at most three writes (the tables freed, the tables added, the tables given), whatever the size of the
+event.
 """
 
 from __future__ import annotations
@@ -56,9 +57,9 @@ def assign_tables(event_id: int, *, tables_given: bool | None = None) -> list[in
     """Free the tables of the pairings no longer ready or playing and give the free tables to the matches waiting
     (the module's rules); returns the ids of the pairings called. The caller holds the event's lock.
 
-    The matches waiting are read in their order from the database, and only until every free table is given or
-    every player of the event is at a table: a round robin's start has 100,000 matches waiting and seats its first
-    round."""
+    Only the matches waiting between two players not at a table are read, in their order, from the database, and
+    only until every free table is given or every player is at a table: a round robin's start has 100,000 matches
+    waiting and seats its first round, and a result in it frees two players, whose few matches are all it reads."""
     if tables_given is None:
         tables_given = Event.objects.filter(pk=event_id).values_list("tables_given", flat=True).get()
     in_event = Pairing.objects.filter(division__event_id=event_id)
@@ -73,11 +74,12 @@ def assign_tables(event_id: int, *, tables_given: bool | None = None) -> list[in
     busy = {player for row in seated for player in (row[3], row[4])}
     tables = list(Table.objects.filter(event_id=event_id).order_by("number").values_list("pk", "number", "held"))
     free = [pk for pk, _number, held in tables if not held and pk not in taken]
-    # The event's players not at a table: once none is left, no other match can start.
+    # The event's players not at a table: only a match between two of them can start, and once none is left, no
+    # other match can (after a result: the two players of the table freed, and those with nothing left to play).
     unseated = set(Entry.objects.filter(division__event_id=event_id).values_list("player_id", flat=True)) - busy
-    queue = (
-        in_event.filter(_WAITING).order_by(*TABLE_ORDER).values_list("pk", "entry_a__player_id", "entry_b__player_id")
-    )
+    players = sorted(unseated)  # a copy: the set shrinks as the loop below seats
+    waiting = in_event.filter(_WAITING, entry_a__player_id__in=players, entry_b__player_id__in=players)
+    queue = waiting.order_by(*TABLE_ORDER).values_list("pk", "entry_a__player_id", "entry_b__player_id")
     to_seat: list[int] = []
     if unseated and (free or not tables_given):
         with closing(queue.iterator(chunk_size=2000)) as rows:
