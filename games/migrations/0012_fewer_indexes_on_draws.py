@@ -17,7 +17,7 @@ def drop_index(name: str, column: str) -> migrations.RunSQL:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0010_analysis_format_version"),
+        ("games", "0011_decision_evaluation"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

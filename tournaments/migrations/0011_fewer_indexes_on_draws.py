@@ -24,8 +24,8 @@ def drop_index(name: str, column: str) -> migrations.RunSQL:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0011_fewer_indexes_on_draws"),
-        ("tournaments", "0009_event_analyse_imported"),
+        ("games", "0012_fewer_indexes_on_draws"),
+        ("tournaments", "0010_division_swiss_knockout"),
     ]
 
     operations = [
