@@ -160,7 +160,7 @@ def test_the_events_list_and_the_home_page_show_running_events_first(
     hidden = services.create_event(actor=as_director, name="Board meeting", public=False)
 
     html = html_of(client, reverse("tournaments:event-list"))
-    names = re.findall(r'<th scope="row"><a href="/events/[^/]+/">([^<]+)</a>', html)
+    names = re.findall(r'<th scope="row"[^>]*><a href="/events/[^/]+/">([^<]+)</a>', html)
     assert names == ["Club night", "Spring Open", past.name]
     assert hidden.name not in html
     assert "Oslo BK" in html and "registration open" in html and "running" in html and "finished" in html
@@ -199,7 +199,7 @@ def test_every_page_of_a_finished_division(client: Client, fmt: str, django_asse
 
     html = html_of(client, page_url(division))
     assert "<h1>Championship" in html and "<main" in html and 'aria-label="On this page"' in html
-    assert html.count('<tr><td class="rank">') == 8  # the standings: one row per player
+    assert html.count('<tr><td class="rank"') == 8  # the standings: one row per player
     assert 'href="#standings"' in html and 'href="#pairings"' in html and 'href="#rounds"' in html
     assert f'href="{csv_url(division)}"' in html
     assert 'id="standings"' in html and 'id="pairings"' in html and 'id="rounds"' in html
@@ -241,7 +241,7 @@ def test_a_swiss_division_shows_the_tiebreaks_and_the_table_after_each_round(cli
 
     first = html_of(client, page_url(division) + "?after_round=1")
     assert "Standings after round 1" in first
-    assert "<td>1</td><td>0</td>" in first  # a round-1 winner: 1 won, 0 lost
+    assert '<td data-label="Won">1</td><td data-label="Lost">0</td>' in first  # a round-1 winner: 1 won, 0 lost
     live = html_of(client, live_url(division, "standings") + "?after_round=1")
     assert "Standings after round 1" in live
     assert "There is no table after round 9" in html_of(client, page_url(division) + "?after_round=9")
@@ -369,7 +369,7 @@ def test_the_division_page_links_each_round_to_a_page_with_its_table(
 
     # The division page: the standings and the current round's table; every round is a link away.
     html = html_of(client, page_url(division))
-    assert html.count('<table class="pairings">') == 1
+    assert html.count('<table class="pairings stack">') == 1
     assert "Round 2 · 1-point matches" in html and "Round 1 · 1-point matches" not in html
     rounds = html.split('id="rounds"')[1]
     assert f'<li id="round-swiss-1"><a href="{one}">Round 1</a></li>' in rounds
@@ -381,7 +381,7 @@ def test_the_division_page_links_each_round_to_a_page_with_its_table(
     assert_csp_friendly(page)
     assert f"<title>Round 1 · {division.name} · Club night · bgmatch</title>" in page
     assert '<h1 id="round-title">Round 1 <span class="event-name">' in page
-    assert page.count('<table class="pairings">') == 1 and "Round 1 · 1-point matches" in page
+    assert page.count('<table class="pairings stack">') == 1 and "Round 1 · 1-point matches" in page
     assert page.count('class="side won"') == 4  # round 1's four winners
     names = Pairing.objects.filter(division=division, round__number=1).values_list("entry_b__player__display_name")
     assert all(f'<span class="who">{name}</span>' in page for (name,) in names)
@@ -554,7 +554,7 @@ def test_the_etag_follows_a_confirmation_and_the_standings(
     pairings = client.get(live_url(division, "pairings"), headers={"if-none-match": before["pairings"]["ETag"]})
     assert pairings.status_code == 200 and "waiting for confirmation" not in pairings.content.decode()
     standings = client.get(live_url(division, "standings"), headers={"if-none-match": before["standings"]["ETag"]})
-    assert standings.status_code == 200 and 'class="rank">1</td>' in standings.content.decode()
+    assert standings.status_code == 200 and 'class="rank" data-label="Rank">1</td>' in standings.content.decode()
 
     services.withdraw_entry(entered.entry_b, actor=as_director, reason="went home")
     gone = client.get(live_url(division, "standings"), headers={"if-none-match": standings["ETag"]})

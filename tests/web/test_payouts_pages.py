@@ -91,7 +91,8 @@ def test_the_public_page_and_the_api_show_the_prizes_only_once_published(finishe
 
     client.post(manage(finished), form(published="on"))
     page = Client().get(public).content.decode()
-    assert '<td class="prize">500.00</td>' in page and ">Consolation prize<" in page and ">Total prize<" in page
+    assert '<td class="prize" data-label="Prize">500.00</td>' in page
+    assert ">Consolation prize<" in page and ">Total prize<" in page
     rows = {row["name"]: row["prizes"] for row in Client().get(api).json()["rows"]}
     assert (
         rows["P01"] == {"main": "500.00"}

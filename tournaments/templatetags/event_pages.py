@@ -55,19 +55,40 @@ def _number(value: Any) -> str:
     return escape(localize(value))
 
 
+def _label(words: str) -> str:
+    """The attribute that names a cell's column (its header's words): a table stacked into cards on a phone shows
+    it above the cell (static/css/site.css, ``table.stack``)."""
+    return f' data-label="{escape(words)}"'
+
+
 @register.simple_tag
-def standings_row(item: Any) -> SafeString:
-    """One ``<tr>`` of the standings (``item``: a :class:`tournaments.pages.StandingRow`): rank, player, the places
-    per flight (elimination), won, lost, byes, points for and against, the tie-breaks, then the published prizes."""
+def standings_row(item: Any, standings: Any) -> SafeString:
+    """One ``<tr>`` of the standings (``item``: a :class:`tournaments.pages.StandingRow` of ``standings``): rank,
+    player, the places per flight (elimination), won, lost, byes, points for and against, the tie-breaks, then the
+    published prizes; each cell labelled with its column's header."""
     row = item.row
-    numbers = (row.wins, row.losses, row.byes, row.points_for, row.points_against)
-    places = "".join(f'<td class="place">{escape(place)}</td>' for place in item.places)
-    cells = "".join(f"<td>{_number(n)}</td>" for n in numbers)
-    tiebreaks = "".join(f'<td class="tiebreak">{_number(v)}</td>' for v in item.tiebreaks)
-    prizes = "".join(f'<td class="prize">{escape(prize)}</td>' for prize in item.prizes)
-    return mark_safe(  # the player is escaped by player(), the places by escape(), the numbers by _number()
-        f'<tr><td class="rank">{_number(row.rank)}</td><th scope="row">{player(row.entry)}</th>'
-        f"{places}{cells}{tiebreaks}{prizes}</tr>"
+    numbers = zip(
+        (_("Won"), _("Lost"), _("Byes"), _("Pts for"), _("Pts against")),
+        (row.wins, row.losses, row.byes, row.points_for, row.points_against),
+        strict=True,
+    )
+    flights = [words for _flight, words in standings.flights]
+    places = "".join(
+        f'<td class="place"{_label(words)}>{escape(place)}</td>'
+        for words, place in zip(flights, item.places, strict=True)
+    )
+    cells = "".join(f"<td{_label(words)}>{_number(n)}</td>" for words, n in numbers)
+    tiebreaks = "".join(
+        f'<td class="tiebreak"{_label(column.abbr)}>{_number(v)}</td>'
+        for column, v in zip(standings.tiebreaks, item.tiebreaks, strict=True)
+    )
+    prizes = "".join(
+        f'<td class="prize"{_label(words)}>{escape(prize)}</td>'
+        for words, prize in zip(standings.prize_columns, item.prizes, strict=True)
+    )
+    return mark_safe(  # the player is escaped by player(), the places and labels by escape(), numbers by _number()
+        f'<tr><td class="rank"{_label(_("Rank"))}>{_number(row.rank)}</td>'
+        f'<th scope="row"{_label(_("Player"))}>{player(row.entry)}</th>{places}{cells}{tiebreaks}{prizes}</tr>'
     )
 
 
@@ -93,11 +114,16 @@ def table_cell(pairing: Any) -> str:
 @register.simple_tag
 def board_rows(view: Any) -> SafeString:
     """The ``<tr>`` of each board of a round (``view``: a :class:`tournaments.pages.RoundView`): table, player A,
-    score (a link to the match page when there is a match), player B, length, status badges, notes."""
+    score (a link to the match page when there is a match), player B, length, status badges, notes; each cell
+    labelled with its column's header."""
     winner = f' <span class="visually-hidden">{escape(_("(winner)"))}</span>'
     score_words, match_words = escape(_("Match page, score")), escape(_("match page"))
     live = f'<span class="badge badge-live">{escape(_("live"))}</span>'
     if_needed = f' <span class="badge badge-if-needed">{escape(_("if needed"))}</span>'
+    labels = [
+        _label(words)
+        for words in (_("Table"), _("Player A"), _("Score"), _("Player B"), _("Length"), _("Status"), _("Notes"))
+    ]
     rows = []
     for board in view.boards:
         pairing, a, b = board.pairing, board.a, board.b
@@ -118,11 +144,11 @@ def board_rows(view: Any) -> SafeString:
             badges += f' <span class="badge badge-{escape(pairing.confirmation)}">{escape(board.confirmation)}</span>'
         notes = "".join(f'<span class="note-line">{escape(note)}</span>' for note in board.notes)
         rows.append(
-            f'<tr class="state-{escape(board.state)}"><th scope="row">{table_cell(pairing)}</th>'
-            f'<td class="side{" won" if a.won else ""}">{_side_cell(a, board.is_bye, winner)}</td>'
-            f'<td class="score-cell">{score}</td>'
-            f'<td class="side{" won" if b.won else ""}">{_side_cell(b, board.is_bye, winner)}</td>'
-            f"<td>{_number(pairing.length)}</td><td>{badges}</td>"
-            f'<td class="notes">{notes}</td></tr>'
+            f'<tr class="state-{escape(board.state)}"><th scope="row"{labels[0]}>{table_cell(pairing)}</th>'
+            f'<td class="side{" won" if a.won else ""}"{labels[1]}>{_side_cell(a, board.is_bye, winner)}</td>'
+            f'<td class="score-cell"{labels[2]}>{score}</td>'
+            f'<td class="side{" won" if b.won else ""}"{labels[3]}>{_side_cell(b, board.is_bye, winner)}</td>'
+            f'<td class="length"{labels[4]}>{_number(pairing.length)}</td><td class="state"{labels[5]}>{badges}</td>'
+            f'<td class="notes"{labels[6]}>{notes}</td></tr>'
         )
     return mark_safe("\n".join(rows))  # every value from the database or a translation is escaped above

@@ -73,7 +73,8 @@ def press(page: Any, locator: Any, viewport: str) -> None:
 
 
 def shot(pages: Pages, page: Any, name: str) -> None:
-    """A screenshot of a main page; no page is wider than the screen (a phone's included, the printable ones too)."""
+    """A screenshot of a main page; no page is wider than the screen (a phone's included, the printable ones too),
+    no word of a name or a table is broken in two, and a public or a player's page shows every column."""
     wide, screen = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
     if wide > screen:
         past = page.evaluate(OVERFLOWING)
@@ -81,16 +82,21 @@ def shot(pages: Pages, page: Any, name: str) -> None:
     broken = page.evaluate(BROKEN_NAMES)
     if broken:
         pytest.fail(f"{name}: {page.url} breaks names inside a word on a {screen} px screen: {broken}")
+    # Every column of a public or a player's page; the director's pages still scroll their wide tables sideways.
+    cut = [] if "/manage/" in page.url else page.evaluate(CUT_COLUMNS)
+    if cut:
+        pytest.fail(f"{name}: {page.url} does not show every column on a {screen} px screen: {cut}")
     pages.shot(page, name)
 
 
-#: Words of players' names drawn on more than one line (a name broken inside a word, "Yilma" / "z").
+#: Words of players' names, and of any table's cells, drawn on more than one line (a name broken inside a word,
+#: "Yilma" / "z").
 BROKEN_NAMES = """() => {
   const broken = [];
-  for (const el of document.querySelectorAll(".player, .who, .slot-name, .sheet-player, .slip-name")) {
+  for (const el of document.querySelectorAll(".player, .who, .slot-name, .sheet-player, .slip-name, td, th")) {
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      for (const m of node.data.matchAll(/\\S+/g)) {
+      for (const m of node.data.matchAll(/[^\\s-]+/g)) {  // a line may end after a hyphen ("5-" / "point")
         const range = document.createRange();
         range.setStart(node, m.index);
         range.setEnd(node, m.index + m[0].length);
@@ -100,6 +106,61 @@ BROKEN_NAMES = """() => {
     }
   }
   return broken.slice(0, 5);
+}"""
+
+
+#: What a reader of a table or a bracket cannot see: a header or a cell (with text) past the screen's edges, cut off
+#: by a box that hides or scrolls its overflow (a table scrolled sideways hides its last columns), or whose content
+#: is cut inside it (an ellipsis); a table whose header row is not shown (stacked into cards) must label each cell
+#: with its column's header. Each as the table's class, the column's header and the cell's text.
+CUT_COLUMNS = """() => {
+  const edge = window.innerWidth;
+  const text = e => e.textContent.replace(/\\s+/g, " ").trim();
+  const shown = e => { const r = e.getBoundingClientRect(); return r.width > 1 && r.height > 1; };
+  const seen = e => {
+    const r = e.getBoundingClientRect();
+    if (r.left < -0.5 || r.right > edge + 0.5) return false;
+    for (let a = e.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+      const style = getComputedStyle(a);
+      if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+      const box = a.getBoundingClientRect();
+      const left = box.left + a.clientLeft, right = left + a.clientWidth;
+      if (r.left < left - 0.5 || r.right > right + 0.5) return false;
+    }
+    return e.scrollWidth <= e.clientWidth + 1 || getComputedStyle(e).display === "inline";
+  };
+  const cut = [];
+  for (const table of document.querySelectorAll("main table")) {
+    const heads = [];
+    for (const th of table.tHead ? table.tHead.rows[0].cells : []) {
+      for (let i = 0; i < th.colSpan; i++) heads.push(th);
+    }
+    const headed = heads.length && shown(table.tHead);  // else visually hidden: the cells carry the headers
+    const where = "table." + [...table.classList].join(".");
+    for (const th of new Set(heads)) {
+      if (headed && !seen(th)) cut.push(`${where}: the header ${text(th)}`);
+    }
+    for (const body of table.tBodies) {
+      for (const row of body.rows) {
+        let column = 0;
+        for (const cell of row.cells) {
+          const spanned = heads.slice(column, column + cell.colSpan).map(text);
+          column += cell.colSpan;
+          if (!text(cell)) continue;
+          if (!shown(cell) || !seen(cell)) cut.push(`${where}: ${spanned[0]} ${text(cell)}`);
+          if (heads.length && !headed) {
+            const label = getComputedStyle(cell, "::before").content;
+            if (!spanned.some(words => label === JSON.stringify(words)))
+              cut.push(`${where}: ${text(cell)} is not labelled ${spanned[0]} (${label})`);
+          }
+        }
+      }
+    }
+  }
+  for (const el of document.querySelectorAll("main .bracket-slot, main .bracket-slot p, main .slot-name")) {
+    if (text(el) && !seen(el)) cut.push(`bracket: ${text(el)}`);
+  }
+  return cut.slice(0, 8);
 }"""
 
 

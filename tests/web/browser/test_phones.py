@@ -1,0 +1,133 @@
+"""Every public and player page with a table, on a 360 px and a 390 px phone: every column a player needs is on the
+screen (a table too wide for it stacks its rows into cards, each cell labelled with its column), no column is cut
+off or scrolled out of sight, a bracket's names are not cut short, and no word of a table is broken in two.
+:func:`tests.web.browser.test_flows.shot` checks all of it on each page it shoots (CUT_COLUMNS, BROKEN_NAMES)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from games import services as games
+from games.access import Actor
+from games.models import Match
+from tests.tournaments.services.support import director_win, enter_win, link
+from tests.web.browser.conftest import Pages
+from tests.web.browser.test_flows import PASSWORD, open_entry_link, shot
+from tournaments import services
+from tournaments.models import Division, Entry, Event, Pairing
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONES = pytest.mark.parametrize("viewport", ["phone", "small-phone"])
+NAMES = [
+    "Christoffer Lindqvist",
+    "Emil Yilmaz",
+    "Anne-Marit Johannessen",
+    "Ola Lie",
+    "Kari Moe-Nordheim",
+    "Per Dal",
+    "Siri Vik",
+    "Jon Berg",
+]
+
+
+@dataclass
+class Day:
+    event: Event
+    swiss: Division
+    cup: Division
+    scoresheet: Match  # under way: games with a cube of 2 and a gammon
+    moves: Match  # under way move by move, the cube turned once
+
+
+def _pairings(division: Division) -> list[Pairing]:
+    rows = Pairing.objects.select_related("match", "entry_a", "entry_b").filter(division=division, match__isnull=False)
+    return list(rows.order_by("id"))
+
+
+@pytest.fixture
+def day(django_user_model: Any) -> Day:
+    actor = Actor(user=django_user_model.objects.create_user("tina", password=PASSWORD))
+    event = services.create_event(actor=actor, name="County Championship", venue="Grand Hotel Ballroom")
+    swiss = services.create_division(
+        event,
+        actor=actor,
+        settings=services.DivisionSettings(
+            name="Open Swiss", format="swiss", match_length=5, entry_mode="scoresheet", rounds_planned=3
+        ),
+    )
+    cup = services.create_division(
+        event,
+        actor=actor,
+        settings=services.DivisionSettings(name="Cup", format="main-consolation", match_length=3, entry_mode="moves"),
+    )
+    for i, name in enumerate(NAMES):
+        services.register_player(swiss, actor=actor, name=name, rating=1900 - 10 * i)
+        services.register_player(cup, actor=actor, name=name, rating=1900 - 10 * i)
+    services.start_division(swiss, actor=actor)
+    services.start_division(cup, actor=actor)
+
+    first, second, third, _fourth = _pairings(swiss)
+    enter_win(first, Entry.objects.get(pk=first.entry_a_id), actor=actor, kind=3, cube=2)  # 6-0: a backgammon at 2
+    director_win(second, Entry.objects.get(pk=second.entry_b_id), actor)
+    services.recompute_standings(swiss.pk)
+    scoresheet = Match.objects.get(pk=third.match_id)
+    player = link(scoresheet, 0)
+    seq = scoresheet.seq
+    for winner, kind, cube in ((0, 2, 2), (1, 1, 1)):  # 4-0, then 4-1
+        seq = games.record_game_result(
+            scoresheet.pk, actor=player, winner=winner, kind=kind, cube_value=cube, expected_seq=seq
+        ).match.seq
+
+    director_win(_pairings(cup)[0], Entry.objects.get(pk=_pairings(cup)[0].entry_a_id), actor)
+    services.recompute_standings(cup.pk)
+    moves = Match.objects.get(pk=_pairings(cup)[1].match_id)
+    seq = games.record_opening_roll(moves.pk, actor=games.SYSTEM, dice=(3, 1), expected_seq=moves.seq).match.seq
+    seq = games.record_play(moves.pk, actor=games.SYSTEM, side=0, play="8/5 6/5", expected_seq=seq).match.seq
+    seq = games.offer_double(moves.pk, actor=games.SYSTEM, side=1, expected_seq=seq).match.seq
+    games.take(moves.pk, actor=games.SYSTEM, side=0, expected_seq=seq)
+    return Day(event, swiss, cup, Match.objects.get(pk=scoresheet.pk), Match.objects.get(pk=moves.pk))
+
+
+@PHONES
+def test_every_column_of_the_public_pages_is_on_a_phones_screen(pages: Pages, viewport: str, day: Day) -> None:
+    event = day.event.slug
+    page = pages.open(reverse("tournaments:event-list"), viewport=viewport)
+    shot(pages, page, "events")
+    page.goto(reverse("tournaments:event-detail", args=[event]))
+    shot(pages, page, "event")
+    page.goto(reverse("tournaments:division-detail", args=[event, day.swiss.slug]))
+    expect(page.locator("#standings table.standings tbody tr")).to_have_count(8)
+    expect(page.locator("#pairings table.pairings tbody tr")).to_have_count(4)
+    shot(pages, page, "swiss")
+    page.goto(reverse("tournaments:division-round", args=[event, day.swiss.slug, "swiss", 1]))
+    shot(pages, page, "swiss-round")
+    page.goto(reverse("tournaments:division-detail", args=[event, day.cup.slug]))
+    expect(page.locator("#bracket .bracket-slot").first).to_be_visible()
+    shot(pages, page, "cup")
+    page.goto(reverse("tournaments:division-round", args=[event, day.cup.slug, "main", 1]))
+    shot(pages, page, "cup-round")
+    page.goto(reverse("games:match", args=[day.scoresheet.pk]))
+    expect(page.locator("table.games tbody tr")).to_have_count(2)
+    shot(pages, page, "scoresheet-match")
+    page.goto(reverse("games:match", args=[day.moves.pk]))
+    expect(page.locator("table.cube-history tbody tr")).to_have_count(1)
+    shot(pages, page, "moves-match")
+    page.goto(reverse("games:player", args=[day.scoresheet.player1_id]))
+    shot(pages, page, "player")
+
+
+@PHONES
+def test_every_column_of_the_players_pages_is_on_a_phones_screen(pages: Pages, viewport: str, day: Day) -> None:
+    phone = open_entry_link(pages, day.scoresheet, 1, viewport)
+    games_table = phone.locator("table.games")
+    expect(games_table.locator("tbody tr")).to_have_count(2)
+    shot(pages, phone, "entry")  # the cube and the points, which a 390 px phone scrolled out of sight, included
+    phone.goto(reverse("pairing_entry:next"))
+    expect(phone.locator(".entry-panel")).to_have_count(1)
+    shot(pages, phone, "next-match")
