@@ -38,6 +38,21 @@ def _division(director: Any, *, players: list[str], start: bool, mode: str = "sc
     return division
 
 
+def forfeit_and_undo(page: Any, reason: str, undo: str) -> None:
+    """On the director's match page: the second player forfeits (the reason shows), then the forfeit is undone
+    (**Reopen**)."""
+    page.locator("summary", has_text="Forfeit").click()
+    form = page.locator("#form-forfeit")
+    form.get_by_label("Player who forfeits").select_option(index=1)
+    form.get_by_label("Reason").fill(reason)
+    form.get_by_role("button", name="Award the forfeit").click()
+    expect(page.locator("body")).to_contain_text(reason)
+    page.locator("summary", has_text="Reopen").click()
+    reopen = page.locator("#form-reopen")
+    reopen.get_by_label("Reason").fill(undo)
+    reopen.get_by_role("button", name="Reopen").click()
+
+
 @pytest.fixture
 def tina(django_user_model: Any) -> Any:
     return django_user_model.objects.create_user("tina", password=PASSWORD)
@@ -110,16 +125,7 @@ def test_the_director_enters_a_game_and_undoes_a_forfeit_from_the_pages(pages: P
     assert Match.objects.get(pk=first.match_id).score == (2, 0)
 
     page.goto(f"{base}{second.key}/")
-    page.locator("summary", has_text="Forfeit").click()
-    form = page.locator("#form-forfeit")
-    form.get_by_label("Player who forfeits").select_option(index=1)
-    form.get_by_label("Reason").fill("not at the table after 15 minutes")
-    form.get_by_role("button", name="Award the forfeit").click()
-    expect(page.locator("body")).to_contain_text("not at the table after 15 minutes")
-    page.locator("summary", has_text="Reopen").click()
-    reopen = page.locator("#form-reopen")
-    reopen.get_by_label("Reason").fill("he was in the bar")
-    reopen.get_by_role("button", name="Reopen").click()
+    forfeit_and_undo(page, "not at the table after 15 minutes", "he was in the bar")
     expect(page.locator("body")).not_to_contain_text("not at the table")
     spectator = pages.open(f"/events/{division.event.slug}/{division.slug}/rounds/swiss/1/?big=1")
     expect(spectator.locator("#round")).not_to_contain_text("forfeit")
