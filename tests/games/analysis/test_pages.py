@@ -85,7 +85,7 @@ def test_luck_is_signed_and_explained_on_the_match_and_player_pages(client: Any)
     for row in rows:
         assert f"luck {row.luck:+.2f}</span>" in page
         player = client.get(f"/players/{row.player_id}/").content.decode()
-        assert note in player and f"<td>{row.luck:+.2f}</td>" in player
+        assert note in player and f'<td data-label="Luck">{row.luck:+.2f}</td>' in player
     assert any(row.luck < 0 for row in rows)  # the sign shows, not only a plus
 
 

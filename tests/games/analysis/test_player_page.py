@@ -94,7 +94,7 @@ def test_pr_over_time_is_a_chart_that_says_its_points(client: Any, settings: Any
     assert points.group(1) == "0.0,75.0 150.0,25.0 300.0,50.0"  # oldest left; the top line is PR 20
     assert ">20</text>" in chart
     assert "lowest 5.00, highest 15.00, latest 10.00." in chart
-    assert 'class="pr-history"' in page  # the table stays
+    assert 'class="pr-history stack"' in page  # the table stays
 
 
 def test_one_match_draws_no_chart(client: Any) -> None:
@@ -102,7 +102,7 @@ def test_one_match_draws_no_chart(client: Any) -> None:
     match = Match.objects.latest("id")
     store_analysis(match)
     page = client.get(f"/players/{match.player1_id}/").content.decode()
-    assert 'class="pr-history"' in page and "pr-chart" not in page
+    assert 'class="pr-history stack"' in page and "pr-chart" not in page
 
 
 def test_his_pr_over_all_his_matches_is_given_at_each_depth(client: Any) -> None:

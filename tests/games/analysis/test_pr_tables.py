@@ -52,11 +52,12 @@ def test_finished_matches_are_analysed_and_tabled(
     assert event_api["rows"] == api["rows"]
     page = client.get(f"/events/{division.event.slug}/{division.slug}/pr/").content.decode()
     for pr, _ in expected:
-        assert f"<td>{pr:.2f}</td>" in page
+        assert f'<td data-label="PR">{pr:.2f}</td>' in page
     assert "Luck: the equity gained from the dice" in page
     for row in api["rows"]:
         luck = sum(r.luck for r in rows if r.player_id == row["player"])
-        assert f"<td>{luck:+.2f}</td>" in page or (f"{luck:+.2f}" in ("+0.00", "-0.00") and "<td>0.00</td>" in page)
+        luck_cell = '<td data-label="Luck">{}</td>'.format
+        assert luck_cell(f"{luck:+.2f}") in page or (f"{luck:+.2f}" in ("+0.00", "-0.00") and luck_cell("0.00") in page)
     best = expected[0][1]
     player_page = client.get(f"/players/{best}/").content.decode()
     assert f"PR {expected[0][0]:.2f} over 1 analysed match" in player_page
