@@ -555,7 +555,7 @@ def test_your_next_match_from_the_entry_link_and_from_the_account(
     html = winner_phone.keep(response)
     assert winner.display_name in html and second.match.player2.display_name in html
     assert final.table.label in html and "Club night · Main" in html
-    assert "scan its QR code" in html
+    assert "on your entry slip from the director (scan its QR code)" in html  # the wall's sheet has no code
 
     user = django_user_model.objects.create_user("p1", password=None)
     type(winner).objects.filter(pk=winner.pk).update(user=user)
