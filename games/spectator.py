@@ -378,6 +378,8 @@ def turn_text(state: MatchState, match: Match, names: tuple[str, str]) -> str:
         return ""
     game = state.game
     who = names[game.actor]
+    if match.entry_mode == Match.EntryMode.SCORESHEET:  # nobody rolls here: the players enter each game's result
+        return _("Game %(game)s is being played: its result is entered when it ends") % {"game": state.game_number}
     if game.phase is Phase.OPENING:
         return _("Game %(game)s: waiting for the opening roll") % {"game": state.game_number}
     texts = {

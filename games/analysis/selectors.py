@@ -66,9 +66,9 @@ GNUBG_VARIANTS = {"standard", "nackgammon"}
 def unanalysable_reason(match: Match) -> str:
     """Why gnubg cannot analyse ``match`` (a variant it does not play, a scoresheet match), or "" when it can."""
     if match.variant not in GNUBG_VARIANTS:
-        return f"analysis is not available for the {match.get_variant_display()} variant"
+        return f"Analysis is not available for the {match.get_variant_display()} variant"
     if match.entry_mode != Match.EntryMode.MOVES:
-        return "analysis is not available: only the game results of this match were recorded"
+        return "Analysis is not available: only the game results of this match were recorded"
     return ""
 
 

@@ -144,7 +144,7 @@ def _mat_of(match: Match) -> tuple[str, int]:
         try:
             text = match_mat(locked)
         except EngineError as exc:
-            raise AnalysisRefusedError(f"analysis is not available: {exc}") from exc
+            raise AnalysisRefusedError(f"Analysis is not available: {exc}") from exc
         return text, locked.seq
 
 

@@ -162,6 +162,9 @@ def test_the_page_of_a_scoresheet_match(client: Client, scoresheet_match: Match)
     assert "Alice 50% to win the match" in html  # 1-away against 1-away
     assert 'id="move-list"' not in html and "<svg" in html  # the chart, but no board and no move list
     assert 'aria-labelledby="live-title' not in html
+    # nobody rolls in a scoresheet match: the page says the game is being played, not that it waits for a roll
+    assert "Game 5 is being played: its result is entered when it ends" in html
+    assert "opening roll" not in html
 
 
 def test_at_shows_the_board_after_that_entry(client: Client, moves_match: Match) -> None:

@@ -115,7 +115,7 @@ def test_a_match_gnubg_cannot_analyse_says_why_unasked(
     assert not MatchAnalysis.objects.filter(match=match).exists()
     page = client.get(f"/matches/{match.pk}/").content.decode()
     note = re.search(r'<p class="analysis-status">([^<]*)</p>', page)
-    assert note is not None and note.group(1).startswith("analysis is not available") and reason in note.group(1)
+    assert note is not None and note.group(1).startswith("Analysis is not available") and reason in note.group(1)
 
 
 @pytest.mark.gnubg
