@@ -790,6 +790,7 @@ class DisplayPage:
     pages: int
     boards_page: tuple[int, int]
     standings_page: tuple[int, int]
+    over: bool = False  # every division is finished
 
     @property
     def next_page(self) -> int:
@@ -802,18 +803,36 @@ def _page_of(items: list[Any], page: int) -> tuple[list[Any], tuple[int, int]]:
     return items[shown * DISPLAY_ROWS : (shown + 1) * DISPLAY_ROWS], (shown + 1, count)
 
 
+def round_titles_of(division: Division, rounds: Iterable[Round]) -> dict[int, StrOrPromise]:
+    """Each of the division's ``rounds`` (all of them) by id, titled as the division page titles it ("Main draw,
+    final", "Consolation, round 1", "Round 3")."""
+    rounds = list(rounds)
+    last = _last_rounds(rounds)
+    main_rounds = _main_rounds(division) if division.format == Division.Format.DOUBLE else None
+    return {rnd.pk: _round_titles(division, rnd, last, main_rounds)[0] for rnd in rounds}
+
+
 def display_page(
     calls: Sequence[Pairing],
     boards: Sequence[tuple[Division, Any]],
     standings: Sequence[tuple[Division, Sequence[Standing]]],
     page: int,
+    round_titles: dict[int, StrOrPromise] | None = None,
+    *,
+    over: bool = False,
 ) -> DisplayPage:
     """The screen ``page`` of the display from the calls (newest first), the current boards (division, a
-    director's board of tournaments.selectors.director) and each running division's standings."""
+    director's board of tournaments.selectors.director), of which it shows those at a table or being played (a
+    match over is no longer playing), and the standings of each division in play or finished (a finished one's
+    heading says its standings are final). ``round_titles``: the rounds' titles by id (:func:`round_titles_of`);
+    ``over``: every division is finished."""
+    titles = round_titles or {}
     rows = []
     for division, board in boards:
         p = board.pairing
         if p.entry_a is None or p.entry_b is None:
+            continue
+        if board.state.is_over or not (p.table_label or board.state == "playing"):
             continue
         match = p.match
         score = f"{match.score1}{EN_DASH}{match.score2}" if match is not None and match.seq else ""
@@ -821,16 +840,16 @@ def display_page(
             DisplayBoard(
                 table=p.table_label,
                 division=division.name,
-                round=call_round_words(p),
+                round=str(titles.get(p.round_id) or call_round_words(p)),
                 a=p.entry_a.player.display_name,
                 b=p.entry_b.player.display_name,
                 score=score,
                 state=str(board.state),
             )
         )
-    rows.sort(key=lambda r: (not r.table, r.state in ("finished", "finishing"), _table_sort(r.table)))
+    rows.sort(key=lambda r: (not r.table, _table_sort(r.table)))
     table = [
-        DisplayStanding(division.name, row.rank, row.entry.player.display_name, row.wins, row.losses)
+        DisplayStanding(_division_heading(division), row.rank, row.entry.player.display_name, row.wins, row.losses)
         for division, rows_of in standings
         for row in rows_of
     ]
@@ -845,7 +864,14 @@ def display_page(
         pages=pages,
         boards_page=boards_page,
         standings_page=standings_page,
+        over=over,
     )
+
+
+def _division_heading(division: Division) -> str:
+    if division.status == Division.Status.FINISHED:
+        return _("%(division)s: final standings") % {"division": division.name}
+    return division.name
 
 
 def _table_sort(label: str) -> tuple[int, str]:

@@ -62,11 +62,12 @@ from tournaments.pages import (
     etag_of,
     format_words,
     round_links,
+    round_titles_of,
     round_views,
     standings_view,
 )
 from tournaments.selectors import events_visible_to, standings_table
-from tournaments.selectors.director import current_boards, event_divisions
+from tournaments.selectors.director import current_boards, event_divisions, event_rounds
 from tournaments.selectors.public import division_for_page, pairings_of, pr_by_depth, pr_table, rounds_with_counts
 from tournaments.selectors.venue import venue_of
 
@@ -410,14 +411,18 @@ def _event_display_live(request: HttpRequest, event: str, page: int) -> HttpResp
 
 
 def _display_context(event: Event, page: int) -> dict[str, Any]:
-    """The reads of one screen: the venue (two queries), the divisions and their current boards (five), and the
-    standings of each running division (one each)."""
+    """The reads of one screen: the venue (two queries), the divisions and their current boards (five), their
+    rounds (one), and the standings of each division in play or finished (one each)."""
     venue = venue_of(event)
     divisions = {d.pk: d for d in event_divisions(event)}
     boards = [
         (divisions[pk], board) for pk, groups in current_boards(event).items() for g in groups for board in g.boards
     ]
-    running = [d for d in divisions.values() if d.status == Division.Status.RUNNING]
-    standings = [(d, standings_table(d)) for d in running]
-    screen = display_page(venue.calls, boards, standings, page)
+    started = [d for d in divisions.values() if d.status != Division.Status.REGISTRATION]
+    standings = [(d, standings_table(d)) for d in started]
+    titles: dict[int, Any] = {}
+    for division_id, rounds in event_rounds(event).items():
+        titles.update(round_titles_of(divisions[division_id], rounds))
+    over = bool(started) and all(d.status == Division.Status.FINISHED for d in divisions.values())
+    screen = display_page(venue.calls, boards, standings, page, titles, over=over)
     return {"event": event, "screen": screen, "poll_trigger": f"every {DISPLAY_SECONDS}s"}

@@ -229,3 +229,46 @@ def test_the_venue_display_shows_calls_boards_and_standings_and_turns_its_pages(
 def test_a_private_events_display_is_not_found(division_of: Callable[..., Division], as_director: Actor) -> None:
     event = services.create_event(actor=as_director, name="Closed doors", public=False)
     assert Client().get(reverse("tournaments:event-display", args=[event.slug])).status_code == 404
+
+
+def display_html(division: Division) -> str:
+    response = Client().get(reverse("tournaments:event-display", args=[division.event.slug]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def boards_part(html: str) -> str:
+    return html[html.index('id="display-boards-heading"') : html.index('id="display-standings-heading"')]
+
+
+def test_now_playing_shows_only_the_matches_at_tables_with_the_rounds_named_as_the_division_page_names_them(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = division_of("single", 4, match_length=3)
+    services.start_division(division, actor=as_director)
+    first = Pairing.objects.select_related("entry_a__player", "entry_b__player").filter(division=division)
+    first = first.filter(round__number=1).order_by("board").first()
+    assert first is not None
+    director_win(first, first.entry_a, as_director)
+    boards = boards_part(display_html(division))
+    assert first.entry_b.player.display_name not in boards, "a finished match is no longer playing"
+    assert boards.count("display-players") == 1, "the one match still at a table"
+    assert "Main draw, round 1" in boards and "main round 1" not in boards
+
+
+def test_the_display_of_a_finished_event_shows_the_final_standings_and_says_the_event_is_over(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = division_of("single", 4, match_length=3)
+    services.start_division(division, actor=as_director)
+    for _ in range(2):
+        for p in Pairing.objects.select_related("entry_a").filter(division=division, status="ready"):
+            director_win(p, p.entry_a, as_director)
+    division.refresh_from_db()
+    assert division.status == Division.Status.FINISHED
+    services.recompute_standings(division.pk)
+    html = display_html(division)
+    assert "The standings show once results are in" not in html
+    assert f"{division.name}: final standings" in html and "P01" in html[html.index("display-standings-heading") :]
+    assert "every match at a table has started" not in html and "The event is over" in html
+    assert "display-players" not in boards_part(html), "nothing is being played"

@@ -150,6 +150,14 @@ def current_boards(event: Event) -> dict[int, list[RoundBoards]]:
     return dict(out)
 
 
+def event_rounds(event: Event) -> dict[int, list[Round]]:
+    """Every round of the event's divisions, by division id (one query)."""
+    out: dict[int, list[Round]] = defaultdict(list)
+    for rnd in Round.objects.filter(division__event=event):
+        out[rnd.division_id].append(rnd)
+    return dict(out)
+
+
 def division_rounds(division: Division) -> list[RoundBoards]:
     """Every round of the division with its boards, in play order; the current ones flagged (three queries)."""
     pairings = Pairing.objects.filter(division=division)

@@ -36,7 +36,8 @@ def room(director: Any) -> tuple[Event, Division, Division]:
         settings=services.DivisionSettings(name="Intermediate", format="swiss", rounds_planned=4, match_length=5),
     )
     names = (
-        "Lars Nes, Pia Ruud, Ola Lie, Kari Moe, Per Dal, Siri Vik, Jon Berg, Ane Holt, Tor Sand, Liv Aas, Emil Yilmaz"
+        "Lars Nes, Pia Ruud, Ola Lie, Kari Moe, Per Dal, Siri Vik, Jon Berg, Ane Holt, Tor Sand, Liv Aas,"
+        " Emil Kristoffer Yilmaz-Johannessen"
     )
     for i, name in enumerate(names.split(", ")):
         services.register_player(main, actor=actor, name=name, rating=2000 - 10 * i)
@@ -94,6 +95,12 @@ def test_the_venue_display_fills_a_1080p_screen_and_turns_its_pages(pages: Pages
         "() => parseFloat(getComputedStyle(document.querySelector('.display-calls li')).fontSize)"
     )
     assert call_size >= 30
+    # Every name on the boards fits its cell whole: a long pair wraps between words, no name is cut.
+    cut = page.evaluate(
+        "() => [...document.querySelectorAll('.display-boards td.display-players, .display-boards .display-name')]"
+        ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+    )
+    assert cut == [], f"names cut on the display: {cut}"
     pages.shot(page, "venue-display")
     first = page.locator(".display-page").inner_text()
     pages_count = int(first.rsplit(" ", 1)[1])
