@@ -4,6 +4,7 @@ venue display."""
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Callable
 from typing import Any
@@ -272,3 +273,24 @@ def test_the_display_of_a_finished_event_shows_the_final_standings_and_says_the_
     assert f"{division.name}: final standings" in html and "P01" in html[html.index("display-standings-heading") :]
     assert "every match at a table has started" not in html and "The event is over" in html
     assert "display-players" not in boards_part(html), "nothing is being played"
+
+
+def test_the_dashboard_shows_the_time_of_a_call_in_the_events_time_zone(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    """An event in Europe/Oslo (UTC+1 in December): a call made at 22:41 UTC reads "called at 23:41", on the page
+    and on its live part."""
+    division = two_tables_three_matches(division_of, as_director)
+    event = division.event
+    event.time_zone = "Europe/Oslo"
+    event.save(update_fields=["time_zone"])
+    called = Pairing.objects.filter(division=division, table__number=1).get()
+    called.called_at = datetime.datetime(2026, 12, 1, 22, 41, tzinfo=datetime.UTC)
+    called.save(update_fields=["called_at"])
+    client = Client()
+    client.force_login(director)
+    page = client.get(reverse("director:event", args=[event.slug])).content.decode()
+    live = client.get(reverse("director:event-venue-live", args=[event.slug])).content.decode()
+    for html in (page, live):
+        calls = html[html.index("<h3>Calls</h3>") : html.index("Waiting for a table")]
+        assert "called at 23:41" in calls and "22:41" not in calls
