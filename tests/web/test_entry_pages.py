@@ -908,3 +908,16 @@ def test_an_entry_link_opens_on_one_phone_only_until_the_director_reissues_it(
     fresh = EntryToken.objects.filter(match=match, side=0, revoked_at__isnull=True).get()
     assert second.get(f"/play/{access.token_text(fresh)}/").status_code == 302
     assert second.get(f"/play/match/{match.pk}/").status_code == 200
+
+
+# -- what the page says first ------------------------------------------------------------------------------------------
+
+
+def test_the_call_is_shown_above_the_board_and_the_dice(division_of: Any, as_director: Actor) -> None:
+    division = division_of("swiss", 6, match_length=3)
+    tournaments.set_tables(division.event, actor=as_director, names=["", "", ""])
+    tournaments.start_division(division, actor=as_director)
+    pairing = Pairing.objects.select_related("match").filter(division=division, table__number=3).get()
+    html = Phone(pairing.match, 0).page()
+    assert "Table 3: you play" in html
+    assert html.index("You are called") < html.index('id="entry-board"') < html.index("Enter the opening roll")
