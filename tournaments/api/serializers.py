@@ -122,7 +122,8 @@ class DivisionSerializer(serializers.ModelSerializer):
     standings_error = serializers.SerializerMethodField()
     bye_rule = serializers.SerializerMethodField()
     repair_offered = serializers.SerializerMethodField()
-    phase = serializers.CharField(
+    phase = serializers.ChoiceField(
+        choices=["swiss", "knockout", ""],
         read_only=True,
         help_text='a Swiss into a knockout: "swiss" while its Swiss rounds are played, "knockout" once its knockout '
         'is drawn; "" for every other format',
