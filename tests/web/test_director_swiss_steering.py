@@ -97,3 +97,22 @@ def test_pairing_with_rematches_needs_the_box_ticked(dora: Any) -> None:
     assert "Round 4 is paired." in text_of(client.get(url))
     reasons = Pairing.objects.filter(division=division, round__number=4).values_list("reason", flat=True)
     assert len(reasons) == 2 and all(r.startswith("rematch (no rematch-free pairing exists)") for r in reasons)
+
+
+def test_pair_the_next_round_is_not_offered_once_every_round_is_paired(dora: Any) -> None:
+    """A Swiss of 3 rounds: once round 3 is paired the page says what is left (its results) instead of offering a
+    fourth round; once they are in, the Swiss is over and nothing is offered to pair."""
+    actor = Actor(user=dora)
+    division = swiss_division(dora, 8)
+    client, url = client_for(dora), f"/manage/{division.event.slug}/{division.slug}/"
+    for number in (1, 2):
+        play_round(division, number, actor)
+        assert "Pair the next round" in text_of(client.get(url))
+        assert client.post(url, {"action": "pair-next"}).status_code == 302
+    page = text_of(client.get(url))
+    assert "3 of 3 rounds paired" in page and "Pair the next round" not in page
+    assert "Every round is paired: the Swiss is over once the results of round 3 are in." in page
+    check_html(page)
+    play_round(division, 3, actor)
+    page = text_of(client.get(url))
+    assert "Pair the next round" not in page and "rounds paired" not in page
