@@ -1,21 +1,30 @@
 // The division page's players list (templates/director/_players.html): it filters as the director types, and
 // "Check in all the listed" sends only the rows shown. Check-ins go without a reload (htmx posts the row's form
-// and swaps the list); the filter is applied again to the new list. Also the event's dashboard (below).
+// and swaps its row; "Check in all the listed" swaps the rows it changed); the filter is applied again to the new
+// rows. Also the event's dashboard (below).
 (function () {
   "use strict";
 
-  function apply() {
+  function filterRow(words, row) {
+    var shown = !words || row.getAttribute("data-find").indexOf(words) !== -1;
+    row.hidden = !shown;
+    row.querySelectorAll('input[form="check-in-all"]').forEach(function (field) {
+      field.disabled = !shown;
+    });
+  }
+
+  function words() {
     var input = document.getElementById("player-filter");
-    if (!input) {
+    return input ? input.value.trim().toLowerCase() : null;
+  }
+
+  function apply() {
+    var typed = words();
+    if (typed === null) {
       return;
     }
-    var words = input.value.trim().toLowerCase();
     document.querySelectorAll("#players-list tr[data-find]").forEach(function (row) {
-      var shown = !words || row.getAttribute("data-find").indexOf(words) !== -1;
-      row.hidden = !shown;
-      row.querySelectorAll('input[form="check-in-all"]').forEach(function (field) {
-        field.disabled = !shown;
-      });
+      filterRow(typed, row);
     });
   }
 
@@ -28,6 +37,15 @@
     document.getElementById("player-filter").addEventListener("input", apply);
   });
   document.addEventListener("htmx:afterSwap", apply);
+  // "Check in all the listed" answers only the rows it changed, each swapped out of band: the filter is applied
+  // to each new row.
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    var row = event.target; // the new row (the old one is in event.detail.target)
+    var typed = words();
+    if (typed !== null && row && row.matches && row.matches("#players-list tr[data-find]")) {
+      filterRow(typed, row);
+    }
+  });
 
   // The dashboard's calls, queue and tables (templates/director/_venue_live.html) refresh themselves, but not
   // while the director is typing in one of their forms: the poll is skipped until he leaves it.

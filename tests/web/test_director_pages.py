@@ -1107,6 +1107,64 @@ def test_check_in_all_the_listed_checks_in_only_those_sent(dora: Any, registerin
                         "Eve": "registered"}  # fmt: skip
 
 
+def test_check_in_all_answers_the_rows_it_changed_the_count_and_the_message(dora: Any, registering: Division) -> None:
+    """Sent without a reload, "Check in all the listed" answers each row it sent (swapped out of band, now with
+    "Undo check-in"), the count and the message, and leaves the list as it is; the rows not sent are not in it."""
+    actor = Actor(user=dora)
+    for name in ("Cleo", "Dirk", "Eve"):
+        services.register_player(registering, actor=actor, name=name)
+    client, url = client_for(dora), f"/manage/{registering.event.slug}/{registering.slug}/"
+    listed = list(Entry.objects.filter(division=registering, player__display_name__in=("Ann", "Cleo", "Dirk")))
+    response = client.post(
+        url, {"action": "check-in-all", "check-in-all-entries": [e.pk for e in listed]}, HTTP_HX_REQUEST="true"
+    )
+    body = text_of(response)
+    assert response.status_code == 200 and response["HX-Reswap"] == "none"
+    assert 'id="players-list"' not in body, "the list is not answered again"
+    rows = dict(re.findall(r'<tr id="entry-(\d+)" hx-swap-oob="true"[^>]*>(.*?)</tr>', body, re.S))
+    assert set(rows) == {str(e.pk) for e in listed}
+    for entry in listed:
+        row = rows[str(entry.pk)]
+        assert entry.player.display_name in row and "<td>checked in</td>" in row and "Undo check-in" in row
+        assert 'name="check-in-all-entries"' not in row, "a player checked in is no longer sent"
+    assert re.search(r'<p id="players-count" hx-swap-oob="true">5 players, 3 checked in\.</p>', body)
+    assert re.search(r'<p id="players-said"[^>]* hx-swap-oob="true">3 players checked in\. </p>', body)
+
+
+def test_check_in_all_refused_answers_the_whole_list_and_without_htmx_redirects(
+    dora: Any, registering: Division
+) -> None:
+    client, url = client_for(dora), f"/manage/{registering.event.slug}/{registering.slug}/"
+    ann = Entry.objects.get(division=registering, player__display_name="Ann")
+    refused = client.post(url, {"action": "check-in-all", "check-in-all-entries": ["999999"]}, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 200 and "HX-Reswap" not in refused
+    assert 'id="players-list"' in text_of(refused) and "Nothing was changed." in text_of(refused)
+    assert not Entry.objects.filter(division=registering, status=Entry.Status.CHECKED_IN).exists()
+    plain = client.post(url, {"action": "check-in-all", "check-in-all-entries": [ann.pk]})
+    assert plain.status_code == 302 and plain["Location"] == url
+    assert "1 players checked in." in text_of(client.get(url)), "the message on the page redirected to"
+    assert Entry.objects.get(pk=ann.pk).status == Entry.Status.CHECKED_IN
+
+
+def test_the_rows_forms_are_those_the_form_template_renders_for_each_row(dora: Any, registering: Division) -> None:
+    """A row's seed and withdrawal forms are rendered once for the list and given the row's id and seed: each is
+    the form ``director/_form.html`` renders for that row on its own."""
+    from django.template.loader import render_to_string
+
+    from tournaments.director import forms as f
+
+    client, url = client_for(dora), f"/manage/{registering.event.slug}/{registering.slug}/"
+    page = re.sub(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]+">', "", text_of(client.get(url)))
+    for entry in Entry.objects.filter(division=registering):
+        for name, form, submit, danger in (
+            ("seed", f.SeedForm(prefix=f"seed-{entry.pk}", initial={"seed": entry.seed}), "Set the seed", False),
+            ("withdraw", f.WithdrawForm(prefix=f"withdraw-{entry.pk}"), "Withdraw the player", True),
+        ):
+            context = {"form": form, "action": name, "target": entry.pk, "submit": submit, "danger": danger}
+            assert render_to_string("director/_form.html", context) in page, f"{name}: {entry.player.display_name}"
+    assert 'value="1"' in page and 'id="id_seed-' in page
+
+
 def test_a_finished_division_offers_no_registration_withdrawal_nor_current_round(dora: Any) -> None:
     actor = Actor(user=dora)
     event = services.create_event(actor=actor, name="Finished night")

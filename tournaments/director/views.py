@@ -30,8 +30,10 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
+from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
@@ -447,7 +449,8 @@ def _check_in_all(page: Page, target: Any, data: dict[str, Any]) -> str:
     return _("%(count)s players checked in.") % {"count": count}
 
 
-#: The actions of the players' list that a page using htmx sends without a reload: the answer is the list again.
+#: The actions of the players' list that a page using htmx sends without a reload: the answer is the rows changed,
+#: the count and the message (a refusal: the whole list, with what was refused).
 _IN_PLACE = ("check-in", "check-in-all")
 
 
@@ -697,7 +700,8 @@ def division_page(request: HttpRequest, event: str, division: str) -> HttpRespon
         failed = outcome if isinstance(outcome, Failed) else None
     if in_place:
         # What was done said inside the list (the message is not kept for the next page): a check-in or its undo
-        # answers its row, the count and the message; check-in-all and a refusal, the whole list.
+        # answers its row, the count and the message; check-in-all the rows it sent, each swapped out of band; a
+        # refusal, the whole list.
         said = [str(m) for m in messages.get_messages(request)]
         found = _division(request, event, division)
         page = Page(request, found.event, found)
@@ -706,6 +710,15 @@ def division_page(request: HttpRequest, event: str, division: str) -> HttpRespon
         if entry is not None:
             context = {**_row_context(page, entry), "event": found.event, "division": found, "said": said}
             return render(request, "director/_player_row_answer.html", context)
+        if request.POST.get("action") == "check-in-all" and failed is None:
+            sent = [pk for pk in request.POST.getlist("check-in-all-entries") if pk.isdigit()]
+            changed = reads.division_entries_among(found, sent)
+            context = {**_counts(found), "event": found.event, "division": found, "said": said}
+            context["rows"] = [_player_row(page, None, e) for e in changed]
+            context["registering"] = found.status == Division.Status.REGISTRATION
+            response = render(request, "director/_players_checked_in.html", context)
+            response["HX-Reswap"] = "none"  # the list stays: its changed rows, the count and the message are swapped
+            return response
         context = {**_players_context(page, failed), "event": found.event, "division": found, "said": said}
         # 200 also for a refusal, so that htmx shows it in the list.
         response = render(request, "director/_players.html", {**context, "failed": failed})
@@ -755,32 +768,72 @@ def _players_context(page: Page, failed: Failed | None) -> dict[str, Any]:
 
 
 def _player_row(page: Page, failed: Failed | None, entry: Entry) -> dict[str, Any]:
-    """A row of the players' list: the entry and the forms it offers."""
+    """A row of the players' list: the entry and the forms it offers, as HTML (see :func:`_row_form`)."""
     registering = page.division_.status == Division.Status.REGISTRATION
     row: dict[str, Any] = {"entry": entry}
     withdrawn = entry.status == Entry.Status.WITHDRAWN
     if not withdrawn and page.division_.status != Division.Status.FINISHED:  # a finished field is what it played
-        row["withdraw"] = _form(page, failed, DIVISION_ACTIONS, "withdraw", entry)
+        row["withdraw"], row["withdraw_failed"] = _row_form(
+            page, failed, "withdraw", entry, _("Withdraw the player"), danger=True
+        )
     if registering and (not withdrawn or entry.seed is not None):  # a withdrawn player's seed can be cleared
-        row["seed"] = _form(page, failed, DIVISION_ACTIONS, "seed", entry, initial={"seed": entry.seed})
+        row["seed"], row["seed_failed"] = _row_form(
+            page, failed, "seed", entry, _("Set the seed"), seed=None if entry.seed is None else str(entry.seed)
+        )
     if registering and not withdrawn:
-        present = "0" if entry.status == Entry.Status.CHECKED_IN else "1"
-        row["check_in"] = _form(page, failed, DIVISION_ACTIONS, "check-in", entry, initial={"present": present})
+        # The button and its hidden field are written by the row's template; the form is only wanted for its error.
+        key = str(entry.pk)
+        is_failed = failed is not None and (failed.action, failed.target) == ("check-in", key)
+        row["check_in"] = failed.form if is_failed else True
     return row
+
+
+#: What stands for the row's id, and for a field's value, in a form rendered once for every row of the list (as
+#: the empty form of a Django formset stands for its forms).
+_ROW = "__row__"
+
+
+def _row_form(
+    page: Page, failed: Failed | None, name: str, entry: Entry, submit: str, *, danger: bool = False, **values: Any
+) -> tuple[str, bool]:
+    """A row's form ``name`` as HTML, and whether it is the one that failed: that one with what was sent, any other
+    rendered once for the list (once for each set of its ``values`` given or left empty) and given the row's id and
+    values. What it costs grows with the rows only by a string replacement."""
+    key = str(entry.pk)
+    context = {"action": name, "submit": submit, "danger": danger}
+    if failed is not None and (failed.action, failed.target) == (name, key):
+        return render_to_string(
+            "director/_form.html", {**context, "form": failed.form, "target": key}, page.request
+        ), True
+    given = tuple(name_ for name_, value in values.items() if value is not None)
+    initial = {name_: f"__{name_}__" for name_ in given}
+
+    def once() -> str:
+        form = _form(page, None, DIVISION_ACTIONS, name, _ROW, initial=initial)
+        return render_to_string("director/_form.html", {**context, "form": form, "target": _ROW}, page.request)
+
+    html = page.once(f"row-form {name} {given}", once).replace(_ROW, key)
+    for name_ in given:
+        html = html.replace(initial[name_], escape(values[name_]))
+    return mark_safe(html), False  # rendered by the template, the values escaped
 
 
 def _row_context(page: Page, entry: Entry) -> dict[str, Any]:
     """One row of the players' list with the list's count (one query for the count, whatever the list's size)."""
-    counts = page.division_.entries.aggregate(
-        checked_in=Count("pk", filter=Q(status=Entry.Status.CHECKED_IN)),
-        playing=Count("pk", filter=~Q(status=Entry.Status.WITHDRAWN)),
-    )
     return {
         "row": _player_row(page, None, entry),
         "entry": entry,
         "registering": page.division_.status == Division.Status.REGISTRATION,
-        **counts,
+        **_counts(page.division_),
     }
+
+
+def _counts(division: Division) -> dict[str, int]:
+    """The list's count: players checked in and players playing (one query)."""
+    return division.entries.aggregate(
+        checked_in=Count("pk", filter=Q(status=Entry.Status.CHECKED_IN)),
+        playing=Count("pk", filter=~Q(status=Entry.Status.WITHDRAWN)),
+    )
 
 
 # -- /manage/<event>/<division>/match/<key>/ -------------------------------------------------------------------------

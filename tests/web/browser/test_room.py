@@ -76,6 +76,9 @@ def test_check_in_at_the_door_without_a_reload(pages: Pages, viewport: str, tina
     page.get_by_label("Find a player").fill("berg")  # Anna Berg only
     page.locator("#check-in-all-button").click()
     expect(page.locator("#players-list")).to_contain_text("1 players checked in.")
+    expect(page.locator("#players-count")).to_have_text("5 players, 2 checked in.")  # the changed row came alone
+    expect(_row(page, "Anna Berg").locator("button", has_text="Undo check-in")).to_have_class("secondary")
+    expect(page.locator("#players-list tr[data-find]:visible")).to_have_count(1)  # still filtered
     same_page()
     statuses = dict(Entry.objects.filter(division=division).values_list("player__display_name", "status"))
     assert statuses == {
