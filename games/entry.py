@@ -46,7 +46,7 @@ from django.http import (
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
@@ -56,6 +56,7 @@ from config.ratelimit import rate_limited
 from engine.game import GameState, Phase
 from engine.match import MatchState
 from engine.movegen import LegalPlays, play_key
+from engine.notation import format_play
 from engine.position import Position
 from games import board_svg, services
 from games.access import Actor, access_entry_token, claim_entry_token, is_director, sides_of
@@ -546,6 +547,7 @@ def entry_context(
     if versions is None:
         versions = [panel.version(match) for panel in PANELS]
     key = uuid.uuid4().hex
+    recent = _recent(match) if moves else []
     return {
         "match": match,
         "live": live,
@@ -559,7 +561,9 @@ def entry_context(
         "error": error,
         "kept": {name: posted.get(name) for name in posted} if posted else {},
         "held_names": [names[side] for side in sorted(sides)],
-        "board": _board(match, state, names, viewer, tappable=offer.play) if moves else "",
+        "board": _board(match, state, names, viewer, recent, tappable=offer.play) if moves else "",
+        "last_words": last_words(state, names, viewer, recent) if moves else "",
+        "game_end": game_end(match, state, names, sides, recent) if moves else "",
         "taps": _taps(state) if offer.play else None,
         "results": [] if moves else result_lines(match, names),
         "panels": _panels(request, match, sides),
@@ -582,10 +586,90 @@ def _panels(request: HttpRequest, match: Match, sides: frozenset[int]) -> SafeSt
     return mark_safe("".join(block for block in blocks if block))  # each panel escapes its own output
 
 
-def _board(match: Match, state: MatchState, names: tuple[str, str], viewer: int, *, tappable: bool) -> SafeString:
+def _recent(match: Match) -> list[Action]:
+    """The last two rows of the match's log, newest first (a play and the roll before it)."""
+    fields = ("kind", "side", "steps", "play", "die1", "die2", "value", "game_number")
+    return list(Action.objects.filter(match=match).order_by("-seq").only(*fields)[:2])
+
+
+def last_words(state: MatchState, names: tuple[str, str], viewer: int, recent: list[Action]) -> str:
+    """What the other side did last in this game, in words: "Bruno played 6-5: 24/18 18/13.", "Bruno doubled to
+    2.", "Bruno took."; "" when the viewer acted last (or the game has not begun)."""
+    if not recent or recent[0].side not in (0, 1) or recent[0].side == viewer:
+        return ""
+    last = recent[0]
+    if last.game_number != state.game_number:
+        return ""
+    name = names[last.side]
+    if last.kind == Action.Kind.PLAY:
+        roll = recent[1] if len(recent) > 1 else None
+        dice = ""
+        if roll is not None and roll.kind in ROLL_KINDS and roll.game_number == last.game_number:
+            pair = (roll.value, roll.value) if roll.kind == Action.Kind.CHOOSE_DOUBLE else (roll.die1, roll.die2)
+            dice = f"{max(pair)}-{min(pair)}" if None not in pair else ""
+        if not last.steps:
+            return _("%(name)s could not move %(dice)s.") % {"name": name, "dice": dice}
+        play = format_play(play_from_steps(last.steps))
+        if not dice:
+            return _("%(name)s played %(play)s.") % {"name": name, "play": play}
+        return _("%(name)s played %(dice)s: %(play)s.") % {"name": name, "dice": dice, "play": play}
+    cube = state.game.cube.value
+    words = {
+        Action.Kind.DOUBLE: _("%(name)s doubled to %(value)s.") % {"name": name, "value": cube * 2},
+        Action.Kind.TAKE: _("%(name)s took: the cube is at %(value)s.") % {"name": name, "value": cube},
+        Action.Kind.REJECT_RESIGNATION: _("%(name)s rejected the resignation.") % {"name": name},
+    }
+    return words.get(last.kind, "")
+
+
+ROLL_KINDS = (Action.Kind.ROLL, Action.Kind.OPENING_ROLL, Action.Kind.CHOOSE_DOUBLE)
+END_WORDS = {
+    Game.EndedBy.DROP: gettext_lazy("double dropped"),
+    Game.EndedBy.RESIGNATION: gettext_lazy("resignation accepted"),
+    Game.EndedBy.DIRECTOR: gettext_lazy("director's decision"),
+    Game.EndedBy.CONCESSION: gettext_lazy("match conceded"),
+}
+KIND_WORDS = {2: gettext_lazy("gammon"), 3: gettext_lazy("backgammon")}
+
+
+def game_end(
+    match: Match, state: MatchState, names: tuple[str, str], sides: frozenset[int], recent: list[Action]
+) -> str:
+    """How the last game ended, while nothing of the next one is entered: "Game 1: you won 2 points (gammon)."."""
+    if not recent or (recent[0].game_number == state.game_number and match.status not in CLOSED):
+        return ""
+    game = Game.objects.filter(match=match, number=recent[0].game_number, winner_side__isnull=False).first()
+    if game is None or game.winner_side is None:
+        return ""
+    how = [str(w) for w in (KIND_WORDS.get(game.result_kind or 1), END_WORDS.get(game.ended_by)) if w]
+    if len(sides) == 1 and game.winner_side in sides:
+        text = ngettext(
+            "Game %(game)s: you won %(points)s point", "Game %(game)s: you won %(points)s points", game.points
+        )
+    elif len(sides) == 1:
+        text = ngettext(
+            "Game %(game)s: you lost %(points)s point", "Game %(game)s: you lost %(points)s points", game.points
+        )
+    else:
+        text = ngettext(
+            "Game %(game)s: %(name)s won %(points)s point", "Game %(game)s: %(name)s won %(points)s points", game.points
+        )
+    text %= {"game": game.number, "points": game.points, "name": names[game.winner_side]}
+    return f"{text} ({', '.join(how)})." if how else f"{text}."
+
+
+def _board(
+    match: Match,
+    state: MatchState,
+    names: tuple[str, str],
+    viewer: int,
+    recent: list[Action],
+    *,
+    tappable: bool,
+) -> SafeString:
     """The SVG board from ``viewer``'s side, the last play of this game shown; with the tap layer when
     ``tappable`` (the viewer is to play)."""
-    last = Action.objects.filter(match=match).order_by("-seq").only("kind", "side", "steps", "game_number").first()
+    last = recent[0] if recent else None
     play = None
     if last is not None and last.kind == Action.Kind.PLAY and last.game_number == state.game_number and last.steps:
         play = play_from_steps(last.steps)

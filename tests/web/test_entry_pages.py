@@ -713,10 +713,10 @@ def test_query_counts_do_not_grow_with_the_match(new_match: Any, drive: Any, lon
             queries(phone.client, f"{phone.url}live/", HTTP_IF_NONE_MATCH=etag),
         )
     assert counts["short"] == counts["long"]
-    # The session, the match, the links held, a correction asked for, the last action (the board), the last entry
-    # (may it be taken back?), the panel and its version; a 304 needs neither the last action, the last entry nor
-    # the panel.
-    assert counts["long"] == ((200, 8), (200, 8), (304, 5))
+    # The session, the match, the links held, a correction asked for, the last actions (the board), the game that
+    # ended last (how it ended), the last entry (may it be taken back?), the panel and its version; a 304 needs
+    # neither the last actions, the game, the last entry nor the panel.
+    assert counts["long"] == ((200, 9), (200, 9), (304, 5))
 
 
 def test_query_count_of_an_open_match_stays_flat_while_it_is_played(new_match: Any, drive: Any) -> None:
@@ -921,3 +921,37 @@ def test_the_call_is_shown_above_the_board_and_the_dice(division_of: Any, as_dir
     html = Phone(pairing.match, 0).page()
     assert "Table 3: you play" in html
     assert html.index("You are called") < html.index('id="entry-board"') < html.index("Enter the opening roll")
+
+
+def test_the_page_says_in_words_what_the_opponent_did_last(new_match: Any) -> None:
+    match = new_match(length=5)
+    alice, bob = Phone(match, 0), Phone(match, 1)
+    ok(alice.post("opening-roll", die1=3, die2=1), match)
+    assert "entry-last" not in alice.page()
+    ok(alice.post("play", play="8/5 6/5"), match)
+    html = bob.page()
+    assert '<p class="entry-last">Alice played 3-1: 8/5 6/5.</p>' in html
+    assert html.index("Alice played 3-1") < html.index('id="entry-board"')
+    assert "entry-last" not in alice.page(), "his own play is not told back to the player"
+    ok(bob.post("double"), match)
+    assert '<p class="entry-last">Bob doubled to 2.</p>' in alice.page()
+    ok(alice.post("take"), match)
+    assert '<p class="entry-last">Alice took: the cube is at 2.</p>' in bob.page()
+    ok(bob.post("roll", die1=6, die2=5), match)
+    ok(bob.post("play", play="24/18 18/13"), match)
+    assert '<p class="entry-last">Bob played 6-5: 24/13.</p>' in alice.page()
+
+
+def test_the_page_says_how_the_last_game_ended(new_match: Any) -> None:
+    match = new_match(length=5)
+    alice, bob = Phone(match, 0), Phone(match, 1)
+    ok(alice.post("opening-roll", die1=3, die2=1), match)
+    ok(alice.post("play", play="8/5 6/5"), match)
+    ok(bob.post("resign", result=2), match)
+    ok(alice.post("accept-resignation"), match)
+    html = alice.page()
+    assert "Game 1: you won 2 points (gammon, resignation accepted)." in html
+    assert html.index("Game 1: you won") < html.index("Game 2: enter the opening roll")
+    assert "Game 1: you lost 2 points (gammon, resignation accepted)." in bob.page()
+    ok(alice.post("opening-roll", die1=5, die2=2), match)
+    assert "Game 1:" not in alice.page(), "once the next game begins, the last one's end is no longer news"
