@@ -261,6 +261,11 @@ class PrChart:
     top: int
 
     @property
+    def middle(self) -> str:
+        """The value of the dashed line halfway up ("7.5" for a top of 15, "10" for 20)."""
+        return f"{self.top / 2:g}"
+
+    @property
     def lowest(self) -> float:
         return min(p.pr for p in self.points)
 

@@ -92,9 +92,26 @@ def test_pr_over_time_is_a_chart_that_says_its_points(client: Any, settings: Any
     points = re.search(r'<polyline [^>]*points="([^"]*)"', chart)
     assert points is not None
     assert points.group(1) == "0.0,75.0 150.0,25.0 300.0,50.0"  # oldest left; the top line is PR 20
-    assert ">20</text>" in chart
+    assert ">20</text>" in chart and '<text x="-6" y="54" text-anchor="end">10</text>' in chart  # the dashed line
+    assert ">2026-11-01</text>" in chart and ">2026-11-03</text>" in chart
     assert "lowest 5.00, highest 15.00, latest 10.00." in chart
     assert 'class="pr-history stack"' in page  # the table stays
+
+
+def test_a_chart_of_one_day_names_the_day_once(client: Any) -> None:
+    matches = []
+    for errors in ((1.0, 0.5), (3.0, 0.5)):
+        call_command("import_matches", str(CUBE_MATCH), stdout=io.StringIO(), stderr=io.StringIO())
+        match = Match.objects.latest("id")
+        if matches:
+            Match.objects.filter(pk=match.pk).update(player1=matches[0].player1)
+        Match.objects.filter(pk=match.pk).update(finished_at=dt.datetime(2026, 11, 5, 20, tzinfo=dt.UTC))
+        match.refresh_from_db()
+        store_analysis(match, errors=errors)
+        matches.append(match)
+    page = client.get(f"/players/{matches[0].player1_id}/").content.decode()
+    svg = re.search(r'<figure class="pr-chart">(.*?)</figure>', page, re.S)
+    assert svg is not None and svg.group(1).count(">2026-11-05</text>") == 1
 
 
 def test_one_match_draws_no_chart(client: Any) -> None:
