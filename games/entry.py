@@ -461,6 +461,13 @@ def prompt_of(match: Match, state: MatchState, names: tuple[str, str], sides: fr
         return _("Game %(game)s: enter the opening roll, each player's die.") % {"game": state.game_number}
     who = names[game.actor]
     if game.actor not in sides:
+        if game.phase is Phase.RESIGN_OFFERED and game.resignation:
+            kind = int(game.resignation[1])
+            return ngettext(
+                "You offered to resign %(kind)s (%(points)s point); waiting for %(name)s to accept or refuse.",
+                "You offered to resign %(kind)s (%(points)s points); waiting for %(name)s to accept or refuse.",
+                kind * game.cube.value,
+            ) % {"kind": RESIGN_WORDS.get(kind, ""), "points": kind * game.cube.value, "name": who}
         return _("Waiting for %(name)s.") % {"name": who}
     dice = f"{game.dice[0]}-{game.dice[1]}" if game.dice else ""
     resigned = RESIGN_WORDS.get(int(game.resignation[1]), "") if game.resignation else ""

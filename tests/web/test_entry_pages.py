@@ -384,6 +384,7 @@ def test_a_resignation_offered_and_accepted_through_the_forms(new_match: Any) ->
     ok(alice.post("opening-roll", die1=3, die2=1), match)
     ok(alice.post("play", play="8/5 6/5"), match)
     ok(bob.post("resign", result=2), match)
+    assert "You offered to resign a gammon (2 points); waiting for Alice to accept or refuse." in bob.page()
     html = alice.page()
     assert forms_of(html) == ["accept-resignation", "reject-resignation"]
     assert "your opponent offers to resign a gammon" in html
