@@ -469,8 +469,9 @@ def prompt_of(match: Match, state: MatchState, names: tuple[str, str], sides: fr
                 kind * game.cube.value,
             ) % {"kind": RESIGN_WORDS.get(kind, ""), "points": kind * game.cube.value, "name": who}
         return _("Waiting for %(name)s.") % {"name": who}
+    if game.phase is Phase.RESIGN_OFFERED and game.resignation:
+        return _resign_text(int(game.resignation[1]), game.cube.value, who if len(sides) > 1 else "")
     dice = f"{game.dice[0]}-{game.dice[1]}" if game.dice else ""
-    resigned = RESIGN_WORDS.get(int(game.resignation[1]), "") if game.resignation else ""
     texts = {
         Phase.ROLL: _("%(name)s, your turn: double or enter your roll.")
         if game.may_double(game.actor)
@@ -478,9 +479,38 @@ def prompt_of(match: Match, state: MatchState, names: tuple[str, str], sides: fr
         Phase.MOVE: _("%(name)s, your turn: play %(dice)s."),
         Phase.CHOOSE_DOUBLE: _("%(name)s, choose the double to play."),
         Phase.DOUBLE_OFFERED: _("%(name)s, you are doubled to %(value)s: take or drop?"),
-        Phase.RESIGN_OFFERED: _("%(name)s, your opponent offers to resign %(kind)s: accept or reject?"),
     }
-    return texts.get(game.phase, "") % {"name": who, "dice": dice, "value": game.cube.value * 2, "kind": resigned}
+    return texts.get(game.phase, "") % {"name": who, "dice": dice, "value": game.cube.value * 2}
+
+
+def _resign_text(kind: int, cube: int, name: str) -> str:
+    """The offer to resign and what it is worth: "Your opponent offers to resign a gammon, worth 4 points with the
+    cube at 2: accept or reject?" (``name`` first on a phone that enters for both players)."""
+    values = {"kind": RESIGN_WORDS.get(kind, ""), "points": kind * cube, "cube": cube, "name": name}
+    if name:
+        return (
+            _(
+                "%(name)s, your opponent offers to resign %(kind)s, worth %(points)s points with the cube at %(cube)s: "
+                "accept or reject?"
+            )
+            % values
+        )
+    if cube == 1:
+        return (
+            ngettext(
+                "Your opponent offers to resign %(kind)s, worth %(points)s point: accept or reject?",
+                "Your opponent offers to resign %(kind)s, worth %(points)s points: accept or reject?",
+                kind,
+            )
+            % values
+        )
+    return (
+        _(
+            "Your opponent offers to resign %(kind)s, worth %(points)s points with the cube at %(cube)s: "
+            "accept or reject?"
+        )
+        % values
+    )
 
 
 RESIGN_WORDS = {1: gettext_lazy("a single game"), 2: gettext_lazy("a gammon"), 3: gettext_lazy("a backgammon")}

@@ -387,7 +387,7 @@ def test_a_resignation_offered_and_accepted_through_the_forms(new_match: Any) ->
     assert "You offered to resign a gammon (2 points); waiting for Alice to accept or refuse." in bob.page()
     html = alice.page()
     assert forms_of(html) == ["accept-resignation", "reject-resignation"]
-    assert "your opponent offers to resign a gammon" in html
+    assert "Your opponent offers to resign a gammon, worth 2 points: accept or reject?" in html
     ok(alice.post("accept-resignation"), match)
     match = current(match)
     assert match.status == Match.Status.FINISHED and match.score == (2, 0)
@@ -956,3 +956,17 @@ def test_the_page_says_how_the_last_game_ended(new_match: Any) -> None:
     assert "Game 1: you lost 2 points (gammon, resignation accepted)." in bob.page()
     ok(alice.post("opening-roll", die1=5, die2=2), match)
     assert "Game 1:" not in alice.page(), "once the next game begins, the last one's end is no longer news"
+
+
+def test_an_offer_to_resign_says_what_it_is_worth_with_the_cube(new_match: Any) -> None:
+    match = new_match(length=5)
+    alice, bob = Phone(match, 0), Phone(match, 1)
+    ok(alice.post("opening-roll", die1=3, die2=1), match)
+    ok(alice.post("play", play="8/5 6/5"), match)
+    ok(bob.post("double"), match)
+    ok(alice.post("take"), match)
+    ok(bob.post("resign", result=1), match)
+    expected = "Your opponent offers to resign a single game, worth 2 points with the cube at 2: accept or reject?"
+    assert f'<p id="entry-prompt" class="entry-prompt" role="status">{expected}</p>' in alice.page()
+    both = Phone(match, 1, client=alice.client)  # a shared board: the prompt names who answers
+    assert "Alice, your opponent offers to resign a single game, worth 2 points with the cube at 2" in both.page()
