@@ -59,9 +59,9 @@ from engine.movegen import LegalPlays, play_key
 from engine.notation import format_play
 from engine.position import Position
 from games import board_svg, services
-from games.access import Actor, access_entry_token, claim_entry_token, is_director, sides_of
+from games.access import Actor, access_entry_token, can_read, claim_entry_token, is_director, sides_of
 from games.board_svg import render_board, scene_from_state
-from games.engine_bridge import load_state, play_from_steps
+from games.engine_bridge import load_state, play_from_steps, variant_of
 from games.errors import ApplicationError, ErrorCode
 from games.hooks import PANELS, TAKE_BACK_GUARDS
 from games.models import Action, CorrectionRequest, EntryToken, Game, Match
@@ -612,6 +612,8 @@ def entry_context(
         "result_kinds": RESULT_KINDS,
         "key": key,
         "closed": match.status in CLOSED,
+        "readable": match.status in CLOSED and can_read(request.user, match),
+        "exportable": not variant_of(match).acey_deucey,
         "take_back": take_back_side(match, actors),
         "correction": correction_of(match, actors, names, asked),
         "directing": any(side not in sides_of(actor, match) for side, actor in actors.items()),

@@ -970,3 +970,19 @@ def test_an_offer_to_resign_says_what_it_is_worth_with_the_cube(new_match: Any) 
     assert f'<p id="entry-prompt" class="entry-prompt" role="status">{expected}</p>' in alice.page()
     both = Phone(match, 1, client=alice.client)  # a shared board: the prompt names who answers
     assert "Alice, your opponent offers to resign a single game, worth 2 points with the cube at 2" in both.page()
+
+
+def test_a_finished_match_links_to_its_page_its_download_and_the_next_match(new_match: Any) -> None:
+    match = new_match(length=1)
+    alice, bob = Phone(match, 0), Phone(match, 1)
+    ok(alice.post("opening-roll", die1=3, die2=1), match)
+    ok(alice.post("play", play="8/5 6/5"), match)
+    ok(bob.post("resign", result=1), match)
+    ok(alice.post("accept-resignation"), match)
+    html = bob.page()
+    assert "Alice won the match 1-0." in html
+    after = html[html.index("Alice won the match") :]
+    assert f'href="/matches/{match.pk}/"' in after
+    assert f'href="/matches/{match.pk}/match.mat" download' in after
+    assert 'href="/play/pairings/next/"' in after and ">Your next match</a>" in after
+    assert bob.client.get(f"/matches/{match.pk}/match.mat").status_code == 200
