@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.urls import reverse
@@ -24,7 +25,7 @@ from games.models import Match, Player
 from tournaments import services
 from tournaments.models import Pairing
 from tournaments.pages import call_words
-from tournaments.selectors import next_pairing_for
+from tournaments.selectors import finished_place_of, next_pairing_for
 
 #: How often "Your next match" asks whether a call was made (seconds).
 NEXT_POLL_SECONDS = 5
@@ -117,14 +118,34 @@ def next_match(request: HttpRequest) -> HttpResponse:
 
 
 def _etag(rows: list[dict[str, object]]) -> str:
-    """What the part shows of each row: the player, his next match, its table and call, its state."""
-    shown = [(getattr(row["player"], "pk", None), row.get("call"), row.get("where"), row.get("state")) for row in rows]
+    """What the part shows of each row: the player, his next match, its table and call, its state (or his place
+    once his division is over)."""
+    shown = [
+        (getattr(row["player"], "pk", None), row.get("call"), row.get("where"), row.get("state"), row.get("over"))
+        for row in rows
+    ]
     return '"' + hashlib.sha256(repr(shown).encode()).hexdigest()[:24] + '"'
+
+
+def _ordinal(place: str) -> str:
+    """ "3" -> "3rd", "3-4" -> "3rd-4th"."""
+    return "-".join(ordinal(part) for part in place.split("-"))
+
+
+def _over_words(player: Player) -> str:
+    """ "The Open is over: you finished 3rd-4th." once the player's division is over (and none of his runs)."""
+    found = finished_place_of(player)
+    if found is None:
+        return ""
+    division, place = found
+    if not place:
+        return _("%(division)s is over.") % {"division": division.name}
+    return _("%(division)s is over: you finished %(place)s.") % {"division": division.name, "place": _ordinal(place)}
 
 
 def _next_row(player: Player, pairing: Pairing | None, user: object) -> dict[str, object]:
     if pairing is None:
-        return {"player": player, "pairing": None}
+        return {"player": player, "pairing": None, "over": _over_words(player)}
     mine_a = pairing.entry_a is not None and pairing.entry_a.player_id == player.pk
     other = pairing.entry_b if mine_a else pairing.entry_a
     own_account = player.user_id is not None and player.user_id == getattr(user, "pk", None)

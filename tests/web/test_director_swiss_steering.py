@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db.models import Q
 
 from games import services as games
 from games.access import Actor
@@ -18,8 +19,9 @@ from tests.web.test_director_pages import (
     text_of,
     win,
 )
+from tests.web.test_entry_pages import Phone
 from tournaments import services
-from tournaments.models import Division, Pairing, Round
+from tournaments.models import Division, Pairing, Round, Standing
 
 pytestmark = pytest.mark.django_db
 
@@ -116,3 +118,28 @@ def test_pair_the_next_round_is_not_offered_once_every_round_is_paired(dora: Any
     play_round(division, 3, actor)
     page = text_of(client.get(url))
     assert "Pair the next round" not in page and "rounds paired" not in page
+
+
+def test_after_the_division_is_over_the_next_match_page_gives_the_players_place(dora: Any) -> None:
+    actor = Actor(user=dora)
+    division = swiss_division(dora, 8)
+    client, url = client_for(dora), f"/manage/{division.event.slug}/{division.slug}/"
+    for number in (1, 2, 3):
+        play_round(division, number, actor)
+        if number < 3:
+            assert client.post(url, {"action": "pair-next"}).status_code == 302
+    services.recompute_standings(division.pk)
+    division.refresh_from_db()
+    assert division.status == Division.Status.FINISHED
+    top = Standing.objects.filter(division=division).order_by("-after_round", "rank").select_related("entry").first()
+    assert top is not None and top.rank == 1
+    last = (
+        Pairing.objects.filter(division=division, round__number=3)
+        .filter(Q(entry_a=top.entry) | Q(entry_b=top.entry))
+        .get()
+    )
+    assert last.match is not None
+    phone = Phone(last.match, 0 if last.entry_a_id == top.entry_id else 1)
+    html = phone.client.get("/play/pairings/next/").content.decode()
+    assert "Open is over: you finished 1st." in html
+    assert "No next match yet" not in html

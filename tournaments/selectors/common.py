@@ -149,6 +149,25 @@ def next_pairing_for(player: Player) -> Pairing | None:
     )
 
 
+def finished_place_of(player: Player) -> tuple[Division, str] | None:
+    """While the player plays in no running division: the last division of his that is over and his place in it
+    ("3", or "3-4" shared; "" before its standings are computed), else None (two or three queries)."""
+    if Entry.objects.filter(player=player, division__status=Division.Status.RUNNING).exists():
+        return None
+    entry = (
+        Entry.objects.filter(player=player, division__status=Division.Status.FINISHED)
+        .select_related("division__event")
+        .order_by("-division_id")
+        .first()
+    )
+    if entry is None:
+        return None
+    row = Standing.objects.filter(entry=entry).order_by("-after_round").first()
+    if row is None:
+        return entry.division, ""
+    return entry.division, str((row.places or {}).get("main") or row.rank)
+
+
 def events_of_matches(user: Any, match_ids: Collection[int]) -> dict[int, EventLink]:
     """The MATCH_EVENTS hook (games/hooks.py): the event (and division) of each match, played in a pairing or
     imported into it, among the events ``user`` may see (two queries)."""
