@@ -69,8 +69,13 @@ def _render_call(request: HttpRequest, match: Match, sides: frozenset[int]) -> s
     pairing = pairing_of(match)
     if pairing is None or pairing.table_id is None:
         return None
-    player = match.player(min(sides)) if sides else None
-    context = {"pairing": pairing, "call": call_words(pairing, player.pk if player is not None else None)}
+    # One side held: the call as its player hears it; both (a shared board, the director): both names.
+    player = match.player(min(sides)) if len(sides) == 1 else None
+    context = {
+        "pairing": pairing,
+        "call": call_words(pairing, player.pk if player is not None else None),
+        "both": player is None,
+    }
     return render_to_string("entry/call_panel.html", context, request=request)
 
 

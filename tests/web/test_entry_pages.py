@@ -924,6 +924,24 @@ def test_the_call_is_shown_above_the_board_and_the_dice(division_of: Any, as_dir
     assert html.index("You are called") < html.index('id="entry-board"') < html.index("Enter the opening roll")
 
 
+def test_the_director_entering_for_both_players_is_spoken_to_as_the_director(
+    division_of: Any, as_director: Actor, director: Any
+) -> None:
+    division = division_of("swiss", 6, match_length=3)
+    tournaments.set_tables(division.event, actor=as_director, names=["", "", ""])
+    tournaments.start_division(division, actor=as_director)
+    pairing = Pairing.objects.select_related("match", "entry_a__player", "entry_b__player").get(
+        division=division, table__number=3
+    )
+    client = Client()
+    client.force_login(director)
+    html = client.get(f"/play/match/{pairing.match_id}/").content.decode()
+    a, b = pairing.entry_a.player.display_name, pairing.entry_b.player.display_name
+    assert f"You are entering for both players: {a} v {b}." in html
+    assert f"Table 3: {a} v {b}" in html and "The players are called" in html
+    assert "This phone" not in html and "You are called" not in html and "you play" not in html
+
+
 def test_the_page_says_in_words_what_the_opponent_did_last(new_match: Any) -> None:
     match = new_match(length=5)
     alice, bob = Phone(match, 0), Phone(match, 1)
