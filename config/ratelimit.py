@@ -65,7 +65,8 @@ def rate_limited(
 ) -> Callable:
     """Decorate a view: more than ``limit`` requests by one client address in ``window`` seconds get a 429 page.
 
-    With ``failures_only`` only the refused requests (an answer of 400 or more) are counted, and an address that
+    With ``failures_only`` only the refused requests (an answer of 400 or more, or a redirect to a refusal marked
+    ``response.refusal = True``) are counted, and an address that
     has spent its refusals is refused everything until the window ends: guessing is stopped, while a room full of
     players opening their own valid links from one address is not."""
 
@@ -79,7 +80,7 @@ def rate_limited(
                 if spent(scope, key, limit=limit):
                     return too_many(request, window)
                 response = view(request, *args, **kwargs)
-                if response.status_code >= 400:
+                if response.status_code >= 400 or getattr(response, "refusal", False):
                     hit(scope, key, limit=limit, window=window)
                 return response
             if not hit(scope, key, limit=limit, window=window):

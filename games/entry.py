@@ -5,7 +5,9 @@ Routes (games/entry_urls.py, under ``/play/``):
 - ``/play/<token>/``: the entry link printed as a QR code. Its token is checked (``access_entry_token``), its id kept
   in the session (``request.session["entry_tokens"]``, a list: one phone may hold both sides' links of a shared
   board) and the browser is redirected to the match's entry page, so the secret leaves the address bar, the
-  history and later logs. A bad or revoked link gets a 403 page that says to ask the director for a new one.
+  history and later logs. A bad or revoked link, or one already open on another phone, is redirected to
+  ``/play/refused/`` (the reason kept in the session), a 403 page that says to ask the director for a new one: the
+  refused secret leaves the address bar too.
 - ``/play/match/<id>/``: the entry page, for whoever holds a side of the match: an entry link kept in the session,
   or the account of one of its players (``games.access.sides_of``). GET shows it; every form POSTs to it with the
   CSRF token, the sequence number the page showed (``expected_seq``) and a per-form idempotency key, and the
@@ -68,6 +70,7 @@ from games.models import Action, CorrectionRequest, EntryToken, Game, Match
 from games.selectors import entry_words, live_state, open_correction_request
 
 SESSION_KEY = "entry_tokens"
+REFUSAL_KEY = "entry_refusal"  # why the last entry link opened in this browser was refused
 PHONE_KEY = "entry_phone"  # this browser's random id: the phone an entry link is bound to
 MAX_HELD = 20  # entry links one session remembers (the oldest are forgotten first)
 CLOSED = (Match.Status.FINISHED, Match.Status.FORFEITED, Match.Status.VOID)
@@ -80,6 +83,7 @@ RESULT_KINDS = (
 )
 STALE = gettext_lazy("Your opponent moved first: check the board and enter again.")
 NEW_LINK = gettext_lazy("Ask the director for a new link.")
+NOT_VALID = gettext_lazy("This entry link is not valid.")
 
 
 # -- who holds a side ---------------------------------------------------------------------------------------------
@@ -147,7 +151,11 @@ def exchange(request: HttpRequest, token: str) -> HttpResponse:
         entry_token = access_entry_token(token)
         claim_entry_token(entry_token, phone)  # a link belongs to one phone at a time
     except ApplicationError as exc:
-        return _refused(request, exc.message)
+        request.session[REFUSAL_KEY] = exc.message
+        refusal = see_other(reverse("entry:refused"))
+        refusal.refusal = True  # type: ignore[attr-defined]  (counted by the rate limit as a refusal)
+        refusal["Referrer-Policy"] = "no-referrer"
+        return refusal
     kept = [i for i in held_token_ids(request) if i != entry_token.pk][-(MAX_HELD - 1) :]
     # A new session key for every link taken: a session cookie planted in this browser beforehand (a shared phone,
     # plain HTTP, a sibling subdomain) must not come to hold the link (session fixation).
@@ -157,6 +165,14 @@ def exchange(request: HttpRequest, token: str) -> HttpResponse:
     response = redirect("entry:match", match_id=entry_token.match_id)
     response["Referrer-Policy"] = "no-referrer"
     return response
+
+
+@never_cache
+@require_GET
+def refused(request: HttpRequest) -> HttpResponse:
+    """``/play/refused/``: why the entry link just opened was refused (403), without the link in the address."""
+    message = request.session.pop(REFUSAL_KEY, None)
+    return _refused(request, str(message) if isinstance(message, str) and message else str(NOT_VALID))
 
 
 @never_cache

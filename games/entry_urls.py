@@ -11,5 +11,6 @@ app_name = "entry"
 urlpatterns = [
     path("match/<id:match_id>/", entry.entry_page, name="match"),
     path("match/<id:match_id>/live/", entry.entry_live, name="live"),
+    path("refused/", entry.refused, name="refused"),
     path("<str:token>/", entry.exchange, name="exchange"),
 ]

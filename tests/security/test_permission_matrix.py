@@ -165,8 +165,10 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("director:payouts-csv", "POST"):               (LOGIN, 405, LOGIN, LOGIN, LOGIN, LOGIN, 405, 405, 405),
     # Entry pages: for whoever holds a side of the match (a link opened in this browser, or a player's account);
     # the match's directors and staff enter for either side without a link. /play/<token>/ opens the caller's link
-    # (a forged one for callers without a link).
-    ("entry:exchange", "GET"):                      (403, 403, 302, 302, 302, 403, 403, 403, 403),
+    # (a forged one for callers without a link); a refused link is redirected (303) to /play/refused/, a 403 page
+    # that says why without the link in the address.
+    ("entry:exchange", "GET"):                      (303, 303, 302, 302, 302, 303, 303, 303, 303),
+    ("entry:refused", "GET"):                       (403, 403, 403, 403, 403, 403, 403, 403, 403),
     ("entry:match", "GET"):                         (403, 403, 200, 200, 403, 403, 403, 200, 200),
     ("entry:match", "POST roll"):                   (403, 403, 303, 403, 403, 403, 403, 303, 303),
     ("entry:live", "GET"):                          (403, 403, 200, 200, 403, 403, 403, 200, 200),
@@ -495,6 +497,7 @@ PAGE_CALLS: dict[tuple[str, str], Call] = {
     ("director:payouts-csv", "GET"): Call("live", _page("payouts-csv", "moves")),
     ("director:payouts-csv", "POST"): Call("live", _page("payouts-csv", "moves")),
     ("entry:exchange", "GET"): Call("live", lambda w: ""),  # the caller's own link: see _request
+    ("entry:refused", "GET"): Call("live", lambda w: reverse("entry:refused")),
     ("entry:match", "GET"): Call("live", lambda w: reverse("entry:match", args=[w.matches["live"].pk]), side=1),
     ("entry:match", "POST roll"): Call(
         "live",

@@ -142,7 +142,8 @@ def test_the_entry_link_is_kept_in_the_session_and_left_behind_by_a_redirect(new
 
 @pytest.mark.parametrize("text", ["nonsense", "1.0.abc:forged", "next"])
 def test_a_bad_link_gets_a_clear_403(client: Client, text: str) -> None:
-    response = client.get(f"/play/{text}/")
+    response = client.get(f"/play/{text}/", follow=True)
+    assert response.redirect_chain == [("/play/refused/", 303)], "the refused link leaves the address bar"
     assert response.status_code == 403
     html = response.content.decode()
     assert "This entry link is not valid (it may have been revoked)" in html
@@ -154,8 +155,8 @@ def test_a_revoked_link_is_refused_at_the_door_and_on_the_page(new_match: Any) -
     match = new_match(length=5)
     phone = Phone(match, 0)
     access.revoke_entry_token(phone.token)
-    response = phone.client.get(f"/play/{phone.secret}/")
-    assert response.status_code == 403
+    response = phone.client.get(f"/play/{phone.secret}/", follow=True)
+    assert response.redirect_chain == [("/play/refused/", 303)] and response.status_code == 403
     assert "Ask the director for a new link." in response.content.decode()
     for url in (phone.url, f"{phone.url}live/"):
         assert phone.client.get(url).status_code == 403
@@ -659,7 +660,7 @@ def test_no_token_no_inline_script_or_style_and_every_control_labelled(
     other.keep(other.client.post(f"/play/pairings/{pairing.pk}/dispute/", {"reason": ""}))
     other.keep(other.client.get("/play/pairings/next/"))
     bad = Client()
-    bad_pages = [bad.get("/play/whatever/").content.decode(), bad.get(alice.url).content.decode()]
+    bad_pages = [bad.get("/play/whatever/", follow=True).content.decode(), bad.get(alice.url).content.decode()]
 
     phones = (alice, bob, entering, other)
     secrets = [p.secret for p in phones] + [p.token.nonce for p in phones]
@@ -895,9 +896,12 @@ def test_an_entry_link_opens_on_one_phone_only_until_the_director_reissues_it(
     again = first.client.get(f"/play/{first.secret}/")  # the same phone scans it again: fine
     assert again.status_code == 302
     second = Client()
-    refused = second.get(f"/play/{first.secret}/")
-    assert refused.status_code == 403
+    refused = second.get(f"/play/{first.secret}/", follow=True)
+    assert refused.redirect_chain == [("/play/refused/", 303)] and refused.status_code == 403
+    assert refused.request["PATH_INFO"] == "/play/refused/", "the refused link does not stay in the address bar"
     assert "already open on another phone. Ask the director for a new link" in refused.content.decode()
+    assert first.secret not in refused.content.decode() and "entry_tokens" not in second.session
+    assert second.get("/play/refused/").status_code == 403, "the reason is told once, then a generic refusal"
     assert second.get(f"/play/match/{match.pk}/").status_code == 403
 
     director = Client()
