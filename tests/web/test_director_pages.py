@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 import pytest
 import segno
 from django.db import connection
-from django.test import Client
+from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import Resolver404, resolve
 
@@ -1182,3 +1182,14 @@ def test_a_finished_division_offers_no_registration_withdrawal_nor_current_round
     page = text_of(client_for(dora).get(urls(division)["division"]))
     assert "Round 2" in page and "· current" not in page
     assert "Withdraw" not in page and "Register a player" not in page and "Register a list" not in page
+
+
+def test_the_event_forms_time_zone_starts_at_the_sites_and_lists_only_real_places(dora: Any) -> None:
+    with override_settings(TIME_ZONE="Europe/Oslo"):
+        html = client_for(dora).get("/manage/").content.decode()
+    select = html[html.index('name="create-event-time_zone"') :]
+    select = select[: select.index("</select>")]
+    assert '<option value="Europe/Oslo" selected>' in select
+    assert '<option value="UTC">' in select and '<option value="America/New_York">' in select
+    for alias in ("Factory", "localtime", "US/Eastern", "Etc/GMT+1", "GB", "posixrules"):
+        assert f'<option value="{alias}"' not in select

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any, cast
 
 from django import forms
+from django.conf import settings
 from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import gettext_lazy as _
 
@@ -25,7 +26,28 @@ from tournaments.standings.tiebreakers import Tiebreak
 MAX_IMPORT_BYTES = 256 * 1024
 MAX_REASON = 2000
 DEFAULT_TIEBREAKS = "buchholz, sonneborn-berger, points-diff"
-TIME_ZONES = sorted({"UTC", *zoneinfo.available_timezones()})
+#: The zones the event form offers: UTC and the places (Europe/Oslo, America/New_York...), not the old aliases
+#: (US/Eastern, GB, Etc/GMT+1) nor the system's own names (localtime, Factory, posixrules).
+ZONE_REGIONS = (
+    "Africa",
+    "America",
+    "Antarctica",
+    "Arctic",
+    "Asia",
+    "Atlantic",
+    "Australia",
+    "Europe",
+    "Indian",
+    "Pacific",
+)
+TIME_ZONES = ["UTC", *sorted(z for z in zoneinfo.available_timezones() if z.split("/", 1)[0] in ZONE_REGIONS)]
+
+
+def _site_zone() -> str:
+    """The site's TIME_ZONE when it is one the form offers, else UTC."""
+    return settings.TIME_ZONE if settings.TIME_ZONE in TIME_ZONES else "UTC"
+
+
 RESULT_KINDS = [(1, _("single")), (2, _("gammon")), (3, _("backgammon"))]
 CUBE_VALUES = [(v, str(v)) for v in (1, 2, 4, 8, 16, 32, 64)]
 FORFEIT_KINDS = [
@@ -56,7 +78,7 @@ def _reason(label: Any = None, help_text: Any = "") -> forms.CharField:
 class EventForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200)
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
-    time_zone = forms.ChoiceField(label=_("Time zone"), choices=[(tz, tz) for tz in TIME_ZONES], initial="UTC")
+    time_zone = forms.ChoiceField(label=_("Time zone"), choices=[(tz, tz) for tz in TIME_ZONES], initial=_site_zone)
     starts_on = forms.DateField(label=_("First day"), required=False, widget=_date_input())
     ends_on = forms.DateField(label=_("Last day"), required=False, widget=_date_input())
     public = forms.BooleanField(
