@@ -128,6 +128,40 @@ def test_every_column_of_the_players_pages_is_on_a_phones_screen(pages: Pages, v
     games_table = phone.locator("table.games")
     expect(games_table.locator("tbody tr")).to_have_count(2)
     shot(pages, phone, "entry")  # the cube and the points, which a 390 px phone scrolled out of sight, included
+    assert score_on_one_line(phone), "each name keeps its points, the dash between them"
     phone.goto(reverse("pairing_entry:next"))
     expect(phone.locator(".entry-panel")).to_have_count(1)
     shot(pages, phone, "next-match")
+
+
+def score_on_one_line(page: Any) -> bool:
+    """Whether both points and the dash of the entry page's score line share one line (their boxes overlap
+    vertically), each name on the line of its points where it meets them."""
+    return bool(
+        page.evaluate(
+            """() => {
+              const box = (el) => el.getBoundingClientRect();
+              const score = document.querySelector('.entry-score .score');
+              const [a, b] = [...score.querySelectorAll('.points')].map(box);
+              const dash = box(score.querySelector('.score-sep'));
+              const overlap = (p, q) => p.top < q.bottom && q.top < p.bottom;
+              const [first, second] = [...score.querySelectorAll('.who')].map((el) => [...el.getClientRects()]);
+              const ok = overlap(first[first.length - 1], a) && overlap(second[0], b);
+              return overlap(a, dash) && overlap(b, dash) && ok;
+            }"""
+        )
+    )
+
+
+@PHONES
+def test_the_entry_pages_foldable_sections_show_the_same_disclosure_triangle(
+    pages: Pages, viewport: str, day: Day
+) -> None:
+    phone = open_entry_link(pages, day.moves, 0, viewport)
+    expect(phone.locator("details.resign summary")).to_be_visible()
+    styles = phone.evaluate(
+        """() => [...document.querySelectorAll('details.resign summary, details.entry-correction summary')]
+             .map((el) => [getComputedStyle(el).display, el.getBoundingClientRect().height >= 44])"""
+    )
+    assert styles and all(style == ["list-item", True] for style in styles), styles
+    assert score_on_one_line(phone)
