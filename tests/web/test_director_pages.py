@@ -1193,3 +1193,17 @@ def test_the_event_forms_time_zone_starts_at_the_sites_and_lists_only_real_place
     assert '<option value="UTC">' in select and '<option value="America/New_York">' in select
     for alias in ("Factory", "localtime", "US/Eastern", "Etc/GMT+1", "GB", "posixrules"):
         assert f'<option value="{alias}"' not in select
+
+
+def test_the_only_director_is_not_offered_to_remove_himself(dora: Any, django_user_model: Any) -> None:
+    division = swiss_division(dora, 4)
+    client, url = client_for(dora), f"/manage/{division.event.slug}/"
+    page = text_of(client.get(url))
+    directors = page[page.index('id="directors-heading"') : page.index("Add the director")]
+    assert 'value="remove-director"' not in directors
+    assert "the only director: add another one before leaving the event" in directors
+    django_user_model.objects.create_user("erik", password=None)
+    assert client.post(url, {"action": "add-director", "add-director-username": "erik"}).status_code == 302
+    page = text_of(client.get(url))
+    directors = page[page.index('id="directors-heading"') : page.index("Add the director")]
+    assert directors.count('value="remove-director"') == 2 and "the only director" not in directors
