@@ -144,6 +144,12 @@ def pairing_state(pairing: Pairing) -> PairingState:
 BRACKET_ORDER = {"main": 0, "consolation": 1, "last-chance": 2, "swiss": 0, "round-robin": 0}
 
 
+def bracket_rank(field: str = "bracket") -> Case:
+    """:data:`BRACKET_ORDER` as an ordering of rounds (``field`` names the bracket, e.g. ``round__bracket``), so
+    that a query lists main round 1 before consolation round 1 as :func:`play_order` does."""
+    return Case(*(When(**{field: b}, then=Value(n)) for b, n in BRACKET_ORDER.items()), default=Value(9))
+
+
 def play_order(rnd: Round) -> tuple[int, int, int]:
     """A round's place in the order of play: by round number, then by bracket (:data:`BRACKET_ORDER`); the Swiss
     rounds of a Swiss into a knockout come before its knockout (no other format has both)."""

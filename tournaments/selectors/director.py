@@ -19,7 +19,7 @@ from django.db.models import Case, Count, F, Q, QuerySet, Value, When
 
 from games.access import new_entry_token, token_text
 from games.models import EntryToken, Game, Match
-from tournaments.core import STILL_OPEN, PairingState, pairing_state
+from tournaments.core import STILL_OPEN, PairingState, bracket_rank, pairing_state
 from tournaments.models import ELIMINATION_FORMATS, Division, Entry, Event, Pairing, Round
 
 Status = Pairing.Status
@@ -135,7 +135,7 @@ def _active_round_ids(pairings: QuerySet[Pairing]) -> set[int]:
 
 
 def _round_order(qs: QuerySet[Round]) -> QuerySet[Round]:
-    return qs.order_by("division_id", "number", "bracket", "id")
+    return qs.order_by("division_id", "number", bracket_rank(), "id")
 
 
 def current_boards(event: Event) -> dict[int, list[RoundBoards]]:
@@ -143,7 +143,8 @@ def current_boards(event: Event) -> dict[int, list[RoundBoards]]:
     pairings = Pairing.objects.filter(division__event=event)
     rounds = list(_round_order(Round.objects.filter(division__event=event)).values_list("id", "division_id"))
     current = _current_rounds(rounds, _active_round_ids(pairings))
-    chosen = _boards(pairings.filter(round_id__in=current)).order_by("round__number", "round__bracket", "board")
+    order = ("round__number", bracket_rank("round__bracket"), "board")
+    chosen = _boards(pairings.filter(round_id__in=current)).order_by(*order)
     out: dict[int, list[RoundBoards]] = defaultdict(list)
     for group in _group(list(chosen), current):
         out[group.round.division_id].append(group)
@@ -163,7 +164,7 @@ def division_rounds(division: Division) -> list[RoundBoards]:
     pairings = Pairing.objects.filter(division=division)
     rounds = list(_round_order(division.rounds.all()).values_list("id", "division_id"))
     current = _current_rounds(rounds, _active_round_ids(pairings))
-    rows = _boards(pairings).order_by(_SWISS_FIRST, "round__number", "round__bracket", "board")
+    rows = _boards(pairings).order_by(_SWISS_FIRST, "round__number", bracket_rank("round__bracket"), "board")
     return _group(list(rows), current)
 
 
