@@ -73,6 +73,8 @@ PAIRING_STATUS_WORDS: dict[str, StrOrPromise] = {
     PStatus.EMPTY: gettext_lazy("no players"),
     PStatus.SKIPPED: gettext_lazy("not needed"),
 }
+#: A ready match the venue has no free table for yet.
+WAITING_FOR_TABLE_WORDS: StrOrPromise = gettext_lazy("waiting for a table")
 DECISION_WORDS: dict[str, StrOrPromise] = {
     Pairing.Decision.FORFEIT_NO_SHOW: gettext_lazy("forfeit (no-show)"),
     Pairing.Decision.FORFEIT_WITHDRAWAL: gettext_lazy("forfeit (withdrawal)"),
@@ -145,6 +147,12 @@ TIEBREAK_COLUMNS = {
         ),
     )
 }
+
+
+def tiebreak_name(code: str) -> StrOrPromise:
+    """A tie-break's name as people say it ("Buchholz", "Points difference"), from its code ("points-diff")."""
+    column = TIEBREAK_COLUMNS.get(code)
+    return column.name if column is not None else code
 
 
 def format_words(division: Division) -> str:
@@ -279,6 +287,8 @@ def board_of(pairing: Pairing) -> Board:
         state=state,
         state_words=PAIRING_STATUS_WORDS.get(state, state),
     )
+    if state == PStatus.READY and pairing.table_id is None and pairing.match_id is not None:
+        board.state_words = WAITING_FOR_TABLE_WORDS
     if pairing.confirmation == Confirmation.AWAITING:
         side = board.sides[pairing.confirmation_side or 0]
         if side.entry is not None:
@@ -688,6 +698,18 @@ def _current_words(division: Division, rounds: list[tuple[str, int | None, int]]
             words = bracket_words(division, bracket)
             out.append(_("%(bracket)s, round %(number)s") % {"bracket": words, "number": open_min})
     return out
+
+
+def champion_titles(division: Division) -> dict[int, StrOrPromise]:
+    """A finished division's winners by entry id, each with the title it won ("Champion", "Consolation winner",
+    "Winner"); empty while the division is played (one query)."""
+    if division.status != Division.Status.FINISHED:
+        return {}
+    titles: dict[int, StrOrPromise] = {}
+    for label, entries in _champions([division]).get(division.pk, []):
+        for entry in entries:
+            titles.setdefault(entry.pk, label)
+    return titles
 
 
 def _champions(finished: list[Division]) -> dict[int, list[tuple[StrOrPromise, list[Entry]]]]:

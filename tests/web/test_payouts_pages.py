@@ -99,3 +99,17 @@ def test_the_public_page_and_the_api_show_the_prizes_only_once_published(finishe
         and rows["P05"] == {"consolation": "40.00"}
         and rows["P08"] == {"consolation": "10.00"}
     )
+
+
+def test_the_players_list_of_a_finished_division_names_its_winners(finished: Division, director: Any) -> None:
+    page = director_client(director).get(manage(finished)).content.decode()
+    players = page[page.index('id="players-list"') :]
+
+    def status_of(name: str) -> str:
+        row = players[players.index(f">{name}<") :]
+        row = row[: row.index("</tr>")]
+        return row.split("<td>")[2].split("</td>")[0].strip()
+
+    assert status_of("P01") == "Champion", "the main draw's winner"
+    assert status_of("P05") == "Consolation winner"
+    assert status_of("P02") == "Eliminated"

@@ -294,3 +294,21 @@ def test_the_dashboard_shows_the_time_of_a_call_in_the_events_time_zone(
     for html in (page, live):
         calls = html[html.index("<h3>Calls</h3>") : html.index("Waiting for a table")]
         assert "called at 23:41" in calls and "22:41" not in calls
+
+
+def test_a_ready_match_without_a_table_says_it_waits_for_one_on_the_public_and_director_pages(
+    division_of: Callable[..., Division], as_director: Actor, client: Client
+) -> None:
+    division = two_tables_three_matches(division_of, as_director)
+    waiting = Pairing.objects.select_related("entry_a__player").get(division=division, table__isnull=True)
+    name = waiting.entry_a.player.display_name
+    public = live_pairings(division)
+    row = public[public.index(name) :]
+    row = row[: row.index("</tr>")]
+    assert "waiting for a table" in row and "ready to play" not in row
+    assert public.count("waiting for a table") == 1, "the two matches at a table are ready to play"
+    client.force_login(as_director.user)
+    for url in (f"/manage/{division.event.slug}/{division.slug}/", f"/manage/{division.event.slug}/"):
+        page = client.get(url).content.decode()
+        assert page.count("waiting for a table") == 1, url
+        assert page.count('state-ready">ready<') == 2, url

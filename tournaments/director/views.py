@@ -50,7 +50,14 @@ from tournaments import selectors, services
 from tournaments.access import directs_event
 from tournaments.director import forms as f
 from tournaments.models import Division, Entry, Event, Pairing, Round
-from tournaments.pages import place_columns, prize_cells, prize_columns, remainder_notes
+from tournaments.pages import (
+    champion_titles,
+    place_columns,
+    prize_cells,
+    prize_columns,
+    remainder_notes,
+    tiebreak_name,
+)
 from tournaments.selectors import director as reads
 from tournaments.selectors.venue import Venue, venue_of
 from tournaments.services.payouts import payout_flights, set_payouts, stored_table
@@ -758,8 +765,12 @@ def division_page(request: HttpRequest, event: str, division: str) -> HttpRespon
 def _players_context(page: Page, failed: Failed | None) -> dict[str, Any]:
     """The players' list of the division page (also answered alone to a check-in sent without a reload)."""
     found = page.division_
+    titles = champion_titles(found)
+    rows = [_player_row(page, failed, entry) for entry in _entries(page)]
+    for row in rows:
+        row["title"] = titles.get(row["entry"].pk, "")
     return {
-        "rows": [_player_row(page, failed, entry) for entry in _entries(page)],
+        "rows": rows,
         "registering": found.status == Division.Status.REGISTRATION,
         "finished": found.status == Division.Status.FINISHED,
         "checked_in": sum(e.status == Entry.Status.CHECKED_IN for e in _entries(page)),
@@ -1052,6 +1063,7 @@ def final_standings(request: HttpRequest, event: str, division: str) -> HttpResp
         "division": found,
         "table": table,
         "codes": codes,
+        "tiebreak_names": [tiebreak_name(code) for code in codes],
         "flights": flights,
         "prize_columns": prize_columns(payouts),
         "remainders": remainder_notes(payouts),
