@@ -369,6 +369,9 @@ class Pairing(models.Model):
         help_text="the venue's table it plays at (while ready or being played)",
     )
     called_at = models.DateTimeField(null=True, blank=True, help_text="when its players were called to its table")
+    played_at = models.CharField(
+        max_length=70, blank=True, help_text='the table it was played at ("Table 2"), kept once the table is freed'
+    )
     entry_a = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     entry_b = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     source_a = models.CharField(max_length=400, blank=True, help_text="why side A holds this player")
@@ -423,9 +426,15 @@ class Pairing(models.Model):
         return "" if self.table is None else self.table.label
 
     @property
+    def where_played(self) -> str:
+        """Its table while it holds one, else the table it was played at ("" if none)."""
+        return self.table_label or self.played_at
+
+    @property
     def place_label(self) -> str:
-        """Where to find it: its table while it holds one, else its match number in the round ("Match 3")."""
-        return self.table_label or _("Match %(number)s") % {"number": self.board}
+        """Where to find it: its table while it holds one (or the one it was played at), else its match number in
+        the round ("Match 3")."""
+        return self.where_played or _("Match %(number)s") % {"number": self.board}
 
 
 class ImportedMatch(models.Model):

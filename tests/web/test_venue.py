@@ -312,3 +312,20 @@ def test_a_ready_match_without_a_table_says_it_waits_for_one_on_the_public_and_d
         page = client.get(url).content.decode()
         assert page.count("waiting for a table") == 1, url
         assert page.count('state-ready">ready<') == 2, url
+
+
+def test_a_finished_match_shows_the_table_it_was_played_at_without_holding_it(
+    division_of: Callable[..., Division], as_director: Actor, client: Client
+) -> None:
+    division = two_tables_three_matches(division_of, as_director)
+    seated = Pairing.objects.select_related("entry_a__player").filter(division=division, table__number=1).get()
+    done = director_win(seated, seated.entry_a, as_director)
+    assert done.table_id is None, "a finished match holds no table"
+    assert done.played_at == "Table 1" and done.place_label == "Table 1"
+    public = live_pairings(division)
+    row = public[: public.index(seated.entry_a.player.display_name)]
+    assert row[row.rindex("<tr") :].count('<th scope="row" data-label="Table">Table 1</th>') == 1
+    client.force_login(as_director.user)
+    page = client.get(f"/manage/{division.event.slug}/{division.slug}/").content.decode()
+    row = page[: page.index(seated.entry_a.player.display_name)]
+    assert "<td>Table 1</td>" in row[row.rindex("<tr") :]

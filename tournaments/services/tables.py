@@ -68,11 +68,18 @@ def assign_tables(event_id: int, *, tables_given: bool | None = None) -> list[in
             "pk", "table_id", "status", "entry_a__player_id", "entry_b__player_id"
         )
     )
-    freed = [Pairing(pk=pk, table_id=None, called_at=None) for pk, _t, status, _a, _b in held if status not in PLAYABLE]
     seated = [row for row in held if row[2] in PLAYABLE]
     taken = {row[1] for row in seated}
     busy = {player for row in seated for player in (row[3], row[4])}
-    tables = list(Table.objects.filter(event_id=event_id).order_by("number").values_list("pk", "number", "held"))
+    venue = Table.objects.filter(event_id=event_id).order_by("number").values_list("pk", "number", "held", "name")
+    labels = {pk: Table(number=number, name=name).label for pk, number, _held, name in venue}
+    tables = [(pk, number, held_) for pk, number, held_, _name in venue]
+    # A pairing over frees its table and keeps the table's name: the pages say where it was played.
+    freed = [
+        Pairing(pk=pk, table_id=None, called_at=None, played_at=labels.get(table_id, ""))
+        for pk, table_id, status, _a, _b in held
+        if status not in PLAYABLE
+    ]
     free = [pk for pk, _number, held in tables if not held and pk not in taken]
     # The event's players not at a table: only a match between two of them can start, and once none is left, no
     # other match can (after a result: the two players of the table freed, and those with nothing left to play).
@@ -97,7 +104,8 @@ def assign_tables(event_id: int, *, tables_given: bool | None = None) -> list[in
             Table(event_id=event_id, number=last + n) for n in range(1, len(to_seat) - len(free) + 1)
         )
         free += [table.pk for table in added]
-    update_rows(Pairing, freed, ["table", "called_at"])  # before the new seats: a freed table may be given again
+    # Before the new seats: a freed table may be given again.
+    update_rows(Pairing, freed, ["table", "called_at", "played_at"])
     now = timezone.now()
     called = [Pairing(pk=pk, table_id=table, called_at=now) for pk, table in zip(to_seat, free, strict=False)]
     update_rows(Pairing, called, ["table", "called_at"])

@@ -102,13 +102,13 @@ def _side_cell(side: Any, is_bye: bool, winner: str) -> str:
 
 def table_cell(pairing: Any) -> str:
     """The venue's table a board plays at: its number (or name) while it holds one; a ready match without one
-    waits in the queue for a table; any other board holds none."""
+    waits in the queue for a table; a match over shows the table it was played at; any other board holds none."""
     if pairing.table_id is not None:
         table = pairing.table
         return escape(table.name) if table.name else _number(table.number)
     if pairing.status in ("ready", "playing") and pairing.match_id is not None:
         return f'<span class="muted">{escape(_("queue"))}</span>'
-    return EM_DASH
+    return escape(pairing.played_at) if pairing.played_at else EM_DASH
 
 
 @register.simple_tag
