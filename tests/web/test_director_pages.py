@@ -552,10 +552,31 @@ def test_a_bad_list_registers_nobody_and_lists_the_bad_lines(dora: Any, register
         client_for(dora),
         url,
         {"action": "import", "import-text": text},
-        "nothing was registered; fix these lines: line 3: the name is empty; line 4: country &#x27;Norway&#x27; is "
+        "fix these lines and send the list again: line 3: the name is empty; line 4: country &#x27;Norway&#x27; is "
         "not a two-letter code, rating &#x27;abc&#x27; is not a number",  # every problem of a line, not the first
     )
     assert "Carl,,NO,1800," in page  # the list stays in the form
+    assert page.lower().count("nothing was") == 1, "nothing written: said once"
+
+
+def test_a_list_without_a_header_row_reads_its_columns_in_the_documented_order(
+    dora: Any, registering: Division
+) -> None:
+    url = f"/manage/{registering.event.slug}/{registering.slug}/"
+    before = registering.entries.count()
+    response = client_for(dora).post(
+        url, {"action": "import", "import-text": "Carl Berg,Oslo BK,NO,1800,\nDina Dahl\n"}
+    )
+    assert response.status_code == 302
+    carl = registering.entries.select_related("player").get(player__display_name="Carl Berg")
+    assert (carl.player.club, carl.player.country) == ("Oslo BK", "NO")
+    assert registering.entries.count() == before + 2
+    refused(
+        client_for(dora),
+        url,
+        {"action": "import", "import-text": "Eva,,Norway\n"},
+        "fix these lines and send the list again: line 1: country &#x27;Norway&#x27; is not a two-letter code",
+    )
 
 
 def test_refused_registration_keeps_what_was_typed(dora: Any, registering: Division) -> None:

@@ -243,7 +243,8 @@ class ImportForm(forms.Form):
         required=False,
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
         help_text=_(
-            "CSV with a header row <code>name,club,country,rating,seed</code> (only name is required). "
+            "One player a line, <code>name,club,country,rating,seed</code> in this order (only name is required; "
+            "the others may be left off), or under a header row naming the columns in any order. "
             "All or nothing: if any line is wrong, nobody is registered and the bad lines are listed."
         ),
     )

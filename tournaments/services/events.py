@@ -382,31 +382,38 @@ class ImportReport:
     errors: list[str]
 
 
+#: The columns of a players' list without a header row, in this order.
+CSV_COLUMNS = ("name", "club", "country", "rating", "seed")
+
+
 def import_entries_csv(division: Division, *, actor: Actor, text: str) -> ImportReport:
-    """Register players from CSV text with a header row: ``name`` (required), ``club``, ``country``, ``rating``,
-    ``seed``. All or nothing: any bad row refuses the whole file, and the report lists every bad row."""
+    """Register players from CSV text: ``name`` (required), ``club``, ``country``, ``rating``, ``seed``, either
+    under a header row naming the columns (any order, ``name`` among them) or, when the first line is not one, in
+    that order. All or nothing: any bad row refuses the whole file, and the report lists every bad row."""
     check_directs(actor, division.event)
     try:
-        rows = list(csv.DictReader(io.StringIO(text.strip())))
+        lines = list(csv.reader(io.StringIO(text.strip())))
     except csv.Error as exc:
         raise _invalid(f"the list is not readable CSV ({exc}); nothing was registered") from None
+    header = bool(lines) and "name" in {cell.strip().lower() for cell in lines[0]}
+    columns = [cell.strip().lower() for cell in lines[0]] if header else list(CSV_COLUMNS)
+    first = 2 if header else 1
+    rows = [dict(zip(columns, cells, strict=False)) for cells in lines[1 if header else 0 :] if cells]
     if len(rows) > MAX_IMPORT_ROWS:
         raise _invalid(f"a list holds at most {MAX_IMPORT_ROWS} players; split it, nothing was registered")
-    if not rows or "name" not in rows[0]:
-        raise _invalid(
-            "the list needs a header row with at least a 'name' column (optional: club, country, rating, seed)"
-        )
+    if not rows:
+        raise _invalid("the list holds no player: one a line, name,club,country,rating,seed (only name is required)")
     parsed, errors = [], []
-    for line, row in enumerate(rows, start=2):
+    for line, row in enumerate(rows, start=first):
         try:
             parsed.append(_parse_row(row))
         except ValueError as exc:
             errors.append(f"line {line}: {exc}")
     if errors:
-        raise _invalid("nothing was registered; fix these lines: " + "; ".join(errors))
+        raise _invalid("fix these lines and send the list again: " + "; ".join(errors))
     created: list[Entry] = []
     with transaction.atomic():
-        for line, fields in enumerate(parsed, start=2):
+        for line, fields in enumerate(parsed, start=first):
             try:
                 created.append(register_player(division, actor=actor, **fields))
             except ApplicationError as exc:
