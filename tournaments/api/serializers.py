@@ -347,7 +347,10 @@ class EntryImportInput(serializers.Serializer):
     csv = serializers.CharField(
         required=False,
         trim_whitespace=False,
-        help_text="CSV text with a header row: name (required), club, country, rating, seed",
+        help_text=(
+            "CSV text: one player a line, name (required), club, country, rating, seed in this order, or under a "
+            "header row naming the columns"
+        ),
     )
     file = serializers.FileField(required=False, help_text="the same as an uploaded .csv file")
 
