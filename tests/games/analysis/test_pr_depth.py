@@ -31,7 +31,8 @@ def test_one_table_per_depth_each_named(
         headings = re.findall(r'<h2 id="pr-depth-\d+">([^<]*)</h2>', page)
         assert headings == ["Analysed at 0-ply", "Analysed at 2-ply (world class)"]
         tables = page.split('<section class="pr-depth"')[1:]
-        assert [re.findall(r"</th>\s*<td>([\d.]+)</td>", t) for t in tables] == [["5.00", "10.00"], ["2.00", "4.00"]]
+        pr_cells = [re.findall(r'</th>\s*<td data-label="PR">([\d.]+)</td>', t) for t in tables]
+        assert pr_cells == [["5.00", "10.00"], ["2.00", "4.00"]]
     api = client.get(f"/api/events/{division.event.slug}/divisions/{division.slug}/pr/").json()
     assert [(r["plies"], r["pr"]) for r in api["rows"]] == [(0, 5.0), (0, 10.0), (2, 2.0), (2, 4.0)]
 
