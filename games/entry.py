@@ -67,7 +67,7 @@ from games.engine_bridge import load_state, play_from_steps, variant_of
 from games.errors import ApplicationError, ErrorCode
 from games.hooks import PANELS, TAKE_BACK_GUARDS
 from games.models import Action, CorrectionRequest, EntryToken, Game, Match
-from games.selectors import entry_words, live_state, open_correction_request
+from games.selectors import entry_words, forfeit_of, games_played, live_state, open_correction_request
 
 SESSION_KEY = "entry_tokens"
 REFUSAL_KEY = "entry_refusal"  # why the last entry link opened in this browser was refused
@@ -563,7 +563,7 @@ class ResultLine:
     points: int
 
 
-def result_lines(match: Match, names: tuple[str, str]) -> list[ResultLine]:
+def result_lines(games: list[Game], names: tuple[str, str]) -> list[ResultLine]:
     labels = dict(RESULT_KINDS)
     return [
         ResultLine(
@@ -575,7 +575,7 @@ def result_lines(match: Match, names: tuple[str, str]) -> list[ResultLine]:
             g.cube_value,
             g.points,
         )
-        for g in Game.objects.filter(match=match).order_by("number")
+        for g in games
     ]
 
 
@@ -597,6 +597,8 @@ def entry_context(
     viewer = viewer_of(state, sides)
     offer = offer_of(match, state, live["legal_actions"], sides, viewer)
     moves = match.entry_mode == Match.EntryMode.MOVES
+    games = [] if moves else list(Game.objects.filter(match=match).order_by("number"))
+    forfeit = None if moves else forfeit_of(match, games, names)
     if versions is None:
         versions = [panel.version(match) for panel in PANELS]
     key = uuid.uuid4().hex
@@ -618,7 +620,8 @@ def entry_context(
         "last_words": last_words(state, names, viewer, recent) if moves else "",
         "game_end": game_end(match, state, names, sides, recent) if moves else "",
         "taps": _taps(state) if offer.play else None,
-        "results": [] if moves else result_lines(match, names),
+        "results": result_lines(games_played(games, forfeit), names),
+        "forfeit": forfeit,
         "panels": _panels(request, match, sides),
         "etag": etag_of(match, sides, versions, asked),
         "polling": match.status not in CLOSED or any(v is not None for v in versions),

@@ -6,6 +6,7 @@ the cached engine snapshot, the log and games in one query each.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -127,6 +128,45 @@ def match_log(match: Match) -> QuerySet[Action]:
 
 def match_games(match: Match) -> QuerySet[Game]:
     return Game.objects.filter(match=match).order_by("number")
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """A forfeited match as its pages tell it: who was awarded it, at what score, and why. The game row the forfeit
+    closed is kept (the .mat export and the scores read it) but is not a game anyone won at the board."""
+
+    game: int  # the number of the game row the forfeit closed
+    begun: bool  # that game had started at the board (it is shown as stopped, not as won)
+    winner: str
+    loser: str
+    score: tuple[int, int]
+    reason: str
+    played: bool  # some game was played before the forfeit
+
+
+def forfeit_of(match: Match, games: Sequence[Game], names: tuple[str, str]) -> Forfeit | None:
+    """The forfeit that closed ``match`` (None unless it is forfeited; one query when it is)."""
+    if match.status != Match.Status.FORFEITED:
+        return None
+    row = Action.objects.filter(match=match, kind=Action.Kind.FORFEIT).order_by("-seq").first()
+    if row is None or row.side not in (0, 1):
+        return None
+    closed = next((g for g in games if g.number == row.game_number), None)
+    begun = closed is not None and closed.opening_winner is not None
+    return Forfeit(
+        game=row.game_number,
+        begun=begun,
+        winner=names[1 - row.side],
+        loser=names[row.side],
+        score=(match.score1, match.score2),
+        reason=row.reason,
+        played=begun or any(g.number != row.game_number for g in games),
+    )
+
+
+def games_played(games: Sequence[Game], forfeit: Forfeit | None) -> list[Game]:
+    """The game rows a games table shows: all but the one a forfeit closed."""
+    return [g for g in games if forfeit is None or g.number != forfeit.game]
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,7 +36,7 @@ from games.analysis.selectors import LoggedDecision, MatchAnalysisView, entry_de
 from games.board_svg import BoardScene, scene_from_state
 from games.engine_bridge import load_state, variant_of
 from games.models import Action, Decision, Game, Match, MatchAnalysis
-from games.selectors import CubeEvent, cube_history, match_games
+from games.selectors import CubeEvent, cube_history, forfeit_of, games_played, match_games
 from games.services import effective_actions
 
 Kind = Action.Kind
@@ -524,8 +524,10 @@ class PageData:
         self.latest = next((n for n in (current, current - 1) if n in self.entries_by_game), current)
         game_rows = list(match_games(match))
         self.games = {g.number: g for g in game_rows}
-        self.game_lines = game_lines(match, game_rows, self.names)
-        self.chances = chances_after_games(match, game_rows)
+        self.forfeit = forfeit_of(match, game_rows, self.names)
+        played = games_played(game_rows, self.forfeit)
+        self.game_lines = game_lines(match, played, self.names)
+        self.chances = chances_after_games(match, played)
         self.chance = current_chance(match, self.state)
         self.show(self.latest if shown is None else shown)
 

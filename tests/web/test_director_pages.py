@@ -21,7 +21,7 @@ import segno
 from django.db import connection
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
-from django.urls import Resolver404, resolve
+from django.urls import Resolver404, resolve, reverse
 
 from games import services as games
 from games.access import Actor, access_entry_token, new_entry_token
@@ -996,14 +996,20 @@ def test_the_counts(dora: Any) -> None:
     assert first_print == counts["slips"] + 2 * 16 - 2  # a new link per side of 16 matches but the 2 made in busy()
 
 
-def test_an_undone_forfeit_leaves_no_decision_on_any_page(
-    dora: Any, swiss: Division, django_capture_on_commit_callbacks: Any
-) -> None:
+def _no_show_forfeited(dora: Any, swiss: Division, capture: Any) -> tuple[Pairing, Client, str]:
+    """Board 2 of round 1 forfeited by its second player (a no-show), from the director's match page."""
     pairing = pairing_at(swiss, 1, 2)
     client, url = client_for(dora), urls(swiss, pairing)["match"]
     data = {"action": "forfeit", "forfeit-loser": pairing.entry_b_id, "forfeit-kind": "no-show"}
-    with django_capture_on_commit_callbacks(execute=True):
+    with capture(execute=True):
         client.post(url, {**data, "forfeit-reason": "not at the table after 15 minutes"})
+    return pairing, client, url
+
+
+def test_an_undone_forfeit_leaves_no_decision_on_any_page(
+    dora: Any, swiss: Division, django_capture_on_commit_callbacks: Any
+) -> None:
+    pairing, client, url = _no_show_forfeited(dora, swiss, django_capture_on_commit_callbacks)
     pages = [url, urls(swiss)["division"], f"/events/{swiss.event.slug}/{swiss.slug}/rounds/swiss/1/?big=1"]
     shown = {page: text_of(client.get(page)) for page in pages}
     assert [p for p, html in shown.items() if "not at the table" not in html and "forfeit (no-show)" not in html] == []
@@ -1246,3 +1252,28 @@ def test_the_rounds_list_main_before_consolation_and_last_chance_as_the_public_p
     dashboard = divisions_part(text_of(client_for(dora).get("/manage/cup/")))
     shown = [t for t in dict.fromkeys(re.findall(r"(Main|Consolation|Last chance) round (\d)", dashboard))]
     assert shown and shown[0] == ("Main", "1"), shown
+
+
+def test_a_forfeit_reads_as_a_decision_not_as_a_game(
+    dora: Any, swiss: Division, django_capture_on_commit_callbacks: Any
+) -> None:
+    pairing, client, url = _no_show_forfeited(dora, swiss, django_capture_on_commit_callbacks)
+    match = Match.objects.get(pk=pairing.match_id)
+    loser_side = 0 if match.player1_id == pairing.entry_b.player_id else 1
+    names = (match.player1.display_name, match.player2.display_name)
+    winner, loser = names[1 - loser_side], names[loser_side]
+    score = f"{match.score1}\N{EN DASH}{match.score2}"
+    assert match.games.count() == 1  # the stored game row stays (scores and the .mat export read it)
+    pages = {
+        "director": url,
+        "public": reverse("games:match", args=[match.pk]),
+        "entry": reverse("entry:match", args=[match.pk]),
+    }
+    for name, page in pages.items():
+        html = text_of(client.get(page))
+        line = re.search(r'<p class="forfeit-line"[^>]*>(.*?)</p>', html, re.S)
+        assert line is not None, name
+        text = re.sub(r"<[^>]+>", "", line.group(1))
+        reason = "no-show: not at the table after 15 minutes"
+        assert text == f"Forfeit: {winner} wins {score} ({loser} did not play) · Reason: {reason}", (name, text)
+        assert "Single" not in html and "<td>1</td>" not in html, name  # no made-up game with a cube

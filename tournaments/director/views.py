@@ -965,6 +965,8 @@ def match_page(request: HttpRequest, event: str, division: str, key: str) -> Htt
     match = pairing.match
     seq = {"expected_seq": match.seq} if match is not None else {}
     asked = open_correction_request(match) if match is not None else None
+    all_games = page.once("games", lambda: reads.match_games(match) if match is not None else [])
+    shown_games, forfeit = reads.match_results(match, all_games) if match is not None else ([], None)
     context = {
         "event": found.event,
         "division": found,
@@ -973,7 +975,8 @@ def match_page(request: HttpRequest, event: str, division: str, key: str) -> Htt
         "match": match,
         "asked": asked,
         "asked_words": entry_words(asked.undoes) if asked is not None else "",
-        "games": page.once("games", lambda: reads.match_games(match) if match is not None else []),
+        "games": shown_games,
+        "forfeit": forfeit,
         "analysis": match_analysis_of(match) if match is not None and match.seq else None,
         "forms": {
             name.replace("-", "_"): _form(page, failed, MATCH_ACTIONS, name, initial=seq)

@@ -19,6 +19,7 @@ from django.db.models import Case, Count, F, Q, QuerySet, Value, When
 
 from games.access import new_entry_token, token_text
 from games.models import EntryToken, Game, Match
+from games.selectors import Forfeit, forfeit_of, games_played
 from tournaments.core import STILL_OPEN, PairingState, bracket_rank, pairing_state
 from tournaments.models import ELIMINATION_FORMATS, Division, Entry, Event, Pairing, Round
 
@@ -217,6 +218,12 @@ def round_boards(rnd: Round) -> list[Board]:
 
 def match_games(match: Match) -> list[Game]:
     return list(Game.objects.filter(match=match).order_by("number"))
+
+
+def match_results(match: Match, games: list[Game]) -> tuple[list[Game], Forfeit | None]:
+    """The games a director's games table shows, and the forfeit that closed the match (if one did)."""
+    forfeit = forfeit_of(match, games, (match.player1.display_name, match.player2.display_name))
+    return games_played(games, forfeit), forfeit
 
 
 @dataclass(frozen=True)

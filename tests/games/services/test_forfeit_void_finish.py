@@ -175,3 +175,34 @@ def test_void_and_finish_check_the_sequence(new_match, cast, refused) -> None:
         services.void_match(match.pk, actor=cast.as_director, reason="x", expected_seq=1)
     with refused(match, ErrorCode.STALE_SEQUENCE, "moved on"):
         services.finish_match(match.pk, actor=cast.as_director, expected_seq=1)
+
+
+def test_a_forfeit_is_told_apart_from_the_games_played_before_it(new_match, drive, cast) -> None:
+    match = new_match(length=7, entry_mode="scoresheet")
+    d = drive(match)
+    d.result(0, 2)
+    d.result(1, 3)  # 2-3
+    services.forfeit_match(match.pk, actor=cast.as_director, loser_side=1, reason="left the club")
+    match.refresh_from_db()
+    games = list(selectors.match_games(match))
+    forfeit = selectors.forfeit_of(match, games, ("Ann", "Bob"))
+    assert forfeit == selectors.Forfeit(
+        game=3, begun=False, winner="Ann", loser="Bob", score=(7, 3), reason="left the club", played=True
+    )
+    assert [g.number for g in selectors.games_played(games, forfeit)] == [1, 2]
+
+    mid_game = new_match(length=5)
+    d = drive(mid_game, seed=1)
+    d.to_roll_phase()
+    services.forfeit_match(mid_game.pk, actor=cast.as_director, loser_side=0, reason="no-show after the break")
+    mid_game.refresh_from_db()
+    games = list(selectors.match_games(mid_game))
+    forfeit = selectors.forfeit_of(mid_game, games, ("Ann", "Bob"))
+    assert forfeit is not None and (forfeit.begun, forfeit.played, forfeit.winner, forfeit.score) == (
+        True,
+        True,
+        "Bob",
+        (0, 5),
+    )
+    assert selectors.games_played(games, forfeit) == []
+    assert selectors.forfeit_of(new_match(length=3), [], ("Ann", "Bob")) is None
