@@ -33,6 +33,17 @@ class IntegerField(serializers.IntegerField):
         return int(data)
 
 
+class CharField(serializers.CharField):
+    """A JSON string: ``"Oslo"``, never ``42`` or ``true`` (which DRF's own field would take as ``"42"``)."""
+
+    default_error_messages = {"invalid": "expected text (a JSON string), not a number or true/false"}  # noqa: RUF012
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class FloatField(serializers.FloatField):
     """A JSON number: ``1500`` or ``1500.5``, never ``"1500"`` or ``true``."""
 

@@ -344,7 +344,7 @@ class EntryImportInput(serializers.Serializer):
 
     body_required = True  # one of the two (games.api.schema.AutoSchema)
 
-    csv = serializers.CharField(
+    csv = strict.CharField(
         required=False,
         trim_whitespace=False,
         help_text=(

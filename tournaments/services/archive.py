@@ -165,6 +165,7 @@ PAIRING_FIELDS = (
     "penalty_a",
     "penalty_b",
     "swapped_reason",
+    "played_at",
     "updated_at",
 )
 STANDING_FIELDS = (
@@ -236,6 +237,7 @@ ADDED_SINCE_FIRST_WRITTEN: dict[type[models.Model], frozenset[str]] = {
     Division: frozenset({"casual", "forfeit_tiebreaks", "analyse_each_game", "payouts", "knockout_size"}),
     Standing: frozenset({"places"}),
     Match: frozenset({"casual"}),
+    Pairing: frozenset({"played_at"}),
 }
 
 #: Every model field that is not copied as it is, and what the file does with it (a test checks that every field

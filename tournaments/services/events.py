@@ -395,7 +395,13 @@ def import_entries_csv(division: Division, *, actor: Actor, text: str) -> Import
         lines = list(csv.reader(io.StringIO(text.strip())))
     except csv.Error as exc:
         raise _invalid(f"the list is not readable CSV ({exc}); nothing was registered") from None
-    header = bool(lines) and "name" in {cell.strip().lower() for cell in lines[0]}
+    named = {cell.strip().lower() for cell in lines[0] if cell.strip()} if lines else set()
+    header = "name" in named or (bool(named) and named <= set(CSV_COLUMNS))  # a line of column names is a header
+    if header and "name" not in named:
+        raise _invalid(
+            "the header row names no 'name' column: add one, or leave the header out and give each player as "
+            "name,club,country,rating,seed; nothing was registered"
+        )
     columns = [cell.strip().lower() for cell in lines[0]] if header else list(CSV_COLUMNS)
     first = 2 if header else 1
     rows = [dict(zip(columns, cells, strict=False)) for cells in lines[1 if header else 0 :] if cells]

@@ -138,8 +138,11 @@ def test_imports_too_big_or_not_text_are_refused(swiss: Division, director: Any)
     _refused(client.post(url, {}, format="json"), {"non_field_errors"})
     both = {"csv": "name\nA\n", "file": SimpleUploadedFile("a.csv", b"name\nB\n", "text/csv")}
     _refused(client.post(url, both, format="multipart"), {"non_field_errors"})
-    _refused(client.post(url, {"csv": 42}, format="json"))
-    _refused(client.post(url, {"csv": "club,rating\nOslo BK,1500\n"}, format="json"))  # no name column
+    assert _refused(client.post(url, {"csv": 42}, format="json"), {"csv"})["fields"]["csv"] == [
+        "expected text (a JSON string), not a number or true/false"
+    ]
+    no_name = _refused(client.post(url, {"csv": "club,rating\nOslo BK,1500\n"}, format="json"))  # a header, no name
+    assert "the header row names no 'name' column" in no_name["message"]
     assert swiss.entries.count() == 4
 
 
