@@ -268,5 +268,5 @@ def test_a_day_of_two_divisions_run_from_the_pages(pages: Pages, django_user_mod
     expect(visitor.locator(".champion")).to_contain_text(final.entry_a.player.display_name)
     shot(pages, visitor, "cup-finished")
     display.reload()
-    expect(display.locator(".display-calls")).to_contain_text("No call")
+    expect(display.locator(".display-calls")).to_contain_text("The event is over: every division has finished.")
     pages.shot(display, "venue-display-end")
