@@ -71,6 +71,9 @@ def child(root: Path, url: str, players: int, double: bool) -> None:
     from tournaments import services
     from tournaments.models import Entry, Pairing
 
+    if not Path(services.__file__).resolve().is_relative_to(root.resolve()):
+        raise SystemExit(f"the start would time {services.__file__}, not the checkout at {root}")
+
     user, _ = get_user_model().objects.get_or_create(username="round-robin-bench")
     actor = Actor(user=user)
     event = services.create_event(actor=actor, name=f"Round robin {players}")
@@ -112,7 +115,9 @@ def server_cpu(pid: int) -> float:
 def run_child(root: Path, url: str, players: int, double: bool) -> dict[str, object]:
     command = [sys.executable, str(Path(__file__).resolve()), "--child", str(root), "--database-url", url]
     command += ["--fields", f"{players}{'d' if double else ''}"]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    # In the checkout's own folder: Celery puts the working folder first on sys.path as it loads, so a child run from
+    # another checkout would time that one's code.
+    done = subprocess.run(command, cwd=root, capture_output=True, text=True, check=False)
     if done.returncode:
         raise SystemExit(f"the start by {root} failed:\n{done.stdout}{done.stderr}")
     return json.loads(done.stdout.strip().splitlines()[-1])

@@ -161,10 +161,10 @@ def play_order(rnd: Round) -> tuple[int, int, int]:
 MAX_FIELD = {
     Division.Format.SWISS: 10_000,
     Division.Format.SWISS_KNOCKOUT: 10_000,
-    Division.Format.ROUND_ROBIN: 500,  # 124,750 matches drawn at once
+    Division.Format.ROUND_ROBIN: 500,  # 124,750 pairings drawn at once
     **dict.fromkeys(ELIMINATION_FORMATS, 2_048),
 }
-#: A double round robin draws twice the matches: 350 players make 122,150.
+#: A double round robin draws twice the pairings: 350 players make 122,150.
 MAX_DOUBLE_ROUND_ROBIN = 350
 
 
@@ -173,6 +173,26 @@ def max_field(division: Division) -> int:
     if division.format == Division.Format.ROUND_ROBIN and division.double_round_robin:
         return MAX_DOUBLE_ROUND_ROBIN
     return MAX_FIELD[division.format]
+
+
+#: A round robin makes its matches ahead of play, not all at its draw (a 500-player field has 124,750): each
+#: player's next :func:`round_robin_ahead` pairings not yet played have their matches, the later ones are made as
+#: those are played (tournaments/services/sync.py), or at once when a director acts on one or a player withdraws.
+ROUND_ROBIN_AHEAD = 10
+#: ... and at least enough that the draw makes about this many matches: a field of up to 45 players has every match
+#: from its draw.
+ROUND_ROBIN_DRAWN_MATCHES = 1_000
+
+
+def round_robin_ahead(places: int) -> int:
+    """How many of each player's next pairings have their matches in a round robin of ``places`` (the field, one
+    more when it is odd: the bye's place)."""
+    return max(ROUND_ROBIN_AHEAD, math.ceil(2 * ROUND_ROBIN_DRAWN_MATCHES / max(places, 2)))
+
+
+def round_robin_places(rounds: int, *, double: bool) -> int:
+    """The places of a round robin of ``rounds`` rounds (an odd field's bye counts as a place)."""
+    return (rounds // 2 if double else rounds) + 1
 
 
 def knockout_min_rounds(entrants: int, size: int) -> int:

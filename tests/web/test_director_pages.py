@@ -896,6 +896,39 @@ def test_a_round_robin_shows_its_current_round(dora: Any) -> None:
     assert page.count('<details class="round" open>') == 2 and page.count('<details class="round">') == 1
 
 
+def test_a_round_robin_match_not_made_yet_is_made_by_the_director(dora: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tournaments import core
+
+    monkeypatch.setattr(core, "ROUND_ROBIN_AHEAD", 2)  # each player's next two matches, so that round 3 has none
+    monkeypatch.setattr(core, "ROUND_ROBIN_DRAWN_MATCHES", 1)
+    actor = Actor(user=dora)
+    event = services.create_event(actor=actor, name="League")
+    settings = services.DivisionSettings(name="A", format="round-robin", entry_mode="scoresheet", match_length=3)
+    division = services.create_division(event, actor=actor, settings=settings)
+    for i in range(1, 7):
+        services.register_player(division, actor=actor, name=f"P{i}", rating=2000 - i)
+    services.start_division(division, actor=actor)
+    later = pairing_at(division, 4, 1)
+    assert later.match is None and later.status == Pairing.Status.READY
+    client = client_for(dora)
+    url = f"/manage/league/a/match/{later.key}/"
+    page = text_of(client.get(url))
+    assert "Its match is not made yet: a round robin makes each player's next 2 matches ahead of play" in page
+    assert "its players are not known" not in page and 'value="make-match"' in page
+    answer = client.post(url, {"action": "make-match"}, follow=True)
+    assert "The match is made: its players can enter it from their entry links." in text_of(answer)
+    later = pairing_at(division, 4, 1)
+    assert later.match is not None and later.match.status == Match.Status.SCHEDULED
+    assert (later.match.player1_id, later.match.player2_id) == (later.entry_a.player_id, later.entry_b.player_id)
+    assert later.match.source.endswith(f"/{later.key}") and later.match.length == 3
+    page = text_of(client.get(url))
+    assert "Its match is not made yet" not in page and f'href="/play/match/{later.match.pk}/"' in page
+    assert Match.objects.filter(pk=later.match.pk).count() == 1
+    again = client.post(url, {"action": "make-match"})  # twice (a double tap): refused, still one match
+    assert again.status_code == 409 and "This pairing&#x27;s match is already made." in text_of(again)
+    assert pairing_at(division, 4, 1).match_id == later.match.pk
+
+
 def started_cup(dora: Any) -> Division:
     """An 8-player main with consolation and last chance (two places), started."""
     actor = Actor(user=dora)

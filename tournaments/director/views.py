@@ -48,6 +48,7 @@ from games.models import Match
 from games.selectors import entry_words, open_correction_request
 from tournaments import selectors, services
 from tournaments.access import directs_event
+from tournaments.core import round_robin_ahead, round_robin_places
 from tournaments.director import forms as f
 from tournaments.models import Division, Entry, Event, Pairing, Round
 from tournaments.pages import (
@@ -851,10 +852,10 @@ def _counts(division: Division) -> dict[str, int]:
 
 
 def _match_id(page: Page) -> int:
-    match_id = page.pairing_.match_id
-    if match_id is None:
-        raise ApplicationError(ErrorCode.CONFLICT, _("This pairing has no match yet."))
-    return match_id
+    """The board's match, made now if it is a round-robin match not due yet (the director acts on it)."""
+    if page.pairing_.match_id is not None:
+        return page.pairing_.match_id
+    return services.pairing_match(page.pairing_, actor=page.actor)
 
 
 def _replace_result(page: Page, target: Any, data: dict[str, Any]) -> str:
@@ -902,6 +903,19 @@ def _analyse(page: Page, target: Any, data: dict[str, Any]) -> str:
     return _("GNU Backgammon's analysis is asked for: it shows on the match page when it is done.")
 
 
+def _ahead(division: Division) -> int:
+    """How many of each player's next matches the round robin has made (tournaments/core.py)."""
+    rounds = division.rounds.count()
+    return round_robin_ahead(round_robin_places(rounds, double=division.double_round_robin))
+
+
+def _make_match(page: Page, target: Any, data: dict[str, Any]) -> str:
+    if page.pairing_.match_id is not None:
+        raise ApplicationError(ErrorCode.CONFLICT, _("This pairing's match is already made."))
+    _match_id(page)
+    return _("The match is made: its players can enter it from their entry links.")
+
+
 def _pairing_sides(page: Page, target: Any) -> dict[str, Any]:
     p = page.pairing_
     entries = [e for e in (p.entry_a, p.entry_b) if e is not None]
@@ -944,6 +958,7 @@ MATCH_ACTIONS = {
     "undo": Action(f.UndoForm, _undo),
     "analyse": Action(f.EmptyForm, _analyse),
     "new-link": Action(f.NewLinkForm, _new_link, options=lambda page, target: {"names": _side_names(page)}),
+    "make-match": Action(f.EmptyForm, _make_match),
 }
 
 
@@ -978,9 +993,10 @@ def match_page(request: HttpRequest, event: str, division: str, key: str) -> Htt
         "games": shown_games,
         "forfeit": forfeit,
         "analysis": match_analysis_of(match) if match is not None and match.seq else None,
+        "ahead": _ahead(found) if match is None and pairing.status == Pairing.Status.READY else None,
         "forms": {
             name.replace("-", "_"): _form(page, failed, MATCH_ACTIONS, name, initial=seq)
-            for name in ("confirm", "forfeit", "penalty", "replace-result", "reopen", "undo", "new-link")
+            for name in ("confirm", "forfeit", "penalty", "replace-result", "reopen", "undo", "new-link", "make-match")
         },
     }
     return _answer(request, "director/match.html", context, failed)

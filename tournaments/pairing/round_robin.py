@@ -9,10 +9,12 @@ than it is second, the best any single cycle of ``n - 1`` games can do.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Hashable, Iterable, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
+K = TypeVar("K")
 
 
 def round_robin(entrants: Sequence[T], *, double: bool = False) -> list[list[tuple[T, T | None]]]:
@@ -47,6 +49,22 @@ def round_robin(entrants: Sequence[T], *, double: bool = False) -> list[list[tup
         [(a, b) if b is None else (b, a) for a, b in rnd] for rnd in first_cycle
     ]
     return first_cycle + second_cycle
+
+
+def due_pairings(pairings: Iterable[tuple[K, Hashable, Hashable]], ahead: int) -> set[K]:
+    """The pairings whose matches are due: ``pairings`` are the pairings not yet played, as (key, player a, player
+    b), in the order they are to be played (round, then board); a pairing is due when it is among the first
+    ``ahead`` of them of either of its players, so that every player has his next ``ahead`` matches at hand."""
+    if ahead < 1:
+        raise ValueError(f"ahead must be at least 1, not {ahead}")
+    seen: Counter[Hashable] = Counter()
+    due: set[K] = set()
+    for key, a, b in pairings:
+        if seen[a] < ahead or seen[b] < ahead:
+            due.add(key)
+        seen[a] += 1
+        seen[b] += 1
+    return due
 
 
 def _pairing(a: T | None, b: T | None) -> tuple[T, T | None]:

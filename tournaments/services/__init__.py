@@ -51,6 +51,7 @@ from tournaments.services.results import (
     confirm_result,
     dispute_result,
     give_penalty,
+    pairing_match,
     swap_players,
     withdraw_entry,
 )
@@ -82,6 +83,7 @@ __all__ = [
     "import_entries_csv",
     "mark_standings_failed",
     "pair_next_round",
+    "pairing_match",
     "recompute_ratings",
     "recompute_standings",
     "register_player",

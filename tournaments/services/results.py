@@ -21,7 +21,7 @@ from tournaments.core import bracket_slot, lock_division, pairing_words, plan_of
 from tournaments.models import Division, Entry, Pairing, Round
 from tournaments.pairing import brackets
 from tournaments.services.followup import schedule_followup
-from tournaments.services.sync import sync_locked_division
+from tournaments.services.sync import SyncReport, make_matches, sync_locked_division
 
 Confirmation = Pairing.Confirmation
 
@@ -29,6 +29,29 @@ Confirmation = Pairing.Confirmation
 def _pairing_locked(pairing: Pairing) -> tuple[Division, Pairing]:
     division = lock_division(pairing.division_id)
     return division, Pairing.objects.select_related("match", "entry_a__player", "entry_b__player").get(pk=pairing.pk)
+
+
+def _with_match(division: Division, pairing: Pairing) -> Pairing:
+    """``pairing`` (read under the division's lock) with its match: a round-robin pairing whose match is not due yet
+    (:func:`tournaments.core.round_robin_ahead`) has it made now, as a director acts on it."""
+    if pairing.match_id is not None or pairing.status != Pairing.Status.READY or pairing.entry_b_id is None:
+        return pairing
+    make_matches(division, [pairing], SyncReport())
+    return Pairing.objects.select_related("match", "entry_a__player", "entry_b__player").get(pk=pairing.pk)
+
+
+def pairing_match(pairing: Pairing, *, actor: Actor) -> int:
+    """The id of the pairing's match for a director's action on it, made now if it is not due yet.
+
+    :raises ApplicationError: CONFLICT when the pairing has no match because its players are not known yet (or it
+        is a bye)."""
+    with transaction.atomic():
+        division, pairing = _pairing_locked(pairing)
+        check_directs(actor, division.event)
+        pairing = _with_match(division, pairing)
+    if pairing.match_id is None:
+        raise ApplicationError(ErrorCode.CONFLICT, "this pairing has no match yet (its players are not known)")
+    return pairing.match_id
 
 
 # -- confirmation and disputes -------------------------------------------------------------------------------------
@@ -89,6 +112,7 @@ def award_forfeit(pairing: Pairing, *, actor: Actor, loser: Entry, kind: str, re
     with transaction.atomic():
         division, pairing = _pairing_locked(pairing)
         check_directs(actor, division.event)
+        pairing = _with_match(division, pairing)
         if loser.pk not in (pairing.entry_a_id, pairing.entry_b_id):
             raise ApplicationError(ErrorCode.INVALID_INPUT, f"{loser.player.display_name} does not play this match")
         if pairing.match is None:
@@ -112,6 +136,7 @@ def give_penalty(pairing: Pairing, *, actor: Actor, against: Entry, points: int,
     with transaction.atomic():
         division, pairing = _pairing_locked(pairing)
         check_directs(actor, division.event)
+        pairing = _with_match(division, pairing)
         if against.pk not in (pairing.entry_a_id, pairing.entry_b_id) or pairing.match is None:
             raise ApplicationError(ErrorCode.INVALID_INPUT, "that player does not play this pairing's match")
         side = 0 if against.pk == pairing.entry_a_id else 1
@@ -138,6 +163,10 @@ def withdraw_entry(entry: Entry, *, actor: Actor, reason: str) -> Entry:
         entry = Entry.objects.select_related("player").get(pk=entry.pk)
         if entry.status == Entry.Status.WITHDRAWN:
             raise ApplicationError(ErrorCode.CONFLICT, f"{entry.player.display_name} has already withdrawn")
+        if division.format == Division.Format.ROUND_ROBIN and division.status == Division.Status.RUNNING:
+            # Every match of his still to play is forfeited below, the ones not due yet too: they are made now.
+            unmade = division.pairings.filter(Q(entry_a=entry) | Q(entry_b=entry), match__isnull=True)
+            make_matches(division, list(unmade.filter(status=Pairing.Status.READY)), SyncReport())
         entry.status, entry.withdrawn_at = Entry.Status.WITHDRAWN, timezone.now()
         entry.withdrawal_reason = reason.strip()
         if division.status == Division.Status.REGISTRATION:

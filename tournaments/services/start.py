@@ -20,9 +20,9 @@ from games.bulk import copy_new_rows, update_rows
 from games.errors import ApplicationError, ErrorCode
 from games.services import start_many_matches
 from tournaments.access import check_directs
-from tournaments.core import knockout_min_rounds, lock_division, max_field, plan_of, round_length
+from tournaments.core import knockout_min_rounds, lock_division, max_field, plan_of, round_length, round_robin_ahead
 from tournaments.models import KNOCKOUT_SIZES, Division, Entry, Event, Pairing, Rating, Round
-from tournaments.pairing.round_robin import round_robin
+from tournaments.pairing.round_robin import due_pairings, round_robin
 from tournaments.services.bracket import draw_brackets
 from tournaments.services.followup import schedule_followup
 from tournaments.services.swiss import BOARD_FIELDS, Board, board_rows, pair_swiss_round
@@ -47,8 +47,8 @@ def start_division(division: Division, *, actor: Actor, only_checked_in: bool | 
         if division.is_elimination:
             draw_brackets(division, plan_of(division, len(entries)))
         elif division.format == Division.Format.ROUND_ROBIN and len(entries) > 1:
-            # Every match is made with the draw, so there is nothing for a sync to do (and 100,000 pairings to
-            # read): the division's pages are told that it changed.
+            # The matches due are made with the draw, so there is nothing for a sync to do (and 100,000 pairings
+            # to read): the division's pages are told that it changed.
             _draw_round_robin(division, entries)
             Division.objects.filter(pk=division.pk).update(results_version=F("results_version") + 1)
             assign_tables(division.event_id, tables_given=division.event.tables_given)  # round 1's tables
@@ -158,8 +158,9 @@ def _rating(entry: Entry, known: dict[int, float]) -> float:
 
 
 def _draw_round_robin(division: Division, entries: list[Entry]) -> None:
-    """Every round of the schedule with every match: the rounds in one INSERT, the matches and the pairings in one
-    COPY each, whatever the size of the field."""
+    """Every round of the schedule, every pairing and the matches due (each player's next
+    :func:`~tournaments.core.round_robin_ahead` pairings; the sync makes the others as play reaches them): the rounds
+    in one INSERT, the matches and the pairings in one COPY each, whatever the size of the field."""
     ordered = sorted(entries, key=lambda e: e.seed or 0)
     player = {e.pk: e.player_id for e in entries}
     schedule = round_robin([e.pk for e in ordered], double=division.double_round_robin)
@@ -178,13 +179,19 @@ def _draw_round_robin(division: Division, entries: list[Entry]) -> None:
         cycle = 2 if division.double_round_robin and rnd.number > len(schedule) // 2 else 1
         reason = "round robin, circle method" + (" (second cycle, sides swapped)" if cycle == 2 else "")
         boards_of.append(sorted(((a, b, reason) for a, b in pairs), key=lambda board: board[1] is None))
-    matches = iter(
+    played = [
+        ((rnd.number, table), a, b)
+        for rnd, boards in zip(rounds, boards_of, strict=True)
+        for table, (a, b, _) in enumerate(boards, start=1)
+        if b is not None
+    ]
+    due = due_pairings(played, round_robin_ahead(2 * len(schedule[0])))
+    made = iter(
         start_many_matches(
             [
-                (player[a], player[b], rnd.length, f"{source}-{rnd.number}-{table}")
-                for rnd, boards in zip(rounds, boards_of, strict=True)
-                for table, (a, b, _) in enumerate(boards, start=1)
-                if b is not None
+                (player[a], player[b], rounds[number - 1].length, f"{source}-{number}-{table}")
+                for (number, table), a, b in played
+                if (number, table) in due
             ],
             variant=division.variant,
             crawford=division.crawford,
@@ -193,5 +200,6 @@ def _draw_round_robin(division: Division, entries: list[Entry]) -> None:
             private=not division.event.public,
         )
     )
+    matches = iter([next(made) if key in due else None for key, _, _ in played])
     rows = (row for rnd, boards in zip(rounds, boards_of, strict=True) for row in board_rows(rnd, boards, matches))
     copy_new_rows(Pairing, BOARD_FIELDS, rows)

@@ -30,8 +30,9 @@ from games.access import SYSTEM
 from games.bulk import update_rows
 from games.errors import ApplicationError
 from games.models import Action, Match, Player
-from tournaments.core import COUNTED, counts, lock_division
+from tournaments.core import COUNTED, PLAYABLE, counts, lock_division, round_robin_ahead, round_robin_places
 from tournaments.models import Division, Entry, Event, Pairing, Round
+from tournaments.pairing.round_robin import due_pairings
 from tournaments.services.bracket import advance_brackets
 from tournaments.services.knockout import draw_knockout, knockout_due
 from tournaments.services.swiss import pair_swiss_round
@@ -227,10 +228,29 @@ def _start_matches(division: Division, pairings: list[Pairing], report: SyncRepo
     """Create the match of every slot whose two players are known: one INSERT for the matches, one UPDATE for the
     slots, whatever the size of the round. A slot whose two players have both withdrawn gets no match: it is a
     double forfeit (:func:`_double_forfeit`). True when there was one."""
-    event = division.event
     todo = [p for p in pairings if p.match_id is None and p.status == Status.READY and p.entry_b_id is not None]
+    if todo and division.format == Division.Format.ROUND_ROBIN:
+        due = _round_robin_due(division, pairings)
+        todo = [p for p in todo if p.pk in due]
+    return make_matches(division, todo, report)
+
+
+def _round_robin_due(division: Division, pairings: list[Pairing]) -> set[int]:
+    """The round-robin pairings whose matches are due (:func:`tournaments.pairing.round_robin.due_pairings`), of
+    ``pairings``: every pairing of the division not counted yet (the sync's live ones)."""
+    numbers = dict(division.rounds.values_list("pk", "number"))
+    places = round_robin_places(len(numbers), double=division.double_round_robin)
+    unplayed = sorted((p for p in pairings if p.status in PLAYABLE), key=lambda p: (numbers[p.round_id], p.board))
+    return due_pairings(((p.pk, p.entry_a_id, p.entry_b_id) for p in unplayed), round_robin_ahead(places))
+
+
+def make_matches(division: Division, todo: list[Pairing], report: SyncReport) -> bool:
+    """Make the matches of ``todo`` (ready pairings, both players known, no match yet); a withdrawn player's is
+    forfeited at once, and a pairing of two withdrawn players is a double forfeit. The caller holds the division's
+    lock. True when there was a double forfeit."""
     if not todo:
         return False
+    event = division.event
     wanted = {e for p in todo for e in _entry_ids(p)}
     entries = {
         pk: (player, status)

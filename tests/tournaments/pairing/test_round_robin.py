@@ -7,7 +7,7 @@ from itertools import combinations
 
 import pytest
 
-from tournaments.pairing.round_robin import round_robin
+from tournaments.pairing.round_robin import due_pairings, round_robin
 
 SIZES = [1, 2, 3, 5, 8, 17]
 
@@ -75,3 +75,25 @@ def test_empty_and_generic_entrants() -> None:
     assert round_robin([]) == []
     assert round_robin([10, 20]) == [[(10, 20)]]
     assert round_robin(["solo"]) == [[("solo", None)]]
+
+
+def test_a_pairing_is_due_among_the_first_of_either_players_pairings() -> None:
+    schedule = [("1a", "p", "q"), ("1b", "r", "s"), ("2a", "p", "r"), ("2b", "q", "s"), ("3a", "p", "s")]
+    assert due_pairings(schedule, 1) == {"1a", "1b"}
+    assert due_pairings(schedule, 2) == {"1a", "1b", "2a", "2b"}
+    assert due_pairings(schedule, 3) == set(key for key, _, _ in schedule)
+    # q has played: his next two are 2b and nothing more; p's next two are 2a and 3a.
+    assert due_pairings(schedule[2:], 2) == {"2a", "2b", "3a"}
+    with pytest.raises(ValueError, match="at least 1"):
+        due_pairings(schedule, 0)
+
+
+@pytest.mark.parametrize("n", [6, 17, 60])
+def test_the_due_pairings_of_a_whole_schedule_are_each_players_first_rounds(n: int) -> None:
+    rounds = round_robin(_players(n))
+    played = [((r, i), a, b) for r, rnd in enumerate(rounds) for i, (a, b) in enumerate(rnd) if b is not None]
+    due = due_pairings(played, 4)
+    per_player = Counter(p for key, a, b in played if key in due for p in (a, b))
+    assert all(count >= 4 for count in per_player.values()) and len(per_player) == n
+    # Nothing later than a player's fourth pairing, or his fifth round when he had a bye among them.
+    assert max(r for r, _ in due) == (4 if n % 2 else 3)
