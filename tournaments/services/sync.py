@@ -107,7 +107,12 @@ def sync_locked_division(division: Division) -> SyncReport:
     """:func:`sync_division` for a caller that holds the division's lock (:func:`tournaments.core.lock_division`)
     and is past its registration."""
     report = SyncReport()
-    live = list(division.pairings.filter(_LIVE).select_related("match").defer("match__state").order_by("id"))
+    live_rows = division.pairings.filter(_LIVE)
+    if division.format == Division.Format.ROUND_ROBIN:
+        # A round-robin pairing whose match is not made yet has nothing to take: the ones now due are found apart,
+        # as plain values (:func:`_round_robin_due`), not as 100,000 models.
+        live_rows = live_rows.filter(match__isnull=False)
+    live = list(live_rows.select_related("match").defer("match__state").order_by("id"))
     taken = [pairing for pairing in live if _take_result(pairing, report)]
     update_rows(Pairing, taken, _RESULT_FIELDS)
     touched = live
@@ -228,20 +233,26 @@ def _start_matches(division: Division, pairings: list[Pairing], report: SyncRepo
     """Create the match of every slot whose two players are known: one INSERT for the matches, one UPDATE for the
     slots, whatever the size of the round. A slot whose two players have both withdrawn gets no match: it is a
     double forfeit (:func:`_double_forfeit`). True when there was one."""
-    todo = [p for p in pairings if p.match_id is None and p.status == Status.READY and p.entry_b_id is not None]
-    if todo and division.format == Division.Format.ROUND_ROBIN:
-        due = _round_robin_due(division, pairings)
-        todo = [p for p in todo if p.pk in due]
+    if division.format == Division.Format.ROUND_ROBIN:
+        todo = _round_robin_due(division)
+        pairings.extend(todo)  # the sync's loaded pairings: the division is not over while these are played
+    else:
+        todo = [p for p in pairings if p.match_id is None and p.status == Status.READY and p.entry_b_id is not None]
     return make_matches(division, todo, report)
 
 
-def _round_robin_due(division: Division, pairings: list[Pairing]) -> set[int]:
-    """The round-robin pairings whose matches are due (:func:`tournaments.pairing.round_robin.due_pairings`), of
-    ``pairings``: every pairing of the division not counted yet (the sync's live ones)."""
+def _round_robin_due(division: Division) -> list[Pairing]:
+    """The round-robin pairings whose matches are due (:func:`tournaments.pairing.round_robin.due_pairings`) and
+    not made yet, read from the division's pairings not played yet as plain values."""
     numbers = dict(division.rounds.values_list("pk", "number"))
     places = round_robin_places(len(numbers), double=division.double_round_robin)
-    unplayed = sorted((p for p in pairings if p.status in PLAYABLE), key=lambda p: (numbers[p.round_id], p.board))
-    return due_pairings(((p.pk, p.entry_a_id, p.entry_b_id) for p in unplayed), round_robin_ahead(places))
+    rows = division.pairings.filter(status__in=PLAYABLE).values_list(
+        "pk", "round_id", "board", "entry_a_id", "entry_b_id", "match_id"
+    )
+    unplayed = sorted(rows, key=lambda row: (numbers[row[1]], row[2]))
+    due = due_pairings(((pk, a, b) for pk, _, _, a, b, _ in unplayed), round_robin_ahead(places))
+    wanted = [pk for pk, _, _, _, b, match in unplayed if match is None and b is not None and pk in due]
+    return list(division.pairings.filter(pk__in=wanted, status=Status.READY).order_by("id")) if wanted else []
 
 
 def make_matches(division: Division, todo: list[Pairing], report: SyncReport) -> bool:
@@ -340,7 +351,8 @@ def _auto_pair(division: Division, touched: list[Pairing]) -> int | None:
 
 def _finish_if_done(division: Division, pairings: list[Pairing]) -> bool:
     """Finish the division when nothing is left to play (or run it again when a forced correction reopened a match).
-    ``pairings``: those the sync loaded; every other one counts, so it is neither open nor unconfirmed."""
+    ``pairings``: those the sync loaded; every other one counts, so it is neither open nor unconfirmed (but for a
+    round-robin pairing whose match is not made yet)."""
     if division.status == Division.Status.FINISHED and any(p.status in _OPEN for p in pairings):
         # A correction the director forced through voided a played match (a final, say): it is played again.
         division.status, division.finished_at = Division.Status.RUNNING, None
@@ -351,6 +363,8 @@ def _finish_if_done(division: Division, pairings: list[Pairing]) -> bool:
         return False
     if any(p.status == Status.FINISHED and not counts(p) for p in pairings):
         return False
+    if division.format == Division.Format.ROUND_ROBIN and division.pairings.filter(status__in=PLAYABLE).exists():
+        return False  # a pairing whose match is not made yet (the sync did not load it)
     if division.in_swiss_phase and division.rounds.count() < division.rounds_planned:
         return False
     if division.is_swiss_knockout and not division.knockout_drawn:
