@@ -633,13 +633,24 @@ def prize_cells(payouts: Payouts, entry_id: int) -> list[str]:
 
 
 def remainder_notes(payouts: Payouts) -> list[str]:
-    """What rounding to cents left over, per flight that left any: said beside the table."""
-    return [
+    """What rounding to cents left over, and what shared places pay beyond the table, per flight: said beside the
+    table."""
+    left = [
         _("%(flight)s: %(cents)s left over by rounding to cents.")
         % {"flight": PRIZE_WORDS[flight], "cents": cents_text(cents)}
         for flight, cents in payouts.remainder.items()
         if cents
     ]
+    over = [
+        _(
+            "%(flight)s: %(cents)s more than the table pays, as players who share a place are each paid the prize "
+            "of its best place."
+        )
+        % {"flight": PRIZE_WORDS[flight], "cents": cents_text(cents)}
+        for flight, cents in payouts.over.items()
+        if cents
+    ]
+    return left + over
 
 
 def place_columns(rows: Iterable[Standing]) -> list[tuple[str, StrOrPromise]]:

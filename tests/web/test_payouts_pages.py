@@ -113,3 +113,29 @@ def test_the_players_list_of_a_finished_division_names_its_winners(finished: Div
     assert status_of("P01") == "Champion", "the main draw's winner"
     assert status_of("P05") == "Consolation winner"
     assert status_of("P02") == "Eliminated"
+
+
+def test_best_says_on_the_page_what_it_pays_beyond_the_table(finished: Division, director: Any) -> None:
+    client = director_client(director)
+    stored = client.post(manage(finished), form(mode="amount", pool="", ties="best", main="50, 30, 20, 10"))
+    page = client.get(stored["Location"]).content.decode()
+    # P03 and P04 share 3-4: each is paid place 3's 20.00, 10.00 more than the table's 20.00 + 10.00.
+    assert page.count('<td class="prize">20.00</td>') == 4
+    assert "Prize: 10.00 more than the table pays, as players who share a place are each paid the prize" in page
+    assert "The division is still running" not in page
+
+
+def test_prizes_shown_while_the_division_runs_say_so(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    from tests.tournaments.services.support import director_win, open_pairings
+    from tournaments import services
+
+    division = services.start_division(division_of("single", 4, entry_mode="scoresheet"), actor=as_director)
+    first = open_pairings(division)[0]
+    director_win(first, first.entry_a, as_director)  # one semi-final played: its loser holds 3-4
+    services.recompute_standings(division.pk)
+    client = director_client(director)
+    stored = client.post(manage(division), form(main="60, 40", consolation=""))
+    page = client.get(stored["Location"]).content.decode()
+    assert "The division is still running: these are the prizes of the places as they stand now." in page

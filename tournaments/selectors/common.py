@@ -65,6 +65,7 @@ class Payouts:
     paid: dict[int, dict[str, int]] = field(default_factory=dict)
     remainder: dict[str, int] = field(default_factory=dict)
     published: bool = False
+    over: dict[str, int] = field(default_factory=dict)  # per flight, the cents shared places pay beyond the table
 
     def of(self, entry_id: int) -> list[int | None]:
         """The entry's cents in each of the table's flights (None: nothing)."""
@@ -84,6 +85,8 @@ def _parse_place(text: str) -> Place | None:
 
 
 def _flight_places(division: Division, rows: list[Standing], flight: str) -> dict[int, Place]:
+    if division.is_swiss_knockout and not division.knockout_drawn:
+        return {}  # its places come from the knockout, not from the Swiss standings
     if division.is_elimination or division.knockout_drawn:  # places per flight (a knockout's: one flight)
         held = {row.entry_id: _parse_place(row.places.get(flight, "")) for row in rows}
         return {entry: place for entry, place in held.items() if place is not None}
@@ -103,6 +106,7 @@ def payouts_of(division: Division, rows: list[Standing]) -> Payouts:
     flights = [flight for flight in (b.value for b in Round.Bracket) if flight in stored]
     paid: dict[int, dict[str, int]] = {}
     remainder: dict[str, int] = {}
+    over: dict[str, int] = {}
     for flight in flights:
         values = [Decimal(v) for v in stored[flight]]
         prizes = pay.flight_prizes(values, mode=table["mode"], pool=pool, what=flight)
@@ -110,7 +114,8 @@ def payouts_of(division: Division, rows: list[Standing]) -> Payouts:
         for entry, cents in result.paid.items():
             paid.setdefault(entry, {})[flight] = cents
         remainder[flight] = prizes.remainder + result.remainder
-    return Payouts(flights, paid, remainder, bool(table.get("published")))
+        over[flight] = result.over
+    return Payouts(flights, paid, remainder, bool(table.get("published")), over)
 
 
 def rounds_of(division: Division) -> list[Round]:

@@ -43,10 +43,12 @@ class Prizes:
 
 @dataclass(frozen=True)
 class FlightPayouts:
-    """What each placed player of a flight is paid (cents), and the cents left over by splitting shared places."""
+    """What each placed player of a flight is paid (cents), the cents left over by splitting shared places, and the
+    cents paid beyond the table (a shared place paid by ``best``)."""
 
     paid: dict
     remainder: int = 0
+    over: int = 0
 
 
 def to_cents(amount: Decimal) -> int:
@@ -116,6 +118,8 @@ def flight_payouts(places: Mapping[P, Place], prizes: Sequence[int], tie_rule: s
     >>> places = {"a": Place(1, 1), "b": Place(2, 3), "c": Place(2, 3)}
     >>> sorted(flight_payouts(places, [500, 300, 101], SPLIT).paid.items())
     [('a', 500), ('b', 200), ('c', 200)]
+    >>> flight_payouts(places, [500, 300, 101], BEST).over
+    199
     """
     if tie_rule not in TIE_RULES:
         raise PayoutError(f"unknown tie rule {tie_rule!r}: use {SPLIT!r} or {BEST!r}")
@@ -127,17 +131,20 @@ def flight_payouts(places: Mapping[P, Place], prizes: Sequence[int], tie_rule: s
         return prizes[n - 1] if 0 < n <= len(prizes) else 0
 
     paid: dict[P, int] = {}
-    remainder = 0
+    remainder = over = 0
     for place, players in groups.items():
+        total = sum(prize(n) for n in range(place.first, place.last + 1))
+        # A place spans as many players as will share it (5-8: four), even while some of them still play.
+        span = max(place.last - place.first + 1, len(players))
         if tie_rule == BEST:
             each, left = prize(place.first), 0
+            over += max(0, each * len(players) - total * len(players) // span)
         else:
-            total = sum(prize(n) for n in range(place.first, place.last + 1))
-            each, left = divmod(total, len(players))
+            each, left = divmod(total, span)
         remainder += left
         if each:
             paid.update(dict.fromkeys(players, each))
-    return FlightPayouts(paid, remainder)
+    return FlightPayouts(paid, remainder, over)
 
 
 def cents_text(cents: int) -> str:

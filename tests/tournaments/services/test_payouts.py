@@ -207,3 +207,24 @@ def test_once_a_division_is_over_each_flight_has_the_size_of_its_places(
     got = sizes(division)
     assert all(size.known for size in got.values()), got
     assert {flight: size.players for flight, size in got.items() if flight in placed} == placed
+
+
+def test_a_swiss_into_a_knockout_pays_nothing_before_its_knockout(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    from tests.tournaments.services.support import director_win, open_pairings
+
+    division = division_of(
+        "swiss-knockout", 8, entry_mode="scoresheet", match_length=1, rounds_planned=2, knockout_size=4
+    )
+    services.start_division(division, actor=as_director)
+    for p in open_pairings(division):
+        director_win(p, p.entry_a, as_director)
+    services.recompute_standings(division.pk)
+    division.refresh_from_db()
+    division = set_payouts(
+        division, actor=as_director, mode="amount", pool=None, ties="split", published=True, flights={"main": "30, 20"}
+    )
+    # After a Swiss round its leaders are not its winners: the places, and so the prizes, come from the knockout.
+    assert not division.knockout_drawn and selectors.standings_table(division)
+    assert paid(division) == {}

@@ -113,3 +113,19 @@ def test_more_places_than_players_is_refused() -> None:
         check_places(5, 4, what="the consolation")
     with pytest.raises(PayoutError, match=r"pays 5 places but the consolation can have at most 4 players \(why\)"):
         check_places(5, 4, what="the consolation", size="the consolation can have at most 4 players (why)")
+
+
+def test_a_shared_place_still_being_played_pays_its_share_of_the_whole_span() -> None:
+    # Three quarter-final losers known, the fourth quarter-final still played: 5-8 pays (4 x 45.00) / 4 each, not
+    # 180.00 split by the three out so far (60.00 each, then 45.00 once the fourth is out).
+    places = {"champion": Place(1, 1), **{f"q{i}": Place(5, 8) for i in range(3)}}
+    result = flight_payouts(places, [40000, 20000, 10000, 10000, 4500, 4500, 4500, 4500], SPLIT)
+    assert {result.paid[f"q{i}"] for i in range(3)} == {4500} and result.remainder == 0
+
+
+def test_best_says_what_it_pays_beyond_the_table() -> None:
+    uneven = [40000, 20000, 12000, 8000, 7000, 5000, 4000, 2000]
+    # 3-4: 2 x 120.00 against 200.00 in the table; 5-8: 4 x 70.00 against 180.00: 140.00 more in all.
+    assert flight_payouts(KNOCKOUT, uneven, BEST).over == 4000 + 10000
+    assert flight_payouts(KNOCKOUT, uneven, SPLIT).over == 0
+    assert flight_payouts(KNOCKOUT, PRIZES, BEST).over == 0  # the places of each group pay the same
