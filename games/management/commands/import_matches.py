@@ -16,15 +16,27 @@ Output, one line per file::
 then ``N imported, M invalid, K unreadable in S s``. Exit status 0 when every file was imported, 1 otherwise.
 With ``--event SLUG`` each imported match is attached to that event (games.hooks.import_target); an unknown event
 is refused before any file is read.
+
+With ``--jobs N`` (default: the CPUs this process may use) the files are checked in N worker processes, forked
+from this one, while this process stores the files checked before them: the workers only read, replay and
+prepare (no database); the results come back in file order and are stored and reported exactly as with one job,
+so the output, the stored rows and the exit status do not depend on N. One file, or ``--jobs 1``, is checked in
+this process.
 """
 
 from __future__ import annotations
 
+import argparse
 import gc
+import multiprocessing
+import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable, Generator, Iterator
+from contextlib import closing
 from dataclasses import dataclass
+from multiprocessing.pool import AsyncResult
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +59,9 @@ BATCH_FILES = 50
 BATCH_ACTIONS = 20_000
 LOG_SUFFIXES = (".mat", ".txt")
 STDIN = "-"
+#: The files a worker process may have checked ahead of the ones being stored (what is held in memory at most,
+#: beside the batch).
+AHEAD = BATCH_FILES
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +82,14 @@ class Command(BaseCommand):
         )
         parser.add_argument("--event", metavar="SLUG", help="attach the matches to this event")
         parser.add_argument("--quiet", action="store_true", help="print only the files that were not imported")
+        parser.add_argument(
+            "--jobs",
+            type=_jobs,
+            default=None,
+            metavar="N",
+            help=f"check the files in N worker processes while the checked ones are stored (default: the CPUs, "
+            f"here {available_cpus()}; 1: in this process alone)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         attach = None
@@ -100,10 +123,11 @@ class Command(BaseCommand):
                     self.stderr.write(f"... {done} of {len(names)} files in {time.monotonic() - started:.1f} s")
 
         batch = Batch(attach)
-        for name in names:
-            batch.add(name, check_one(name))
-            if batch.full():
-                report(batch.store())
+        with closing(checked_files(names, jobs=options["jobs"] or available_cpus())) as checked_in_order:
+            for name, checked in checked_in_order:
+                batch.add(name, checked)
+                if batch.full():
+                    report(batch.store())
         report(batch.store())
         summary = (
             f"{counts['imported']} imported, {counts['invalid']} invalid, {counts['unreadable']} unreadable "
@@ -113,6 +137,59 @@ class Command(BaseCommand):
             self.stdout.write(summary)
         if counts["invalid"] or counts["unreadable"]:
             raise CommandError(f"not every file was imported: {summary}")
+
+
+def _jobs(text: str) -> int:
+    try:
+        jobs = int(text)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of processes, 1 or more, not {text!r}")
+    return jobs
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def checked_files(names: list[str], *, jobs: int) -> Generator[tuple[str, Outcome | Checked], None, None]:
+    """Each file named, in order, with what its check made of it (:func:`check_one`): checked in ``jobs`` worker
+    processes, at most ``AHEAD`` files checked ahead of the one handed on, or here for one job or one file (or
+    where processes cannot be forked). Standard input is read and checked here, in its place in the order."""
+    jobs = min(jobs, len(names))
+    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        for name in names:
+            yield name, check_one(name)
+        return
+    # Forked: the workers have what is loaded here (no start-up of their own) and never use the database
+    # connection they inherit; a worker ends with os._exit, which leaves the connection alone.
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:  # left early (an error): the workers stop
+        pending: deque[tuple[str, _Done | AsyncResult[Outcome | Checked]]] = deque()
+        for name in names:
+            pending.append((name, _Done(check_one(name)) if name == STDIN else pool.apply_async(check_one, (name,))))
+            if len(pending) > AHEAD:
+                first, result = pending.popleft()
+                yield first, result.get()
+        while pending:
+            first, result = pending.popleft()
+            yield first, result.get()
+        pool.close()
+        pool.join()  # their CPU time counts in this process's children's
+
+
+@dataclass(frozen=True, slots=True)
+class _Done:
+    """A file checked here, among those the workers check."""
+
+    checked: Outcome | Checked
+
+    def get(self) -> Outcome | Checked:
+        return self.checked
 
 
 def _expand(arguments: list[str]) -> Iterator[str]:
