@@ -35,9 +35,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 PlayerId: TypeAlias = int | str
 
@@ -164,6 +165,8 @@ class _Field:
         return self._match(places, bye=bye, reach=None)
 
     def _match(self, places: list[int], *, bye: bool, reach: int | None) -> dict[int, int] | None:
+        import networkx as nx  # here, not at the top: every Django process loads this module, few of them pair
+
         graph: nx.Graph[int] = nx.Graph()
         graph.add_nodes_from(places)
         for k, i in enumerate(places):
