@@ -8,10 +8,13 @@ Time is measured by bench/import_bench.py (bench/README.md, "Import"), never her
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.checks.registry import registry
+from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -110,3 +113,18 @@ def test_a_file_the_services_refuse_in_a_batch_stores_nothing_and_the_others_are
     assert sorted(Player.objects.values_list("display_name", flat=True)) == [
         "Carol 0", "Carol 2", "Dave 0", "Dave 2",
     ]  # fmt: skip
+
+
+def test_the_import_runs_no_system_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Django's checks of the project's set-up (the URLs and the views they load) are ``manage.py check``'s: they
+    took more of the command's start-up than the rest of it together, and say nothing of the files."""
+    ran: list[object] = []
+
+    def recorded(**kwargs: object) -> list[object]:
+        ran.append(kwargs)
+        return []
+
+    monkeypatch.setattr(registry, "registered_checks", {recorded})
+    call_command("import_matches", str(CLEAN), skip_checks=False, stdout=io.StringIO(), stderr=io.StringIO())
+    assert Match.objects.count() == 1
+    assert ran == []
