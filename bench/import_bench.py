@@ -2,7 +2,8 @@
 the same files, and optionally with the import of another checkout (the code before a change) in the same run
 (bench/README.md, "Import").
 
-Usage: python bench/import_bench.py [--corpus DIR] [--baseline DIR ...] [--reps N] [--database-url postgres://...]
+Usage: python bench/import_bench.py [--corpus DIR] [--baseline DIR ...] [--jobs N ...] [--reps N]
+[--database-url postgres://...]
 
 Each repetition runs, for this checkout and then for each ``--baseline`` (a checkout of the code to compare with,
 e.g. ``git worktree add /tmp/before <commit>``; the option may be given more than once): the check command over
@@ -10,8 +11,10 @@ every corpus file, then the import command over the same files into an emptied d
 processes, timed by the wall clock from start to exit (Python's and Django's start-up included, as a director
 running them pays); the import's own summary line gives its time without the start-up ("... in S s"). Printed:
 each run, then the medians and the ratios import / check (the goal: at most 1.5) and, for each baseline,
-baseline / this (the goal: at least 4); and the CPU time of each process (user and system; the database server's
-is not counted), which a busy machine disturbs less than the wall clock.
+baseline / this (the goal: at least 4); and the CPU time of each process (user and system, its worker processes
+included; the database server's is not counted), which a busy machine disturbs less than the wall clock. With
+``--jobs N`` (may be given more than once) this checkout's import is also run as ``import_matches --jobs N`` in
+every repetition, just after its import as a director runs it (no option), in the same database.
 
 The script creates the database named in ``--database-url`` (default ``DATABASE_URL``, else
 ``postgres://postgres@127.0.0.1:5432/bgmatch_bench_import``) for this checkout and one beside it for each
@@ -86,11 +89,11 @@ def empty_tables(url: str) -> None:
         conn.execute(f"TRUNCATE {TABLES} RESTART IDENTITY CASCADE")
 
 
-def run_once(runs: Runs, tree: Path, files: list[str], url: str) -> None:
+def run_once(runs: Runs, tree: Path, files: list[str], url: str, options: Sequence[str] = ()) -> None:
     env = {**os.environ, **ENVIRONMENT, "DATABASE_URL": url, "PYTHONPATH": str(tree)}
     check, check_cpu, _ = timed([sys.executable, "-m", "engine", "check", *files], tree, env)
     empty_tables(url)
-    imported, import_cpu, out = timed([sys.executable, "manage.py", "import_matches", *files], tree, env)
+    imported, import_cpu, out = timed([sys.executable, "manage.py", "import_matches", *options, *files], tree, env)
     found = SUMMARY.search(out.strip().splitlines()[-1] if out.strip() else "")
     if found is None or int(found[1]) != len(files):
         raise SystemExit(f"the import in {tree} did not import every file: {out[-500:]}")
@@ -145,6 +148,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=[],
         help="a checkout of the code to compare with, run side by side (may be given more than once)",
     )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        action="append",
+        default=[],
+        help="also run this checkout's import with --jobs N (may be given more than once)",
+    )
     parser.add_argument("--reps", type=int, default=3, help="repetitions (default 3)")
     parser.add_argument(
         "--database-url",
@@ -159,23 +169,28 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"--baseline {baseline} is not a checkout of the project (no manage.py)")
     files = corpus_files(args.corpus)
     exit_on_sigterm()
-    trees = [("this", REPO, args.database_url)] + [
-        (f"baseline{n}" if len(args.baseline) > 1 else "baseline", tree.resolve(), _beside(args.database_url, n))
+    if any(jobs < 1 for jobs in args.jobs):
+        parser.error("--jobs must be 1 or more")
+    runs_of: list[tuple[str, Path, str, list[str]]] = [("this", REPO, args.database_url, [])]
+    runs_of += [(f"jobs {jobs}", REPO, args.database_url, ["--jobs", str(jobs)]) for jobs in args.jobs]
+    runs_of += [
+        (f"baseline{n}" if len(args.baseline) > 1 else "baseline", tree.resolve(), _beside(args.database_url, n), [])
         for n, tree in enumerate(args.baseline, start=1)
     ]
+    trees = list(dict.fromkeys((tree, url) for _, tree, url, _ in runs_of))  # each database once
     made: list[tuple[str, bool]] = []
     try:
-        for _, tree, url in trees:
+        for tree, url in trees:
             made.append((url, prepare_database(url, reuse_empty=True)))
             env = {**os.environ, **ENVIRONMENT, "DATABASE_URL": url, "PYTHONPATH": str(tree)}
             subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=tree, env=env, check=True)
         print(f"import bench: {cpu()}; Python {sys.version.split()[0]}; {len(files)} files from {args.corpus}")
-        print(f"databases {', '.join(database_name(url) for _, _, url in trees)}: migrated ({load()})", flush=True)
-        all_runs = [Runs(label) for label, _, _ in trees]
+        print(f"databases {', '.join(database_name(url) for _, url in trees)}: migrated ({load()})", flush=True)
+        all_runs = [Runs(label) for label, _, _, _ in runs_of]
         for rep in range(1, args.reps + 1):
             heading(f"run {rep} of {args.reps}")
-            for runs, (_, tree, url) in zip(all_runs, trees, strict=True):
-                run_once(runs, tree, files, url)
+            for runs, (_, tree, url, options) in zip(all_runs, runs_of, strict=True):
+                run_once(runs, tree, files, url, options)
         summary(all_runs)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
