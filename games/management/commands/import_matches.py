@@ -17,11 +17,11 @@ then ``N imported, M invalid, K unreadable in S s``. Exit status 0 when every fi
 With ``--event SLUG`` each imported match is attached to that event (games.hooks.import_target); an unknown event
 is refused before any file is read.
 
-With ``--jobs N`` (default: the CPUs this process may use) the files are checked in N worker processes, forked
-from this one, while this process stores the files checked before them: the workers only read, replay and
-prepare (no database); the results come back in file order and are stored and reported exactly as with one job,
-so the output, the stored rows and the exit status do not depend on N. One file, or ``--jobs 1``, is checked in
-this process.
+With ``--jobs N`` the files are checked in N worker processes, forked from this one, while this process stores
+the files checked before them: the workers only read, replay and prepare (no database); the results come back in
+file order and are stored and reported exactly as with one job, so the output, the stored rows and the exit
+status do not depend on N. By default (``--jobs 1``), and for a single file, the files are checked in this
+process: the workers pay only on CPUs that are otherwise idle (bench/README.md, "Import").
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import gc
 import multiprocessing
-import os
 import sys
 import time
 from collections import deque
@@ -91,10 +90,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--jobs",
             type=_jobs,
-            default=None,
+            default=1,
             metavar="N",
-            help=f"check the files in N worker processes while the checked ones are stored (default: the CPUs, "
-            f"here {available_cpus()}; 1: in this process alone)",
+            help="check the files in N worker processes while the checked ones are stored (default 1: in this process)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -129,7 +127,7 @@ class Command(BaseCommand):
                     self.stderr.write(f"... {done} of {len(names)} files in {time.monotonic() - started:.1f} s")
 
         batch = Batch(attach)
-        with closing(checked_files(names, jobs=options["jobs"] or available_cpus())) as checked_in_order:
+        with closing(checked_files(names, jobs=options["jobs"])) as checked_in_order:
             for name, checked in checked_in_order:
                 batch.add(name, checked)
                 if batch.full():
@@ -153,14 +151,6 @@ def _jobs(text: str) -> int:
     if jobs < 1:
         raise argparse.ArgumentTypeError(f"expected a number of processes, 1 or more, not {text!r}")
     return jobs
-
-
-def available_cpus() -> int:
-    """The CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def checked_files(names: list[str], *, jobs: int) -> Generator[tuple[str, Outcome | Checked], None, None]:
