@@ -72,6 +72,7 @@ class BoardScene:
     cube_value: int = 1
     cube_owner: int | None = None
     cube_usable: bool = True
+    casual: bool = False  # no doubling cube at all: none is drawn
     play: Play | None = None
     play_side: int = BOTTOM
     to_act: int | None = None
@@ -112,6 +113,7 @@ def scene_from_state(
         cube_value=state.cube.value,
         cube_owner=seat(state.cube.owner),
         cube_usable=state.cube_enabled,
+        casual=state.casual,
         play=play,
         play_side=seat(play_by) or BOTTOM,
         to_act=seat(state.actor) if acting else None,
@@ -299,6 +301,8 @@ def _waiting(side: int, count: int) -> str:
 
 
 def _cube(scene: BoardScene) -> str:
+    if scene.casual:
+        return ""
     if scene.cube_owner == TOP:
         y = TOP_Y + 4
     elif scene.cube_owner == BOTTOM:
@@ -458,6 +462,8 @@ def _describe_side(scene: BoardScene, side: int) -> str:
 
 
 def _describe_cube(scene: BoardScene) -> str:
+    if scene.casual:
+        return _("A casual game: no doubling cube.")
     if not scene.cube_usable:
         return _("Crawford game: no doubling.")
     if scene.cube_owner is None:

@@ -628,7 +628,7 @@ def entry_context(
         "digital": digital_dice(),
         "faces": FACES,
         "cube_values": CUBE_VALUES,
-        "result_kinds": RESULT_KINDS,
+        "result_kinds": RESULT_KINDS[:1] if match.casual else RESULT_KINDS,  # casual: no gammons to resign
         "key": key,
         "closed": match.status in CLOSED,
         "readable": match.status in CLOSED and can_read(request.user, match),

@@ -334,7 +334,7 @@ def board_at(
     """The board after ``entry``: its game replayed through the engine from the game's start (``pairs``: the log in
     force from its row ``offset`` on, the start of ``entry``'s game or earlier)."""
     game = games.get(entry.game)
-    state = GameState.new(variant_of(match), cube_enabled=not (game and game.crawford))
+    state = GameState.new(variant_of(match), cube_enabled=not (game and game.crawford), casual=match.casual)
     for row, action in pairs[: entry.index + 1 - offset]:
         if row.game_number == entry.game and action is not None and not isinstance(action, ConcedeMatch):
             state = state.apply(action)

@@ -929,6 +929,65 @@ def test_a_round_robin_match_not_made_yet_is_made_by_the_director(dora: Any, mon
     assert pairing_at(division, 4, 1).match_id == later.match.pk
 
 
+CASUAL = "casual: no cube, every game one point"
+
+
+@pytest.fixture
+def casual(dora: Any) -> Division:
+    """A started casual round robin of 4 (3-point scoresheet matches); round 1 table 1 has a game entered."""
+    actor = Actor(user=dora)
+    event = services.create_event(actor=actor, name="Beginners")
+    settings = services.DivisionSettings(
+        name="Casual", format="round-robin", entry_mode="scoresheet", match_length=3, casual=True
+    )
+    division = services.create_division(event, actor=actor, settings=settings)
+    for i in range(1, 5):
+        services.register_player(division, actor=actor, name=f"P{i}", rating=2000 - i)
+    services.start_division(division, actor=actor)
+    win(pairing_at(division, 1, 1).match, side=0, actor=actor, games_won=(1,))
+    return division
+
+
+def test_a_casual_divisions_header_says_so(dora: Any, casual: Division) -> None:
+    header = text_of(client_for(dora).get("/manage/beginners/casual/"))
+    assert f"3 points · {CASUAL} ·" in " ".join(header.split())
+    assert "3 points · casual · 4 players" in " ".join(text_of(client_for(dora).get("/manage/beginners/")).split())
+
+
+@pytest.mark.parametrize("page", ["sheet", "slips", "scorecards"])
+def test_a_casual_divisions_prints_say_what_is_played(dora: Any, casual: Division, page: str) -> None:
+    printed = text_of(client_for(dora).get(f"/manage/beginners/casual/round/round-robin/1/{page}/"))
+    assert CASUAL in printed and "Crawford" not in printed
+    check_html(printed)
+
+
+def test_a_casual_score_card_has_no_cube_column_and_no_gammon_points(dora: Any, casual: Division) -> None:
+    cards = text_of(client_for(dora).get("/manage/beginners/casual/round/round-robin/1/scorecards/"))
+    assert ">Cube<" not in cards and "gammon" not in cards
+    assert cards.count("<tr><td>1</td><td></td><td></td><td></td><td></td></tr>") == 2  # game, winner, points, scores
+
+
+def test_a_casual_match_page_asks_only_who_won_a_game(dora: Any, casual: Division) -> None:
+    """Correcting a game asks only who won it; a gammon or a cube sent anyway is refused with the reason."""
+    first = pairing_at(casual, 1, 1)
+    client, url = client_for(dora), f"/manage/beginners/casual/match/{first.key}/"
+    page = text_of(client.get(url))
+    assert ">Cube<" not in page and "<td>Single</td>" in page
+    for name in ("kind", "cube_value"):
+        assert re.search(rf'<input type="hidden" name="replace-result-{name}" value="1"', page), name
+        assert f'<select name="replace-result-{name}"' not in page, name
+    check_html(page)
+    data = {
+        "action": "replace-result",
+        "replace-result-game_number": "1",
+        "replace-result-winner": "1",
+        "replace-result-reason": "wrong on the scoresheet",
+        "replace-result-expected_seq": str(Match.objects.get(pk=first.match_id).seq),
+    }
+    for kind, cube, words in (("2", "1", "no gammons"), ("1", "2", "no doubling cube")):
+        refused(client, url, {**data, "replace-result-kind": kind, "replace-result-cube_value": cube}, words)
+
+
 def started_cup(dora: Any) -> Division:
     """An 8-player main with consolation and last chance (two places), started."""
     actor = Actor(user=dora)

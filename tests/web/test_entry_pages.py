@@ -432,6 +432,46 @@ def test_a_scoresheet_match_entered_through_the_form_until_it_ends(new_match: An
     assert response.status_code == 409 and "The match is finished" in error_of(response.content.decode())
 
 
+CASUAL = "casual: no cube, every game one point"
+
+
+def test_a_casual_scoresheet_asks_only_who_won_and_refuses_a_gammon_or_a_cube_sent_anyway(new_match: Any) -> None:
+    match = new_match(length=3, entry_mode=Match.EntryMode.SCORESHEET, casual=True)
+    alice = Phone(match, 0)
+    html = alice.page()
+    assert forms_of(html) == ["game-result"] and CASUAL in html
+    assert 'id="result-cube"' not in html and "<option" not in html and "gammon" not in html
+    assert html.count('type="radio" name="winner"') == 2 and 'type="radio" name="result"' not in html
+    ok(alice.post("game-result", winner=1, result=1, cube=1), match)  # what the form sends
+    html = alice.page()
+    assert ">Cube<" not in html and ">Won as<" not in html
+    assert re.search(r"<td[^>]*>0\u20130</td><td[^>]*>Bob</td><td[^>]*>1</td>", html)
+
+    before = footprint(match.pk)
+    for fields, words in (({"result": 2, "cube": 1}, "no gammons"), ({"result": 1, "cube": 2}, "no doubling cube")):
+        response = alice.post("game-result", winner=0, **fields)
+        assert response.status_code == 400 and words in error_of(response.content.decode())
+    assert footprint(match.pk) == before
+
+
+def test_a_casual_match_move_by_move_offers_no_double_and_no_gammon_to_resign(new_match: Any) -> None:
+    match = new_match(length=3, casual=True)
+    alice, bob = Phone(match, 0), Phone(match, 1)
+    ok(alice.post("opening-roll", die1=3, die2=1), match)
+    ok(alice.post("play", play="8/5 6/5"), match)
+    html = bob.page()
+    assert forms_of(html) == ["roll", "resign"] and "Double" not in html
+    assert CASUAL in html and "cube 1, centred" not in html and '<g class="cube"' not in html  # none on the board
+    resign = html[html.index('<details class="resign">') :]
+    assert re.findall(r'name="result" value="(\d)"', resign) == ["1"] and "gammon" not in resign
+    before = footprint(match.pk)
+    response = bob.post("double")
+    assert response.status_code == 400 and "no doubling cube in a casual game" in error_of(response.content.decode())
+    response = bob.post("resign", result=2)
+    assert response.status_code == 400 and "no gammons" in error_of(response.content.decode())
+    assert footprint(match.pk) == before
+
+
 @pytest.mark.parametrize("mode", [Match.EntryMode.MOVES, Match.EntryMode.SCORESHEET])
 def test_player_names_are_escaped(cast: Any, mode: str) -> None:
     evil = services.create_player(display_name=EVIL)

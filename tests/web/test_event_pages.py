@@ -351,6 +351,15 @@ def test_a_division_before_its_start_and_an_event_without_divisions(
     assert "No division has been set up yet" in html_of(client, event_url(empty))
 
 
+def test_a_casual_division_says_so(client: Client, division_of: Callable[..., Division], as_director: Actor) -> None:
+    division = division_of("round-robin", 4, entry_mode="scoresheet", match_length=3, casual=True)
+    services.start_division(division, actor=as_director)
+    html = " ".join(html_of(client, page_url(division)).split())
+    assert "3-point matches · casual: no cube, every game one point ·" in html and "Crawford" not in html
+    event = " ".join(html_of(client, event_url(division.event)).split())
+    assert "3-point matches · casual</td>" in event
+
+
 # -- a round's page --------------------------------------------------------------------------------------------------
 
 

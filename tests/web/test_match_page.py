@@ -167,6 +167,18 @@ def test_the_page_of_a_scoresheet_match(client: Client, scoresheet_match: Match)
     assert "opening roll" not in html
 
 
+def test_the_page_of_a_casual_match_shows_no_cube(client: Client, new_match: Any, drive: Any) -> None:
+    match = new_match(length=3, casual=True)
+    driver = drive(match, seed=3)
+    driver.play_out()
+    driver.turns(2)
+    html = client.get(url("match", match)).content.decode()
+    assert "3-point match" in html and "casual: no cube, every game one point" in html
+    assert ">Cube<" not in html and "Cube history" not in html and "Crawford" not in html  # the board's text too
+    assert '<g class="cube"' not in html and "A casual game: no doubling cube." in html
+    assert re.search(r'<td data-label="Result">single</td><td data-label="Points">1</td>', html)
+
+
 def test_at_shows_the_board_after_that_entry(client: Client, moves_match: Match) -> None:
     row = first_play(moves_match)
     html = client.get(url("match", moves_match), {"at": row.seq}).content.decode()

@@ -389,10 +389,20 @@ class ReplaceResultForm(_Correction):
     cube_value = forms.TypedChoiceField(label=_("Cube"), choices=CUBE_VALUES, coerce=int, initial=1)
     field_order = ("game_number", "winner", "kind", "cube_value", "reason", "override", "expected_seq")
 
-    def __init__(self, *args: Any, games: Iterable[int] = (), names: tuple[str, str] = ("", ""), **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        games: Iterable[int] = (),
+        names: tuple[str, str] = ("", ""),
+        casual: bool = False,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         _choice(self, "game_number").choices = [(n, _("game %(n)s") % {"n": n}) for n in games]
         _choice(self, "winner").choices = [(0, names[0]), (1, names[1])]
+        if casual:  # one point a game: nothing to choose (a gammon or a cube sent anyway is the engine's to refuse)
+            for name in ("kind", "cube_value"):
+                self.fields[name].widget = forms.HiddenInput()
 
 
 class ReopenForm(_Correction):
