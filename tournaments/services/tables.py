@@ -8,8 +8,10 @@ The rules
   (not held back, lowest number first) to the next match waiting, in the order of
   :func:`tournaments.core.table_order` (earlier rounds first, the main flight before the consolation and the last
   chance, then the match waiting longest). A match one of whose players still sits at another table (a player
-  entered in two divisions) waits: he cannot play two matches at once. Assigning a table *calls* the match
-  (``Pairing.called_at``): the players' phones, the director's dashboard and the venue display show the call until
+  entered in two divisions) waits: he cannot play two matches at once. Within a division a player plays his
+  matches in that order: while his earlier match waits (in a round robin, for an opponent still playing), his
+  later ones wait too, so that nobody is called to round 5 while his round-4 match is still to play. Assigning a
+  table *calls* the match (``Pairing.called_at``): the players' phones, the director's dashboard and the venue display show the call until
   the match starts.
 - With no tables given by the director, the venue has as many as needed: a match that finds no free table gets a
   new one, numbered after the last. With the director's tables (a count, or named tables), the other matches wait
@@ -23,8 +25,8 @@ take it here (:func:`_lock_event`). Two divisions' results arriving at once are 
 other, and neither can give a table the other just gave.
 
 Cost: :func:`assign_tables` sends four reads (the pairings holding a table, the event's tables, the event's
-players, the matches waiting between players not at a table in their order, read only until no table or no player
-is left) and at most three writes (the tables freed, the tables added, the tables given), whatever the size of the
+players, the matches waiting of players not at a table in their order, read only until no table or no player is
+left) and at most three writes (the tables freed, the tables added, the tables given), whatever the size of the
 event.
 """
 
@@ -85,14 +87,19 @@ def assign_tables(event_id: int, *, tables_given: bool | None = None) -> list[in
     # other match can (after a result: the two players of the table freed, and those with nothing left to play).
     unseated = set(Entry.objects.filter(division__event_id=event_id).values_list("player_id", flat=True)) - busy
     players = sorted(unseated)  # a copy: the set shrinks as the loop below seats
-    waiting = in_event.filter(_WAITING, entry_a__player_id__in=players, entry_b__player_id__in=players)
-    queue = waiting.order_by(*TABLE_ORDER).values_list("pk", "entry_a__player_id", "entry_b__player_id")
+    # A player's earlier match of the same division comes first, even while his opponent in it is at another table.
+    waiting = in_event.filter(_WAITING).filter(Q(entry_a__player_id__in=players) | Q(entry_b__player_id__in=players))
+    queue = waiting.order_by(*TABLE_ORDER).values_list("pk", "division_id", "entry_a__player_id", "entry_b__player_id")
     to_seat: list[int] = []
+    waits: set[tuple[int, int]] = set()  # (division, player): an earlier match of his in the division is waiting
     if unseated and (free or not tables_given):
         with closing(queue.iterator(chunk_size=2000)) as rows:
-            for pk, a, b in rows:
+            for pk, division, a, b in rows:
+                if (division, a) in waits or (division, b) in waits:
+                    continue  # a round robin's player plays his rounds in order
                 if a in busy or b in busy:
-                    continue  # a player still at another table: the match waits for him
+                    waits |= {(division, a), (division, b)}  # a player still at another table: the match waits
+                    continue
                 busy |= {a, b}
                 unseated -= {a, b}
                 to_seat.append(pk)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import pytest
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 
 from games.access import Actor
 from games.errors import ApplicationError
@@ -43,9 +44,15 @@ def check_invariant(event: Event) -> None:
     waiting = Pairing.objects.filter(division__event=event, status__in=PLAYABLE, table__isnull=True)
     if not event.tables_given and not Table.objects.filter(event=event, held=True).exists():
         # As many tables as needed: only a match whose player is still at another table waits.
+        # As many tables as needed: only a match whose player is still at another table waits, or one whose player
+        # has an earlier match of the division waiting (a round robin's rounds are played in order).
         players = {pl for p in rows for pl in (p.entry_a.player_id, p.entry_b.player_id)}
-        for p in waiting.select_related("entry_a", "entry_b"):
-            assert {p.entry_a.player_id, p.entry_b.player_id} & players, f"{p.key} waits with tables to be had"
+        earlier: set[tuple[int, int]] = set()
+        for p in sorted(waiting.select_related("entry_a", "entry_b", "round"), key=lambda p: (p.round.number, p.pk)):
+            mine = {p.entry_a.player_id, p.entry_b.player_id}
+            before = {pl for division, pl in earlier if division == p.division_id}
+            assert mine & (players | before), f"{p.key} waits with tables to be had"
+            earlier |= {(p.division_id, pl) for pl in mine}
 
 
 def test_byes_and_waiting_slots_hold_no_table_and_two_ready_rounds_do_not_share_one(
@@ -253,3 +260,27 @@ def test_a_draw_writes_only_the_indexes_its_queries_need() -> None:
     match_indexed = sorted(tuple(c["columns"]) for c in match_constraints.values() if c["index"] or c["unique"])
     assert match_indexed.count(("winner_id",)) == 1 and "match_winner" in match_constraints
     assert match_indexed.count(("created_by_id",)) == 1 and "match_created_by" in match_constraints
+
+
+def test_a_round_robin_player_is_called_to_his_rounds_in_order(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """Nobody is called to a later round while his match of an earlier round is still to be played, even when his
+    opponent in it is still at another table (the venue's tables are not the limit here: as many as needed)."""
+    division = division_of("round-robin", 8, entry_mode="scoresheet", match_length=1)
+    services.start_division(division, actor=as_director)
+    event = division.event
+    first = sorted(seated(event), key=lambda p: p.board)
+    assert [p.round.number for p in first] == [1, 1, 1, 1]
+    for board in first[:3]:  # three of round 1's four matches end; the fourth is still played
+        director_win(pairing(division, board.key), board.entry_a, as_director)
+        check_invariant(event)
+        for p in seated(event):
+            earliest = (
+                Pairing.objects.filter(division=division, status__in=PLAYABLE)
+                .filter(Q(entry_a__in=(p.entry_a_id, p.entry_b_id)) | Q(entry_b__in=(p.entry_a_id, p.entry_b_id)))
+                .order_by("round__number")
+                .values_list("round__number", flat=True)
+                .first()
+            )
+            assert p.round.number == earliest, f"{p.key} is called while one of its players has round {earliest}"
