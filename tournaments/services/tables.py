@@ -11,8 +11,8 @@ The rules
   entered in two divisions) waits: he cannot play two matches at once. Within a division a player plays his
   matches in that order: while his earlier match waits (in a round robin, for an opponent still playing), his
   later ones wait too, so that nobody is called to round 5 while his round-4 match is still to play. Assigning a
-  table *calls* the match (``Pairing.called_at``): the players' phones, the director's dashboard and the venue display show the call until
-  the match starts.
+  table *calls* the match (``Pairing.called_at``): the players' phones, the director's dashboard and the venue
+  display show the call until the match starts.
 - With no tables given by the director, the venue has as many as needed: a match that finds no free table gets a
   new one, numbered after the last. With the director's tables (a count, or named tables), the other matches wait
   in the queue, in the same order, and take the tables as they free.
