@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Case, Q, Value, When
+from django.utils.translation import gettext
 
 from games.errors import ApplicationError, ErrorCode
 from games.models import Match
@@ -357,15 +358,42 @@ def resolve_division(
 _BRACKET_NAMES = {Round.Bracket.MAIN: "Main", Round.Bracket.CONSOLATION: "Consolation", "last-chance": "Last chance"}
 
 
-def round_words(rnd: Round) -> str:
-    """A round as people name it: "Round 2" (Swiss, round robin), "Consolation round 1" (a bracket)."""
+def knockout_rounds(division: Division) -> int:
+    """How many rounds the knockout of a Swiss into a knockout has: those of a single elimination of the players it
+    took (of its size before they are known), as :func:`plan_of` draws it."""
+    players = len(division.knockout_seeds) or division.knockout_size or 2
+    return max(1, math.ceil(math.log2(max(players, 2))))
+
+
+def knockout_round_words(number: int, rounds: int, *, short: bool = False) -> str:
+    """A round of the knockout of a Swiss into a knockout as people name it: "Knockout round 1", ...,
+    "Knockout semi-final", "Knockout final" (``rounds``: how many it has); ``short``, under the knockout's heading
+    (the bracket's column): "Round 1", "Semi-final", "Final"."""
+    if number == rounds:
+        return gettext("Final") if short else gettext("Knockout final")
+    if number == rounds - 1:
+        return gettext("Semi-final") if short else gettext("Knockout semi-final")
+    words = gettext("Round %(number)s") if short else gettext("Knockout round %(number)s")
+    return words % {"number": number}
+
+
+def round_words(rnd: Round, division: Division | None = None) -> str:
+    """A round as people name it, the one rule for its name on every page, print, call and message: "Round 2"
+    (Swiss, round robin), "Consolation round 1" (a bracket); in a Swiss into a knockout its knockout's rounds
+    "Knockout round 1", ..., "Knockout semi-final", "Knockout final" (:func:`knockout_round_words`).
+    ``division``: the round's (read from the round when not given)."""
+    if rnd.bracket == Round.Bracket.MAIN:
+        division = division if division is not None else rnd.division
+        if division.is_swiss_knockout:
+            return knockout_round_words(rnd.number, knockout_rounds(division))
     bracket = _BRACKET_NAMES.get(rnd.bracket)
     return f"{bracket} round {rnd.number}" if bracket else f"Round {rnd.number}"
 
 
-def pairing_words(pairing: Pairing) -> str:
-    """A pairing as people name it in a message: "Round 2, table 1: Lars Nes v Pia Ruud" (its round and players
-    loaded)."""
+def pairing_words(pairing: Pairing, division: Division | None = None) -> str:
+    """A pairing as people name it in a message: "Round 2, Table 1: Lars Nes v Pia Ruud" (its round, table and
+    players loaded; ``division``: the pairing's, read from it when not given)."""
     names = [e.player.display_name if e is not None else "nobody yet" for e in (pairing.entry_a, pairing.entry_b)]
-    table = f", table {pairing.table}" if pairing.table else ""
-    return f"{round_words(pairing.round)}{table}: {names[0]} v {names[1]}"
+    table = f", {pairing.table_label}" if pairing.table_id is not None else ""
+    division = division if division is not None else pairing.division
+    return f"{round_words(pairing.round, division)}{table}: {names[0]} v {names[1]}"

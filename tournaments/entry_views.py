@@ -23,6 +23,7 @@ from games.entry import held_actors, held_tokens, see_other
 from games.errors import ApplicationError
 from games.models import Match, Player
 from tournaments import services
+from tournaments.core import round_words
 from tournaments.models import Pairing
 from tournaments.pages import call_words
 from tournaments.selectors import finished_place_of, next_pairing_for
@@ -154,6 +155,7 @@ def _next_row(player: Player, pairing: Pairing | None, user: object) -> dict[str
         "pairing": pairing,
         "opponent": other.player if other is not None else None,
         "event": pairing.division.event,
+        "round": round_words(pairing.round, pairing.division),
         "entry_url": reverse("entry:match", args=[pairing.match_id]) if own_account and pairing.match_id else "",
         "call": call_words(pairing, player.pk) if pairing.table_id is not None else "",
         "where": (pairing.pk, pairing.table_id, pairing.called_at),

@@ -20,7 +20,17 @@ from django.utils.translation import gettext as _
 
 from games.errors import ApplicationError
 from games.models import Match
-from tournaments.core import BRACKET_ORDER, counts, is_open, pairing_state, plan_of, play_order
+from tournaments.core import (
+    BRACKET_ORDER,
+    counts,
+    is_open,
+    knockout_round_words,
+    knockout_rounds,
+    pairing_state,
+    plan_of,
+    play_order,
+    round_words,
+)
 from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
 from tournaments.pairing.brackets import Plan, Winner
 from tournaments.selectors.common import Payouts, payouts_of, standings_table
@@ -217,6 +227,8 @@ class Side:
     source: str
     score: int | None
     won: bool
+    seed: int | None = None  # the seed its badge shows: the entry's, or the knockout's (:func:`knockout_seeds`)
+    said: str = ""  # what is said of the player beside his name: the Swiss place that took him into the knockout
 
     @property
     def source_short(self) -> str:
@@ -269,7 +281,16 @@ def _winner_side(pairing: Pairing) -> int | None:
     return None
 
 
-def board_of(pairing: Pairing) -> Board:
+def knockout_seeds(division: Division) -> dict[int, int]:
+    """The seed of each player in the knockout of a Swiss into a knockout, by entry id: his place in the Swiss
+    standings among those it took (seed 1 first, as tournaments/services/knockout.py drew it); empty before."""
+    return {entry_id: n for n, entry_id in enumerate(division.knockout_seeds, start=1)}
+
+
+def board_of(pairing: Pairing, seeds: dict[int, int] | None = None) -> Board:
+    """The board of ``pairing``; ``seeds``: the knockout's seeds (:func:`knockout_seeds`) when it is a slot of the
+    knockout of a Swiss into a knockout, whose badges show them and whose first round says the Swiss place of
+    each player (the slot's source, "seed 3: 3rd in the Swiss standings, 4 wins")."""
     state = _state(pairing)
     match = pairing.match
     scores: tuple[int | None, int | None] = (None, None)
@@ -280,10 +301,11 @@ def board_of(pairing: Pairing) -> Board:
     else:
         scores = (pairing.score_a, pairing.score_b)
     winner = _winner_side(pairing)
+    first = seeds is not None and pairing.round.number == 1
     board = Board(
         pairing=pairing,
-        a=Side(pairing.entry_a, pairing.source_a, scores[0], winner == 0),
-        b=Side(pairing.entry_b, pairing.source_b, scores[1], winner == 1),
+        a=_side(pairing.entry_a, pairing.source_a, scores[0], winner == 0, seeds, first=first),
+        b=_side(pairing.entry_b, pairing.source_b, scores[1], winner == 1, seeds, first=first),
         state=state,
         state_words=PAIRING_STATUS_WORDS.get(state, state),
     )
@@ -308,6 +330,15 @@ def board_of(pairing: Pairing) -> Board:
     if pairing.swapped_reason:
         board.notes.append(_("Swapped: %(reason)s") % {"reason": pairing.swapped_reason})
     return board
+
+
+def _side(
+    entry: Entry | None, source: str, score: int | None, won: bool, seeds: dict[int, int] | None, *, first: bool
+) -> Side:
+    if entry is None or seeds is None:
+        return Side(entry, source, score, won, entry.seed if entry is not None else None)
+    said = source.partition(": ")[2] if first and source.startswith("seed ") else ""  # the seed is in the badge
+    return Side(entry, source, score, won, seeds.get(entry.pk), said)
 
 
 @dataclass
@@ -341,6 +372,9 @@ def _round_titles(
     number = _("Round %(number)s") % {"number": rnd.number}
     if rnd.bracket in (Round.Bracket.SWISS, Round.Bracket.ROUND_ROBIN):
         return number, number
+    if division.is_swiss_knockout and rnd.bracket == Round.Bracket.MAIN:  # its knockout: tournaments.core.round_words
+        rounds = knockout_rounds(division)
+        return round_words(rnd, division), knockout_round_words(rnd.number, rounds, short=True)
     bracket = bracket_words(division, rnd.bracket)
     final = _("%(bracket)s, final") % {"bracket": bracket}
     if division.format == Division.Format.DOUBLE and rnd.bracket == "main" and main_rounds is not None:
@@ -394,11 +428,15 @@ def round_views(
     last = _last_rounds(rounds.values() if every_round is None else every_round)
     main_rounds = _main_rounds(division) if division.format == Division.Format.DOUBLE else None
     ordered = sorted(rounds.values(), key=play_order)
+    seeds = knockout_seeds(division)
     return [
         RoundView(
             round=rnd,
             titles=_round_titles(division, rnd, last, main_rounds),
-            boards=[board_of(p) for p in sorted(by_round[rnd.pk], key=lambda p: p.board)],
+            boards=[
+                board_of(p, seeds if seeds and rnd.bracket == Round.Bracket.MAIN else None)
+                for p in sorted(by_round[rnd.pk], key=lambda p: p.board)
+            ],
             anchor=f"round-{rnd.bracket}-{rnd.number}",
             conditional=any(p.conditional for p in by_round[rnd.pk]),
         )
@@ -705,7 +743,9 @@ def _current_words(division: Division, rounds: list[tuple[str, int | None, int]]
         return [_("round %(number)s of %(total)s") % {"number": number, "total": total}]
     out = []
     for bracket, open_min, _last in sorted(rounds, key=lambda r: BRACKET_ORDER.get(r[0], 9)):
-        if open_min is not None:
+        if open_min is not None and division.is_swiss_knockout:
+            out.append(knockout_round_words(open_min, knockout_rounds(division)))
+        elif open_min is not None:
             words = bracket_words(division, bracket)
             out.append(_("%(bracket)s, round %(number)s") % {"bracket": words, "number": open_min})
     return out
@@ -761,7 +801,11 @@ _ROUND_IN_CALL: dict[str, StrOrPromise] = {
 
 
 def call_round_words(pairing: Pairing) -> str:
-    """The round as a call names it: "main round 2", "consolation round 1", "round 3" (Swiss, round robin)."""
+    """The round as a call names it: "main round 2", "consolation round 1", "round 3" (Swiss, round robin); the
+    knockout of a Swiss into a knockout as every page names it, "Knockout semi-final" (needs the pairing's
+    division loaded)."""
+    if pairing.round.bracket == Round.Bracket.MAIN and pairing.division.is_swiss_knockout:
+        return round_words(pairing.round, pairing.division)
     words = _ROUND_IN_CALL.get(pairing.round.bracket, gettext_lazy("round %(number)s"))
     return str(words) % {"number": pairing.round.number}
 

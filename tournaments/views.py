@@ -47,6 +47,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from config.live import not_modified, shared_live_part
+from tournaments.core import round_words
 from tournaments.models import Division, Entry, Event, Round
 from tournaments.pages import (
     DIVISION_STATUS_WORDS,
@@ -306,6 +307,7 @@ CSV_HEADER = (
     "length",
     "status",
     "decision",
+    "round name",
 )
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -318,7 +320,8 @@ def csv_cell(value: object) -> str:
 
 @require_GET
 def division_results_csv(request: HttpRequest, event: str, division: str) -> HttpResponse:
-    """``/events/<event>/<division>/results.csv``: one line per pairing with a player, in round order."""
+    """``/events/<event>/<division>/results.csv``: one line per pairing with a player, in round order; its round by
+    its code (``round``, ``bracket``: "main") and its name ("Knockout final": :func:`tournaments.core.round_words`)."""
     found = division_for_page(request.user, event, division)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     filename = f"{found.event.slug}-{found.slug}-results.csv"
@@ -344,6 +347,7 @@ def division_results_csv(request: HttpRequest, event: str, division: str) -> Htt
                 p.length,
                 board.state,
                 p.decision,
+                round_words(p.round, found),
             )
             writer.writerow([csv_cell(cell) for cell in row])
     return response

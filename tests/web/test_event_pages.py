@@ -607,7 +607,7 @@ def test_the_results_csv(client: Client, division_of: Callable[..., Division], a
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     assert rows[0] == [
         "round", "bracket", "board", "player A", "player B", "winner", "score A", "score B", "length", "status",
-        "decision",
+        "decision", "round name",
     ]  # fmt: skip
     body = rows[1:]
     assert len(body) == 4  # round 1's four matches; later slots have no player yet
@@ -616,7 +616,7 @@ def test_the_results_csv(client: Client, division_of: Callable[..., Division], a
     assert not any(cell.startswith(("=", "+", "-", "@")) for cell in cells)
     played = [row for row in body if row[9] == "finished"]
     assert len(played) == 2 and all(row[5] == row[3] and row[6] == "1" and row[7] == "0" for row in played)
-    assert all(row[1] == "main" and row[0] == "1" and row[8] == "1" for row in body)
+    assert all(row[1] == "main" and row[0] == "1" and row[8] == "1" and row[11] == "Main round 1" for row in body)
     assert csv_cell(-3) == "'-3" and csv_cell(None) == "" and csv_cell("Anna") == "Anna"
 
 

@@ -77,7 +77,7 @@ def test_the_director_runs_a_swiss_into_a_knockout_from_the_pages(dora: Any) -> 
     page = text_of(client.get(url))
     assert 'id="knockout"' in page and "their top 4 are in the knockout, seeded by the Swiss standings" in page
     assert "Steer the Swiss" not in page and "Draw the knockout" not in page
-    assert page.index("Round 2 ·") < page.index("Knockout round 1 ·"), "the Swiss rounds, then the knockout"
+    assert page.index("Round 2 ·") < page.index("Knockout semi-final ·"), "the Swiss rounds, then the knockout"
     check_html(page)
     refused = client.post(url, {"action": "end-swiss"})
     assert refused.status_code == 409 and "the Swiss can no longer be ended" in text_of(refused)
@@ -87,7 +87,7 @@ def test_the_director_runs_a_swiss_into_a_knockout_from_the_pages(dora: Any) -> 
     assert 'href="#bracket"' in public and "Knockout" in public
     listed = public[public.index('id="rounds"') :]
     assert listed.index("/rounds/swiss/2/") < listed.index("/rounds/main/1/"), "the Swiss rounds, then the knockout"
-    assert "Knockout, round 1" in listed and "Knockout, final" in listed
+    assert "Knockout semi-final" in listed and "Knockout final" in listed and "Knockout, " not in listed
 
     play_ready(division, actor, "main")
     play_ready(division, actor, "main")

@@ -48,7 +48,7 @@ from games.models import Match
 from games.selectors import entry_words, open_correction_request
 from tournaments import selectors, services
 from tournaments.access import directs_event
-from tournaments.core import round_robin_ahead, round_robin_places
+from tournaments.core import round_robin_ahead, round_robin_places, round_words
 from tournaments.director import forms as f
 from tournaments.models import Division, Entry, Event, Pairing, Round
 from tournaments.pages import (
@@ -621,17 +621,13 @@ def _open_sides(page: Page) -> list[tuple[str, str]]:
                 if entry is None or other is None:
                     continue
                 label = _("%(round)s, %(place)s: %(name)s (against %(other)s)") % {
-                    "round": _round_label(p.round),
+                    "round": round_words(p.round, page.division_),
                     "place": p.place_label,
                     "name": entry.player.display_name,
                     "other": other.player.display_name,
                 }
                 sides.append((f"{p.key}:{entry.pk}", label))
     return sides
-
-
-def _round_label(rnd: Round) -> str:
-    return _("%(bracket)s round %(number)s") % {"bracket": rnd.get_bracket_display(), "number": rnd.number}
 
 
 def _forfeit_anywhere(page: Page, target: Any, data: dict[str, Any]) -> str:

@@ -32,10 +32,12 @@ def draw_brackets(
     *,
     seed_words: dict[int, str] | None = None,
     reasons: dict[str, str] | None = None,
+    winner_words: dict[str, str] | None = None,
 ) -> None:
     """Write every round and every slot of the plan: one INSERT for the rounds, one COPY for the slots.
-    ``seed_words``: how to explain seed n on a slot (default "seed n"); ``reasons``: why a slot was made, by key."""
-    seed_words, reasons = seed_words or {}, reasons or {}
+    ``seed_words``: how to explain seed n on a slot (default "seed n"); ``reasons``: why a slot was made, by key;
+    ``winner_words``: how to name the winner of a slot, by its key (default "winner of main round 1 match 3")."""
+    seed_words, reasons, winner_words = seed_words or {}, reasons or {}, winner_words or {}
     last = {b: max(n.round for n in plan.nodes if n.bracket == b) for b in {n.bracket for n in plan.nodes}}
     rounds: dict[tuple[str, int], Round] = {}
     for node in plan.nodes:
@@ -48,6 +50,8 @@ def draw_brackets(
     Round.objects.bulk_create(rounds.values())
 
     def why(source: brackets.Source, words: str) -> str:
+        if isinstance(source, brackets.Winner):
+            return winner_words.get(source.key, words)
         return seed_words.get(source.n, words) if isinstance(source, brackets.Seed) else words
 
     pairings = [

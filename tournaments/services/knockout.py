@@ -17,7 +17,7 @@ Called with the division locked.
 from __future__ import annotations
 
 from games.errors import ApplicationError, ErrorCode
-from tournaments.core import COUNTED, plan_of
+from tournaments.core import COUNTED, knockout_round_words, knockout_rounds, plan_of
 from tournaments.models import Division, Entry, Pairing, Round
 from tournaments.pairing import brackets
 from tournaments.services.bracket import draw_brackets
@@ -94,7 +94,11 @@ def draw_knockout(division: Division) -> list[int]:
         last = len(qualified)
         node = next(n for n in plan.nodes if n.round == 1 and brackets.Seed(last) in (n.a, n.b))
         reasons[node.key] = cut[:300]
-    draw_brackets(division, plan, seed_words=seed_words, reasons=reasons)
+    rounds = knockout_rounds(division)
+    winner_words = {
+        node.key: f"winner of {knockout_round_words(node.round, rounds)} match {node.index + 1}" for node in plan.nodes
+    }
+    draw_brackets(division, plan, seed_words=seed_words, reasons=reasons, winner_words=winner_words)
     return division.knockout_seeds
 
 

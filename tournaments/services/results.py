@@ -239,22 +239,23 @@ def swap_players(
 
 def _current(division: Division, entry: Entry) -> Pairing:
     rows = Pairing.objects.filter(division=division).select_related(
-        "match", "round", "entry_a__player", "entry_b__player"
+        "match", "round", "table", "entry_a__player", "entry_b__player"
     )
     if division.knockout_drawn:  # his current pairing is in the knockout, not among the Swiss rounds before it
         rows = rows.filter(round__bracket=Round.Bracket.MAIN)
     found = (rows.filter(entry_a=entry) | rows.filter(entry_b=entry)).order_by("-round__number").first()
     if found is None:
         raise ApplicationError(ErrorCode.CONFLICT, f"{entry.player.display_name} has no pairing to swap")
-    _refuse_started(found, entry)
+    _refuse_started(found, entry, division)
     return found
 
 
-def _refuse_started(pairing: Pairing, entry: Entry) -> None:
+def _refuse_started(pairing: Pairing, entry: Entry, division: Division) -> None:
     if pairing.status in (Pairing.Status.FINISHED, Pairing.Status.PLAYING) or (pairing.match and pairing.match.seq):
         raise ApplicationError(
             ErrorCode.CONFLICT,
-            f"{entry.player.display_name}'s match ({pairing_words(pairing)}) has started: it cannot be swapped",
+            f"{entry.player.display_name}'s match ({pairing_words(pairing, division)}) has started: it cannot be "
+            "swapped",
         )
 
 
@@ -338,7 +339,7 @@ def guard_correction(match: Match, override: bool) -> None:
         return
     started = [p for p in _dependents(pairing) if p.match is not None and (p.match.seq or p.status == "finished")]
     if started:
-        names = "; ".join(pairing_words(p) for p in started[:5])
+        names = "; ".join(pairing_words(p, pairing.division) for p in started[:5])
         then = (
             "the later matches are then voided and played again"
             if bracket_slot(pairing.division, pairing.key)
@@ -367,7 +368,7 @@ def guard_take_back(match: Match, side: int) -> None:
 def _dependents(pairing: Pairing) -> list[Pairing]:
     division = pairing.division
     rows = Pairing.objects.filter(division=division).select_related(
-        "match", "round", "entry_a__player", "entry_b__player"
+        "match", "round", "table", "entry_a__player", "entry_b__player"
     )
     if bracket_slot(division, pairing.key):
         keys = brackets.dependents(plan_of(division), pairing.key)

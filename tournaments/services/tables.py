@@ -43,7 +43,7 @@ from games.access import Actor
 from games.bulk import update_rows
 from games.errors import ApplicationError, ErrorCode
 from tournaments.access import check_directs
-from tournaments.core import PLAYABLE, TABLE_ORDER, lock_division
+from tournaments.core import PLAYABLE, TABLE_ORDER, lock_division, round_words
 from tournaments.models import Entry, Event, Pairing, Table
 
 Status = Pairing.Status
@@ -224,8 +224,8 @@ def seat_match(pairing: Pairing, number: int, *, actor: Actor) -> Pairing:
         if other is not None:
             raise ApplicationError(
                 ErrorCode.TABLE_OCCUPIED,
-                f"{table.label} holds another match ({other.division.name}, round {other.round.number}): move that one "
-                "first. Nothing was changed.",
+                f"{table.label} holds another match ({other.division.name}, "
+                f"{round_words(other.round, other.division)}): move that one first. Nothing was changed.",
             )
         if pairing.table_id != table.pk:
             Pairing.objects.filter(pk=pairing.pk).update(table=table, called_at=timezone.now())

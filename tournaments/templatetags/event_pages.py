@@ -20,7 +20,8 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from tournaments.models import Entry
+from tournaments.core import round_words
+from tournaments.models import Division, Entry, Round
 
 register = template.Library()
 
@@ -28,16 +29,23 @@ EN_DASH, EM_DASH = "\N{EN DASH}", "\N{EM DASH}"
 
 
 @register.filter
-def player(entry: Entry | None) -> SafeString | str:
-    """``<span class="player">``: the seed, the name, the club and country, and a badge when withdrawn."""
+def round_name(rnd: Round, division: Division | str | None = None) -> str:
+    """The round's name (:func:`tournaments.core.round_words`): "Round 3", "Main round 2", "Knockout final";
+    ``division``: the round's, read from the round when the template has none."""
+    return round_words(rnd, division if isinstance(division, Division) else None)
+
+
+@register.filter
+def player(entry: Entry | None, seed: int | None = None) -> SafeString | str:
+    """``<span class="player">``: the seed (the entry's, or ``seed``: the knockout's), the name, the club and
+    country, and a badge when withdrawn."""
     if entry is None:
         return ""
     person: Any = entry.player
     parts = ['<span class="player">']
-    if entry.seed:
-        parts.append(
-            f'<span class="seed"><span class="visually-hidden">{escape(_("seed"))} </span>{entry.seed}</span> '
-        )
+    seed = seed or entry.seed
+    if seed:
+        parts.append(f'<span class="seed"><span class="visually-hidden">{escape(_("seed"))} </span>{seed}</span> ')
     parts.append(f'<span class="who">{escape(person.display_name)}</span>')
     club, country = person.club, person.country
     if club or country:
@@ -94,7 +102,8 @@ def standings_row(item: Any, standings: Any) -> SafeString:
 
 def _side_cell(side: Any, is_bye: bool, winner: str) -> str:
     if side.entry is not None:
-        return player(side.entry) + (winner if side.won else "")
+        said = f' <span class="source">{escape(side.said)}</span>' if side.said else ""
+        return player(side.entry, side.seed) + (winner if side.won else "") + said
     if is_bye:
         return f'<span class="muted">{escape(_("bye"))}</span>'
     return f'<span class="source">{escape(side.source or EM_DASH)}</span>'

@@ -220,7 +220,7 @@ def test_swiss_a_correction_goes_through_until_a_later_round_match_of_either_pla
         with pytest.raises(ApplicationError) as refused:
             flip(pairing(swiss, key), as_director, committed)
         assert refused.value.code is ErrorCode.CONFLICT
-        assert "a later match that depends on it has started (Round 2, table" in refused.value.message
+        assert "a later match that depends on it has started (Round 2, Table" in refused.value.message
         assert ": P03 v P04)" in refused.value.message and "swiss-2-2" not in refused.value.message
         assert snapshot() == before
 
