@@ -92,6 +92,7 @@ def match_mat(match: Match) -> str:
         match_length=match.length,
         variant=VARIANTS[match.variant],
         crawford_rule=match.crawford,
+        casual=match.casual,
         tags=mat_tags(match),
     )
 

@@ -1297,12 +1297,21 @@ class MatchToImport:
     holds plain rows only)."""
 
     def __init__(
-        self, *, players: tuple[str, str], length: int, variant: str, crawford: bool, log: _ImportedLog, source: str
+        self,
+        *,
+        players: tuple[str, str],
+        length: int,
+        variant: str,
+        crawford: bool,
+        log: _ImportedLog,
+        source: str,
+        casual: bool = False,
     ) -> None:
         self.players = players
         self.length = length
         self.variant = variant
         self.crawford = crawford
+        self.casual = casual
         self.log = log
         self.source = source
 
@@ -1321,6 +1330,7 @@ class MatchToImport:
         games: Sequence[Iterable[EngineAction]],
         states: Sequence[Sequence[MatchState]] | None = None,
         source: str = "",
+        casual: bool = False,
     ) -> MatchToImport:
         """The match of these actions, game by game. ``states``, when given, are the engine's states after each
         of them, from a replay of these very actions from the start of a match of this set-up, and are used as
@@ -1333,13 +1343,15 @@ class MatchToImport:
         check_match_size(games=len(by_game), actions=sum(len(actions) for actions in by_game))
         _check_setup(length, variant, Match.EntryMode.MOVES)
         crawford = crawford and length > 0
-        log = _ImportedLog(MatchState.new(length, variant=VARIANTS[variant], crawford_rule=crawford))
+        log = _ImportedLog(MatchState.new(length, variant=VARIANTS[variant], crawford_rule=crawford, casual=casual))
         for number, actions in enumerate(by_game, start=1):
             if states is None:
                 log.replay(number, actions)
             else:
                 log.take(actions, states[number - 1])
-        return cls(players=players, length=length, variant=variant, crawford=crawford, log=log, source=source)
+        return cls(
+            players=players, length=length, variant=variant, crawford=crawford, log=log, source=source, casual=casual
+        )
 
     @classmethod
     def of_log(cls, replay: LogReplay, *, source: str = "") -> MatchToImport:
@@ -1358,6 +1370,7 @@ class MatchToImport:
             games=[game.actions for game in replay.games],
             states=[game.states for game in replay.games],
             source=source,
+            casual=replay.casual,
         )
 
 
@@ -1420,7 +1433,7 @@ def import_matches(
         for one, (p1, p2) in zip(wanted, pairs, strict=True):
             match = new_match(
                 player1=p1, player2=p2, length=one.length, variant=one.variant, crawford=one.crawford,
-                created_by=created_by, source=one.source,
+                created_by=created_by, source=one.source, casual=one.casual,
             )  # fmt: skip
             one.log.finish(match)
             matches.append(match)

@@ -74,6 +74,7 @@ class LogReplay:
     record: MatchRecord
     variant: Variant
     crawford_rule: bool
+    casual: bool = False  # the log's ``Casual`` tag: no cube, every game one point (see :func:`casual_of`)
     games: list[GameReplay] = field(default_factory=list)
     state: MatchState | None = None
     fault: LogFault | None = None
@@ -129,19 +130,28 @@ def crawford_rule_of(record: MatchRecord) -> bool:
     return (record.tag("Crawford") or "On").strip().lower() not in ("off", "no", "false", "0")
 
 
+def casual_of(record: MatchRecord) -> bool:
+    """The ``Casual`` tag (this project's, beside ``CubeLimit "1"``, which gnubg reads as "no cube") says the match
+    was casual: no cube and every game worth one point, a gammon too. Off when absent: .mat has no other way to say
+    that a game borne off against a gammon counted one point."""
+    return (record.tag("Casual") or "Off").strip().lower() in ("on", "yes", "true", "1")
+
+
 def replay_record(record: MatchRecord) -> LogReplay:
     """Replay every game of ``record``; stops at the first fault and reports it (never raises for bad logs)."""
     try:
         variant = variant_of(record)
     except EngineError as exc:
         return LogReplay(record, STANDARD, True, fault=LogFault(1, None, str(exc)))
-    crawford = crawford_rule_of(record)
-    result = LogReplay(record, variant, crawford)
+    crawford, casual = crawford_rule_of(record), casual_of(record)
+    result = LogReplay(record, variant, crawford, casual=casual)
     if record.match_length < 0:
         result.fault = LogFault(1, None, "the match length cannot be negative")
         return result
     # A money session has no Crawford game whatever its tag says (as a stored money match is set up).
-    state = MatchState.new(record.match_length, variant=variant, crawford_rule=crawford and record.match_length > 0)
+    state = MatchState.new(
+        record.match_length, variant=variant, crawford_rule=crawford and record.match_length > 0, casual=casual
+    )
     players = record.players
     for index, game in enumerate(record.games, start=1):
         try:
@@ -444,6 +454,7 @@ def record_from_games(
     match_length: int,
     variant: Variant = STANDARD,
     crawford_rule: bool = True,
+    casual: bool = False,
     tags: Sequence[tuple[str, str]] = (),
 ) -> MatchRecord:
     """A .mat record of a match given as its games' actions (the inverse of :func:`replay_record`).
@@ -462,7 +473,9 @@ def record_from_games(
         all_tags.append(("Variation", variant.label or variant.name))
     if not crawford_rule and not any(k.lower() == "crawford" for k, _ in all_tags):
         all_tags.append(("Crawford", "Off"))
-    state = MatchState.new(match_length, variant=variant, crawford_rule=crawford_rule)
+    if casual:  # no cube (gnubg's reading of CubeLimit 1), and no gammons: the Casual tag (see casual_of)
+        all_tags.extend([("CubeLimit", "1"), ("Casual", "On")])
+    state = MatchState.new(match_length, variant=variant, crawford_rule=crawford_rule, casual=casual)
     out: list[GameRecord] = []
     for number, actions in enumerate(games, start=1):
         writer = _GameWriter(state)
@@ -551,10 +564,17 @@ def write_match(
     match_length: int,
     variant: Variant = STANDARD,
     crawford_rule: bool = True,
+    casual: bool = False,
     tags: Sequence[tuple[str, str]] = (),
 ) -> str:
     """The .mat text of a match given as its games' actions (see :func:`record_from_games`)."""
     record = record_from_games(
-        games, players=players, match_length=match_length, variant=variant, crawford_rule=crawford_rule, tags=tags
+        games,
+        players=players,
+        match_length=match_length,
+        variant=variant,
+        crawford_rule=crawford_rule,
+        casual=casual,
+        tags=tags,
     )
     return write_mat(record)

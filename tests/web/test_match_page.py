@@ -269,6 +269,28 @@ def test_the_mat_download_passes_the_engines_check(client: Client, moves_match: 
     assert report["players"] == ["Alice", "Bob"] and report["match_length"] == 7
 
 
+def test_the_mat_download_of_a_casual_match_says_so_and_passes_the_check(
+    client: Client, new_match: Any, drive: Any
+) -> None:
+    """A casual game borne off against a gammon counted one point: the file says the match is casual (gnubg's
+    CubeLimit 1 for the cube, the Casual tag for the points), so the check and the import read it as played (the
+    download was refused before: the writer scored that game as a gammon and the match ended too soon)."""
+    match = new_match(length=3, casual=True)
+    driver = drive(match, seed=0)  # game 1 is borne off against a gammon
+    while _refresh(match).status != Match.Status.FINISHED:
+        driver.play_out()
+    match = _refresh(match)
+    response = client.get(url("match-mat", match))
+    assert response.status_code == 200, response.content
+    text = response.content.decode()
+    assert '; [CubeLimit "1"]' in text and '; [Casual "On"]' in text and "Doubles" not in text
+    report, _, unreadable = check_text(response.content, shown_as="casual.mat")
+    assert not unreadable and report["ok"], report
+    assert report["score"] == [match.score1, match.score2] == [1, 3]
+    again = services.import_log(replay_record(read_mat(response.content)), source="test")
+    assert again.casual and (again.score1, again.score2) == (match.score1, match.score2)
+
+
 def test_the_sgf_download_is_beside_the_mat_one_with_the_same_headers(client: Client, moves_match: Match) -> None:
     page = client.get(url("match", moves_match)).content.decode()
     assert f'href="{url("match-mat", moves_match)}"' in page and f'href="{url("match-sgf", moves_match)}"' in page
