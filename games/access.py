@@ -9,6 +9,7 @@ is private. Entry tokens are signed from a per-row nonce; revoking one makes its
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,6 +123,14 @@ def token_text(token: EntryToken) -> str:
 def new_entry_token(match: Match, side: int) -> EntryToken:
     """Create a fresh entry token for ``side`` (older ones stay valid until revoked)."""
     return EntryToken.objects.create(match=match, side=side, nonce=secrets.token_urlsafe(18))
+
+
+def new_entry_tokens(matches: Iterable[Match]) -> list[tuple[EntryToken, EntryToken]]:
+    """:func:`new_entry_token` for both sides of every match of ``matches``, in one INSERT: each match's pair of
+    tokens (side 0, side 1), in the order of ``matches``."""
+    tokens = [EntryToken(match=m, side=side, nonce=secrets.token_urlsafe(18)) for m in matches for side in (0, 1)]
+    EntryToken.objects.bulk_create(tokens)
+    return list(zip(tokens[::2], tokens[1::2], strict=True))
 
 
 def revoke_entry_token(token: EntryToken) -> None:

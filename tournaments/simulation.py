@@ -22,7 +22,7 @@ from django.db.models import Q
 
 from engine.game import Phase
 from games import services as games
-from games.access import Actor, new_entry_token
+from games.access import Actor, new_entry_tokens
 from games.engine_bridge import load_state
 from games.models import Match
 from tournaments import services
@@ -94,7 +94,12 @@ def run_division(division: Division, actor: Actor, rng: random.Random) -> None:
             .order_by("id")
         )
         if todo:
-            links = {pairing.pk: _play(pairing, rng, ratings) for pairing in todo}
+            # Both entry links of every match of the batch in one INSERT (a link's row is all a link needs).
+            tokens = new_entry_tokens(pairing.match for pairing in todo if pairing.match is not None)
+            links = {
+                pairing.pk: _play(pairing, (Actor(token=a), Actor(token=b)), rng, ratings)
+                for pairing, (a, b) in zip(todo, tokens, strict=True)
+            }
             # One sync for the whole batch (a sync per result made a 33-player round robin quadratic): it takes
             # the results, and the scoresheet results entered by side A then wait for side B's confirmation.
             services.sync_division(division.pk)
@@ -114,12 +119,13 @@ def run_division(division: Division, actor: Actor, rng: random.Random) -> None:
             return
 
 
-def _play(pairing: Pairing, rng: random.Random, ratings: dict[int, float]) -> tuple[Actor, Actor]:
-    """Play the pairing's match through its entry links; returns the two links."""
+def _play(
+    pairing: Pairing, links: tuple[Actor, Actor], rng: random.Random, ratings: dict[int, float]
+) -> tuple[Actor, Actor]:
+    """Play the pairing's match through its entry links (side A's, side B's); returns the two links."""
     match = pairing.match
     assert match is not None
     assert pairing.entry_a_id is not None and pairing.entry_b_id is not None  # it has a match
-    links = (Actor(token=new_entry_token(match, 0)), Actor(token=new_entry_token(match, 1)))
     p_a = win_probability(ratings[pairing.entry_a_id], ratings[pairing.entry_b_id], max(match.length, 1))
     if match.entry_mode == Match.EntryMode.SCORESHEET:
         _play_scoresheet(match, links, rng, p_a)
@@ -129,20 +135,17 @@ def _play(pairing: Pairing, rng: random.Random, ratings: dict[int, float]) -> tu
 
 
 def _play_scoresheet(match: Match, links: tuple[Actor, Actor], rng: random.Random, p_a: float) -> None:
-    seq = match.seq
-    while True:
-        recorded_state = load_state(Match.objects.get(pk=match.pk))
-        if recorded_state.is_over:
-            return
+    """Enter the match's games from side A's link until it is over. ``match`` is as read with its pairing (nothing
+    was entered since); after each game the state the service returns is the match's, so nothing is read again."""
+    recorded_state, seq = load_state(match), match.seq
+    while not recorded_state.is_over:
         winner = 0 if rng.random() < p_a else 1
         kind = 1 if match.casual else rng.choices((1, 2, 3), weights=(70, 25, 5))[0]
         cube = 1 if recorded_state.crawford_game or match.casual else rng.choices((1, 2, 4), weights=(60, 30, 10))[0]
         recorded = games.record_game_result(
             match.pk, actor=links[0], winner=winner, kind=kind, cube_value=cube, expected_seq=seq
         )
-        seq = recorded.match.seq
-        if recorded.state.is_over:
-            return
+        recorded_state, seq = recorded.state, recorded.match.seq
 
 
 def _play_moves(match: Match, links: tuple[Actor, Actor], rng: random.Random) -> None:

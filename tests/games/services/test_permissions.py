@@ -311,6 +311,23 @@ def test_a_token_revoked_while_its_holder_is_acting_is_refused(new_match, refuse
         services.record_play(match.pk, actor=actor, side=0, play="8/5 6/5", expected_seq=1)
 
 
+def test_entry_tokens_made_together_are_each_matchs_two_links(new_match, django_assert_num_queries) -> None:
+    """``new_entry_tokens`` (the rehearsal makes a batch's links with it): one INSERT for all, each match's pair in
+    order, side 0 then side 1, each a link of its side that the services accept and a fresh nonce."""
+    first, second = new_match(), new_match()
+    with django_assert_num_queries(1):
+        made = access.new_entry_tokens([first, second])
+    assert [(a.match_id, a.side, b.match_id, b.side) for a, b in made] == [
+        (first.pk, 0, first.pk, 1),
+        (second.pk, 0, second.pk, 1),
+    ]
+    tokens = [token for pair in made for token in pair]
+    assert len({t.nonce for t in tokens}) == 4 and all(t.pk and t.created_at for t in tokens)
+    for token in tokens:
+        assert access.access_entry_token(access.token_text(token)) == token
+    assert access.new_entry_tokens([]) == []
+
+
 def test_a_token_for_one_match_cannot_act_on_another(new_match, refused) -> None:
     first, second = new_match(), new_match()
     actor = Actor(token=access.new_entry_token(first, 0))
