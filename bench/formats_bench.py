@@ -168,8 +168,16 @@ def simulate(fmt_sizes: list[int], formats: list[str]) -> int:
     broken = 0
     for fmt in formats or list(ALL_FORMATS):
         for n in fmt_sizes:
-            if n > MAX_FIELD.get(fmt, n):
-                print(f"{fmt:28} {n:4}        -       -  refused: above the largest field ({MAX_FIELD[fmt]})")
+            if n > MAX_FIELD.get(fmt, n):  # the start must refuse it, saying why (never a timeout)
+                with transaction.atomic():
+                    try:
+                        simulate_event(format=fmt, players=n, seed=1000 + n, match_length=1)
+                        verdict = f"BROKEN: not refused above the largest field ({MAX_FIELD[fmt]})"
+                        broken += 1
+                    except ApplicationError as refused:
+                        verdict = f"refused above the largest field ({MAX_FIELD[fmt]}): {refused.message}"
+                    transaction.set_rollback(True)
+                print(f"{fmt:28} {n:4}        -       -  {verdict}", flush=True)
                 continue
             seed = 1000 + n
             started = time.perf_counter()
