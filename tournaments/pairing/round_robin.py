@@ -10,7 +10,7 @@ than it is second, the best any single cycle of ``n - 1`` games can do.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Collection, Hashable, Iterable, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -51,16 +51,21 @@ def round_robin(entrants: Sequence[T], *, double: bool = False) -> list[list[tup
     return first_cycle + second_cycle
 
 
-def due_pairings(pairings: Iterable[tuple[K, Hashable, Hashable]], ahead: int) -> set[K]:
+def due_pairings(
+    pairings: Iterable[tuple[K, Hashable, Hashable]], ahead: int, *, of: Collection[Hashable] | None = None
+) -> set[K]:
     """The pairings whose matches are due: ``pairings`` are the pairings not yet played, as (key, player a, player
     b), in the order they are to be played (round, then board); a pairing is due when it is among the first
-    ``ahead`` of them of either of its players, so that every player has his next ``ahead`` matches at hand."""
+    ``ahead`` of them of either of its players, so that every player has his next ``ahead`` matches at hand.
+
+    ``of``: only the pairings due for these players (among their first ``ahead``), which need only their own
+    pairings: what a result changes, since a player's next pairings move up only when one of his is played."""
     if ahead < 1:
         raise ValueError(f"ahead must be at least 1, not {ahead}")
     seen: Counter[Hashable] = Counter()
     due: set[K] = set()
     for key, a, b in pairings:
-        if seen[a] < ahead or seen[b] < ahead:
+        if (seen[a] < ahead and (of is None or a in of)) or (seen[b] < ahead and (of is None or b in of)):
             due.add(key)
         seen[a] += 1
         seen[b] += 1

@@ -119,7 +119,7 @@ def sync_locked_division(division: Division) -> SyncReport:
     if division.has_bracket:
         touched, filled = advance_brackets(division, live)
         report.filled += filled
-    doubled = _start_matches(division, touched, report)
+    doubled = _start_matches(division, touched, report, taken)
     if division.in_swiss_phase and division.auto_pair and division.status == Division.Status.RUNNING:
         report.paired = _auto_pair(division, touched)
     if report.paired or doubled:
@@ -229,28 +229,39 @@ def _detach(pairing: Pairing, why: str) -> None:
     pairing.updated_at = timezone.now()
 
 
-def _start_matches(division: Division, pairings: list[Pairing], report: SyncReport) -> bool:
+def _start_matches(division: Division, pairings: list[Pairing], report: SyncReport, taken: list[Pairing]) -> bool:
     """Create the match of every slot whose two players are known: one INSERT for the matches, one UPDATE for the
     slots, whatever the size of the round. A slot whose two players have both withdrawn gets no match: it is a
     double forfeit (:func:`_double_forfeit`). True when there was one."""
-    if division.format == Division.Format.ROUND_ROBIN:
-        todo = _round_robin_due(division)
-        pairings.extend(todo)  # the sync's loaded pairings: the division is not over while these are played
-    else:
+    if division.format != Division.Format.ROUND_ROBIN:
         todo = [p for p in pairings if p.match_id is None and p.status == Status.READY and p.entry_b_id is not None]
-    return make_matches(division, todo, report)
+        return make_matches(division, todo, report)
+    # A round robin's matches due were made with the draw, and a player's next pairings move up only when one of
+    # his is played: only the players of the results taken here (and of the results the new matches get at once,
+    # a withdrawn player's forfeits) can have a pairing newly due.
+    doubled = False
+    players = {e for p in taken if p.status == Status.FINISHED for e in _entry_ids(p)}
+    while players:
+        todo = _round_robin_due(division, players)
+        pairings.extend(todo)  # the sync's loaded pairings: the division is not over while these are played
+        doubled = make_matches(division, todo, report) or doubled
+        players = {e for p in todo if p.status == Status.FINISHED for e in _entry_ids(p)}
+    return doubled
 
 
-def _round_robin_due(division: Division) -> list[Pairing]:
-    """The round-robin pairings whose matches are due (:func:`tournaments.pairing.round_robin.due_pairings`) and
-    not made yet, read from the division's pairings not played yet as plain values."""
+def _round_robin_due(division: Division, players: set[int]) -> list[Pairing]:
+    """The round-robin pairings due for ``players`` (their next pairings:
+    :func:`tournaments.pairing.round_robin.due_pairings`) and not made yet, read from their pairings not played
+    yet as plain values."""
     numbers = dict(division.rounds.values_list("pk", "number"))
     places = round_robin_places(len(numbers), double=division.double_round_robin)
-    rows = division.pairings.filter(status__in=PLAYABLE).values_list(
-        "pk", "round_id", "board", "entry_a_id", "entry_b_id", "match_id"
+    rows = (
+        division.pairings.filter(status__in=PLAYABLE)
+        .filter(Q(entry_a__in=players) | Q(entry_b__in=players))
+        .values_list("pk", "round_id", "board", "entry_a_id", "entry_b_id", "match_id")
     )
     unplayed = sorted(rows, key=lambda row: (numbers[row[1]], row[2]))
-    due = due_pairings(((pk, a, b) for pk, _, _, a, b, _ in unplayed), round_robin_ahead(places))
+    due = due_pairings(((pk, a, b) for pk, _, _, a, b, _ in unplayed), round_robin_ahead(places), of=players)
     wanted = [pk for pk, _, _, _, b, match in unplayed if match is None and b is not None and pk in due]
     return list(division.pairings.filter(pk__in=wanted, status=Status.READY).order_by("id")) if wanted else []
 

@@ -89,6 +89,26 @@ def test_a_pairing_is_due_among_the_first_of_either_players_pairings() -> None:
 
 
 @pytest.mark.parametrize("n", [6, 17, 60])
+def test_the_pairings_due_for_some_players_need_only_their_own_pairings(n: int) -> None:
+    rounds = round_robin(_players(n))
+    played = [((r, i), a, b) for r, rnd in enumerate(rounds) for i, (a, b) in enumerate(rnd) if b is not None]
+    unplayed = played[n // 2 + 1 :]  # round 0 and a board of round 1 are played
+    due = due_pairings(unplayed, 3)
+    for some in ({played[0][1]}, {played[0][1], played[0][2], played[-1][1]}):
+        theirs = [(key, a, b) for key, a, b in unplayed if some & {a, b}]
+        for_them = due_pairings(theirs, 3, of=some)
+        # Among the first three still to play of one of them: no more (the others' counts are not known from
+        # their pairings alone), no fewer (the ones due by the whole schedule because of one of them).
+        assert for_them == {key for key, a, b in theirs if any(key in _first(unplayed, p, 3) for p in some)}
+        assert for_them <= due and len(for_them) >= 3
+
+
+def _first(pairings: list[tuple[object, str, str]], player: str, count: int) -> set[object]:
+    """The keys of ``player``'s first ``count`` pairings."""
+    return {key for key, _, _ in [row for row in pairings if player in row[1:]][:count]}
+
+
+@pytest.mark.parametrize("n", [6, 17, 60])
 def test_the_due_pairings_of_a_whole_schedule_are_each_players_first_rounds(n: int) -> None:
     rounds = round_robin(_players(n))
     played = [((r, i), a, b) for r, rnd in enumerate(rounds) for i, (a, b) in enumerate(rnd) if b is not None]

@@ -6,16 +6,19 @@ draw."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import pytest
 
 from games.access import Actor
 from games.errors import ApplicationError, ErrorCode
 from games.models import Match
-from tests.tournaments.services.support import director_win, named, play_out
+from tests.tournaments.services.support import director_win, named, open_pairings, play_out
 from tournaments import core, services
 from tournaments.models import Division, Entry, Pairing, Standing
+from tournaments.pairing.round_robin import due_pairings
+from tournaments.services import sync
 
 pytestmark = pytest.mark.django_db
 
@@ -130,3 +133,53 @@ def test_a_rehearsal_plays_every_match_as_it_is_made(players: int) -> None:
 
     report = simulate_event(format="round-robin", players=players, seed=5, match_length=3)
     check_report(report, "round-robin", players, 5, 3)
+
+
+def _due_everywhere(division: Division) -> set[int]:
+    """The pairings due by the whole division's unplayed pairings, as the draw finds them."""
+    rows = (
+        Pairing.objects.filter(division=division, status__in=core.PLAYABLE, entry_b__isnull=False)
+        .order_by("round__number", "board")
+        .values_list("pk", "entry_a_id", "entry_b_id")
+    )
+    return due_pairings(rows, core.round_robin_ahead(division.rounds.count() + 1))
+
+
+def test_a_result_reads_only_its_two_players_pairings_to_find_the_matches_now_due(
+    division_of: Callable[..., Division], as_director: Actor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    division = started(division_of, as_director, players=8)
+    given: list[list[tuple[int, int, int]]] = []
+
+    def recorded(pairings: Iterable[tuple[int, int, int]], ahead: int, **options: Any) -> set[int]:
+        given.append(list(pairings))
+        return due_pairings(given[-1], ahead, **options)
+
+    monkeypatch.setattr(sync, "due_pairings", recorded)
+    board = of(division, "P01", 1)
+    players = {board.entry_a_id, board.entry_b_id}
+    director_win(board, named(division, "P01"), as_director)
+    # The two players' six pairings each still to play, of the division's 27: not the others' pairings.
+    assert len(given) == 1 and len(given[0]) == 12
+    assert all(players & {a, b} for _, a, b in given[0])
+    assert _due_everywhere(division) <= set(
+        Pairing.objects.filter(division=division, match__isnull=False).values_list("pk", flat=True)
+    )
+
+
+@pytest.mark.parametrize("players", [7, 8])
+def test_after_every_result_and_a_withdrawal_each_players_next_matches_are_made(
+    division_of: Callable[..., Division], as_director: Actor, players: int
+) -> None:
+    division = started(division_of, as_director, players=players)
+    for played in range(100):
+        if played == 5:
+            services.withdraw_entry(named(division, "P04"), actor=as_director, reason="called away")
+        made = set(Pairing.objects.filter(division=division, match__isnull=False).values_list("pk", flat=True))
+        assert _due_everywhere(division) <= made
+        ready = open_pairings(division)
+        if not ready:
+            break
+        board = ready[-1]  # the latest round's first: results come in out of order
+        director_win(board, Entry.objects.get(pk=board.entry_b_id), as_director)
+    assert Division.objects.get(pk=division.pk).status == Division.Status.FINISHED
