@@ -130,5 +130,31 @@ def test_standard_input_among_files_checked_by_workers(tmp_path: Path, monkeypat
 @pytest.mark.parametrize("jobs", ["0", "-2", "two"])
 def test_a_number_of_jobs_below_one_is_refused_before_any_file_is_read(jobs: str) -> None:
     _, _, error = run("import_matches", "--jobs", jobs, str(CLEAN))
-    assert error is not None and f"expected a number of processes, 1 or more, not {jobs!r}" in str(error)
+    assert error is not None and f"expected a number of processes, 1 or more, or 'auto', not {jobs!r}" in str(error)
     assert not Match.objects.exists()
+
+
+@pytest.mark.parametrize("given", [None, "auto"])
+def test_by_default_the_files_are_checked_by_one_worker_per_cpu_the_command_may_use(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: str | None
+) -> None:
+    asked: list[int] = []
+    checked_files = command.checked_files
+
+    def recorded(names: list[str], *, jobs: int) -> Any:
+        asked.append(jobs)
+        return checked_files(names, jobs=jobs)
+
+    monkeypatch.setattr(command, "checked_files", recorded)
+    record = _checked_where(monkeypatch, tmp_path)
+    files = [str(CLEAN), str(tmp_path / "other.mat")]
+    Path(files[1]).write_text(CLEAN.read_text().replace("Carol", "Carol 9"))
+    options = ["--jobs", given] if given else []
+    for cpus, processes in (({0, 3, 5}, 3), ({4}, 1)):  # three CPUs of six, then one
+        monkeypatch.setattr(os, "sched_getaffinity", lambda pid, cpus=cpus: cpus, raising=False)
+        out, _, error = run("import_matches", *options, *files)
+        assert error is None and out.splitlines()[1].startswith(f"imported {files[1]}: match #")
+        assert asked.pop() == processes
+        workers = set(record.read_text().split())
+        assert (workers == {str(os.getpid())}) == (processes == 1)  # one CPU: checked in the command's process
+        record.unlink()
