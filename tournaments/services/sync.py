@@ -1,18 +1,20 @@
 """Keeping a division's pairings in step with its results.
 
-:func:`sync_division` is the one place that moves a division forward. It loads as models only the pairings that
-can change: those whose result does not count yet (waiting, ready, playing, awaiting a confirmation) and the
-finished ones whose match no longer says what the pairing says (a director's correction in games/); a counted
-result changes only through its match, so the others are left unread (Swiss, round robin) or read as plain values
-(the bracket). It derives each loaded pairing's result, resolves the bracket from the counted results
-(tournaments/services/bracket.py), fills in the players of the slots that became known, creates their matches,
-pairs the next Swiss round when the division pairs itself (tournaments/services/swiss.py; the knockout of a Swiss
-into a knockout once its Swiss rounds are over: tournaments/services/knockout.py), and finishes the
-division when nothing is left to play. It sends the same statements whatever the size of the field (rows are
-written many at a time: games/bulk.py), is idempotent (running it twice changes nothing) and is
-serialised per division by a row lock (:func:`tournaments.core.lock_division`), so two results arriving together
-advance the bracket once. When it changed anything, it then gives the venue's tables to the matches that can start
-(tournaments/services/tables.py). The services that already hold the lock call :func:`sync_locked_division`.
+:func:`sync_division` is the one place that moves a division forward. It loads as models only the pairings that can
+change: those whose result does not count yet (waiting, ready, playing, awaiting a confirmation) and the finished
+ones whose match no longer says what the pairing says (a director's correction in games/); a counted result changes
+only through its match, so the others are left unread (Swiss, round robin) or read as plain values (the bracket). A
+round robin's sync loads fewer still, only the pairings whose match says something else than the pairing: nothing in
+a round robin is advanced from the others, and thousands of its matches are open at once. It derives each loaded
+pairing's result, resolves the bracket from the counted results (tournaments/services/bracket.py), fills in the
+players of the slots that became known, creates their matches, pairs the next Swiss round when the division pairs
+itself (tournaments/services/swiss.py; the knockout of a Swiss into a knockout once its Swiss rounds are over:
+tournaments/services/knockout.py), and finishes the division when nothing is left to play. It sends the same
+statements whatever the size of the field (rows are written many at a time: games/bulk.py), is idempotent (running
+it twice changes nothing) and is serialised per division by a row lock (:func:`tournaments.core.lock_division`), so
+two results arriving together advance the bracket once. When it changed anything, it then gives the venue's tables
+to the matches that can start (tournaments/services/tables.py). The services that already hold the lock call
+:func:`sync_locked_division`.
 
 Results count (for the bracket, the next Swiss round and the standings) as :mod:`tournaments.core` says.
 """
@@ -30,7 +32,14 @@ from games.access import SYSTEM
 from games.bulk import update_rows
 from games.errors import ApplicationError
 from games.models import Action, Match, Player
-from tournaments.core import COUNTED, PLAYABLE, counts, lock_division, round_robin_ahead, round_robin_places
+from tournaments.core import (
+    COUNTED,
+    PLAYABLE,
+    UNCONFIRMED,
+    counts,
+    lock_division,
+    round_robin_lead,
+)
 from tournaments.models import Division, Entry, Event, Pairing, Round
 from tournaments.pairing.round_robin import due_pairings
 from tournaments.services.bracket import advance_brackets
@@ -52,6 +61,20 @@ _SAME_AS_MATCH = Q(
 #: The pairings a sync can change: a result that does not count yet, or a finished one its match contradicts (a
 #: correction, a reopened or voided match). Every other pairing's result counts and stands as it is.
 _LIVE = ~COUNTED | (Q(status=Status.FINISHED, match__isnull=False) & ~_SAME_AS_MATCH)
+#: A pairing whose result is still to come or to count (to be played, or waiting for a confirmation or a director).
+_STILL_TO_COUNT = Q(status__in=_OPEN) | Q(status=Status.FINISHED, confirmation__in=UNCONFIRMED)
+#: An open pairing whose match still says what the pairing says (:func:`_outcome`): not started (or started and
+#: still being played, the pairing playing), no winner, the same score.
+_OPEN_AS_MATCH = Q(winner__isnull=True, match__score1=F("score_a"), match__score2=F("score_b")) & (
+    Q(status=Status.READY, match__status=Match.Status.SCHEDULED)
+    | Q(status=Status.PLAYING, match__status=Match.Status.IN_PROGRESS)
+)
+#: The pairings with a match that a sync changes: the match says something else (a game or a result entered, a
+#: correction, a voided match). A round robin's sync loads only these: its pairings are not advanced from one
+#: another, and there are thousands of them open at once (each player's next matches, made ahead of play).
+_DIFFERS_FROM_MATCH = Q(match__isnull=False) & (
+    (Q(status__in=_OPEN) & ~_OPEN_AS_MATCH) | (Q(status=Status.FINISHED) & ~_SAME_AS_MATCH)
+)
 #: The pairings whose match moved on without the division: a match over (or voided) that no sync has taken, or a
 #: finished pairing its match contradicts. A sync leaves none behind, so any is follow-up work that was lost.
 _UNTAKEN = Q(
@@ -109,9 +132,10 @@ def sync_locked_division(division: Division) -> SyncReport:
     report = SyncReport()
     live_rows = division.pairings.filter(_LIVE)
     if division.format == Division.Format.ROUND_ROBIN:
-        # A round-robin pairing whose match is not made yet has nothing to take: the ones now due are found apart,
-        # as plain values (:func:`_round_robin_due`), not as 100,000 models.
-        live_rows = live_rows.filter(match__isnull=False)
+        # Only what the matches changed: a round-robin pairing whose match is not made yet has nothing to take (the
+        # ones now due are found apart, as plain values: :func:`_round_robin_due`), and nothing else is advanced
+        # from the pairings loaded (:func:`_finish_if_done` asks the database what is still open).
+        live_rows = division.pairings.filter(_DIFFERS_FROM_MATCH)
     live = list(live_rows.select_related("match").defer("match__state").order_by("id"))
     taken = [pairing for pairing in live if _take_result(pairing, report)]
     update_rows(Pairing, taken, _RESULT_FIELDS)
@@ -254,14 +278,14 @@ def _round_robin_due(division: Division, players: set[int]) -> list[Pairing]:
     :func:`tournaments.pairing.round_robin.due_pairings`) and not made yet, read from their pairings not played
     yet as plain values."""
     numbers = dict(division.rounds.values_list("pk", "number"))
-    places = round_robin_places(len(numbers), double=division.double_round_robin)
+    ahead = round_robin_lead(len(numbers), double=division.double_round_robin)
     rows = (
         division.pairings.filter(status__in=PLAYABLE)
         .filter(Q(entry_a__in=players) | Q(entry_b__in=players))
         .values_list("pk", "round_id", "board", "entry_a_id", "entry_b_id", "match_id")
     )
     unplayed = sorted(rows, key=lambda row: (numbers[row[1]], row[2]))
-    due = due_pairings(((pk, a, b) for pk, _, _, a, b, _ in unplayed), round_robin_ahead(places), of=players)
+    due = due_pairings(((pk, a, b) for pk, _, _, a, b, _ in unplayed), ahead, of=players)
     wanted = [pk for pk, _, _, _, b, match in unplayed if match is None and b is not None and pk in due]
     return list(division.pairings.filter(pk__in=wanted, status=Status.READY).order_by("id")) if wanted else []
 
@@ -362,8 +386,8 @@ def _auto_pair(division: Division, touched: list[Pairing]) -> int | None:
 
 def _finish_if_done(division: Division, pairings: list[Pairing]) -> bool:
     """Finish the division when nothing is left to play (or run it again when a forced correction reopened a match).
-    ``pairings``: those the sync loaded; every other one counts, so it is neither open nor unconfirmed (but for a
-    round-robin pairing whose match is not made yet)."""
+    ``pairings``: those the sync loaded; every other one counts, so it is neither open nor unconfirmed (but in a
+    round robin, whose sync loads only the pairings its matches changed: the database is asked for the others)."""
     if division.status == Division.Status.FINISHED and any(p.status in _OPEN for p in pairings):
         # A correction the director forced through voided a played match (a final, say): it is played again.
         division.status, division.finished_at = Division.Status.RUNNING, None
@@ -374,8 +398,8 @@ def _finish_if_done(division: Division, pairings: list[Pairing]) -> bool:
         return False
     if any(p.status == Status.FINISHED and not counts(p) for p in pairings):
         return False
-    if division.format == Division.Format.ROUND_ROBIN and division.pairings.filter(status__in=PLAYABLE).exists():
-        return False  # a pairing whose match is not made yet (the sync did not load it)
+    if division.format == Division.Format.ROUND_ROBIN and division.pairings.filter(_STILL_TO_COUNT).exists():
+        return False  # a pairing to play or to confirm that the sync did not load (its match not made, say)
     if division.in_swiss_phase and division.rounds.count() < division.rounds_planned:
         return False
     if division.is_swiss_knockout and not division.knockout_drawn:

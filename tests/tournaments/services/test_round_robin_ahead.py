@@ -14,7 +14,7 @@ import pytest
 from games.access import Actor
 from games.errors import ApplicationError, ErrorCode
 from games.models import Match
-from tests.tournaments.services.support import director_win, named, open_pairings, play_out
+from tests.tournaments.services.support import director_win, enter_win, link, named, open_pairings, play_out
 from tournaments import core, services
 from tournaments.models import Division, Entry, Pairing, Standing
 from tournaments.pairing.round_robin import due_pairings
@@ -142,7 +142,7 @@ def _due_everywhere(division: Division) -> set[int]:
         .order_by("round__number", "board")
         .values_list("pk", "entry_a_id", "entry_b_id")
     )
-    return due_pairings(rows, core.round_robin_ahead(division.rounds.count() + 1))
+    return due_pairings(rows, core.round_robin_lead(division.rounds.count(), double=division.double_round_robin))
 
 
 def test_a_result_reads_only_its_two_players_pairings_to_find_the_matches_now_due(
@@ -182,4 +182,48 @@ def test_after_every_result_and_a_withdrawal_each_players_next_matches_are_made(
             break
         board = ready[-1]  # the latest round's first: results come in out of order
         director_win(board, Entry.objects.get(pk=board.entry_b_id), as_director)
+    assert Division.objects.get(pk=division.pk).status == Division.Status.FINISHED
+
+
+def test_a_sync_loads_only_the_pairings_whose_match_changed(
+    division_of: Callable[..., Division], as_director: Actor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    division = started(division_of, as_director)
+    assert len(made_rounds(division)) == 2  # six matches open at once
+    board = of(division, "P01", 1)
+    director_win(board, named(division, "P01"), as_director, sync=False)
+    taken: list[str] = []
+    take = sync._take_result
+
+    def recorded(pairing: Pairing, report: sync.SyncReport) -> bool:
+        taken.append(pairing.key)
+        return take(pairing, report)
+
+    monkeypatch.setattr(sync, "_take_result", recorded)
+    services.sync_division(division.pk)
+    assert taken == [board.key]  # not the five other open matches, which say what their pairings say
+    assert of(division, "P01", 1).status == Pairing.Status.FINISHED
+    taken.clear()
+    services.sync_division(division.pk)
+    assert taken == []
+
+
+def test_the_last_result_waiting_for_its_confirmation_keeps_the_division_running(
+    division_of: Callable[..., Division], as_director: Actor, committed: Callable
+) -> None:
+    division = started(division_of, as_director, players=3)
+    last = Pairing.objects.filter(division=division, match__isnull=False).order_by("round__number", "board").last()
+    assert last is not None
+    for p in open_pairings(division):
+        if p.pk != last.pk:
+            director_win(p, Entry.objects.get(pk=p.entry_a_id), as_director)
+    mine, theirs = link(last.match_id, 0), link(last.match_id, 1)
+    with committed():
+        enter_win(last, Entry.objects.get(pk=last.entry_a_id), actor=mine)
+    services.sync_division(division.pk)
+    last.refresh_from_db()
+    assert last.confirmation == Pairing.Confirmation.AWAITING
+    assert Division.objects.get(pk=division.pk).status == Division.Status.RUNNING
+    with committed():
+        services.confirm_result(last, actor=theirs)
     assert Division.objects.get(pk=division.pk).status == Division.Status.FINISHED
