@@ -196,6 +196,12 @@ def round_robin_places(rounds: int, *, double: bool) -> int:
     return (rounds // 2 if double else rounds) + 1
 
 
+def round_robin_lead(rounds: int, *, double: bool) -> int:
+    """:func:`round_robin_ahead` of a round robin of ``rounds`` rounds (a double one when ``double``): how many of
+    each player's next pairings have their matches."""
+    return round_robin_ahead(round_robin_places(rounds, double=double))
+
+
 def knockout_min_rounds(entrants: int, size: int) -> int:
     """The fewest Swiss rounds a Swiss into a knockout of ``size`` plays with ``entrants`` players: enough that at
     most ``size`` players can still be unbeaten (each round halves the unbeaten), so that the cut line never falls

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from games.models import Match
+from tournaments import core
 from tournaments.core import (
     PairingState,
     counts,
@@ -100,3 +101,11 @@ def test_rounds_are_played_by_number_then_main_consolation_last_chance() -> None
         ("last-chance", 1),
         ("main", 2),
     ]
+
+
+@pytest.mark.parametrize("players", [2, 3, 45, 46, 60, 500])
+def test_a_round_robins_lead_is_the_same_from_its_rounds_single_or_double(players: int) -> None:
+    places = players + players % 2  # an odd field's bye takes a place
+    rounds = places - 1
+    assert core.round_robin_lead(rounds, double=False) == core.round_robin_ahead(places)
+    assert core.round_robin_lead(2 * rounds, double=True) == core.round_robin_ahead(places)

@@ -877,14 +877,20 @@ def divisions_part(dashboard: str) -> str:
     return dashboard[dashboard.index('id="divisions-heading"') :]
 
 
-def test_a_round_robin_shows_its_current_round(dora: Any) -> None:
-    actor = Actor(user=dora)
+def league(director: Any, players: int) -> Division:
+    """Dora's "League" event with a round robin "A" of ``players`` players (P1 the best rated), 3-point scoresheet
+    matches, started: every round is drawn at the start."""
+    actor = Actor(user=director)
     event = services.create_event(actor=actor, name="League")
     settings = services.DivisionSettings(name="A", format="round-robin", entry_mode="scoresheet", match_length=3)
     division = services.create_division(event, actor=actor, settings=settings)
-    for i in range(1, 5):
+    for i in range(1, players + 1):
         services.register_player(division, actor=actor, name=f"P{i}", rating=2000 - i)
-    services.start_division(division, actor=actor)  # every round is drawn at the start
+    return services.start_division(division, actor=actor)
+
+
+def test_a_round_robin_shows_its_current_round(dora: Any) -> None:
+    division = league(dora, 4)
     client = client_for(dora)
     dashboard = divisions_part(text_of(client.get("/manage/league/")))
     assert "Round 1" in dashboard and "Round 2" not in dashboard and "Round 3" not in dashboard
@@ -901,13 +907,7 @@ def test_a_round_robin_match_not_made_yet_is_made_by_the_director(dora: Any, mon
 
     monkeypatch.setattr(core, "ROUND_ROBIN_AHEAD", 2)  # each player's next two matches, so that round 3 has none
     monkeypatch.setattr(core, "ROUND_ROBIN_DRAWN_MATCHES", 1)
-    actor = Actor(user=dora)
-    event = services.create_event(actor=actor, name="League")
-    settings = services.DivisionSettings(name="A", format="round-robin", entry_mode="scoresheet", match_length=3)
-    division = services.create_division(event, actor=actor, settings=settings)
-    for i in range(1, 7):
-        services.register_player(division, actor=actor, name=f"P{i}", rating=2000 - i)
-    services.start_division(division, actor=actor)
+    division = league(dora, 6)
     later = pairing_at(division, 4, 1)
     assert later.match is None and later.status == Pairing.Status.READY
     client = client_for(dora)

@@ -48,7 +48,7 @@ from games.models import Match
 from games.selectors import entry_words, open_correction_request
 from tournaments import selectors, services
 from tournaments.access import directs_event
-from tournaments.core import round_robin_ahead, round_robin_places, round_words
+from tournaments.core import round_robin_lead, round_words
 from tournaments.director import forms as f
 from tournaments.models import Division, Entry, Event, Pairing, Round
 from tournaments.pages import (
@@ -901,8 +901,7 @@ def _analyse(page: Page, target: Any, data: dict[str, Any]) -> str:
 
 def _ahead(division: Division) -> int:
     """How many of each player's next matches the round robin has made (tournaments/core.py)."""
-    rounds = division.rounds.count()
-    return round_robin_ahead(round_robin_places(rounds, double=division.double_round_robin))
+    return round_robin_lead(division.rounds.count(), double=division.double_round_robin)
 
 
 def _make_match(page: Page, target: Any, data: dict[str, Any]) -> str:

@@ -20,7 +20,7 @@ from games.bulk import copy_new_rows, update_rows
 from games.errors import ApplicationError, ErrorCode
 from games.services import start_many_matches
 from tournaments.access import check_directs
-from tournaments.core import knockout_min_rounds, lock_division, max_field, plan_of, round_length, round_robin_ahead
+from tournaments.core import knockout_min_rounds, lock_division, max_field, plan_of, round_length, round_robin_lead
 from tournaments.models import KNOCKOUT_SIZES, Division, Entry, Event, Pairing, Rating, Round
 from tournaments.pairing.round_robin import due_pairings, round_robin
 from tournaments.services.bracket import draw_brackets
@@ -185,7 +185,7 @@ def _draw_round_robin(division: Division, entries: list[Entry]) -> None:
         for table, (a, b, _) in enumerate(boards, start=1)
         if b is not None
     ]
-    due = due_pairings(played, round_robin_ahead(2 * len(schedule[0])))
+    due = due_pairings(played, round_robin_lead(len(schedule), double=division.double_round_robin))
     made = iter(
         start_many_matches(
             [
