@@ -810,10 +810,11 @@ def call_round_words(pairing: Pairing) -> str:
     return str(words) % {"number": pairing.round.number}
 
 
-def call_words(pairing: Pairing, player_id: int | None = None) -> str:
+def call_words(pairing: Pairing, player_id: int | None = None, *, division: bool = False) -> str:
     """A call as the player hears it: "Table 7: you play Pia Ruud, main round 2, 7 points"; without ``player_id``
-    (the venue display, the director) both names: "Table 7: Lars Nes v Pia Ruud, main round 2, 7 points". Needs
-    the pairing's table, round and players loaded."""
+    (the venue display, the director) both names: "Table 7: Lars Nes v Pia Ruud, main round 2, 7 points".
+    ``division``: the division named before the round, for a room shared by several ("..., Pia Ruud, Open, main
+    round 2, 7 points"). Needs the pairing's table, round and players loaded (and its division, for ``division``)."""
     a, b = pairing.entry_a, pairing.entry_b
     names = [e.player.display_name if e is not None else "" for e in (a, b)]
     length = _("%(length)s points") % {"length": pairing.length} if pairing.length != 1 else _("1 point")
@@ -823,7 +824,8 @@ def call_words(pairing: Pairing, player_id: int | None = None) -> str:
         who = _("you play %(name)s") % {"name": other}
     else:
         who = _("%(a)s v %(b)s") % {"a": names[0], "b": names[1]}
-    return f"{where}: {who}, {call_round_words(pairing)}, {length}"
+    named = f"{pairing.division.name}, " if division else ""
+    return f"{where}: {who}, {named}{call_round_words(pairing)}, {length}"
 
 
 # -- the venue display -----------------------------------------------------------------------------------------------
@@ -897,12 +899,14 @@ def display_page(
     round_titles: dict[int, StrOrPromise] | None = None,
     *,
     over: bool = False,
+    divisions: int = 1,
 ) -> DisplayPage:
     """The screen ``page`` of the display from the calls (newest first), the current boards (division, a
     director's board of tournaments.selectors.director), of which it shows those at a table or being played (a
     match over is no longer playing), and the standings of each division in play or finished (a finished one's
     heading says its standings are final). ``round_titles``: the rounds' titles by id (:func:`round_titles_of`);
-    ``over``: every division is finished."""
+    ``over``: every division is finished; ``divisions``: how many the event has (more than one: each call names its
+    division, as each board does)."""
     titles = round_titles or {}
     rows = []
     for division, board in boards:
@@ -934,7 +938,7 @@ def display_page(
     shown_standings, standings_page = _page_of(table, page)
     pages = max(boards_page[1], standings_page[1])
     return DisplayPage(
-        calls=[call_words(p) for p in calls[:DISPLAY_CALLS]],
+        calls=[call_words(p, division=divisions > 1) for p in calls[:DISPLAY_CALLS]],
         boards=shown_boards,
         standings=shown_standings,
         page=page % pages,

@@ -428,5 +428,5 @@ def _display_context(event: Event, page: int) -> dict[str, Any]:
     for division_id, rounds in event_rounds(event).items():
         titles.update(round_titles_of(divisions[division_id], rounds))
     over = bool(started) and all(d.status == Division.Status.FINISHED for d in divisions.values())
-    screen = display_page(venue.calls, boards, standings, page, titles, over=over)
+    screen = display_page(venue.calls, boards, standings, page, titles, over=over, divisions=len(divisions))
     return {"event": event, "screen": screen, "poll_trigger": f"every {DISPLAY_SECONDS}s"}

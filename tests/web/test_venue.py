@@ -329,3 +329,19 @@ def test_a_finished_match_shows_the_table_it_was_played_at_without_holding_it(
     page = client.get(f"/manage/{division.event.slug}/{division.slug}/").content.decode()
     row = page[: page.index(seated.entry_a.player.display_name)]
     assert "<td>Table 1</td>" in row[row.rindex("<tr") :]
+
+
+def test_in_a_room_of_two_divisions_each_call_on_the_display_names_its_division(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = division_of("swiss", 4, match_length=3)
+    settings = services.DivisionSettings(name="Beginners", format="round-robin", match_length=1)
+    other = services.create_division(division.event, actor=as_director, settings=settings)
+    for name in ("Ann", "Bo"):
+        services.register_player(other, actor=as_director, name=name)
+    services.start_division(division, actor=as_director)
+    services.start_division(other, actor=as_director)
+    html = display_html(division)
+    assert "<li>Table 3: Ann v Bo, Beginners, round 1, 1 point</li>" in html
+    assert len(re.findall(rf"<li>Table [12]: P\d\d v P\d\d, {division.name}, round 1, 3 points</li>", html)) == 2
+    # (a room of one division: the calls name no division, test_the_venue_display_shows_calls_boards_and_standings)
