@@ -11,7 +11,9 @@ that one, the two alternating run by run so that both see the same load. Every s
 ``start_division`` made outside any transaction, so that the time ends with the service's COMMIT; the rows are
 then deleted. Printed with every start: the load average before it, and the CPU time it took in this process and
 in the server's process serving it (read from /proc: with the server on the same machine), which a busy machine
-stretches less than the wall-clock time. Printed at the end: the medians and baseline / this.
+stretches less than the wall-clock time. After each start, round 1's first three matches are forfeited one by one
+and the division's sync that takes each result is timed (committed), as the follow-up task runs it after every
+result. Printed at the end: the medians and baseline / this, of the starts and of the syncs.
 
 The script creates one database per checkout (``--database-url``, default ``DATABASE_URL``, else
 ``postgres://postgres@127.0.0.1:5432/bgmatch_bench_rr``; the baseline's with ``_base`` appended), each migrated
@@ -30,6 +32,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from benchdb import (
     REPO,
@@ -45,6 +48,8 @@ from report import cpu, load
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/bgmatch_bench_rr"
 ENVIRONMENT = environment("round-robin")
+#: Results entered after each start, each followed by the sync that takes it, timed.
+SYNCS = 3
 #: What a start leaves, emptied after it (the players and the event's rows go with them).
 TABLES = (
     "tournaments_pairing, games_match, tournaments_table, tournaments_round, tournaments_entry, tournaments_division, "
@@ -97,9 +102,26 @@ def child(root: Path, url: str, players: int, double: bool) -> None:
     seconds = time.perf_counter() - t0
     client, server = time.process_time() - client0, server_cpu(backend) - server0
     pairings = Pairing.objects.filter(division=division).count()
+    syncs = [_result_synced(division, board) for board in range(1, SYNCS + 1)]
     with connection.cursor() as cursor:
         cursor.execute(f"TRUNCATE {TABLES} CASCADE")
-    print(json.dumps({"seconds": seconds, "client": client, "server": server, "pairings": pairings, "load": before}))
+    out = {"seconds": seconds, "client": client, "server": server, "pairings": pairings, "load": before}
+    print(json.dumps(out | {"syncs": syncs}))
+
+
+def _result_synced(division: Any, board: int) -> float:
+    """Round 1's match at ``board`` forfeited (its result in), then the seconds of the division's sync that takes it
+    (its own transaction, committed), as the follow-up task runs it after every result."""
+    from games import services as games
+    from games.access import SYSTEM
+    from tournaments import services
+    from tournaments.models import Pairing
+
+    pairing = Pairing.objects.get(division=division, round__number=1, board=board)
+    games.forfeit_match(pairing.match_id, actor=SYSTEM, loser_side=1, reason="the bench's result")
+    t0 = time.perf_counter()
+    services.sync_division(division.pk)
+    return time.perf_counter() - t0
 
 
 def server_cpu(pid: int) -> float:
@@ -147,6 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     created = {url: prepare_database(url, reuse_empty=True) for _label, _root, url in checkouts}
     times: dict[tuple[str, int, bool], list[float]] = {}
     cpus: dict[tuple[str, int, bool], list[float]] = {}
+    syncs: dict[tuple[str, int, bool], list[float]] = {}
     try:
         for players, double in fields:
             for rep in range(1, args.reps + 1):
@@ -155,24 +178,31 @@ def main(argv: Sequence[str] | None = None) -> int:
                     seconds, client, server = (float(str(out[k])) for k in ("seconds", "client", "server"))
                     times.setdefault((label, players, double), []).append(seconds)
                     cpus.setdefault((label, players, double), []).append(client + server)
+                    synced = [float(x) for x in out["syncs"]]  # type: ignore[attr-defined]
+                    syncs.setdefault((label, players, double), []).extend(synced)
                     kind = "double round robin" if double else "round robin"
                     print(
                         f"  {players} players, {kind}, start {rep}, {label}: {seconds:.2f} s; CPU: this process "
                         f"{client:.2f} s, the server's {server:.2f} s ({out['pairings']} pairings; before it: "
-                        f"{out['load']})",
+                        f"{out['load']}); a result's sync: {', '.join(f'{x:.3f}' for x in synced)} s",
                         flush=True,
                     )
         print("\nmedians (committed start_division, COMMIT included; CPU: this process and the server's together):")
         for players, double in fields:
             key = ("this", players, double)
             this, this_cpu = statistics.median(times[key]), statistics.median(cpus[key])
+            this_sync = statistics.median(syncs[key])
             line = f"  {players}{' double' if double else ''}: this {this:.2f} s (CPU {this_cpu:.2f} s)"
+            sync_line = f"  {players}{' double' if double else ''}, a result's sync: this {this_sync:.3f} s"
             if args.baseline:
                 key = ("baseline", players, double)
                 base, base_cpu = statistics.median(times[key]), statistics.median(cpus[key])
                 line += f", baseline {base:.2f} s (CPU {base_cpu:.2f} s), baseline / this {base / this:.2f}"
                 line += f" (CPU {base_cpu / this_cpu:.2f})"
+                base_sync = statistics.median(syncs[key])
+                sync_line += f", baseline {base_sync:.3f} s, baseline / this {base_sync / this_sync:.1f}"
             print(line)
+            print(sync_line)
         print(f"\ndone ({load()})")
     finally:
         for url, made in created.items():
