@@ -754,3 +754,22 @@ def test_a_confirmation_moves_the_pairings_updated_at(
     entered = enter_result(pairing(division, "swiss-1-1"), winner=0)
     services.confirm_result(entered, actor=link(entered.match_id, 1))
     assert Pairing.objects.get(pk=entered.pk).updated_at > created
+
+
+def test_a_withdrawn_player_is_marked_in_the_standings_public_and_printed(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    division = division_of("swiss", 4, match_length=1, rounds_planned=2)
+    services.start_division(division, actor=as_director)
+    gone = Entry.objects.select_related("player").get(division=division, player__display_name="P04")
+    services.withdraw_entry(gone, actor=as_director, reason="called away")
+    services.recompute_standings(division.pk)
+    public = html_of(Client(), page_url(division))
+    row = next(r for r in public.split("<tr>") if ">P04<" in r)
+    assert "(withdrawn)" in row
+    assert sum("(withdrawn)" in r for r in public.split("<tr>")) == 1, "only his row"
+    client = Client()
+    client.force_login(director)
+    printed = client.get(f"/manage/{division.event.slug}/{division.slug}/final-standings/").content.decode()
+    row = next(r for r in printed.split("<tr>") if ">P04<" in r)
+    assert "(withdrawn)" in row and printed.count("(withdrawn)") == 1

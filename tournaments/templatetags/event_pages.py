@@ -94,9 +94,11 @@ def standings_row(item: Any, standings: Any) -> SafeString:
         f'<td class="prize"{_label(words)}>{escape(prize)}</td>'
         for words, prize in zip(standings.prize_columns, item.prizes, strict=True)
     )
+    withdrawn = row.entry.status == Entry.Status.WITHDRAWN
+    gone = f' <span class="muted">{escape(_("(withdrawn)"))}</span>' if withdrawn else ""
     return mark_safe(  # the player is escaped by player(), the places and labels by escape(), numbers by _number()
         f'<tr><td class="rank"{_label(_("Rank"))}>{_number(row.rank)}</td>'
-        f'<th scope="row"{_label(_("Player"))}>{player(row.entry)}</th>{places}{cells}{tiebreaks}{prizes}</tr>'
+        f'<th scope="row"{_label(_("Player"))}>{player(row.entry)}{gone}</th>{places}{cells}{tiebreaks}{prizes}</tr>'
     )
 
 
