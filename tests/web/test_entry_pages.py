@@ -951,6 +951,8 @@ def test_an_entry_link_opens_on_one_phone_only_until_the_director_reissues_it(
     assert response.status_code == 200 and "A new entry link for" in response.content.decode()
     assert first.client.get(f"/play/match/{match.pk}/").status_code == 403, "the old phone is signed out"
     fresh = EntryToken.objects.filter(match=match, side=0, revoked_at__isnull=True).get()
+    shown = f"A new entry link for {pairing.entry_a.player.display_name}: http://testserver/play/{access.token_text(fresh)}/"
+    assert shown in response.content.decode(), "the director can hand it over from the page"
     assert second.get(f"/play/{access.token_text(fresh)}/").status_code == 302
     assert second.get(f"/play/match/{match.pk}/").status_code == 200
 

@@ -40,7 +40,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from config.live import not_modified
 from games import services as games
-from games.access import Actor, reissue_entry_token
+from games.access import Actor, reissue_entry_token, token_text
 from games.analysis.selectors import match_analysis_of
 from games.analysis.service import AnalysisRefusedError, request_analysis
 from games.errors import ApplicationError, ErrorCode
@@ -935,12 +935,13 @@ def _side_names(page: Page) -> tuple[str, str]:
 
 def _new_link(page: Page, target: Any, data: dict[str, Any]) -> str:
     match = Match.objects.get(pk=_match_id(page))
-    reissue_entry_token(match, data["side"])
+    token = reissue_entry_token(match, data["side"])
     words = _(
-        "A new entry link for %(name)s: the old one no longer opens, and the phone that held it is signed out. "
-        "Print his entry slip again."
+        "A new entry link for %(name)s: %(link)s (the old one no longer opens, and the phone that held it is signed "
+        "out). Open it on his phone, or print his entry slip again: it carries the new link."
     )
-    return words % {"name": _side_names(page)[data["side"]]}
+    link = page.request.build_absolute_uri(f"/play/{token_text(token)}/")
+    return words % {"name": _side_names(page)[data["side"]], "link": link}
 
 
 MATCH_ACTIONS = {
