@@ -96,9 +96,11 @@ def next_match(request: HttpRequest) -> HttpResponse:
     once it has a table, its call. With ``?live=1``, the part the page polls every few seconds (304 when nothing
     changed), so that a call shows without a reload."""
     players: dict[int, Player] = {}
+    last_match: dict[int, int] = {}  # the latest match each player holds the entry link of: "back to it"
     for token in held_tokens(request):
         player = token.match.player(token.side)
         players.setdefault(player.pk, player)
+        last_match[player.pk] = max(last_match.get(player.pk, 0), token.match_id)
     user = request.user
     if user.is_authenticated:
         for player in Player.objects.filter(user=user).order_by("pk"):
@@ -107,6 +109,11 @@ def next_match(request: HttpRequest) -> HttpResponse:
         context = {"message": _("Open your entry link, or log in, to see your next match."), "match": None}
         return render(request, "entry/panel_refused.html", context, status=403)
     rows = [_next_row(player, next_pairing_for(player), user) for player in players.values()]
+    for row in rows:
+        held = last_match.get(row["player"].pk)  # type: ignore[attr-defined]
+        pairing = row["pairing"]
+        if held is not None and (pairing is None or getattr(pairing, "match_id", None) != held):
+            row["back_url"] = reverse("entry:match", args=[held])
     etag = _etag(rows)
     live = request.GET.get("live") == "1"
     if live and not_modified(request, etag):
@@ -157,6 +164,9 @@ def _next_row(player: Player, pairing: Pairing | None, user: object) -> dict[str
         "event": pairing.division.event,
         "round": round_words(pairing.round, pairing.division),
         "entry_url": reverse("entry:match", args=[pairing.match_id]) if own_account and pairing.match_id else "",
+        "event_url": reverse("tournaments:event-detail", args=[pairing.division.event.slug])
+        if pairing.division.event.public
+        else "",
         "call": call_words(pairing, player.pk) if pairing.table_id is not None else "",
         "where": (pairing.pk, pairing.table_id, pairing.called_at),
         "state": (pairing.status, pairing.match.status if pairing.match else None),

@@ -584,6 +584,7 @@ def test_your_next_match_from_the_entry_link_and_from_the_account(
     winner = first.match.player1
     html = winner_phone.keep(winner_phone.client.get("/play/pairings/next/"))
     assert "No next match yet" in html  # the final waits for the other semi-final
+    assert f'<a href="/play/match/{first.match_id}/">Back to your last match</a>' in html
     with django_capture_on_commit_callbacks(execute=True):
         tournaments.confirm_result(first, actor=Actor(token=access.new_entry_token(first.match, 1)))
     other_phone = Phone(second.match, 0)
@@ -598,6 +599,8 @@ def test_your_next_match_from_the_entry_link_and_from_the_account(
     assert winner.display_name in html and second.match.player2.display_name in html
     assert final.table.label in html and "Club night · Main" in html
     assert "on your entry slip from the director (scan its QR code)" in html  # the wall's sheet has no code
+    assert f'<a href="/play/match/{first.match_id}/">Back to your last match</a>' in html
+    assert f'<a href="/events/{division.event.slug}/">The event\'s pairings and standings</a>' in html
 
     user = django_user_model.objects.create_user("p1", password=None)
     type(winner).objects.filter(pk=winner.pk).update(user=user)
