@@ -137,6 +137,11 @@ def test_the_dashboard_shows_calls_and_the_queue_and_the_director_runs_the_table
     assert response.status_code == 302
     waiting.refresh_from_db()
     assert waiting.table is not None and waiting.table.label == "Feature table"
+    # Its move is to a table chosen by name: the two others (each taken), not its own.
+    html = client.get(url).content.decode()
+    form = html[html.index(f'id="form-seat-match-{waiting.pk}"') :]
+    options = re.findall(r'<option value="(\d*)">([^<]*)</option>', form[: form.index("</select>")])
+    assert options == [("", "choose"), ("1", "Table 1 (taken)"), ("2", "Table 2 (taken)")]
 
     # Holding a table back, then a refused move: the page says why and nothing changes.
     assert client.post(url, {"action": "hold-table", "target": "3"}).status_code == 302
