@@ -1369,3 +1369,28 @@ def test_a_forfeit_reads_as_a_decision_not_as_a_game(
         reason = "no-show: not at the table after 15 minutes"
         assert text == f"Forfeit: {winner} wins {score} ({loser} did not play) · Reason: {reason}", (name, text)
         assert "Single" not in html and "<td>1</td>" not in html, name  # no made-up game with a cube
+
+
+def test_a_name_already_entered_is_refused_alone_and_in_a_list_pasted_again(dora: Any, registering: Division) -> None:
+    url = f"/manage/{registering.event.slug}/{registering.slug}/"
+    client = client_for(dora)
+    assert client.post(url, {"action": "import", "import-text": "Carl Berg,Oslo BK,NO\nDina Dahl\n"}).status_code == 302
+    before = registering.entries.count()
+    refused(
+        client,
+        url,
+        {"action": "import", "import-text": "Eva Lund\nCarl Berg,Oslo BK,NO\n"},  # the list pasted again, with one more
+        "nothing was registered; line 2: Carl Berg is already entered in Open: to enter another player of that name, "
+        "tell the two apart in the name, such as &quot;Carl Berg (Oslo BK)&quot;",
+    )
+    refused(
+        client,
+        url,
+        {"action": "register", "register-name": "  dina   DAHL "},
+        "Dina Dahl is already entered in Open: to enter another player of that name, tell the two apart in the name, "
+        "such as &quot;dina DAHL (his club or town)&quot;",
+        status=409,
+    )
+    assert registering.entries.count() == before
+    assert client.post(url, {"action": "register", "register-name": "Dina Dahl (Bergen)"}).status_code == 302
+    assert registering.entries.count() == before + 1

@@ -308,6 +308,7 @@ def register_player(
         division = Division.objects.select_for_update().get(pk=division.pk)
         late = _check_open_for_entry(division, place)
         if player is None:
+            _check_name_free(division, name, club)
             player = create_player(display_name=name, club=club, country=country)
         if rating is not None and not 0 < rating < 10000:
             raise _invalid(f"a rating of {rating} is out of range (1-9999)")
@@ -326,6 +327,20 @@ def register_player(
                 )
         except IntegrityError:
             raise ApplicationError(ErrorCode.CONFLICT, f"seed {seed} is already taken in {division.name}") from None
+
+
+def _check_name_free(division: Division, name: str, club: str) -> None:
+    """A new player's name is not one already entered in the division (a list pasted twice, a typed name entered
+    again); two players of one name are told apart in it."""
+    name = " ".join(name.split())
+    taken = division.entries.filter(player__display_name__iexact=name).select_related("player").first()
+    if name and taken is not None:
+        apart = f"{name} ({club.strip() or 'his club or town'})"
+        raise ApplicationError(
+            ErrorCode.CONFLICT,
+            f"{taken.player.display_name} is already entered in {division.name}: to enter another player of that "
+            f'name, tell the two apart in the name, such as "{apart}"',
+        )
 
 
 def _already(entry: Entry) -> Entry:
