@@ -282,6 +282,7 @@ def _round_robin_due(division: Division, players: set[int]) -> list[Pairing]:
     rows = (
         division.pairings.filter(status__in=PLAYABLE)
         .filter(Q(entry_a__in=players) | Q(entry_b__in=players))
+        .order_by()  # sorted here, by the rounds' numbers: no join for the model's ordering
         .values_list("pk", "round_id", "board", "entry_a_id", "entry_b_id", "match_id")
     )
     unplayed = sorted(rows, key=lambda row: (numbers[row[1]], row[2]))
