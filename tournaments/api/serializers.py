@@ -20,6 +20,7 @@ from engine.variants import VARIANTS
 from games.api import fields as strict
 from games.models import Match, Player
 from tournaments import services
+from tournaments.core import round_words
 from tournaments.models import Division, Entry, Event, Pairing, Rating, RatingChange, RatingList, Round, Standing
 from tournaments.services.followup import Sent
 from tournaments.standings.payouts import cents_text
@@ -466,6 +467,10 @@ class PairingSerializer(serializers.ModelSerializer):
 
     bracket = serializers.ChoiceField(choices=Round.Bracket.choices, source="round.bracket", read_only=True)
     round = serializers.IntegerField(source="round.number", read_only=True)
+    round_name = serializers.SerializerMethodField(
+        help_text='the round as the pages, prints and calls name it: "Round 2", "Consolation round 1", "Knockout '
+        'semi-final"'
+    )
     table = serializers.IntegerField(
         source="table.number",
         read_only=True,
@@ -494,6 +499,7 @@ class PairingSerializer(serializers.ModelSerializer):
             "key",
             "bracket",
             "round",
+            "round_name",
             "board",
             "table",
             "table_name",
@@ -528,6 +534,9 @@ class PairingSerializer(serializers.ModelSerializer):
     @_pair_field("points of side a and side b")
     def get_score(self, pairing: Pairing) -> list[int]:
         return [pairing.score_a, pairing.score_b]
+
+    def get_round_name(self, pairing: Pairing) -> str:
+        return round_words(pairing.round, pairing.division)
 
 
 class RoundPairingsDoc(serializers.Serializer):

@@ -96,14 +96,15 @@ def test_rounds_and_pairings_of_a_swiss(anon: APIClient, running: Division) -> N
     p01 = running.entries.get(seed=1)
     assert first["a"] == {"entry": p01.pk, "player": p01.player_id, "name": "P01", "seed": 1}
     assert (first["key"], first["bracket"], first["round"], first["board"]) == ("swiss-1-1", "swiss", 1, 1)
+    assert first["round_name"] == "Round 1"
     assert (first["table"], first["table_name"]) == (1, "Table 1") and first["called_at"]
     assert first["b"]["seed"] == 3 and first["status"] == "ready" and first["score"] == [0, 0]
     assert first["match"] == Pairing.objects.get(pk=first["id"]).match_id and first["winner"] is None
     assert first["reason"] and first["confirmation"] == "" and first["decision"] == ""
     assert set(first) == {
-        "id", "key", "bracket", "round", "board", "table", "table_name", "called_at", "a", "b", "source_a",
-        "source_b", "reason", "status", "winner", "score", "length", "match", "confirmation", "confirmation_side",
-        "decision", "decision_reason", "swapped_reason", "conditional",
+        "id", "key", "bracket", "round", "round_name", "board", "table", "table_name", "called_at", "a", "b",
+        "source_a", "source_b", "reason", "status", "winner", "score", "length", "match", "confirmation",
+        "confirmation_side", "decision", "decision_reason", "swapped_reason", "conditional",
     }  # fmt: skip
 
 

@@ -48,6 +48,10 @@ def test_a_director_runs_a_swiss_into_a_knockout_through_the_api(director: Any, 
     bracket = client.get(division_url(division, "pairings/"), {"bracket": "main"}).json()
     keys = sorted(p["key"] for p in bracket["results"])
     assert keys == ["main-1-0", "main-1-1", "main-2-0"], "the knockout's three slots"
+    names = {p["key"]: p["round_name"] for p in bracket["results"]}
+    assert names == {"main-1-0": "Knockout semi-final", "main-1-1": "Knockout semi-final", "main-2-0": "Knockout final"}
+    swiss = client.get(division_url(division, "pairings/"), {"bracket": "swiss", "round": 2}).json()["results"]
+    assert {p["round_name"] for p in swiss} == {"Round 2"}
 
     for path, payload in (("swiss/end/", {}), ("swiss/rounds/", {"rounds": 3}), ("swiss/unpair/", {})):
         refused = client.post(division_url(division, path), payload, format="json")
