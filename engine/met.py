@@ -1,5 +1,9 @@
 """Match equity: the chance of winning a match from a score, read from the Kazaross-XG2 table.
 
+A casual match (no cube, every game worth one point) is not read from the table, which prices the cube and the
+gammons: there each game is a coin toss between even players, and the chance is that of winning the race to the
+length first (:func:`race_winning_chance`).
+
 The table is ``engine/data/Kazaross-XG2.xml``, copied unmodified from GNU Backgammon (its notice is in the file),
 and read with :mod:`xml.etree` the first time a chance is asked for. It holds, in gnubg's layout:
 
@@ -22,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from math import comb
 from xml.etree import ElementTree
 
 #: The longest match (in points away) the table covers.
@@ -103,10 +108,35 @@ def match_winning_chance(away_me: int, away_opp: int, *, post_crawford: bool = F
     raise ValueError(f"post-Crawford needs a side 1-away, not {away_me}-away against {away_opp}-away")
 
 
-def match_winning_chances(length: int, score: tuple[int, int], *, post_crawford: bool = False) -> tuple[float, float]:
+def race_winning_chance(away_me: int, away_opp: int) -> float:
+    """The chance that a player needing ``away_me`` games wins ``away_me`` games before his opponent wins
+    ``away_opp``, each game won with one chance in two: a casual match, where every game is one point and there is
+    no cube (so the Crawford rule changes nothing). It is the sum over ``k`` from 0 to ``away_opp - 1`` (the games
+    the opponent wins on the way) of ``C(away_me - 1 + k, k) / 2 ** (away_me + k)``; any away, no table limit.
+
+    :raises ValueError: for an away below 1.
+
+    >>> race_winning_chance(2, 3)  # a 3-point casual match at 1-0
+    0.6875
+    >>> race_winning_chance(1, 2), race_winning_chance(1, 1), race_winning_chance(1, 3)
+    (0.75, 0.5, 0.875)
+    """
+    if away_me < 1 or away_opp < 1:
+        raise ValueError(f"an away is at least 1, not {min(away_me, away_opp)}")
+    # over the common denominator 2 ** (away_me + away_opp - 1), in integers: exact, for any length
+    numerator = sum(comb(away_me - 1 + k, k) << (away_opp - 1 - k) for k in range(away_opp))
+    return numerator / (1 << (away_me + away_opp - 1))
+
+
+def match_winning_chances(
+    length: int, score: tuple[int, int], *, post_crawford: bool = False, casual: bool = False
+) -> tuple[float, float]:
     """Both sides' chances at ``score`` in a match to ``length``: (1, 0) or (0, 1) once a side has won.
 
-    :raises ValueError: for a money session (``length`` 0) or a score more than 25 away (see
+    A ``casual`` match reads the race to ``length`` (:func:`race_winning_chance`), not the table, and
+    ``post_crawford`` does not matter there.
+
+    :raises ValueError: for a money session (``length`` 0) or, unless ``casual``, a score more than 25 away (see
         :func:`match_winning_chance`).
 
     >>> match_winning_chances(7, (7, 3))
@@ -119,7 +149,10 @@ def match_winning_chances(length: int, score: tuple[int, int], *, post_crawford:
     away = (length - score[0], length - score[1])
     if away[0] <= 0 or away[1] <= 0:
         return (1.0, 0.0) if away[0] <= 0 else (0.0, 1.0)
-    chance = match_winning_chance(away[0], away[1], post_crawford=post_crawford)
+    if casual:
+        chance = race_winning_chance(away[0], away[1])
+    else:
+        chance = match_winning_chance(away[0], away[1], post_crawford=post_crawford)
     return chance, 1.0 - chance
 
 
@@ -130,4 +163,5 @@ __all__ = [
     "match_winning_chance",
     "match_winning_chances",
     "parse_met",
+    "race_winning_chance",
 ]

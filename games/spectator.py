@@ -432,10 +432,13 @@ def game_lines(match: Match, games: Sequence[Game], names: tuple[str, str]) -> l
     return lines
 
 
-def chance_at(length: int, score: tuple[int, int], *, post_crawford: bool) -> float | None:
-    """Player 1's chance of winning the match at ``score`` (None: a money session or past the table's 25 away)."""
+def chance_at(length: int, score: tuple[int, int], *, post_crawford: bool, casual: bool = False) -> float | None:
+    """Player 1's chance of winning the match at ``score`` (None: a money session or past the table's 25 away).
+
+    A casual match's chance is the race to ``length`` with every game a coin toss (no cube, one point a game), not
+    the table's."""
     try:
-        return match_winning_chances(length, score, post_crawford=post_crawford)[0]
+        return match_winning_chances(length, score, post_crawford=post_crawford, casual=casual)[0]
     except ValueError:
         return None
 
@@ -447,7 +450,7 @@ def chances_after_games(match: Match, games: Sequence[Game]) -> list[float | Non
     (or the match has no Crawford rule); a side becoming 1-away for the first time makes the next game the
     Crawford game, read from the pre-Crawford table.
     """
-    out = [chance_at(match.length, (0, 0), post_crawford=False)]
+    out = [chance_at(match.length, (0, 0), post_crawford=False, casual=match.casual)]
     crawford_played = False
     for game in games:
         if game.winner_side is None:
@@ -457,7 +460,7 @@ def chances_after_games(match: Match, games: Sequence[Game]) -> list[float | Non
         score[game.winner_side] += game.points
         one_away = match.length - 1 in score
         post = one_away and (crawford_played or not match.crawford)
-        out.append(chance_at(match.length, (score[0], score[1]), post_crawford=post))
+        out.append(chance_at(match.length, (score[0], score[1]), post_crawford=post, casual=match.casual))
     return out
 
 
@@ -465,7 +468,7 @@ def current_chance(match: Match, state: MatchState) -> float | None:
     """Player 1's chance at the current score (the engine's Crawford state)."""
     one_away = match.length - 1 in state.score
     post = state.post_crawford or (one_away and not state.crawford_rule)
-    return chance_at(match.length, state.score, post_crawford=post)
+    return chance_at(match.length, state.score, post_crawford=post, casual=match.casual)
 
 
 def as_percents(chance: float) -> tuple[int, int]:

@@ -10,7 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from engine.met import MAX_AWAY, kazaross_xg2, match_winning_chance, match_winning_chances, parse_met
+from engine.met import (
+    MAX_AWAY,
+    kazaross_xg2,
+    match_winning_chance,
+    match_winning_chances,
+    parse_met,
+    race_winning_chance,
+)
 
 DATA = Path(__file__).resolve().parents[2] / "engine" / "data" / "Kazaross-XG2.xml"
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "met" / "Kazaross-XG2.xml"
@@ -116,6 +123,42 @@ def test_chances_at_a_score() -> None:
     assert match_winning_chances(7, (3, 9)) == (0.0, 1.0)
     with pytest.raises(ValueError, match="money"):
         match_winning_chances(0, (0, 0))
+
+
+@pytest.mark.parametrize(
+    ("away_me", "away_opp", "expected"),
+    [
+        (1, 1, 0.5),
+        (2, 3, 0.6875),  # 3-point casual match at 1-0
+        (1, 2, 0.75),  # at 2-1
+        (2, 2, 0.5),  # at 1-1
+        (1, 3, 0.875),  # at 2-0
+        (2, 1, 0.25),
+        (3, 3, 0.5),
+    ],
+)
+def test_a_casual_match_is_a_race_of_coin_tosses(away_me: int, away_opp: int, expected: float) -> None:
+    assert race_winning_chance(away_me, away_opp) == expected
+
+
+def test_the_race_is_symmetric_and_has_no_table_limit() -> None:
+    for a in range(1, 40):
+        for b in range(1, 40):
+            assert race_winning_chance(a, b) + race_winning_chance(b, a) == pytest.approx(1.0, abs=1e-12)
+    assert 0.5 < race_winning_chance(99, 100) < 0.6
+    with pytest.raises(ValueError):
+        race_winning_chance(0, 3)
+
+
+def test_casual_chances_at_a_score_ignore_the_table_and_crawford() -> None:
+    assert match_winning_chances(3, (1, 0), casual=True) == (0.6875, 0.3125)
+    assert match_winning_chances(3, (1, 0)) != (0.6875, 0.3125)  # the table's figure is another
+    assert match_winning_chances(3, (2, 1), casual=True) == match_winning_chances(
+        3, (2, 1), post_crawford=True, casual=True
+    )
+    assert match_winning_chances(3, (2, 1), casual=True) == (0.75, 0.25)
+    assert match_winning_chances(3, (3, 1), casual=True) == (1.0, 0.0)
+    assert match_winning_chances(31, (0, 0), casual=True) == (0.5, 0.5)  # past the table's 25 away
 
 
 def test_parse_met_refuses_a_ragged_table() -> None:

@@ -179,6 +179,34 @@ def test_the_page_of_a_casual_match_shows_no_cube(client: Client, new_match: Any
     assert re.search(r'<td data-label="Result">single</td><td data-label="Points">1</td>', html)
 
 
+def _won_lost_won_won(new_match: Any, drive: Any, **options: Any) -> tuple[Match, list[str]]:
+    """A 3-point scoresheet match in which Alice wins games 1, 3 and 4 and Bob game 2, and the page's
+    "Alice's match chance after" figures after game 3 (the live figure) and at the end (the games table)."""
+    match = new_match(length=3, entry_mode=Match.EntryMode.SCORESHEET, **options)
+    driver = drive(match)
+    for winner in (0, 1, 0):
+        driver.result(winner, 1)
+    client = Client()
+    live = re.search(r"(Alice|Bob) (\d+)% to win the match", client.get(url("match", match)).content.decode())
+    assert live is not None
+    driver.result(0, 1)
+    html = client.get(url("match", match)).content.decode()
+    after = re.findall(r"""<td data-label="Alice's match chance after">(\d+%)</td>""", html)
+    return match, [f"{live[1]} {live[2]}%", *after]
+
+
+def test_a_casual_match_shows_the_race_to_n_chances(new_match: Any, drive: Any) -> None:
+    """No cube, every game a point: each game a coin toss, 1-0 in a 3-point match is 68.75% (shown 69%), 1-1 50%,
+    2-1 75%; not the Kazaross-XG2 table's figures (60%, 50%, 68%)."""
+    _, figures = _won_lost_won_won(new_match, drive, casual=True)
+    assert figures == ["Alice 75%", "69%", "50%", "75%", "100%"]
+
+
+def test_a_match_with_a_cube_still_shows_the_tables_chances(new_match: Any, drive: Any) -> None:
+    _, figures = _won_lost_won_won(new_match, drive)
+    assert figures == ["Alice 68%", "60%", "50%", "68%", "100%"]  # Kazaross-XG2: 2 v 3-away, 1 v 1, the Crawford game
+
+
 def test_at_shows_the_board_after_that_entry(client: Client, moves_match: Match) -> None:
     row = first_play(moves_match)
     html = client.get(url("match", moves_match), {"at": row.seq}).content.decode()
