@@ -202,14 +202,39 @@ def _table(event: Event, number: int, *, create: bool = False) -> Table:
     raise ApplicationError(ErrorCode.UNKNOWN_TABLE, f"There is no table {number}: {have}.", table=number)
 
 
+def _check_players_free(pairing: Pairing, event_id: int) -> None:
+    """A match seated by hand: neither of its players is at another table of the event with a match not over (he
+    would be called to two tables at once)."""
+    players = Entry.objects.filter(pk__in=(pairing.entry_a_id, pairing.entry_b_id)).values_list("player_id", flat=True)
+    busy = (
+        Pairing.objects.filter(division__event_id=event_id, table__isnull=False, status__in=PLAYABLE)
+        .exclude(pk=pairing.pk)
+        .filter(Q(entry_a__player__in=players) | Q(entry_b__player__in=players))
+        .select_related("round", "division", "table", "entry_a__player", "entry_b__player")
+        .order_by("table__number")
+        .first()
+    )
+    if busy is None:
+        return
+    mine = busy.entry_a if busy.entry_a is not None and busy.entry_a.player_id in set(players) else busy.entry_b
+    assert mine is not None
+    raise ApplicationError(
+        ErrorCode.CONFLICT,
+        f"{mine.player.display_name} is still at {busy.table_label} ({busy.division.name}, "
+        f"{round_words(busy.round, busy.division)}), a match not over: seat this one once that match is over (it "
+        "then gets a table by itself), or move that one. Nothing was changed.",
+    )
+
+
 def seat_match(pairing: Pairing, number: int, *, actor: Actor) -> Pairing:
     """Send a ready or playing match to table ``number`` (held back or not): the director moves it, or seats by hand
     a match waiting in the queue. Its former table goes to the next match waiting. Without tables given by the
     director, a table past the last is added.
 
     :raises ApplicationError: MATCH_NOT_READY for a match not ready or playing (a bye, a slot waiting for its
-        players, a match over); TABLE_OCCUPIED for a table that holds another match; UNKNOWN_TABLE for a table the
-        venue does not have. Nothing is changed then."""
+        players, a match over); CONFLICT for a match seated by hand whose player is at another table with a match not
+        over; TABLE_OCCUPIED for a table that holds another match; UNKNOWN_TABLE for a table the venue does not
+        have. Nothing is changed then."""
     with transaction.atomic():
         division = lock_division(pairing.division_id)
         check_directs(actor, division.event)
@@ -219,6 +244,8 @@ def seat_match(pairing: Pairing, number: int, *, actor: Actor) -> Pairing:
                 ErrorCode.MATCH_NOT_READY,
                 "Only a match ready or being played sits at a table: this one is not. Nothing was changed.",
             )
+        if pairing.table_id is None:
+            _check_players_free(pairing, division.event_id)
         table = _table(division.event, number, create=True)
         other = Pairing.objects.filter(table=table).exclude(pk=pairing.pk).select_related("round", "division").first()
         if other is not None:

@@ -284,3 +284,30 @@ def test_a_round_robin_player_is_called_to_his_rounds_in_order(
                 .first()
             )
             assert p.round.number == earliest, f"{p.key} is called while one of its players has round {earliest}"
+
+
+def test_a_match_seated_by_hand_whose_player_is_at_another_table_is_refused(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = division_of("round-robin", 4, match_length=1)  # every match made at the draw, rounds 2-3 wait
+    services.set_tables(division.event, actor=as_director, names=["", "", ""])
+    services.start_division(division, actor=as_director)
+    at = {p.table.number: p for p in seated(division.event)}
+    assert sorted(at) == [1, 2], "round 2's matches wait: their players are at round 1's tables"
+    waiting = Pairing.objects.filter(division=division, round__number=2).select_related("entry_a__player").first()
+    assert waiting is not None and waiting.table_id is None
+    mine = {waiting.entry_a_id, waiting.entry_b_id}
+    busy = next(at[n] for n in sorted(at) if mine & {at[n].entry_a_id, at[n].entry_b_id})  # the first table
+    name = (busy.entry_a if busy.entry_a_id in mine else busy.entry_b).player.display_name
+    before = sorted((p.pk, p.table_id) for p in Pairing.objects.filter(division=division))
+    with pytest.raises(ApplicationError) as refused:
+        services.seat_match(waiting, 3, actor=as_director)
+    assert refused.value.message.startswith(
+        f"{name} is still at Table {busy.table.number} ({division.name}, Round 1), a "
+        "match not over: seat this one once that match is over"
+    )
+    assert sorted((p.pk, p.table_id) for p in Pairing.objects.filter(division=division)) == before
+    for p in at.values():
+        director_win(p, p.entry_a, as_director)
+    waiting.refresh_from_db()
+    assert waiting.table_id is not None, "once its players' matches are over it gets a table by itself"
