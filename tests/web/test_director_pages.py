@@ -912,6 +912,7 @@ def test_a_round_robin_match_not_made_yet_is_made_by_the_director(dora: Any, mon
     assert later.match is None and later.status == Pairing.Status.READY
     client = client_for(dora)
     url = f"/manage/league/a/match/{later.key}/"
+    assert f'<a href="{url}">manage' in text_of(client.get("/manage/league/a/")), "its round's table links to it"
     page = text_of(client.get(url))
     assert "Its match is not made yet: a round robin makes each player's next 2 matches ahead of play" in page
     assert "its players are not known" not in page and 'value="make-match"' in page
