@@ -350,3 +350,20 @@ def test_in_a_room_of_two_divisions_each_call_on_the_display_names_its_division(
     assert "<li>Table 3: Ann v Bo, Beginners, round 1, 1 point</li>" in html
     assert len(re.findall(rf"<li>Table [12]: P\d\d v P\d\d, {division.name}, round 1, 3 points</li>", html)) == 2
     # (a room of one division: the calls name no division, test_the_venue_display_shows_calls_boards_and_standings)
+
+
+def test_a_long_queue_lists_its_first_matches_with_their_forms_and_counts_the_others(
+    division_of: Callable[..., Division], as_director: Actor, director: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tournaments.director import views
+
+    monkeypatch.setattr(views, "QUEUE_SHOWN", 1)
+    division = division_of("swiss", 8, match_length=3)
+    services.set_tables(division.event, actor=as_director, names=["", ""])
+    services.start_division(division, actor=as_director)  # four matches, two tables: two wait
+    client = Client()
+    client.force_login(director)
+    html = client.get(reverse("director:event", args=[division.event.slug])).content.decode()
+    queue = html[html.index("Waiting for a table") : html.index("The tables</h3>")]
+    assert queue.count('class="button-form seat-form"') == 1
+    assert "And 1 more match waiting, in this order, after these." in queue

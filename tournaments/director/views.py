@@ -383,6 +383,9 @@ def event_page(request: HttpRequest, event: str) -> HttpResponse:
 
 #: How often the dashboard's calls, queue and tables refresh themselves (seconds).
 VENUE_POLL_SECONDS = 5
+#: The matches of the queue the dashboard lists, each with its Seat form (a round robin's made ahead of play can
+#: be a thousand): the others are counted.
+QUEUE_SHOWN = 30
 
 
 def _venue_context(event: Event, venue: Venue) -> dict[str, Any]:
@@ -391,6 +394,8 @@ def _venue_context(event: Event, venue: Venue) -> dict[str, Any]:
         "venue": venue,
         "venue_etag": _venue_etag(venue),
         "poll_trigger": f"every {VENUE_POLL_SECONDS}s",
+        "queue_shown": QUEUE_SHOWN,
+        "queue_minus": -QUEUE_SHOWN,
     }
 
 
@@ -404,7 +409,8 @@ def _venue_etag(venue: Venue) -> str:
         return (p.pk, p.division.name, p.round.bracket, p.round.number, *names, p.called_at, p.table_label)
 
     seats = [(s.table.number, s.table.label, s.table.held, s.called, *shown(s.pairing)) for s in venue.seats]
-    digest = hashlib.sha256(repr((seats, [shown(p) for p in venue.queue])).encode()).hexdigest()
+    queue = [shown(p) for p in venue.queue[:QUEUE_SHOWN]], len(venue.queue)
+    digest = hashlib.sha256(repr((seats, queue)).encode()).hexdigest()
     return f'"{digest[:24]}"'
 
 
