@@ -277,7 +277,7 @@ def _round_robin_due(division: Division, players: set[int]) -> list[Pairing]:
     """The round-robin pairings due for ``players`` (their next pairings:
     :func:`tournaments.pairing.round_robin.due_pairings`) and not made yet, read from their pairings not played
     yet as plain values."""
-    numbers = dict(division.rounds.values_list("pk", "number"))
+    numbers = dict(division.rounds.order_by().values_list("pk", "number"))
     ahead = round_robin_lead(len(numbers), double=division.double_round_robin)
     rows = (
         division.pairings.filter(status__in=PLAYABLE)
@@ -301,7 +301,9 @@ def make_matches(division: Division, todo: list[Pairing], report: SyncReport) ->
     wanted = {e for p in todo for e in _entry_ids(p)}
     entries = {
         pk: (player, status)
-        for pk, player, status in Entry.objects.filter(pk__in=wanted).values_list("pk", "player_id", "status")
+        for pk, player, status in Entry.objects.filter(pk__in=wanted)
+        .order_by()
+        .values_list("pk", "player_id", "status")
     }
     gone = [p for p in todo if all(entries[e][1] == Entry.Status.WITHDRAWN for e in _entry_ids(p))]
     for pairing in gone:

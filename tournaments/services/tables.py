@@ -66,9 +66,9 @@ def assign_tables(event_id: int, *, tables_given: bool | None = None) -> list[in
         tables_given = Event.objects.filter(pk=event_id).values_list("tables_given", flat=True).get()
     in_event = Pairing.objects.filter(division__event_id=event_id)
     held = list(
-        in_event.filter(table__isnull=False).values_list(
-            "pk", "table_id", "status", "entry_a__player_id", "entry_b__player_id"
-        )
+        in_event.filter(table__isnull=False)
+        .order_by()  # in no order: without the model's (its joins through the round, the division and the event)
+        .values_list("pk", "table_id", "status", "entry_a__player_id", "entry_b__player_id")
     )
     seated = [row for row in held if row[2] in PLAYABLE]
     taken = {row[1] for row in seated}
@@ -85,7 +85,8 @@ def assign_tables(event_id: int, *, tables_given: bool | None = None) -> list[in
     free = [pk for pk, _number, held in tables if not held and pk not in taken]
     # The event's players not at a table: only a match between two of them can start, and once none is left, no
     # other match can (after a result: the two players of the table freed, and those with nothing left to play).
-    unseated = set(Entry.objects.filter(division__event_id=event_id).values_list("player_id", flat=True)) - busy
+    entered = Entry.objects.filter(division__event_id=event_id).order_by().values_list("player_id", flat=True)
+    unseated = set(entered) - busy
     players = sorted(unseated)  # a copy: the set shrinks as the loop below seats
     # A player's earlier match of the same division comes first, even while his opponent in it is at another table.
     waiting = in_event.filter(_WAITING).filter(Q(entry_a__player_id__in=players) | Q(entry_b__player_id__in=players))
