@@ -773,3 +773,20 @@ def test_a_withdrawn_player_is_marked_in_the_standings_public_and_printed(
     printed = client.get(f"/manage/{division.event.slug}/{division.slug}/final-standings/").content.decode()
     row = next(r for r in printed.split("<tr>") if ">P04<" in r)
     assert "(withdrawn)" in row and printed.count("(withdrawn)") == 1
+
+
+def test_a_round_robins_latest_table_is_its_standings_so_far_not_after_its_last_round(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = division_of("round-robin", 6, match_length=1)
+    services.start_division(division, actor=as_director)
+    late = Pairing.objects.filter(division=division, round__number=5).select_related("entry_a").first()
+    assert late is not None
+    games.forfeit_match(late.match_id, actor=as_director, loser_side=1, reason="no-show")  # round 5, played first
+    services.sync_division(division.pk)
+    services.recompute_standings(division.pk)
+    html = html_of(Client(), page_url(division))
+    assert "Standings so far: every result in, whatever its round" in html
+    assert "Standings after round 5" not in html
+    earlier = html_of(Client(), page_url(division) + "?after_round=4")
+    assert "Standings after round 4" in earlier
