@@ -15,9 +15,11 @@ from __future__ import annotations
 from django.db.models import Q
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 
+from games.entry import held_token_ids
 from games.hooks import Panel
-from games.models import Match
+from games.models import Match, Player
 from tournaments.core import PLAYABLE
 from tournaments.models import Division, Pairing
 from tournaments.pages import call_words
@@ -61,8 +63,15 @@ def render_panel(request: HttpRequest, match: Match, sides: frozenset[int]) -> s
         "entered_name": names[1 - asked] if asked is not None else "",
         "score": (match.score1, match.score2),
         "next_calls": _next_calls(match, sides),
+        # "Your next match" is the page of the players this visitor is: not of a director entering for both.
+        "next_link": bool(held_token_ids(request)) or _is_a_player(request),
     }
     return render_to_string("entry/pairing_panel.html", context, request=request)
+
+
+def _is_a_player(request: HttpRequest) -> bool:
+    user = request.user
+    return bool(user.is_authenticated and Player.objects.filter(user=user).exists())
 
 
 def _render_call(request: HttpRequest, match: Match, sides: frozenset[int]) -> str | None:
@@ -79,14 +88,20 @@ def _render_call(request: HttpRequest, match: Match, sides: frozenset[int]) -> s
     return render_to_string("entry/call_panel.html", context, request=request)
 
 
-def _next_calls(match: Match, sides: frozenset[int]) -> list[str]:
-    """The call of each held side's player's next match, once it has a table."""
+def _next_calls(match: Match, sides: frozenset[int]) -> list[tuple[str, str]]:
+    """The call of each held side's player's next match, once it has a table, with what it is: one side held, "Your
+    next match" as its player hears it; both (a shared board, a director entering for them), each player's by name
+    with both names."""
     calls = []
     for side in sorted(sides):
         player = match.player(side)
         following = next_pairing_for(player)
         if following is not None and following.table_id is not None and following.match_id != match.pk:
-            calls.append(call_words(following, player.pk))
+            if len(sides) == 1:
+                calls.append((_("Your next match:"), call_words(following, player.pk)))
+            else:
+                label = _("%(name)s's next match:") % {"name": player.display_name}
+                calls.append((label, call_words(following)))
     return calls
 
 

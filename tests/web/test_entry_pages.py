@@ -35,6 +35,7 @@ from games.models import Action, EntryToken, Match
 from games.selectors import live_state
 from tests.engine.corpus import CORPUS
 from tests.games.conftest import footprint
+from tests.tournaments.services.support import director_win
 from tournaments import services as tournaments
 from tournaments.models import Division, Pairing
 
@@ -1053,3 +1054,26 @@ def test_a_finished_match_links_to_its_page_its_download_and_the_next_match(new_
     assert f'href="/matches/{match.pk}/match.mat" download' in after
     assert 'href="/play/pairings/next/"' in after and ">Your next match</a>" in after
     assert bob.client.get(f"/matches/{match.pk}/match.mat").status_code == 200
+
+
+def test_a_director_entering_for_the_players_sees_each_ones_next_call_by_name(
+    division: Division, django_user_model: Any
+) -> None:
+    tina = Actor(user=django_user_model.objects.get(username="tina"))
+    first, second = semi_finals(division)
+    for p in (first, second):
+        p.refresh_from_db()
+        director_win(p, p.entry_a, tina)
+    final = Pairing.objects.select_related("entry_a__player", "entry_b__player", "table").get(
+        division=division, round__number=2
+    )
+    assert final.table is not None
+    director = Client()
+    director.force_login(tina.user)
+    html = director.get(f"/play/match/{first.match_id}/").content.decode()
+    winner, names = (
+        first.entry_a.player.display_name,
+        f"{final.entry_a.player.display_name} v {final.entry_b.player.display_name}",
+    )
+    assert f"<strong>{winner}&#x27;s next match:</strong> {final.table.label}: {names}, " in html
+    assert "you play" not in html and "Your next match" not in html  # he is not a player of it
