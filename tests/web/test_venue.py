@@ -150,6 +150,7 @@ def test_the_dashboard_shows_calls_and_the_queue_and_the_director_runs_the_table
     )
     assert refused.status_code == 409
     assert "Table 1 holds another match" in refused.content.decode()
+    assert refused.content.decode().count("Nothing was changed.") == 1, "said once, by the page"
     waiting.refresh_from_db()
     assert waiting.table.label == "Feature table"
     response = client.post(url, {"action": "set-tables", "set-tables-tables": ""})

@@ -201,11 +201,19 @@ def _perform(page: Page, actions: dict[str, Action], done: str) -> HttpResponse 
     try:
         outcome = action.run(page, target, form.cleaned_data)
     except ApplicationError as exc:
-        form.add_error(None, exc.message)
+        form.add_error(None, _refusal(exc.message))
         return Failed(name, key, form, exc.status if 400 <= exc.status < 500 else 400)
     message, done = outcome if isinstance(outcome, tuple) else (outcome, done)
     messages.success(request, message)
     return redirect(done)
+
+
+#: What the page's refusal says first (director/layout.html): a service's message that ends with it says it once.
+_NOTHING_CHANGED = " Nothing was changed."
+
+
+def _refusal(message: str) -> str:
+    return message.removesuffix(_NOTHING_CHANGED)
 
 
 def _unknown(message: str) -> forms.Form:
