@@ -36,12 +36,15 @@ def pair_next_round(division: Division, *, actor: Actor, allow_rematches: bool =
         sync_locked_division(division)
         division.refresh_from_db()
         swiss_rounds = division.rounds.filter(bracket=Round.Bracket.SWISS).count()
-        if division.is_swiss_knockout and swiss_rounds >= division.rounds_planned:
+        drawn = division.is_swiss_knockout and swiss_rounds >= division.rounds_planned
+        if drawn:
             draw_knockout(division)
             rnd = division.rounds.get(bracket=Round.Bracket.MAIN, number=1)
         else:
             rnd = pair_swiss_round(division, allow_rematches=allow_rematches)
         sync_locked_division(division)
+        if drawn:
+            schedule_followup(division.pk)  # the standings with the knockout: its players still in, the others placed
     return rnd
 
 

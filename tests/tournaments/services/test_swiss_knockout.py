@@ -352,3 +352,18 @@ def test_while_the_knockout_is_played_its_losers_share_the_places_of_their_round
     assert sorted(places[pk] for pk in seeds if pk not in still_in) == ["5-8"] * 4
     assert sorted(places[pk] for pk in places if pk not in seeds) == ["10", "11", "12", "9"]
     assert {row.rank for row in table if row.entry_id in still_in} == {1}, "ranked ahead of everyone out"
+
+
+def test_drawing_the_knockout_by_hand_has_the_standings_with_the_knockout_computed(
+    division_of: Callable[..., Division], as_director: Actor, committed: Callable
+) -> None:
+    division = swiss_done(division_of, as_director, 12, rounds=3, size=8)
+    services.recompute_standings(division.pk)
+    with committed():  # the follow-up runs after the commit, as a worker runs it
+        services.pair_next_round(division, actor=as_director)  # the director's "Draw the knockout"
+    tables = sorted(set(Standing.objects.filter(division=division).values_list("after_round", flat=True)))
+    assert tables == [1, 2, 3, 4], "the table with the knockout, before any of its results"
+    rows = list(Standing.objects.filter(division=division, after_round=4).order_by("rank", "entry__seed"))
+    seeds = set(refresh(division).knockout_seeds)
+    assert [row.rank for row in rows[:8]] == [1] * 8 and {row.entry_id for row in rows[:8]} == seeds, "all still in"
+    assert [row.places.get("main") for row in rows[8:]] == ["9", "10", "11", "12"]
