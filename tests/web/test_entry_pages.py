@@ -1077,3 +1077,14 @@ def test_a_director_entering_for_the_players_sees_each_ones_next_call_by_name(
     )
     assert f"<strong>{winner}&#x27;s next match:</strong> {final.table.label}: {names}, " in html
     assert "you play" not in html and "Your next match" not in html  # he is not a player of it
+
+
+def test_a_finished_scoresheet_match_links_to_its_page_without_promising_an_analysis(
+    division: Division, django_capture_on_commit_callbacks: Any
+) -> None:
+    first = semi_finals(division)[0]
+    phone = Phone(first.match, 0)
+    finish_by_scoresheet(phone, first.match, 0, django_capture_on_commit_callbacks)
+    html = phone.page()
+    after = html[html.index('<p class="entry-after">') :]
+    assert f'href="/matches/{first.match_id}/">The match page</a>' in after and "with its analysis" not in after
