@@ -627,7 +627,7 @@ def entry_context(
         "polling": match.status not in CLOSED or any(v is not None for v in versions),
         "digital": digital_dice(),
         "faces": FACES,
-        "cube_values": CUBE_VALUES,
+        "cube_values": CUBE_VALUES[:1] if live["crawford"] else CUBE_VALUES,  # the Crawford game: nobody doubles
         "result_kinds": RESULT_KINDS[:1] if match.casual else RESULT_KINDS,  # casual: no gammons to resign
         "key": key,
         "closed": match.status in CLOSED,

@@ -1088,3 +1088,16 @@ def test_a_finished_scoresheet_match_links_to_its_page_without_promising_an_anal
     html = phone.page()
     after = html[html.index('<p class="entry-after">') :]
     assert f'href="/matches/{first.match_id}/">The match page</a>' in after and "with its analysis" not in after
+
+
+def test_in_the_crawford_game_the_scoresheet_offers_the_cube_at_1_only(division: Division) -> None:
+    first = semi_finals(division)[0]
+    phone = Phone(first.match, 0)
+    html = phone.page()
+    assert re.findall(r'<select id="result-cube"[^>]*>(.*?)</select>', html, re.S)[0].count("<option") == 7
+    ok(phone.post("game-result", winner=0, result=1, cube=2), first.match)  # 2-0 in a 3-point match
+    html = phone.page()
+    options = re.findall(
+        r'<option value="(\d+)"', re.findall(r'<select id="result-cube"[^>]*>(.*?)</select>', html, re.S)[0]
+    )
+    assert options == ["1"] and "This is the Crawford game" in html
