@@ -837,7 +837,7 @@ DISPLAY_CALLS = 4
 
 @dataclass(frozen=True)
 class DisplayBoard:
-    """A board of a current round as the venue display shows it."""
+    """A match at a table or being played as the venue display shows it."""
 
     table: str
     division: str
@@ -901,18 +901,20 @@ def display_page(
     over: bool = False,
     divisions: int = 1,
 ) -> DisplayPage:
-    """The screen ``page`` of the display from the calls (newest first), the current boards (division, a
-    director's board of tournaments.selectors.director), of which it shows those at a table or being played (a
-    match over is no longer playing), and the standings of each division in play or finished (a finished one's
-    heading says its standings are final). ``round_titles``: the rounds' titles by id (:func:`round_titles_of`);
-    ``over``: every division is finished; ``divisions``: how many the event has (more than one: each call names its
-    division, as each board does)."""
+    """The screen ``page`` of the display from the calls (newest first), the boards of the room (division, a
+    director's board of tournaments.selectors.director: the venue's matches, whatever their round), of which it
+    shows each once, those at a table or being played (a match over is no longer playing), and the standings of
+    each division in play or finished (a finished one's heading says its standings are final). ``round_titles``:
+    the rounds' titles by id (:func:`round_titles_of`); ``over``: every division is finished; ``divisions``: how
+    many the event has (more than one: each call names its division, as each board does)."""
     titles = round_titles or {}
     rows = []
+    seen: set[int] = set()
     for division, board in boards:
         p = board.pairing
-        if p.entry_a is None or p.entry_b is None:
+        if p.entry_a is None or p.entry_b is None or p.pk in seen:
             continue
+        seen.add(p.pk)
         if board.state.is_over or not (p.table_label or board.state == "playing"):
             continue
         match = p.match

@@ -47,7 +47,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from config.live import not_modified, shared_live_part
-from tournaments.core import round_words
+from tournaments.core import PairingState, round_words
 from tournaments.models import Division, Entry, Event, Round
 from tournaments.pages import (
     DIVISION_STATUS_WORDS,
@@ -68,7 +68,7 @@ from tournaments.pages import (
     standings_view,
 )
 from tournaments.selectors import events_visible_to, standings_table
-from tournaments.selectors.director import current_boards, event_divisions, event_rounds
+from tournaments.selectors.director import board_of, event_divisions, event_rounds
 from tournaments.selectors.public import division_for_page, pairings_of, pr_by_depth, pr_table, rounds_with_counts
 from tournaments.selectors.venue import venue_of
 
@@ -415,13 +415,15 @@ def _event_display_live(request: HttpRequest, event: str, page: int) -> HttpResp
 
 
 def _display_context(event: Event, page: int) -> dict[str, Any]:
-    """The reads of one screen: the venue (two queries), the divisions and their current boards (five), their
-    rounds (one), and the standings of each division in play or finished (one each)."""
+    """The reads of one screen: the venue (two queries), the divisions (one), their rounds (one), and the
+    standings of each division in play or finished (two each). "Now playing" is read from the venue, as the
+    dashboard's room is: every match at a table (called or being played), whatever its round, and the matches
+    being played without one."""
     venue = venue_of(event)
     divisions = {d.pk: d for d in event_divisions(event)}
-    boards = [
-        (divisions[pk], board) for pk, groups in current_boards(event).items() for g in groups for board in g.boards
-    ]
+    at_tables = [board_of(s.pairing) for s in venue.seats if s.pairing is not None]
+    unseated = [b for b in map(board_of, venue.queue) if b.state == PairingState.PLAYING]
+    boards = [(divisions[b.pairing.division_id], b) for b in at_tables + unseated]
     started = [d for d in divisions.values() if d.status != Division.Status.REGISTRATION]
     standings = [(d, standings_table(d)) for d in started]
     titles: dict[int, Any] = {}

@@ -14,6 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.access import Actor
+from games.models import Match
 from tests.tournaments.services.support import director_win
 from tests.web.test_entry_pages import Phone
 from tournaments import services
@@ -368,3 +369,53 @@ def test_a_long_queue_lists_its_first_matches_with_their_forms_and_counts_the_ot
     queue = html[html.index("Waiting for a table") : html.index("The tables</h3>")]
     assert queue.count('class="button-form seat-form"') == 1
     assert "And 1 more match waiting, in this order, after these." in queue
+
+
+def players_cell(p: Pairing) -> str:
+    """The players of ``p`` as a row of "Now playing" shows them."""
+    assert p.entry_a is not None and p.entry_b is not None
+    a, b = p.entry_a.player.display_name, p.entry_b.player.display_name
+    name = '<span class="display-name">{}</span>'
+    return f'{name.format(a)} <span class="display-v">v</span> {name.format(b)}'
+
+
+def test_now_playing_shows_every_match_at_a_table_whatever_its_round_each_once(
+    division_of: Callable[..., Division], as_director: Actor, django_assert_max_num_queries: Any
+) -> None:
+    """A round robin of 6 players in a venue of six tables (two rounds' matches): round 1 holds tables 1-3; as its
+    first matches end, a round-2 match whose players are both free is called to a table while round 1 is still the
+    division's current round (a match of it not started). "Now playing" lists every match at a table, the round-2
+    one with its division and round; then a match its players started on their phones without a table is listed
+    after them; each match once. The screen's reads are few and do not grow with the room."""
+    division = division_of("round-robin", 6, match_length=3)
+    services.set_tables(division.event, actor=as_director, names=[""] * 6)
+    services.start_division(division, actor=as_director)
+    related = ("entry_a__player", "entry_b__player", "match", "round", "table")
+    pairings = Pairing.objects.select_related(*related).filter(division=division)
+    first_round = list(pairings.filter(table__isnull=False).order_by("table__number"))
+    assert [p.round.number for p in first_round] == [1, 1, 1], "round 2's players are still at round-1 tables"
+    for p in first_round[:2]:
+        director_win(p, p.entry_a, as_director)
+        if pairings.filter(round__number=2, table__isnull=False).exists():
+            break
+    ahead = pairings.get(round__number=2, table__isnull=False)
+    assert pairings.filter(round__number=1, status="ready").exists(), "round 1 is still the current round"
+    seated = list(pairings.filter(table__isnull=False).order_by("table__number"))
+    with django_assert_max_num_queries(7):  # the event, the venue (2), the divisions, their rounds, the standings (2)
+        boards = boards_part(display_html(division))
+    assert boards.count("display-players") == len(seated) >= 2, "every match at a table"
+    assert ahead.table is not None
+    row = boards[boards.index(f'<th scope="row">{ahead.table.label}</th>') :]
+    row = row[: row.index("</tr>")]
+    assert players_cell(ahead) in row and f"{division.name}, Round 2" in row
+    # Two players start their match on their phones without a table: it is listed, after the tables.
+    unseated = pairings.filter(table__isnull=True, status="ready", match__isnull=False).order_by("round", "board")[0]
+    assert unseated.match is not None
+    unseated.match.status = Match.Status.IN_PROGRESS
+    unseated.match.save(update_fields=["status"])
+    boards = boards_part(display_html(division))
+    assert boards.count("display-players") == len(seated) + 1
+    last = boards[boards.rindex("<tr ") :]
+    assert '<th scope="row">—</th>' in last and players_cell(unseated) in last, "the match without a table last"
+    for p in [*seated, unseated]:
+        assert boards.count(players_cell(p)) == 1, "each match once"
