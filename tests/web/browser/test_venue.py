@@ -4,6 +4,7 @@ five metres; it refreshes itself and turns its pages). Run with RUN_BROWSER_TEST
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from games.access import Actor
+from games.models import Match
 from tests.tournaments.services.support import director_win
 from tests.web.browser.conftest import Pages
 from tests.web.browser.test_flows import open_entry_link, watch_reloads
@@ -24,9 +26,23 @@ LIVE = 15_000  # ms: the entry page polls every 3 s, the display turns every 10 
 
 def room(director: Any) -> tuple[Event, Division, Division]:
     """Two divisions in a venue of six tables: an 11-player main with consolation and a 12-player Swiss."""
+    names = (
+        "Lars Nes, Pia Ruud, Ola Lie, Kari Moe, Per Dal, Siri Vik, Jon Berg, Ane Holt, Tor Sand, Liv Aas,"
+        " Emil Kristoffer Yilmaz-Johannessen"
+    )
+    guests = [f"Guest {chr(65 + i)}" for i in range(12)]
+    return room_of(director, "Ballroom Open", names.split(", "), guests, ["Feature table", "", "", "", "", ""])
+
+
+def room_of(
+    director: Any, name: str, players: Sequence[str], guests: Sequence[str], tables: list[str] | None = None
+) -> tuple[Event, Division, Division]:
+    """An event of two divisions started: ``players`` in a main with consolation ("Championship"), ``guests`` in
+    a 4-round Swiss of 5-point matches ("Intermediate"); ``tables``: the venue's (None: as many as needed)."""
     actor = Actor(user=director)
-    event = services.create_event(actor=actor, name="Ballroom Open")
-    services.set_tables(event, actor=actor, names=["Feature table", "", "", "", "", ""])
+    event = services.create_event(actor=actor, name=name)
+    if tables is not None:
+        services.set_tables(event, actor=actor, names=tables)
     main = services.create_division(
         event, actor=actor, settings=services.DivisionSettings(name="Championship", format="main-consolation")
     )
@@ -35,17 +51,30 @@ def room(director: Any) -> tuple[Event, Division, Division]:
         actor=actor,
         settings=services.DivisionSettings(name="Intermediate", format="swiss", rounds_planned=4, match_length=5),
     )
-    names = (
-        "Lars Nes, Pia Ruud, Ola Lie, Kari Moe, Per Dal, Siri Vik, Jon Berg, Ane Holt, Tor Sand, Liv Aas,"
-        " Emil Kristoffer Yilmaz-Johannessen"
-    )
-    for i, name in enumerate(names.split(", ")):
-        services.register_player(main, actor=actor, name=name, rating=2000 - 10 * i)
-    for i in range(12):
-        services.register_player(side, actor=actor, name=f"Guest {chr(65 + i)}", rating=1700 - 10 * i)
+    for i, player in enumerate(players):
+        services.register_player(main, actor=actor, name=player, rating=2000 - 10 * i)
+    for i, guest in enumerate(guests):
+        services.register_player(side, actor=actor, name=guest, rating=1700 - 10 * i)
     services.start_division(main, actor=actor)
     services.start_division(side, actor=actor)
     return event, main, side
+
+
+def bottoms(page: Any, selector: str) -> list[float]:
+    """The bottom edge of each element ``selector`` on the page (CSS pixels from the top of the viewport)."""
+    return page.evaluate(
+        f"() => [...document.querySelectorAll({selector!r})].map(e => e.getBoundingClientRect().bottom)"
+    )
+
+
+def assert_rows_whole(page: Any) -> None:
+    """Every call and every row of the boards and the standings shows whole: within its section (which hides what
+    overflows it) and the 1080 lines of the screen."""
+    for section in ("display-calls", "display-boards", "display-standings"):
+        (limit,) = bottoms(page, f".{section}")
+        assert limit <= 1080, f"{section} ends below the screen: {limit}"
+        rows = bottoms(page, f".{section} li, .{section} tr")
+        assert rows and max(rows) <= limit + 0.5, f"{section}: a row is cut ({max(rows)} > {limit})"
 
 
 def test_a_call_shows_on_the_phone_without_a_reload(pages: Pages, director: Any) -> None:
@@ -101,6 +130,7 @@ def test_the_venue_display_fills_a_1080p_screen_and_turns_its_pages(pages: Pages
         ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
     )
     assert cut == [], f"names cut on the display: {cut}"
+    assert_rows_whole(page)
     pages.shot(page, "venue-display")
     first = page.locator(".display-page").inner_text()
     pages_count = int(first.rsplit(" ", 1)[1])
@@ -109,3 +139,61 @@ def test_the_venue_display_fills_a_1080p_screen_and_turns_its_pages(pages: Pages
     expect(page.locator(".display-page")).to_have_text(f"Page 2 of {pages_count}", timeout=LIVE)
     not_reloaded()
     pages.shot(page, "venue-display-page-2")
+
+
+#: Long names, as a big open has them: a pair of them needs two lines on the display.
+LONG_NAMES = (
+    "Emil Kristoffer Yilmaz-Johannessen",
+    "Anne-Marie Strømsholm",
+    "Maximilian Oberhauser",
+    "Ingrid Sofie Halvorsen",
+    "Jean-Baptiste Lefebvre",
+    "Katarzyna Wiśniewska",
+    "Bartholomew Fitzgerald",
+    "Alexandra Konstantinou",
+    "Christoffer Brennhovd",
+    "Margrethe Vestergaard",
+    "Sebastian Montgomery",
+    "Gunnhild Kristiansen",
+    "Fredrik Aleksander Moe",
+    "Henrietta Blackwood",
+    "Leopold Schwarzenegger",
+    "Mathilde Rosenkrantz",
+    "Cornelius Vanderbilt",
+    "Evangeline Papadakis",
+)
+
+
+def full_room(director: Any) -> Event:
+    """A room of more than a screen of matches, every one at a table: 18 players of long names in a main with
+    consolation (its rounds named "Main draw, round 1"), 8 more in a Swiss; table 1's match stands at 11-10."""
+    guests = [f"Guest Player {chr(65 + i)}" for i in range(8)]
+    event, main, side = room_of(director, "Nordic Open Backgammon Championship", LONG_NAMES, guests)
+    services.recompute_standings(main.pk)
+    services.recompute_standings(side.pk)
+    first = Pairing.objects.get(division=main, table__number=1)
+    Match.objects.filter(pk=first.match_id).update(status=Match.Status.IN_PROGRESS, score1=11, score2=10, seq=40)
+    return event
+
+
+def test_nine_boards_the_calls_and_the_standings_fit_one_1080p_screen_uncut(pages: Pages, director: Any) -> None:
+    """Nine matches of long names and long round names, four calls and nine standings rows with their division's
+    heading: every row shows whole within its section (which hides what overflows) and the screen; the Round column
+    is read from as far as the players' names."""
+    event = full_room(director)
+    page = pages.open(reverse("tournaments:event-display", args=[event.slug]), viewport="display")
+    expect(page.locator(".display-boards tbody tr")).to_have_count(9)
+    expect(page.locator(".display-calls li")).to_have_count(4)
+    assert page.locator(".display-standings tbody tr:not(.display-division)").count() == 9
+    pages.shot(page, "venue-display-full")
+    assert_rows_whole(page)
+    cut = page.evaluate(
+        "() => [...document.querySelectorAll('.display-screen td, .display-screen th, .display-name')]"
+        ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+    )
+    assert cut == [], f"text cut on the display: {cut}"
+    size = page.evaluate(
+        "() => ['.display-players', '.display-round'].map(s => parseFloat(getComputedStyle("
+        "document.querySelector('.display-boards tbody ' + s)).fontSize))"
+    )
+    assert size[1] >= 0.85 * size[0] and size[1] >= 24, f"the Round column in small type: {size}"
