@@ -18,7 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponseBase
 from django.urls import URLPattern, path
 
 from config.ratelimit import rate_limited
@@ -26,16 +26,16 @@ from config.ratelimit import rate_limited
 LOGIN_WINDOW = 15 * 60
 
 
-def login_limited(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def login_limited(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
     """``view`` under the shared login limit (the same counter for every login form)."""
     return rate_limited("login", limit=settings.LOGIN_ATTEMPTS_PER_15_MIN, window=LOGIN_WINDOW)(view)
 
 
-def with_email(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def with_email(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
     """``view`` when e-mail is configured (read at each request), else a 404."""
 
     @functools.wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if not settings.PASSWORD_RESET_ENABLED:
             raise Http404("password reset is off: no e-mail is configured")
         return view(request, *args, **kwargs)

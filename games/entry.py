@@ -47,6 +47,7 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.functional import Promise
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
@@ -153,7 +154,7 @@ def exchange(request: HttpRequest, token: str) -> HttpResponse:
     except ApplicationError as exc:
         request.session[REFUSAL_KEY] = exc.message
         refusal = see_other(reverse("entry:refused"))
-        refusal.refusal = True  # type: ignore[attr-defined]  (counted by the rate limit as a refusal)
+        refusal.refusal = True  # type: ignore[attr-defined]  # counted by the rate limit as a refusal
         refusal["Referrer-Policy"] = "no-referrer"
         return refusal
     kept = [i for i in held_token_ids(request) if i != entry_token.pk][-(MAX_HELD - 1) :]
@@ -653,18 +654,16 @@ def _recent(match: Match) -> list[Action]:
 def last_words(state: MatchState, names: tuple[str, str], viewer: int, recent: list[Action]) -> str:
     """What the other side did last in this game, in words: "Bruno played 6-5: 24/18 18/13.", "Bruno doubled to
     2.", "Bruno took."; "" when the viewer acted last (or the game has not begun)."""
-    if not recent or recent[0].side not in (0, 1) or recent[0].side == viewer:
+    last = recent[0] if recent else None
+    if last is None or last.side not in (0, 1) or last.side == viewer or last.game_number != state.game_number:
         return ""
-    last = recent[0]
-    if last.game_number != state.game_number:
-        return ""
-    name = names[last.side]
+    name = names[0 if last.side == 0 else 1]
     if last.kind == Action.Kind.PLAY:
         roll = recent[1] if len(recent) > 1 else None
         dice = ""
         if roll is not None and roll.kind in ROLL_KINDS and roll.game_number == last.game_number:
-            pair = (roll.value, roll.value) if roll.kind == Action.Kind.CHOOSE_DOUBLE else (roll.die1, roll.die2)
-            dice = f"{max(pair)}-{min(pair)}" if None not in pair else ""
+            d1, d2 = (roll.value, roll.value) if roll.kind == Action.Kind.CHOOSE_DOUBLE else (roll.die1, roll.die2)
+            dice = f"{max(d1, d2)}-{min(d1, d2)}" if d1 is not None and d2 is not None else ""
         if not last.steps:
             return _("%(name)s could not move %(dice)s.") % {"name": name, "dice": dice}
         play = format_play(play_from_steps(last.steps))
@@ -672,7 +671,7 @@ def last_words(state: MatchState, names: tuple[str, str], viewer: int, recent: l
             return _("%(name)s played %(play)s.") % {"name": name, "play": play}
         return _("%(name)s played %(dice)s: %(play)s.") % {"name": name, "dice": dice, "play": play}
     cube = state.game.cube.value
-    words = {
+    words: dict[str, str] = {
         Action.Kind.DOUBLE: _("%(name)s doubled to %(value)s.") % {"name": name, "value": cube * 2},
         Action.Kind.TAKE: _("%(name)s took: the cube is at %(value)s.") % {"name": name, "value": cube},
         Action.Kind.REJECT_RESIGNATION: _("%(name)s rejected the resignation.") % {"name": name},
@@ -681,13 +680,13 @@ def last_words(state: MatchState, names: tuple[str, str], viewer: int, recent: l
 
 
 ROLL_KINDS = (Action.Kind.ROLL, Action.Kind.OPENING_ROLL, Action.Kind.CHOOSE_DOUBLE)
-END_WORDS = {
+END_WORDS: dict[str, Promise] = {
     Game.EndedBy.DROP: gettext_lazy("double dropped"),
     Game.EndedBy.RESIGNATION: gettext_lazy("resignation accepted"),
     Game.EndedBy.DIRECTOR: gettext_lazy("director's decision"),
     Game.EndedBy.CONCESSION: gettext_lazy("match conceded"),
 }
-KIND_WORDS = {2: gettext_lazy("gammon"), 3: gettext_lazy("backgammon")}
+KIND_WORDS: dict[int, Promise] = {2: gettext_lazy("gammon"), 3: gettext_lazy("backgammon")}
 
 
 def game_end(

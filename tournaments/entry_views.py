@@ -137,7 +137,7 @@ def _etag(rows: list[dict[str, object]]) -> str:
 
 def _ordinal(place: str) -> str:
     """ "3" -> "3rd", "3-4" -> "3rd-4th"."""
-    return "-".join(ordinal(part) for part in place.split("-"))
+    return "-".join(str(ordinal(part)) for part in place.split("-"))
 
 
 def _over_words(player: Player) -> str:

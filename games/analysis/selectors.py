@@ -214,14 +214,14 @@ def overall_pr(rows: QuerySet[PlayerAnalysis]) -> list[OverallPr]:
         .values("analysis__plies")
         .annotate(
             matches=Count("id"),
-            decisions=Sum(F("unforced_moves") + F("close_cube_decisions")),
+            decision_count=Sum(F("unforced_moves") + F("close_cube_decisions")),
             error=Sum(F("chequer_error") + F("cube_error")),
         )
         .order_by("analysis__plies")
     )
     found = []
     for t in totals:
-        decisions, error = t["decisions"] or 0, t["error"] or 0.0
+        decisions, error = t["decision_count"] or 0, t["error"] or 0.0
         pr = 500.0 * error / decisions if decisions else 0.0
         found.append(OverallPr(t["analysis__plies"], t["matches"], decisions, pr))
     return found

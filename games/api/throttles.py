@@ -20,7 +20,7 @@ class CountedThrottle(SimpleRateThrottle):
     """A throttle whose request history is kept in the rate limits' counters (the shared cache, or this process's
     memory while it is unreachable)."""
 
-    cache = counters  # type: ignore[assignment]
+    cache = counters
 
 
 class EntryLinkThrottle(CountedThrottle):

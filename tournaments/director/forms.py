@@ -147,7 +147,7 @@ class DivisionForm(forms.Form):
         coerce=int,
         initial=0,
         required=False,
-        empty_value=0,
+        empty_value=0,  # type: ignore[arg-type]  # an int field: no choice means no knockout
         help_text=_(
             "Swiss into a knockout only: after the Swiss rounds the top players of the standings go into a single "
             "elimination seeded by them (1 v 8, 2 v 7...); a tie at the cut line is broken by the tie-breaks."

@@ -806,7 +806,7 @@ def _player_row(page: Page, failed: Failed | None, entry: Entry) -> dict[str, An
         # The button and its hidden field are written by the row's template; the form is only wanted for its error.
         key = str(entry.pk)
         is_failed = failed is not None and (failed.action, failed.target) == ("check-in", key)
-        row["check_in"] = failed.form if is_failed else True
+        row["check_in"] = failed.form if failed is not None and is_failed else True
     return row
 
 

@@ -123,9 +123,9 @@ def import_target(slug: str, actor: Actor) -> Callable[[Match], None] | None:
     return partial(attach_imported_match, event)
 
 
-def attach_imported_match(event: Event, match: Match) -> ImportedMatch:
+def attach_imported_match(event: Event, match: Match) -> None:
     """Record that ``match`` was imported into ``event`` (called inside the import's transaction)."""
-    return ImportedMatch.objects.create(event=event, match=match)
+    ImportedMatch.objects.create(event=event, match=match)
 
 
 def close_event(event: Event, *, actor: Actor) -> Event:

@@ -262,6 +262,8 @@ def _refuse_started(pairing: Pairing, entry: Entry, division: Division) -> None:
 def _swap_seeds(division: Division, first: Entry, second: Entry, reason: str) -> None:
     for entry in (first, second):
         _current(division, entry)
+    a: int | None
+    b: int | None
     if division.is_swiss_knockout:  # the knockout's seeds, drawn from the Swiss standings
         seeds = list(division.knockout_seeds)
         if first.pk not in seeds or second.pk not in seeds:

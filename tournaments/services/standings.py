@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
 from django.db.models import F
@@ -42,8 +42,17 @@ from tournaments.standings.tiebreakers import ForfeitRule, PlayerId, Result, Row
 #: decision (a bracket bye may have its player on either side).
 _Counted = tuple[int, str, int, int | None, int | None, int, int, int, str]
 #: The columns of a :data:`_Counted`, in order.
-_COUNTED_COLUMNS = ("round__number", "round__bracket", "board", "entry_a", "entry_b", "winner", "score_a", "score_b")
-_COUNTED_COLUMNS += ("decision",)
+_COUNTED_COLUMNS = (
+    "round__number",
+    "round__bracket",
+    "board",
+    "entry_a",
+    "entry_b",
+    "winner",
+    "score_a",
+    "score_b",
+    "decision",
+)
 #: An entry as read: id, seed, status.
 _Entry = tuple[int, int | None, str]
 #: The slots of a bracket still to be played (or whose result waits for a confirmation or a director), by bracket
@@ -89,9 +98,11 @@ def recompute_standings(division_id: int) -> int:
         )
         counted: list[_Counted] = []
         pending: _Pending = defaultdict(int)
-        for *values, status, confirmation in read:
-            if values[5] is not None and result_counts(status, values[5], confirmation):
-                counted.append(tuple(values))  # type: ignore[arg-type]
+        for row in read:
+            values, status, confirmation = cast(_Counted, row[:9]), row[9], row[10]
+            winner: int | None = values[5]
+            if winner is not None and result_counts(status, winner, confirmation):
+                counted.append(values)
             elif _to_be_played(status, confirmation):
                 pending[(values[1], values[0])] += 1
         entries: list[_Entry] = list(
