@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from engine import Position
 from engine.errors import EngineError
 from engine.formats.check import check_text
-from engine.formats.gnubg_id import decode_match_id, decode_position_id
 from engine.formats.mat import read_mat
 from engine.formats.matlog import replay_record
 from engine.formats.xgid import parse_xgid
+from engine.gnubg_id import decode_match_id, decode_position_id
 from engine.notation import parse_hops, parse_play
 from tests.engine.corpus import CORPUS
 
