@@ -30,6 +30,7 @@ from games.errors import ApplicationError, ErrorCode
 from games.models import Match
 from tournaments.models import ELIMINATION_FORMATS, Division, Pairing, Round
 from tournaments.pairing import brackets
+from tournaments.standings import cash
 
 Status = Pairing.Status
 Confirmation = Pairing.Confirmation
@@ -67,6 +68,30 @@ def result_counts(status: str, winner_id: int | None, confirmation: str) -> bool
     if status == Status.BYE:
         return winner_id is not None
     return status == Status.FINISHED and confirmation in COUNTED_CONFIRMATIONS
+
+
+# -- money ---------------------------------------------------------------------------------------------------------
+
+
+def fees_of(division: Division) -> cash.Fees:
+    """The division's money settings in cents (tournaments/standings/cash.py)."""
+    return cash.Fees(
+        entry_fee=cash.to_cents(division.entry_fee),
+        side_pool_fee=cash.to_cents(division.side_pool_fee),
+        house_share=division.house_share,
+        added_money=cash.to_cents(division.added_money),
+    )
+
+
+def has_fees(division: Division) -> bool:
+    """Whether the division takes fees or has added money: its prize pool is then computed from them."""
+    return bool(division.entry_fee or division.side_pool_fee or division.added_money)
+
+
+def pool_of(division: Division) -> cash.Pool:
+    """The division's prize pool and side pool from its players' payment marks (one query)."""
+    marks = division.entries.order_by().values_list("paid", "side_pool", "refunded")
+    return cash.pool_of(fees_of(division), [cash.Payment(fee, side, refunded) for fee, side, refunded in marks])
 
 
 # -- the state of a pairing ----------------------------------------------------------------------------------------

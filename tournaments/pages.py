@@ -33,7 +33,7 @@ from tournaments.core import (
 )
 from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
 from tournaments.pairing.brackets import Plan, Winner
-from tournaments.selectors.common import Payouts, payouts_of, standings_table
+from tournaments.selectors.common import SIDE_POOL, Payouts, payouts_of, standings_table
 from tournaments.selectors.public import (
     bracket_finals,
     divisions_with_players,
@@ -652,6 +652,7 @@ PRIZE_WORDS: dict[str, StrOrPromise] = {
     Round.Bracket.MAIN: gettext_lazy("Prize"),
     Round.Bracket.CONSOLATION: gettext_lazy("Consolation prize"),
     Round.Bracket.LAST_CHANCE: gettext_lazy("Last-chance prize"),
+    SIDE_POOL: gettext_lazy("Side pool"),
 }
 
 

@@ -582,7 +582,7 @@ def _payouts_initial(division: Division) -> dict[str, Any]:
 def _payout_table(division: Division, *, always: bool = False) -> dict[str, Any]:
     """The latest standings with each row's places and prizes, the columns, and what rounding left over (without
     a payout table no rows, and no query, unless ``always``)."""
-    wanted = always or bool((division.payouts or {}).get("flights"))
+    wanted = always or bool((division.payouts or {}).get("flights")) or bool(division.side_pool_fee)
     rows = selectors.standings_table(division) if wanted else []
     payouts = selectors.payouts_of(division, rows)
     flights = place_columns(rows)
