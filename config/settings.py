@@ -289,6 +289,7 @@ SPECTACULAR_SETTINGS = {
         "DecisionEnum": "tournaments.models.Pairing.Decision",
         "FollowupStatusEnum": "tournaments.services.followup.Sent",
         "TableStateEnum": "tournaments.api.serializers.TABLE_STATES",
+        "PaymentMethodEnum": "tournaments.api.serializers.PAYMENT_METHODS",
     },
 }
 

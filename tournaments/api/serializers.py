@@ -10,6 +10,7 @@ Every status is an enum of the schema, named in settings (``ENUM_NAME_OVERRIDES`
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django.core.validators import ProhibitNullCharactersValidator
@@ -391,6 +392,81 @@ class SeedInput(serializers.Serializer):
 
 class WithdrawInput(serializers.Serializer):
     reason = serializers.CharField(max_length=MAX_REASON, required=False, allow_blank=True, default="")
+    refund = serializers.BooleanField(
+        default=False, help_text="before the start only: the fees he paid go back to him and count in no pool"
+    )
+
+
+PAYMENT_METHODS = ["", "cash", "transfer"]
+
+
+class PaymentInput(serializers.Serializer):
+    """A payment marked at the door; a field left out leaves its mark as it is."""
+
+    fee = serializers.ChoiceField(
+        choices=PAYMENT_METHODS, required=False, help_text='how the entry fee was paid ("": not paid)'
+    )
+    side_pool = serializers.ChoiceField(
+        choices=PAYMENT_METHODS, required=False, help_text='how the side pool fee was paid ("": not in the side pool)'
+    )
+
+
+class PaymentSerializer(serializers.Serializer):
+    entry = serializers.IntegerField(source="pk", help_text="the entry's id")
+    name = serializers.CharField(source="player.display_name")
+    paid = serializers.ChoiceField(choices=PAYMENT_METHODS, help_text='how the entry fee was paid ("": not paid)')
+    side_pool = serializers.ChoiceField(choices=PAYMENT_METHODS, help_text='"": not in the side pool')
+    refunded = serializers.BooleanField(help_text="withdrawn before the start and given the fees back")
+
+
+def _amount_field(help_text: str, *, most: str = "9999999.99") -> Any:
+    return strict.DecimalField(
+        min_value=Decimal(0),
+        max_value=Decimal(most),
+        max_digits=9,
+        decimal_places=2,
+        default=Decimal(0),
+        help_text=help_text,
+    )
+
+
+class MoneyInput(serializers.Serializer):
+    """A division's fees (all of them: what is left out is 0)."""
+
+    entry_fee = _amount_field("what each player pays to enter (0: free)")
+    side_pool_fee = _amount_field("an optional side pool's fee (0: no side pool)")
+    house_share = _amount_field("percent of the entry fees paid the club keeps", most="100")
+    added_money = _amount_field("money the club or a sponsor adds to the prize pool")
+    side_pool_prizes = serializers.ListField(
+        child=strict.DecimalField(min_value=Decimal(0), max_value=Decimal(100), max_digits=5, decimal_places=2),
+        max_length=64,
+        default=list,
+        help_text="the side pool's percentages by rank among its players, best first (empty: all to the best)",
+    )
+
+
+def _cents(help_text: str) -> Any:
+    return serializers.IntegerField(help_text=f"{help_text} (cents)")
+
+
+class MoneySerializer(serializers.Serializer):
+    """A division's fees, what its pools hold from the payments marked, its cash sheet's lines and each entry's
+    payment (its directors only)."""
+
+    division = serializers.CharField(help_text="the division's slug")
+    entry_fee = serializers.DecimalField(max_digits=9, decimal_places=2)
+    side_pool_fee = serializers.DecimalField(max_digits=9, decimal_places=2)
+    house_share = serializers.DecimalField(max_digits=5, decimal_places=2)
+    added_money = serializers.DecimalField(max_digits=9, decimal_places=2)
+    side_pool_prizes = serializers.ListField(child=serializers.CharField())
+    prize_pool = _cents("fees paid, less the refunds and the house share, plus the added money")
+    side_pool = _cents("side pool fees paid, less the refunds")
+    house = _cents("the house's share of the fees")
+    paid_in = _cents("fees and side pool fees received, refunded ones included")
+    refunded = _cents("given back to players who withdrew before the start")
+    paid_out = _cents("the prizes the standings pay now, side pool included")
+    left_over = _cents("what stays in the cash box once the added money is put in and refunds and prizes are paid")
+    payments = PaymentSerializer(many=True)
 
 
 # -- running a division ----------------------------------------------------------------------------------------------

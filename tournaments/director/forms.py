@@ -288,6 +288,56 @@ class CheckInAllForm(forms.Form):
 
 class WithdrawForm(forms.Form):
     reason = _reason(help_text=_("Kept with the entry. A match of his not yet finished is forfeited."))
+    refund = forms.BooleanField(
+        label=_("Refund his fees"),
+        required=False,
+        help_text=_("What he paid goes back to him and counts in no pool (before the start only)."),
+    )
+
+    def __init__(self, *args: Any, refundable: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not refundable:
+            del self.fields["refund"]
+
+
+class PayForm(forms.Form):
+    """A payment marked at the door: how the entry fee (``fee``) or the side pool fee (``side``) was paid; empty
+    takes the mark back. A field not sent leaves its mark as it is."""
+
+    # Which ways of paying there are is the service's to say (services.money.mark_paid), in its words.
+    fee = forms.CharField(required=False, max_length=16, widget=forms.HiddenInput)
+    side = forms.CharField(required=False, max_length=16, widget=forms.HiddenInput)
+
+
+class MoneyForm(forms.Form):
+    """A division's fees (services.money.set_fees checks them and says what to change)."""
+
+    entry_fee = forms.CharField(label=_("Entry fee"), required=False, max_length=20, help_text=_("0 or empty: free."))
+    house_share = forms.CharField(
+        label=_("House share (%)"),
+        required=False,
+        max_length=20,
+        help_text=_("The part of the entry fees paid that the club keeps; 0 returns them all."),
+    )
+    added_money = forms.CharField(
+        label=_("Added money"), required=False, max_length=20, help_text=_("Given by the club or a sponsor.")
+    )
+    side_pool_fee = forms.CharField(
+        label=_("Side pool fee"),
+        required=False,
+        max_length=20,
+        help_text=_("An optional second fee; the side pool is returned whole to those in it. 0 or empty: none."),
+    )
+    side_pool_prizes = forms.CharField(
+        label=_("Side pool pays (%)"),
+        required=False,
+        max_length=200,
+        help_text=_("By rank among its players, best first, separated by commas: 70, 30. Empty: all to the best."),
+    )
+
+    def clean_side_pool_prizes(self) -> list[str]:
+        text = self.cleaned_data.get("side_pool_prizes") or ""
+        return [part.strip().removesuffix("%").strip() for part in text.split(",") if part.strip()]
 
 
 class SeedForm(forms.Form):

@@ -42,17 +42,19 @@ class DivisionCash:
 class EventCash:
     divisions: list[DivisionCash]
 
-    def total(self, name: str) -> int:
-        """A line of the sheet added up over the divisions (``paid_in``, ``refunded``, ``paid_out``, ...)."""
-        return sum(getattr(d.sheet, name) for d in self.divisions)
+    @property
+    def total_in(self) -> int:
+        """Fees and side pools paid in, with the added money."""
+        return sum(d.sheet.paid_in + d.sheet.pool.added for d in self.divisions)
 
     @property
-    def house(self) -> int:
-        return sum(d.sheet.pool.house for d in self.divisions)
+    def total_out(self) -> int:
+        """Refunds and prizes."""
+        return sum(d.sheet.refunded + d.sheet.paid_out for d in self.divisions)
 
     @property
-    def added(self) -> int:
-        return sum(d.sheet.pool.added for d in self.divisions)
+    def total_left(self) -> int:
+        return sum(d.sheet.left_over for d in self.divisions)
 
 
 def division_cash(division: Division) -> DivisionCash:

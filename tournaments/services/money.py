@@ -82,7 +82,7 @@ def set_fees(division: Division, *, actor: Actor, settings: FeeSettings) -> Divi
             )
         division.entry_fee, division.side_pool_fee = entry_fee, side_pool_fee
         division.house_share, division.added_money = house_share, added_money
-        division.side_pool_prizes = [str(v) for v in prizes]
+        division.side_pool_prizes = [format(v.normalize(), "f") for v in prizes]  # "60", not "60.00"
         division.save(update_fields=["entry_fee", "side_pool_fee", "house_share", "added_money", "side_pool_prizes"])
     return division
 
