@@ -44,6 +44,18 @@ class CharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+class BooleanField(serializers.BooleanField):
+    """JSON ``true`` or ``false``, never ``"yes"``, ``"true"``, ``1`` or ``"on"`` (which DRF's own field, made for
+    HTML forms, reads as true: a payout table was published by ``{"published": "yes"}``)."""
+
+    default_error_messages = {"invalid": "expected true or false (JSON booleans, not text or a number)"}  # noqa: RUF012
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
 class FloatField(serializers.FloatField):
     """A JSON number: ``1500`` or ``1500.5``, never ``"1500"`` or ``true``."""
 
@@ -77,6 +89,23 @@ class PrimaryKeyRelatedField(relations.PrimaryKeyRelatedField):
         if not _is_integer(data):
             self.fail("incorrect_type", data_type=type(data).__name__)
         return super().to_internal_value(data)
+
+
+class VisiblePlayerField(PrimaryKeyRelatedField):
+    """A player's id among the players the caller may see (games.selectors.players_visible_to, the rule of
+    ``/api/players/ID/``): a player entered only in private events the caller cannot see is refused with the very
+    message of an id that does not exist, so that walking ids reads no hidden name. The caller is the ``user`` of
+    the serializer's context (anonymous without one)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        from games.models import Player
+
+        super().__init__(queryset=Player.objects.all(), **kwargs)
+
+    def get_queryset(self) -> Any:
+        from games.selectors import players_visible_to
+
+        return players_visible_to(self.context.get("user"))
 
 
 class QueryIntegerField(serializers.IntegerField):

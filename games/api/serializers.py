@@ -142,7 +142,7 @@ class LiveStatePlayerDoc(serializers.Serializer):
 class CubeDoc(serializers.Serializer):
     value = serializers.IntegerField()
     owner = serializers.IntegerField(allow_null=True, help_text="side owning the cube; null when centred")
-    usable = serializers.BooleanField(help_text="false in the Crawford game")
+    usable = strict.BooleanField(help_text="false in the Crawford game")
 
 
 class ResignationDoc(serializers.Serializer):
@@ -163,8 +163,8 @@ class LiveStateDoc(serializers.Serializer):
     score = serializers.ListField(child=serializers.IntegerField())
     winner = serializers.IntegerField(allow_null=True, help_text="side that won the match")
     game_number = serializers.IntegerField()
-    crawford = serializers.BooleanField(help_text="this game is the Crawford game")
-    post_crawford = serializers.BooleanField()
+    crawford = strict.BooleanField(help_text="this game is the Crawford game")
+    post_crawford = strict.BooleanField()
     phase = serializers.ChoiceField(choices=[p.value for p in Phase])
     on_roll = serializers.IntegerField(allow_null=True)
     to_act = serializers.IntegerField(allow_null=True, help_text="side that decides next")
@@ -231,13 +231,13 @@ class MatchDetailSerializer(MatchSerializer):
 
 
 class MatchInput(serializers.Serializer):
-    player1 = strict.PrimaryKeyRelatedField(queryset=Player.objects.all(), help_text="side 0")
-    player2 = strict.PrimaryKeyRelatedField(queryset=Player.objects.all(), help_text="side 1")
+    player1 = strict.VisiblePlayerField(help_text="side 0")
+    player2 = strict.VisiblePlayerField(help_text="side 1")
     length = strict.IntegerField(min_value=0, max_value=99, help_text="points to win; 0 for money play")
     variant = serializers.ChoiceField(choices=list(VARIANTS), default="standard")
-    crawford = serializers.BooleanField(default=True)
+    crawford = strict.BooleanField(default=True)
     entry_mode = serializers.ChoiceField(choices=Match.EntryMode.choices, default=Match.EntryMode.MOVES)
-    private = serializers.BooleanField(default=False, help_text="hidden from spectators")
+    private = strict.BooleanField(default=False, help_text="hidden from spectators")
 
 
 class MatchFilter(strict.QueryParams):
@@ -482,7 +482,7 @@ class ForfeitInput(ReasonInput):
 
 
 class CorrectionInput(ReasonInput):
-    override = serializers.BooleanField(
+    override = strict.BooleanField(
         default=False,
         help_text="correct a final result even though a later tournament match that depends on it has started",
     )

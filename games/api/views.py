@@ -172,7 +172,7 @@ class MatchListCreateApi(generics.ListAPIView):
         return matches
 
     def post(self, request: Request) -> Response:
-        match = services.start_match(**_valid(s.MatchInput, request.data), created_by=request.user)
+        match = services.start_match(**_valid(s.MatchInput, request.data, user=request.user), created_by=request.user)
         return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
 
 

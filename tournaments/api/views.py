@@ -42,8 +42,8 @@ from tournaments.selectors.venue import venue_of
 from tournaments.services import payouts as payout_tables
 
 
-def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
+def _valid(serializer_class: type[serializers.Serializer], data: Any, **context: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data, context=context)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
 
@@ -419,7 +419,9 @@ class EntryListCreateApi(APIView):
     )
     def post(self, request: Request, event: str, division: str) -> Response:
         found = _division(request, event, division)
-        entry = services.register_player(found, actor=actor_of(request), **_valid(s.EntryInput, request.data))
+        entry = services.register_player(
+            found, actor=actor_of(request), **_valid(s.EntryInput, request.data, user=request.user)
+        )
         return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
