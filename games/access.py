@@ -167,6 +167,23 @@ def reissue_entry_token(match: Match, side: int) -> EntryToken:
     return new_entry_token(match, side)
 
 
+def access_api_entry_token(text: str) -> EntryToken:
+    """The live token of an ``X-Entry-Token`` header: as :func:`access_entry_token`, and refused once a phone has
+    opened the link (:func:`claim_entry_token`), so that whoever photographs a slip cannot play for its player
+    through the API. An app gets a link of its own from the director and never opens it in a browser.
+
+    :raises ApplicationError: FORBIDDEN, as :func:`access_entry_token`, or for a link a phone holds.
+    """
+    token = access_entry_token(text)
+    if token.phone:
+        raise ApplicationError(
+            ErrorCode.FORBIDDEN,
+            "this entry link is open on a phone, so it cannot be sent as X-Entry-Token: an app needs an entry link "
+            "of its own (ask the director for a new one and do not open it in a browser)",
+        )
+    return token
+
+
 def access_entry_token(text: str) -> EntryToken:
     """The live token a link's text stands for.
 
