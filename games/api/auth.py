@@ -78,6 +78,8 @@ class ReadOpenWriteAuthenticated(IsAuthenticatedOrEntryToken):
     """Anyone reads; a write needs a logged-in user or an entry link (anonymous callers get 401, as on every other
     write), and the view or service decides what they may do."""
 
+    anonymous_reads = True  # the schema documents its reads with the empty security requirement (games.api.schema)
+
     def has_permission(self, request: Request, view: Any) -> bool:
         return request.method in permissions.SAFE_METHODS or super().has_permission(request, view)
 
@@ -86,6 +88,7 @@ class CanAddPlayersOrReadOnly(permissions.BasePermission):
     """Anyone reads; staff and users with ``games.add_player`` register players."""
 
     message = "only directors (staff, or users allowed to add players) can register players"
+    anonymous_reads = True
 
     def has_permission(self, request: Request, view: Any) -> bool:
         if request.method in permissions.SAFE_METHODS:

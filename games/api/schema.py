@@ -13,6 +13,7 @@ from typing import Any
 from drf_spectacular import openapi
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import PolymorphicProxySerializer
+from rest_framework import permissions
 
 from games.api.auth import ENTRY_TOKEN_HEADER
 
@@ -31,6 +32,15 @@ class AutoSchema(openapi.AutoSchema):
     """drf-spectacular's, marking a request body required where the server refuses an empty one although no single
     field is required: an action (``kind`` picks its fields) and a serializer that says ``body_required = True``
     (an entry: a player's id or a new name)."""
+
+    def get_auth(self) -> list[dict[str, Any]]:
+        """drf-spectacular's, with the empty requirement (no credentials) on the reads of a view whose permission
+        lets anyone read (``anonymous_reads``, games.api.auth): a generated client then asks for no token there."""
+        auths = super().get_auth()
+        anonymous = any(getattr(p, "anonymous_reads", False) for p in self.view.get_permissions())
+        if anonymous and self.method in permissions.SAFE_METHODS and {} not in auths:
+            auths.append({})
+        return auths
 
     def _get_request_body(self, direction: str = "request") -> dict[str, Any] | None:
         body = super()._get_request_body(direction)

@@ -117,9 +117,7 @@ class PlayerWithStaffFieldsDoc(PlayerSerializer):
 class PlayerInput(serializers.Serializer):
     display_name = serializers.CharField(max_length=100)
     club = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
-    country = serializers.RegexField(
-        r"^[A-Za-z]{2}$", required=False, allow_blank=True, default="", help_text="ISO 3166 alpha-2 code"
-    )
+    country = strict.CountryField()
     contact = serializers.CharField(
         max_length=200, required=False, allow_blank=True, default="", help_text="e-mail or phone; shown to staff only"
     )

@@ -203,7 +203,7 @@ class DivisionSerializer(serializers.ModelSerializer):
 
 class EventInput(serializers.Serializer):
     name = serializers.CharField(max_length=200)
-    slug = serializers.SlugField(
+    slug = strict.SlugField(
         max_length=100,
         required=False,
         allow_blank=True,
@@ -233,7 +233,7 @@ class DivisionInput(serializers.Serializer):
     """The fields of ``tournaments.services.DivisionSettings`` (the service checks how they fit together)."""
 
     name = serializers.CharField(max_length=100)
-    slug = serializers.SlugField(
+    slug = strict.SlugField(
         max_length=100, required=False, allow_blank=True, default="", help_text="made from the name if empty"
     )
     format = serializers.ChoiceField(choices=Division.Format.choices)
@@ -321,9 +321,7 @@ class EntryInput(serializers.Serializer):
     player = strict.VisiblePlayerField(required=False, allow_null=True, default=None, help_text="an existing player")
     name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="", help_text="a new player")
     club = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
-    country = serializers.RegexField(
-        r"^[A-Za-z]{2}$", required=False, allow_blank=True, default="", help_text="ISO 3166 alpha-2 code"
-    )
+    country = strict.CountryField()
     rating = strict.FloatField(
         required=False, allow_null=True, default=None, help_text="declared rating, used for seeding"
     )

@@ -25,7 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.access import sides_of
-from games.api.auth import IsAuthenticatedOrEntryToken, actor_of, entry_token
+from games.api.auth import IsAuthenticatedOrEntryToken, ReadOpenWriteAuthenticated, actor_of, entry_token
 from games.api.parsers import JSONParser
 from games.api.schema import EntryTokenScheme  # noqa: F401  (registers the extension)
 from games.api.serializers import ErrorDoc
@@ -61,11 +61,8 @@ _ERROR_TEXT = {
 }
 
 
-class ReadOrActor(IsAuthenticatedOrEntryToken):
+class ReadOrActor(ReadOpenWriteAuthenticated):
     """Anyone reads; a user or an entry-link holder writes (what he may write is the services' decision)."""
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        return request.method in permissions.SAFE_METHODS or super().has_permission(request, view)
 
 
 class HasEntryToken(permissions.BasePermission):
