@@ -555,13 +555,13 @@ def take_back(
     """
     if side not in (0, 1):
         raise ApplicationError(ErrorCode.INVALID_INPUT, "a take-back is for side 0 or side 1")
+    _check_key(idempotency_key)
     with transaction.atomic():
         match = _lock(match_id)
         check_can_act(actor, match, side)
-        if idempotency_key is not None:
-            prior = Action.objects.filter(match=match, idempotency_key=idempotency_key).first()
-            if prior is not None:
-                return Recorded(match, prior, load_state(match), retried=True)
+        key = _correction_key(match, actor, idempotency_key, ("take-back", side), "")
+        if isinstance(key, Recorded):
+            return key  # a retry: the first answer (the same key for another request or sender is refused)
         _check_seq(match, expected_seq)
         directs = _directs(actor, match) and side not in sides_of(actor, match)
         target = take_back_target(match, side, director=directs)
@@ -574,10 +574,7 @@ def take_back(
         for guard in TAKE_BACK_GUARDS:
             guard(match, side)
         who = "the director" if directs else match.player(side).display_name
-        recorded = _correct(match, actor, target, reason=f"taken back by {who}")
-        if idempotency_key is not None:
-            Action.objects.filter(pk=recorded.action.pk).update(idempotency_key=idempotency_key[:64])
-        return recorded
+        return _correct(match, actor, target, reason=f"taken back by {who}", key=key)
 
 
 def take_back_target(match: Match, side: int, *, director: bool = False) -> Action | None:
