@@ -54,6 +54,14 @@ def is_director(user: Any, match: Match) -> bool:
     return any(check(user, match) for check in DIRECTOR_CHECKS)
 
 
+def directs_beyond_creation(user: Any, match: Match) -> bool:
+    """Staff, or a director accepted by a registered check (the directors of an event the match belongs to): not
+    merely the user who created or imported the match."""
+    if user is None or not user.is_authenticated:
+        return False
+    return bool(user.is_staff) or any(check(user, match) for check in DIRECTOR_CHECKS)
+
+
 def sides_of(actor: Actor, match: Match) -> set[int]:
     """The sides ``actor`` may act for as a player."""
     if actor.token is not None:

@@ -536,6 +536,7 @@ class ErrorDoc(serializers.Serializer):
     message = serializers.CharField()
     fields = serializers.DictField(required=False, help_text="field errors (400 invalid_input)")
     seq = serializers.IntegerField(required=False, help_text="the match's current seq (409 stale_sequence)")
+    table = serializers.IntegerField(required=False, help_text="the table's number (404 unknown_table)")
 
 
 class LogFaultDoc(serializers.Serializer):
@@ -643,12 +644,12 @@ class DecisionSerializer(serializers.ModelSerializer):
 class MatchAnalysisSerializer(serializers.ModelSerializer):
     current = serializers.SerializerMethodField(
         help_text=(
-            "the analysis is of the log as it stands and in the current format (format_version): when false, it is "
-            "being redone"
+            "the figures are done, of the log as it stands and in the current format (format_version): when false "
+            "(pending, failed, out of date), they are an earlier analysis's, or none"
         )
     )
-    players = PlayerAnalysisSerializer(many=True, read_only=True)
-    decisions = DecisionSerializer(many=True, read_only=True)
+    players = serializers.SerializerMethodField()
+    decisions = serializers.SerializerMethodField()
 
     class Meta:
         model = MatchAnalysis
@@ -661,6 +662,7 @@ class MatchAnalysisSerializer(serializers.ModelSerializer):
             "match_seq",
             "format_version",
             "current",
+            "requested_plies",
             "attempts",
             "finished_at",
             "players",
@@ -669,8 +671,23 @@ class MatchAnalysisSerializer(serializers.ModelSerializer):
 
     def get_current(self, analysis: MatchAnalysis) -> bool:
         return bool(
-            analysis.match_seq == analysis.match.seq and analysis.format_version == MatchAnalysis.FORMAT_VERSION
+            analysis.status == MatchAnalysis.Status.DONE
+            and analysis.match_seq == analysis.match.seq
+            and analysis.format_version == MatchAnalysis.FORMAT_VERSION
         )
+
+    @extend_schema_field(PlayerAnalysisSerializer(many=True))
+    def get_players(self, analysis: MatchAnalysis) -> list[dict[str, Any]]:
+        """Per player (none in the answer to a request: an earlier analysis's figures are not the one asked for)."""
+        if self.context.get("request_only"):
+            return []
+        return PlayerAnalysisSerializer(analysis.players.all(), many=True).data
+
+    @extend_schema_field(DecisionSerializer(many=True))
+    def get_decisions(self, analysis: MatchAnalysis) -> list[dict[str, Any]]:
+        if self.context.get("request_only"):
+            return []
+        return DecisionSerializer(analysis.decisions.all(), many=True).data
 
 
 class AnalysisRequestInput(serializers.Serializer):

@@ -47,3 +47,40 @@ def test_the_reads_anyone_may_make_need_no_credentials(schema: dict[str, Any]) -
         for method, op in ops.items():
             if method == "get" and {} in op["security"] and "{" not in path:
                 assert client.get(path).status_code == 200, path
+
+
+def test_each_action_request_type_takes_only_its_own_kinds(schema: dict[str, Any]) -> None:
+    components = schema["components"]["schemas"]
+    mapping = components["ActionRequest"]["discriminator"]["mapping"]
+    assert mapping["move"] == mapping["play"], "move, the alias of play, is in the mapping"
+    kinds: dict[str, set[str]] = {}
+    for kind, ref in mapping.items():
+        kinds.setdefault(ref.rsplit("/", 1)[1], set()).add(kind)
+    assert kinds["PlayInputRequest"] == {"play", "move"} and kinds["OpeningRollInputRequest"] == {"opening-roll"}
+    for name, expected in kinds.items():
+        assert set(components[name]["properties"]["kind"]["enum"]) == expected, name
+
+
+def test_every_answer_documents_405_and_406_and_the_error_fields(schema: dict[str, Any]) -> None:
+    for path, ops in schema["paths"].items():
+        for method, op in ops.items():
+            assert {"405", "406"} <= set(op["responses"]), (path, method)
+    assert "table" in schema["components"]["schemas"]["ErrorDoc"]["properties"]
+    client = APIClient()
+    not_allowed = client.delete("/api/players/1/")
+    assert not_allowed.status_code == 405 and set(not_allowed.json()) == {"code", "message"}
+    not_acceptable = client.get("/api/matches/", HTTP_ACCEPT="application/xml")
+    assert not_acceptable.status_code == 406 and set(not_acceptable.json()) == {"code", "message"}
+
+
+def test_a_token_sent_with_the_wrong_scheme_is_told_so() -> None:
+    """``Authorization: Bearer KEY`` was answered "Authentication credentials were not provided"."""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Bearer 0123456789abcdef")
+    answer = client.post("/api/matches/", {"player1": 1, "player2": 2, "length": 1}, format="json")
+    assert answer.status_code == 401
+    assert answer.json()["message"].startswith(
+        'the Authorization header\'s scheme "Bearer" is not read here: send "Authorization: Token <key>"'
+    )
+    plain = APIClient().post("/api/matches/", {"player1": 1, "player2": 2, "length": 1}, format="json")
+    assert plain.json()["message"] == "Authentication credentials were not provided."
