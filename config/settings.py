@@ -399,3 +399,5 @@ ANALYSIS_ATTEMPTS = int(os.environ.get("ANALYSIS_ATTEMPTS", "3"))
 ANALYSIS_AUTO = env_bool("ANALYSIS_AUTO", True)
 ANALYSIS_IMPORTED = env_bool("ANALYSIS_IMPORTED", False)
 ANALYSIS_MIN_DECISIONS = int(os.environ.get("ANALYSIS_MIN_DECISIONS", "50"))
+# API_RATE_ANALYSIS: requests for an analysis one account may make (POST /api/matches/ID/analysis/).
+API_RATE_ANALYSIS = os.environ.get("API_RATE_ANALYSIS", "30/hour")

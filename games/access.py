@@ -54,6 +54,14 @@ def is_director(user: Any, match: Match) -> bool:
     return any(check(user, match) for check in DIRECTOR_CHECKS)
 
 
+def directs_beyond_creation(user: Any, match: Match) -> bool:
+    """Staff, or a director accepted by a registered check (the directors of an event the match belongs to): not
+    merely the user who created or imported the match."""
+    if user is None or not user.is_authenticated:
+        return False
+    return bool(user.is_staff) or any(check(user, match) for check in DIRECTOR_CHECKS)
+
+
 def sides_of(actor: Actor, match: Match) -> set[int]:
     """The sides ``actor`` may act for as a player."""
     if actor.token is not None:
@@ -165,6 +173,23 @@ def reissue_entry_token(match: Match, side: int) -> EntryToken:
     are signed out) and a fresh one is made."""
     EntryToken.objects.filter(match=match, side=side, revoked_at__isnull=True).update(revoked_at=timezone.now())
     return new_entry_token(match, side)
+
+
+def access_api_entry_token(text: str) -> EntryToken:
+    """The live token of an ``X-Entry-Token`` header: as :func:`access_entry_token`, and refused once a phone has
+    opened the link (:func:`claim_entry_token`), so that whoever photographs a slip cannot play for its player
+    through the API. An app gets a link of its own from the director and never opens it in a browser.
+
+    :raises ApplicationError: FORBIDDEN, as :func:`access_entry_token`, or for a link a phone holds.
+    """
+    token = access_entry_token(text)
+    if token.phone:
+        raise ApplicationError(
+            ErrorCode.FORBIDDEN,
+            "this entry link is open on a phone, so it cannot be sent as X-Entry-Token: an app needs an entry link "
+            "of its own (ask the director for a new one and do not open it in a browser)",
+        )
+    return token
 
 
 def access_entry_token(text: str) -> EntryToken:

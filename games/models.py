@@ -341,6 +341,9 @@ class MatchAnalysis(models.Model):
     error = models.TextField(blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     requested_at = models.DateTimeField(auto_now_add=True)
+    requested_plies = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="while pending: the depth asked for (a new request replaces it)"
+    )
     finished_at = models.DateTimeField(null=True, blank=True)
     seconds = models.FloatField(null=True, blank=True, help_text="how long gnubg took")
     format_version = models.PositiveSmallIntegerField(

@@ -555,13 +555,13 @@ def take_back(
     """
     if side not in (0, 1):
         raise ApplicationError(ErrorCode.INVALID_INPUT, "a take-back is for side 0 or side 1")
+    _check_key(idempotency_key)
     with transaction.atomic():
         match = _lock(match_id)
         check_can_act(actor, match, side)
-        if idempotency_key is not None:
-            prior = Action.objects.filter(match=match, idempotency_key=idempotency_key).first()
-            if prior is not None:
-                return Recorded(match, prior, load_state(match), retried=True)
+        key = _correction_key(match, actor, idempotency_key, ("take-back", side), "")
+        if isinstance(key, Recorded):
+            return key  # a retry: the first answer (the same key for another request or sender is refused)
         _check_seq(match, expected_seq)
         directs = _directs(actor, match) and side not in sides_of(actor, match)
         target = take_back_target(match, side, director=directs)
@@ -574,10 +574,7 @@ def take_back(
         for guard in TAKE_BACK_GUARDS:
             guard(match, side)
         who = "the director" if directs else match.player(side).display_name
-        recorded = _correct(match, actor, target, reason=f"taken back by {who}")
-        if idempotency_key is not None:
-            Action.objects.filter(pk=recorded.action.pk).update(idempotency_key=idempotency_key[:64])
-        return recorded
+        return _correct(match, actor, target, reason=f"taken back by {who}", key=key)
 
 
 def take_back_target(match: Match, side: int, *, director: bool = False) -> Action | None:
@@ -1405,18 +1402,28 @@ def import_match(
 
 
 def import_log(
-    replay: LogReplay, *, source: str = "", created_by: Any = None, attach: Callable[[Match], None] | None = None
+    replay: LogReplay,
+    *,
+    source: str = "",
+    created_by: Any = None,
+    attach: Callable[[Match], None] | None = None,
+    by_name: bool = True,
 ) -> Match:
     """Store a checked .mat log (:func:`engine.formats.matlog.replay_record` with no fault) with the states its
-    check computed: the log is not replayed again.
+    check computed: the log is not replayed again. ``by_name``: as :func:`import_matches`.
 
     :raises ApplicationError: MATCH_TOO_LONG past the games or actions a match holds.
     """
-    return import_matches([MatchToImport.of_log(replay, source=source)], created_by=created_by, attach=attach)[0]
+    wanted = [MatchToImport.of_log(replay, source=source)]
+    return import_matches(wanted, created_by=created_by, attach=attach, by_name=by_name)[0]
 
 
 def import_matches(
-    wanted: Sequence[MatchToImport], *, created_by: Any = None, attach: Callable[[Match], None] | None = None
+    wanted: Sequence[MatchToImport],
+    *,
+    created_by: Any = None,
+    attach: Callable[[Match], None] | None = None,
+    by_name: bool = True,
 ) -> list[Match]:
     """Store whole matches (:class:`MatchToImport`, e.g. checked .mat logs) with their full action logs in one
     transaction, each exactly as :func:`import_match` stores one, and with the same statements whatever their
@@ -1425,10 +1432,14 @@ def import_matches(
     caller that must tell which stores them one by one). A finished match is signalled after the commit
     (games.hooks.match_finished, ``imported=True``; ``attached`` says whether ``attach`` was given).
 
+    ``by_name`` false (an import by an account anyone may have: a .mat can name anyone) makes a new player of every
+    name, so that a fabricated log never attaches to a real player of that name; true (the operator's command,
+    staff) takes the one player of exactly that name where there is one.
+
     :raises ApplicationError: INVALID_INPUT for a player's name no player may have.
     """
     with transaction.atomic():
-        pairs = _players_named([one.players for one in wanted])
+        pairs = _players_named([one.players for one in wanted], by_name=by_name)
         matches = []
         for one, (p1, p2) in zip(wanted, pairs, strict=True):
             match = new_match(
@@ -1554,14 +1565,16 @@ def _collect_game(games: list[dict[str, Any]], before: MatchState, after: MatchS
         games[-1].update(fields)
 
 
-def _players_named(pairs: Sequence[tuple[str, str]]) -> list[tuple[Player, Player]]:
+def _players_named(pairs: Sequence[tuple[str, str]], *, by_name: bool = True) -> list[tuple[Player, Player]]:
     """For each pair of names, in order, the players: for each name the one player with exactly this name, or a
     new one (two namesakes: a new player, never a guess); the same name twice is two players. A player made for
     an earlier pair counts for the later ones, as if the pairs were stored one after the other. One query for the
-    players there are, one INSERT for the new ones."""
+    players there are, one INSERT for the new ones. Not ``by_name``: no player is looked up, so each name is a new
+    player (one made for an earlier pair of the same call still counts for the later ones)."""
     wanted = [tuple(" ".join(name.split()) for name in names) for names in pairs]
     found: dict[str, list[Player]] = {}
-    for player in Player.objects.filter(display_name__in={text for texts in wanted for text in texts}).order_by("id"):
+    names = {text for texts in wanted for text in texts} if by_name else set()
+    for player in Player.objects.filter(display_name__in=names).order_by("id"):
         found.setdefault(player.display_name, []).append(player)
     new: list[Player] = []
 

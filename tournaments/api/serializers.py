@@ -190,7 +190,7 @@ class DivisionSerializer(serializers.ModelSerializer):
         return BYE_RULE
 
     @extend_schema_field(
-        serializers.BooleanField(
+        strict.BooleanField(
             allow_null=True,
             help_text="a running Swiss, to its directors: a correction changed the score groups the current round "
             "was paired on and none of its matches has started, so it can be paired again (swiss/repair/)",
@@ -204,7 +204,7 @@ class DivisionSerializer(serializers.ModelSerializer):
 
 class EventInput(serializers.Serializer):
     name = serializers.CharField(max_length=200)
-    slug = serializers.SlugField(
+    slug = strict.SlugField(
         max_length=100,
         required=False,
         allow_blank=True,
@@ -215,8 +215,8 @@ class EventInput(serializers.Serializer):
     time_zone = serializers.CharField(max_length=64, default="UTC", help_text="an IANA name such as Europe/Oslo")
     starts_on = serializers.DateField(required=False, allow_null=True, default=None)
     ends_on = serializers.DateField(required=False, allow_null=True, default=None)
-    public = serializers.BooleanField(default=True, help_text="spectators can follow it")
-    analyse_imported = serializers.BooleanField(
+    public = strict.BooleanField(default=True, help_text="spectators can follow it")
+    analyse_imported = strict.BooleanField(
         default=False, help_text="GNU Backgammon analyses each match imported into the event as it is imported"
     )
 
@@ -234,7 +234,7 @@ class DivisionInput(serializers.Serializer):
     """The fields of ``tournaments.services.DivisionSettings`` (the service checks how they fit together)."""
 
     name = serializers.CharField(max_length=100)
-    slug = serializers.SlugField(
+    slug = strict.SlugField(
         max_length=100, required=False, allow_blank=True, default="", help_text="made from the name if empty"
     )
     format = serializers.ChoiceField(choices=Division.Format.choices)
@@ -246,8 +246,8 @@ class DivisionInput(serializers.Serializer):
         default=None,
         help_text='per-round lengths: {"main:final": 11, "main:1": 5, "consolation": 5, "swiss:5": 9}',
     )
-    crawford = serializers.BooleanField(default=True)
-    casual = serializers.BooleanField(
+    crawford = strict.BooleanField(default=True)
+    casual = strict.BooleanField(
         default=False, help_text="no doubling cube and no gammons: every game is worth one point (beginners' events)"
     )
     variant = serializers.ChoiceField(choices=list(VARIANTS), default="standard")
@@ -279,13 +279,13 @@ class DivisionInput(serializers.Serializer):
         help_text="a Swiss into a knockout (swiss-knockout): the top 4, 8, 16 or 32 of the Swiss standings go into "
         "a seeded single elimination (0 for every other format)",
     )
-    double_round_robin = serializers.BooleanField(default=False)
+    double_round_robin = strict.BooleanField(default=False)
     drop_rounds = strict.IntegerField(min_value=0, max_value=20, required=False, allow_null=True, default=None)
     last_chance_drop_rounds = strict.IntegerField(min_value=0, max_value=20, default=1)
     last_chance_places = strict.IntegerField(min_value=0, max_value=1024, default=0)
-    grand_final_reset = serializers.BooleanField(default=True)
-    auto_pair = serializers.BooleanField(default=False, help_text="Swiss: pair the next round when all results are in")
-    analyse_each_game = serializers.BooleanField(
+    grand_final_reset = strict.BooleanField(default=True)
+    auto_pair = strict.BooleanField(default=False, help_text="Swiss: pair the next round when all results are in")
+    analyse_each_game = strict.BooleanField(
         default=False, help_text="GNU Backgammon analyses each game of a match as it ends, not only the finished match"
     )
 
@@ -319,14 +319,10 @@ class EntryInput(serializers.Serializer):
 
     body_required = True  # one of the two (games.api.schema.AutoSchema)
 
-    player = strict.PrimaryKeyRelatedField(
-        queryset=Player.objects.all(), required=False, allow_null=True, default=None, help_text="an existing player"
-    )
+    player = strict.VisiblePlayerField(required=False, allow_null=True, default=None, help_text="an existing player")
     name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="", help_text="a new player")
     club = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
-    country = serializers.RegexField(
-        r"^[A-Za-z]{2}$", required=False, allow_blank=True, default="", help_text="ISO 3166 alpha-2 code"
-    )
+    country = strict.CountryField()
     rating = strict.FloatField(
         required=False, allow_null=True, default=None, help_text="declared rating, used for seeding"
     )
@@ -383,7 +379,7 @@ class ImportResultDoc(serializers.Serializer):
 
 
 class CheckInInput(serializers.Serializer):
-    present = serializers.BooleanField(default=True, help_text="false undoes a check-in")
+    present = strict.BooleanField(default=True, help_text="false undoes a check-in")
 
 
 class SeedInput(serializers.Serializer):
@@ -473,7 +469,7 @@ class MoneySerializer(serializers.Serializer):
 
 
 class StartInput(serializers.Serializer):
-    only_checked_in = serializers.BooleanField(
+    only_checked_in = strict.BooleanField(
         required=False,
         allow_null=True,
         default=None,
@@ -485,13 +481,13 @@ class SwapInput(serializers.Serializer):
     first = strict.IntegerField(min_value=1, help_text="an entry id")
     second = strict.IntegerField(min_value=1, help_text="an entry id")
     reason = serializers.CharField(max_length=MAX_REASON, help_text="shown on the pairing")
-    allow_rematch = serializers.BooleanField(
+    allow_rematch = strict.BooleanField(
         required=False, default=False, help_text="Swiss: swap even though it pairs two players who have met"
     )
 
 
 class PairRoundInput(serializers.Serializer):
-    allow_rematches = serializers.BooleanField(
+    allow_rematches = strict.BooleanField(
         required=False,
         default=False,
         help_text="when no rematch-free pairing exists, pair the fewest rematches (each board says so)",
@@ -638,7 +634,7 @@ class VenueTableSerializer(serializers.Serializer):
     number = serializers.IntegerField(source="table.number", help_text="numbered from 1 for the whole event")
     name = serializers.CharField(source="table.name", help_text='its name ("Feature table"), or "" for its number')
     label = serializers.CharField(source="table.label", help_text='how people name it: "Table 7", "Feature table"')
-    held = serializers.BooleanField(source="table.held", help_text="held back: a match goes to it only by hand")
+    held = strict.BooleanField(source="table.held", help_text="held back: a match goes to it only by hand")
     state = serializers.SerializerMethodField()
     division = serializers.CharField(
         source="pairing.division.slug", allow_null=True, default=None, help_text="the division of the match it holds"
@@ -671,7 +667,7 @@ class VenueSerializer(serializers.Serializer):
     first: earlier rounds first, the main flight before the consolation and the last chance, then the match waiting
     longest)."""
 
-    tables_given = serializers.BooleanField(
+    tables_given = strict.BooleanField(
         help_text="the director gave the tables (a count or named tables); false: as many as there are matches"
     )
     tables = VenueTableSerializer(source="seats", many=True)
@@ -698,7 +694,7 @@ class TablesInput(serializers.Serializer):
         },
         help_text='one table each, numbered from 1 in order: its name ("Feature table"), or "" for its number',
     )
-    as_needed = serializers.BooleanField(
+    as_needed = strict.BooleanField(
         required=False, help_text="true: as many tables as there are matches to play (the tables so far are kept)"
     )
 
@@ -837,7 +833,7 @@ class PayoutsInput(serializers.Serializer):
         help_text="the prize pool (needed for percentages)",
     )
     ties = serializers.ChoiceField(choices=PAYOUT_TIES, default="split")
-    published = serializers.BooleanField(default=False, help_text="show the payouts on the public standings")
+    published = strict.BooleanField(default=False, help_text="show the payouts on the public standings")
     flights = serializers.DictField(
         child=serializers.ListField(child=strict.DecimalField(), max_length=MAX_PAID_PLACES),
         default=dict,
@@ -847,7 +843,7 @@ class PayoutsInput(serializers.Serializer):
 
 class FlightSizeDoc(serializers.Serializer):
     players = serializers.IntegerField(help_text="the most players the flight can have")
-    known = serializers.BooleanField(
+    known = strict.BooleanField(
         help_text="false while who enters it is not yet known (`players` is then the most it can have)"
     )
     why = serializers.CharField(help_text="while not known: what it waits for")
@@ -868,7 +864,7 @@ class PayoutsSerializer(serializers.Serializer):
         help_text="the prize pool (null: none)",
     )
     ties = serializers.ChoiceField(choices=PAYOUT_TIES, read_only=True)
-    published = serializers.BooleanField(read_only=True)
+    published = strict.BooleanField(read_only=True)
     flights = serializers.DictField(
         child=serializers.ListField(
             child=serializers.DecimalField(max_digits=None, decimal_places=None, coerce_to_string=False)

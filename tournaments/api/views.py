@@ -25,7 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.access import sides_of
-from games.api.auth import IsAuthenticatedOrEntryToken, actor_of, entry_token
+from games.api.auth import IsAuthenticatedOrEntryToken, ReadOpenWriteAuthenticated, actor_of, entry_token
 from games.api.parsers import JSONParser
 from games.api.schema import EntryTokenScheme  # noqa: F401  (registers the extension)
 from games.api.serializers import ErrorDoc
@@ -44,8 +44,8 @@ from tournaments.services import money
 from tournaments.services import payouts as payout_tables
 
 
-def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
+def _valid(serializer_class: type[serializers.Serializer], data: Any, **context: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data, context=context)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
 
@@ -63,11 +63,8 @@ _ERROR_TEXT = {
 }
 
 
-class ReadOrActor(IsAuthenticatedOrEntryToken):
+class ReadOrActor(ReadOpenWriteAuthenticated):
     """Anyone reads; a user or an entry-link holder writes (what he may write is the services' decision)."""
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        return request.method in permissions.SAFE_METHODS or super().has_permission(request, view)
 
 
 class HasEntryToken(permissions.BasePermission):
@@ -421,7 +418,9 @@ class EntryListCreateApi(APIView):
     )
     def post(self, request: Request, event: str, division: str) -> Response:
         found = _division(request, event, division)
-        entry = services.register_player(found, actor=actor_of(request), **_valid(s.EntryInput, request.data))
+        entry = services.register_player(
+            found, actor=actor_of(request), **_valid(s.EntryInput, request.data, user=request.user)
+        )
         return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
 

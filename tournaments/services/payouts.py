@@ -187,6 +187,8 @@ def _checked(
             raise pay.PayoutError(f"the prize pool {pool!r} is not a number: give it as 1000 or 1000.50") from None
         if not amount.is_finite() or amount < 0:
             raise pay.PayoutError(f"the prize pool is {pool}: give 0 or more")
+        if amount > pay.MAX_AMOUNT:
+            raise pay.PayoutError(f"the prize pool is {pool}, more than a pool can be: give at most {pay.MAX_AMOUNT}")
     known = payout_flights(division)
     unknown = sorted(set(flights) - set(known))
     if unknown:
