@@ -59,3 +59,28 @@ def test_an_undone_no_show_forfeit_is_ready_first_in_the_queue_and_names_no_tabl
     services.award_forfeit(other, actor=as_director, loser=other.entry_a, kind="no-show", reason="gone")
     forfeited.refresh_from_db()
     assert forfeited.table_label == "Table 2" and forfeited.called_at is not None
+
+
+# -- 14. the slips and the wall sheet of a queued match ----------------------------------------------------------
+
+
+def test_the_slips_and_the_sheet_of_a_queued_match_say_it_waits_for_a_table_and_will_be_called(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    division = division_of("swiss", 6, match_length=3)
+    services.set_tables(division.event, actor=as_director, names=["", ""])
+    services.start_division(division, actor=as_director)
+    waiting = Pairing.objects.select_related("entry_a__player", "entry_b__player").get(
+        division=division, table__isnull=True
+    )
+    client = director_client(director)
+    args = [division.event.slug, division.slug, "swiss", 1]
+    slips = client.get(reverse("director:slips", args=args)).content.decode()
+    assert f"Match {waiting.board}," not in slips
+    words = "your match waits for a table. You are called when one frees"
+    assert slips.count(words) == 2, "one slip for each of its players"
+    assert f"Against {waiting.entry_b.player.display_name}: {words}" in slips
+    assert "Table 1, against" in slips and "Table 2, against" in slips
+    sheet = client.get(reverse("director:sheet", args=args)).content.decode()
+    assert sheet.count("Waits for a table: called when one frees") == 1
+    assert ">—<" not in sheet
