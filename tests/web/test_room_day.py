@@ -11,6 +11,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games.access import Actor
+from games.models import Action, Match
+from tests.web.test_entry_pages import Phone, error_of, ok
 from tournaments import services
 from tournaments.models import Division, Pairing
 
@@ -84,3 +86,70 @@ def test_the_slips_and_the_sheet_of_a_queued_match_say_it_waits_for_a_table_and_
     sheet = client.get(reverse("director:sheet", args=args)).content.decode()
     assert sheet.count("Waits for a table: called when one frees") == 1
     assert ">—<" not in sheet
+
+
+# -- 15. the phone's buttons -----------------------------------------------------------------------------------------
+
+
+def test_a_correction_is_offered_only_once_the_opponent_entered_something_after_the_players_last_entry(
+    new_match: Any,
+) -> None:
+    match = new_match(length=5)
+    alice, bob = Phone(match, 0), Phone(match, 1)
+    ok(alice.post("opening-roll", die1=3, die2=1), match)
+    ok(alice.post("play", play="24/21 6/5"), match)
+    html = bob.page()
+    assert "Ask for a correction" not in html, "Bob has entered nothing: nothing of his to correct"
+    assert 'id="take-back"' not in html
+    html = alice.page()
+    assert 'id="take-back"' in html and "Ask for a correction" not in html, "she takes it back herself"
+    refused = alice.post("ask-correction", reason="wrong")
+    assert refused.status_code == 409 and "take it back" in error_of(refused.content.decode())
+    ok(bob.post("roll", die1=6, die2=5), match)
+    assert "Ask for a correction" in alice.page() and 'id="take-back"' not in alice.seen[-1]
+    assert "Ask for a correction" not in bob.page() and 'id="take-back"' in bob.seen[-1]
+
+
+def test_no_take_back_is_offered_once_a_move_by_move_match_is_over(new_match: Any, drive: Any) -> None:
+    match = new_match(length=1)
+    phones = Phone(match, 0), Phone(match, 1)
+    driver = drive(match, seed=3, actors=tuple(Actor(token=p.token) for p in phones))
+    driver.play_out()
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    last = Action.objects.filter(match=match).order_by("-seq").first()
+    assert last is not None and last.entered_by_token is not None
+    winner = phones[last.entered_by_token.side]
+    html = winner.page()
+    assert 'id="take-back"' not in html and "Take back my last entry" not in html
+    before = Action.objects.filter(match=match).count()
+    refused = winner.post("take-back")
+    assert refused.status_code == 409 and "the director corrects it" in error_of(refused.content.decode())
+    assert Action.objects.filter(match=match).count() == before
+
+
+# -- 16. one label for a player with a club --------------------------------------------------------------------------
+
+
+def test_a_namesake_told_apart_by_his_club_is_shown_with_his_club_once_on_every_page(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    division = division_of("swiss", 3, match_length=3)
+    services.register_player(division, actor=as_director, name="Pia Ruud (Bergen BG)", club="Bergen BG", country="NO")
+    client = director_client(director)
+    shown = '<span class="player">Pia Ruud</span> <span class="muted">(Bergen BG, NO)</span>'
+    players = client.get(reverse("director:division", args=[division.event.slug, division.slug])).content.decode()
+    assert shown in players and "(Bergen BG) (Bergen BG" not in players
+    services.start_division(division, actor=as_director)
+    pages = [
+        client.get(reverse("director:division", args=[division.event.slug, division.slug])),
+        client.get(reverse("director:event", args=[division.event.slug])),
+        client.get(reverse("director:sheet", args=[division.event.slug, division.slug, "swiss", 1])),
+        Client().get(reverse("tournaments:division-detail", args=[division.event.slug, division.slug])),
+    ]
+    for page in pages:
+        html = page.content.decode()
+        assert "Pia Ruud" in html and "(Bergen BG) (Bergen BG" not in html and "(Bergen BG) Bergen BG" not in html
+    assert shown in pages[2].content.decode()
+    public = pages[3].content.decode()
+    assert '<span class="who">Pia Ruud</span> <span class="club">Bergen BG, NO</span>' in public

@@ -46,10 +46,10 @@ def player(entry: Entry | None, seed: int | None = None) -> SafeString | str:
     seed = seed or entry.seed
     if seed:
         parts.append(f'<span class="seed"><span class="visually-hidden">{escape(_("seed"))} </span>{seed}</span> ')
-    parts.append(f'<span class="who">{escape(person.display_name)}</span>')
-    club, country = person.club, person.country
-    if club or country:
-        parts.append(f' <span class="club">{escape(", ".join(p for p in (club, country) if p))}</span>')
+    name, where = person.name_and_where  # the club said once (games.models.Player.name_and_where)
+    parts.append(f'<span class="who">{escape(name)}</span>')
+    if where:
+        parts.append(f' <span class="club">{escape(where)}</span>')
     if entry.status == Entry.Status.WITHDRAWN:
         parts.append(f' <span class="badge">{escape(_("withdrawn"))}</span>')
     parts.append("</span>")
