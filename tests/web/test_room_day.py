@@ -153,3 +153,30 @@ def test_a_namesake_told_apart_by_his_club_is_shown_with_his_club_once_on_every_
     assert shown in pages[2].content.decode()
     public = pages[3].content.decode()
     assert '<span class="who">Pia Ruud</span> <span class="club">Bergen BG, NO</span>' in public
+
+
+# -- 17. a pasted list ----------------------------------------------------------------------------------------------
+
+
+def test_a_pasted_list_reports_every_bad_line_at_once_in_words_that_fit(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    division = division_of("swiss", 4, match_length=3)
+    before = division.entries.count()
+    lines = [f"Player {n},Club {n},NO,{1500 + n}" for n in range(1, 16)]
+    lines[11] = "Player 12,Club 12,NO,lots"  # a bad rating on line 12
+    lines[14] = "Player 3,Club 3,NO,1503"  # line 3 again on line 15
+    lines[6] = "P02,,,"  # already entered, on line 7
+    lines[8] = "Player 9,Club 9,NO,1509,2"  # seed 2 on line 9 ...
+    lines[9] = "Player 10,Club 10,NO,1510,2"  # ... and again on line 10
+    url = reverse("director:division", args=[division.event.slug, division.slug])
+    answer = director_client(director).post(url, {"action": "import", "import-text": "\n".join(lines)})
+    assert answer.status_code == 400
+    html = answer.content.decode().replace("&quot;", '"').replace("&#x27;", "'")
+    assert "line 12: rating 'lots' is not a number" in html
+    assert "line 15: Player 3 is also on line 3 of this list: if they are two players, tell them apart" in html
+    assert "line 15: Player 3 is already entered" not in html
+    assert "line 7: P02 is already entered in swiss 4" in html
+    assert "line 10: seed 2 is also given on line 9 of this list" in html
+    assert html.index("line 7:") < html.index("line 10:") < html.index("line 12:") < html.index("line 15:")
+    assert division.entries.count() == before
