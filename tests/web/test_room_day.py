@@ -3,6 +3,7 @@ the phone's buttons, the players' labels, a pasted list and the division page.""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +13,7 @@ from django.urls import reverse
 
 from games.access import Actor
 from games.models import Action, Match
+from tests.tournaments.services.support import director_win
 from tests.web.test_entry_pages import Phone, error_of, ok
 from tournaments import services
 from tournaments.models import Division, Pairing
@@ -180,3 +182,81 @@ def test_a_pasted_list_reports_every_bad_line_at_once_in_words_that_fit(
     assert "line 10: seed 2 is also given on line 9 of this list" in html
     assert html.index("line 7:") < html.index("line 10:") < html.index("line 12:") < html.index("line 15:")
     assert division.entries.count() == before
+
+
+# -- 13. the venue display -------------------------------------------------------------------------------------------
+
+
+def display(division: Division) -> str:
+    response = Client().get(reverse("tournaments:event-display", args=[division.event.slug]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_display_shows_every_call_or_counts_the_others_with_their_tables(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = division_of("swiss", 12, match_length=3)
+    services.start_division(division, actor=as_director)  # six tables called at once
+    html = display(division)
+    calls = html[html.index('id="display-calls-heading"') : html.index('id="display-boards-heading"')]
+    shown = re.findall(r"<li>(Table \d+): ", calls)
+    more = re.search(r'<li class="display-more">and (\d+) more calls: ([^<]*)</li>', calls)
+    assert more is not None and len(shown) + int(more.group(1)) == 6
+    named = shown + more.group(2).split(", ")
+    assert sorted(named) == [f"Table {n}" for n in range(1, 7)], "every table called is on the screen"
+
+
+def test_the_standings_of_16_players_show_on_one_screen(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = division_of("swiss", 16, match_length=3)
+    services.start_division(division, actor=as_director)
+    for p in Pairing.objects.select_related("entry_a").filter(division=division):
+        director_win(p, p.entry_a, as_director)
+    services.recompute_standings(division.pk)
+    html = display(division)
+    standings = html[html.index('id="display-standings-heading"') :]
+    assert len(re.findall(r'<tr><td>\d+</td><th scope="row">P\d\d</th>', standings)) == 16
+    assert "Page 1 of" not in html, "one screen, no paging"
+
+
+def test_a_division_waiting_for_tables_shows_its_matches_in_the_queue(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = division_of("swiss", 4, match_length=3)
+    settings = services.DivisionSettings(name="Beginners", format="swiss", match_length=1, rounds_planned=2)
+    other = services.create_division(division.event, actor=as_director, settings=settings)
+    for name in ("Ann", "Bo", "Cy", "Di"):
+        services.register_player(other, actor=as_director, name=name)
+    services.set_tables(division.event, actor=as_director, names=["", ""])
+    services.start_division(division, actor=as_director)  # both tables
+    services.start_division(other, actor=as_director)  # waits
+    boards = display(division)
+    boards = boards[boards.index('id="display-boards-heading"') : boards.index('id="display-standings-heading"')]
+    assert "2 waiting for a table" in boards
+    waiting = boards[boards.index('<tr class="state-waiting">') :]
+    assert waiting.count('<tr class="state-waiting">') == 2
+    assert "Queue 1" in waiting and "Queue 2" in waiting and "Beginners," in waiting and "Round 1" in waiting
+    assert "Ann" in waiting and "Di" in waiting
+
+
+def test_a_round_has_one_name_on_the_division_pages_the_calls_and_the_display(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    division = division_of("main-consolation", 8, match_length=3)
+    services.start_division(division, actor=as_director)
+    seated = Pairing.objects.select_related("match", "entry_a__player", "entry_b__player").get(
+        division=division, table__number=1
+    )
+    args = [division.event.slug, division.slug]
+    public = Client().get(reverse("tournaments:division-detail", args=args)).content.decode()
+    manage = director_client(director).get(reverse("director:division", args=args)).content.decode()
+    phone = Phone(seated.match, 0).client.get("/play/pairings/next/").content.decode()
+    shown = display(division)
+    for html in (public, manage, shown):
+        assert "Main round 1" in html
+        assert "Main draw, round 1" not in html and "main round 1," not in html
+    other = seated.entry_b.player.display_name
+    assert f"Table 1: you play {other}, Main round 1, 3 points" in phone
+    assert "Main round 1, 3 points</li>" in shown
