@@ -16,7 +16,7 @@ from games.models import Action, Match
 from tests.tournaments.services.support import director_win
 from tests.web.test_entry_pages import Phone, error_of, ok
 from tournaments import services
-from tournaments.models import Division, Pairing
+from tournaments.models import Division, Entry, Pairing, Standing
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
@@ -260,3 +260,47 @@ def test_a_round_has_one_name_on_the_division_pages_the_calls_and_the_display(
     other = seated.entry_b.player.display_name
     assert f"Table 1: you play {other}, Main round 1, 3 points" in phone
     assert "Main round 1, 3 points</li>" in shown
+
+
+# -- 18. the division page -------------------------------------------------------------------------------------------
+
+
+def test_mid_round_the_players_still_playing_rank_before_the_rounds_losers(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = division_of("swiss", 8, match_length=3)
+    services.start_division(division, actor=as_director)
+    boards = list(Pairing.objects.select_related("entry_a", "entry_b").filter(division=division).order_by("board"))
+    for p in boards[:2]:
+        director_win(p, p.entry_a, as_director)
+    services.recompute_standings(division.pk)
+    rank = {s.entry_id: s.rank for s in Standing.objects.filter(division=division, after_round=1)}
+    winners = {p.entry_a_id for p in boards[:2]}
+    losers = {p.entry_b_id for p in boards[:2]}
+    playing = {e for p in boards[2:] for e in (p.entry_a_id, p.entry_b_id)}
+    assert max(rank[e] for e in winners) < min(rank[e] for e in playing)
+    assert max(rank[e] for e in playing) < min(rank[e] for e in losers), rank
+    # Once the round is over, the table is the tie-breaks' as before.
+    for p in boards[2:]:
+        director_win(p, p.entry_a, as_director)
+    services.recompute_standings(division.pk)
+    final = {s.entry_id: s.rank for s in Standing.objects.filter(division=division, after_round=1)}
+    assert sorted(final.values()) == sorted([1] * 4 + [5] * 4) or len(set(final.values())) > 2
+
+
+def test_the_division_page_registers_before_it_starts_in_one_capitalisation_with_every_length(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    division = division_of("main-consolation", 4, match_length=7, round_lengths={"consolation": 5})
+    services.check_in(Entry.objects.filter(division=division).first(), actor=as_director, present=True)
+    client = director_client(director)
+    html = client.get(reverse("director:division", args=[division.event.slug, division.slug])).content.decode()
+    start = html.index('id="start-heading"')
+    assert html.index("Register a player") < start and html.index("Register a list (CSV)") < start
+    assert re.search(r'<details class="panel" id="register-list" open>\s*<summary>Register a list \(CSV\)', html)
+    assert "7 points (consolation: 5 points)" in html
+    assert '<span class="badge">registration open</span>' in html
+    statuses = re.findall(r"<td>(registered|checked in|Registered|Checked in)</td>", html)
+    assert set(statuses) == {"registered", "checked in"}, statuses
+    event = client.get(reverse("director:event", args=[division.event.slug])).content.decode()
+    assert "7 points (consolation: 5 points)" in event and '<span class="badge">registration open</span>' in event

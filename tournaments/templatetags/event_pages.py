@@ -21,7 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from tournaments.core import round_words
-from tournaments.models import Division, Entry, Round
+from tournaments.models import Division, Entry, Event, Round
 
 register = template.Library()
 
@@ -33,6 +33,50 @@ def round_name(rnd: Round, division: Division | str | None = None) -> str:
     """The round's name (:func:`tournaments.core.round_words`): "Round 3", "Main round 2", "Knockout final";
     ``division``: the round's, read from the round when the template has none."""
     return round_words(rnd, division if isinstance(division, Division) else None)
+
+
+@register.filter
+def status_words(item: Event | Division | Entry) -> str:
+    """An event's, a division's or a player's status in the words every page uses, lower case as the boards'
+    states are ("registration open", "in play", "checked in", "withdrawn"): tournaments.pages' tables of words."""
+    from tournaments.pages import DIVISION_STATUS_WORDS, EVENT_STATUS_WORDS
+
+    if isinstance(item, Event):
+        return str(EVENT_STATUS_WORDS.get(item.status, item.status))
+    if isinstance(item, Division):
+        return str(DIVISION_STATUS_WORDS.get(item.status, item.status))
+    return str(item.get_status_display()).lower()
+
+
+_LENGTH_BRACKETS = {
+    "main": "main",
+    "consolation": "consolation",
+    "last-chance": "last chance",
+    "swiss": "",
+    "round-robin": "",
+}
+
+
+@register.filter
+def other_lengths(division: Division) -> str:
+    """The division's round lengths that differ from its match length, as its summary names them after it
+    ("consolation: 5 points, main final: 9 points"; "" when every round plays the match length). The rules are
+    the division's ``round_lengths`` (``bracket``, ``bracket:N``, ``bracket:final``)."""
+    words = []
+    for key, length in (division.round_lengths or {}).items():
+        if length == division.match_length:
+            continue
+        bracket, _sep, which = str(key).partition(":")
+        name = _LENGTH_BRACKETS.get(bracket, bracket)
+        if which == "final":
+            where = f"{name} final" if name else _("the final")
+        elif which:
+            where = f"{name} round {which}" if name else _("round %(number)s") % {"number": which}
+        else:
+            where = name or _("every round")
+        points = _("1 point") if length == 1 else _("%(length)s points") % {"length": length}
+        words.append(f"{where}: {points}")
+    return ", ".join(words)
 
 
 @register.filter
