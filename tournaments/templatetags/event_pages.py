@@ -120,6 +120,7 @@ def standings_row(item: Any, standings: Any) -> SafeString:
     published prizes; each cell labelled with its column's header."""
     row = item.row
     numbers = zip(
+        ("won", "lost", "more", "more", "more"),  # a phone shows won and lost in a row's one line (site.css)
         (_("Won"), _("Lost"), _("Byes"), _("Pts for"), _("Pts against")),
         (row.wins, row.losses, row.byes, row.points_for, row.points_against),
         strict=True,
@@ -129,7 +130,7 @@ def standings_row(item: Any, standings: Any) -> SafeString:
         f'<td class="place"{_label(words)}>{escape(place)}</td>'
         for words, place in zip(flights, item.places, strict=True)
     )
-    cells = "".join(f"<td{_label(words)}>{_number(n)}</td>" for words, n in numbers)
+    cells = "".join(f'<td class="{kind}"{_label(words)}>{_number(n)}</td>' for kind, words, n in numbers)
     tiebreaks = "".join(
         f'<td class="tiebreak"{_label(column.abbr)}>{_number(v)}</td>'
         for column, v in zip(standings.tiebreaks, item.tiebreaks, strict=True)
