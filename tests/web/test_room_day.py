@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -304,3 +305,18 @@ def test_the_division_page_registers_before_it_starts_in_one_capitalisation_with
     assert set(statuses) == {"registered", "checked in"}, statuses
     event = client.get(reverse("director:event", args=[division.event.slug])).content.decode()
     assert "7 points (consolation: 5 points)" in event and '<span class="badge">registration open</span>' in event
+
+
+# -- 19. the README ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(False)
+def test_the_readme_and_the_makefile_point_at_the_architecture_in_the_repository() -> None:
+    root = Path(__file__).resolve().parents[2]
+    readme, makefile = (root / "README.md").read_text(), (root / "Makefile").read_text()
+    for text in (readme, makefile):
+        assert "DESIGN.md" not in text, "DESIGN.md is not in the repository: docs/ARCHITECTURE.md is"
+    assert "docs/ARCHITECTURE.md" in readme and "docs/ARCHITECTURE.md" in makefile
+    assert "`make run PORT=" in readme
+    assert "two players of one name are told apart" not in readme
+    assert "for either side without an entry link (a game's result, a roll" not in readme
