@@ -40,7 +40,7 @@ run: $(RUN_STAMP) ## Install what running needs, migrate, load the demo event an
 test: venv ## Run the whole test suite (extra pytest options: make test PYTEST_ARGS='-k health')
 	$(BIN)/pytest $(PYTEST_ARGS)
 
-lint: venv ## Check lint and formatting with ruff, and the layers of DESIGN.md with import-linter
+lint: venv ## Check lint and formatting with ruff, and the layers of docs/ARCHITECTURE.md with import-linter
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports

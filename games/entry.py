@@ -397,6 +397,8 @@ def take_back_side(match: Match, actors: dict[int, Actor]) -> int | None:
         return None
     for side, actor in actors.items():
         director = side not in sides_of(actor, match)
+        if not director and not services.may_take_back_after(match):
+            continue  # a move-by-move match over: the director corrects it
         if services.take_back_target(match, side, director=director) is None:
             continue
         try:
@@ -428,7 +430,9 @@ def correction_of(
         return None
     if request is None:
         players = [side for side, actor in actors.items() if side in sides_of(actor, match)]
-        return CorrectionView(None, ask_side=players[0]) if players else None
+        # Offered once something entered by another follows his last entry (before that, he takes it back).
+        asking = next((side for side in players if services.last_entry_of(match, side) is not None), None)
+        return CorrectionView(None, ask_side=asking) if asking is not None else None
     other = 1 - request.side
     answering = other in actors and (len(actors) == 2 or request.side not in actors)
     return CorrectionView(

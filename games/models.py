@@ -47,10 +47,27 @@ class Player(models.Model):
         return self.display_name
 
     @property
+    def name_and_where(self) -> tuple[str, str]:
+        """The name and what the pages show beside it, the club and the country (``("Anna Berg", "Oslo BK, NO")``),
+        each said once: a namesake told apart by his club in his name ("Pia Ruud (Bergen BG)") is shown as
+        ``("Pia Ruud", "Bergen BG, NO")``, not with his club twice."""
+        name, where = self.display_name, ", ".join(x for x in (self.club, self.country) if x)
+        said = f" ({self.club})"
+        if self.club and name.endswith(said) and len(name) > len(said):
+            name = name.removesuffix(said)
+        return name, where
+
+    @property
+    def shown_name(self) -> str:
+        """The name with what tells namesakes apart, as the directors' pages and the prints show it:
+        ``Pia Ruud (Bergen BG, NO)``."""
+        name, where = self.name_and_where
+        return f"{name} ({where})" if where else name
+
+    @property
     def label(self) -> str:
-        """The name with what tells namesakes apart: ``Anna Berg (Oslo BK, NO) #12``."""
-        extra = ", ".join(x for x in (self.club, self.country) if x)
-        return f"{self.display_name} ({extra}) #{self.pk}" if extra else f"{self.display_name} #{self.pk}"
+        """:attr:`shown_name` with the player's id: ``Anna Berg (Oslo BK, NO) #12``."""
+        return f"{self.shown_name} #{self.pk}"
 
 
 class Match(models.Model):

@@ -546,10 +546,10 @@ def take_back(
     match_id: int, *, actor: Actor, side: int, expected_seq: int | None, idempotency_key: str | None = None
 ) -> Recorded:
     """A player takes back his own last entry (dice, a play, a cube action, a game result) while his opponent has
-    entered nothing since: a correction row in the log says what it undoes, and that he took it back, as a
-    director's undo does. Once the opponent has entered something, only a director corrects (or the opponent
-    accepts a correction, :func:`request_correction`). :data:`games.hooks.TAKE_BACK_GUARDS` may refuse (a result
-    the opponent has confirmed).
+    entered nothing since, and the match is not over (:func:`may_take_back_after`): a correction row in the log
+    says what it undoes, and that he took it back, as a director's undo does. Once the opponent has entered
+    something, only a director corrects (or the opponent accepts a correction, :func:`request_correction`).
+    :data:`games.hooks.TAKE_BACK_GUARDS` may refuse (a result the opponent has confirmed).
 
     :raises ApplicationError: FORBIDDEN for a side the actor does not hold, CONFLICT when the last entry is not his.
     """
@@ -564,6 +564,12 @@ def take_back(
             return key  # a retry: the first answer (the same key for another request or sender is refused)
         _check_seq(match, expected_seq)
         directs = _directs(actor, match) and side not in sides_of(actor, match)
+        if not directs and not may_take_back_after(match):
+            raise ApplicationError(
+                ErrorCode.MATCH_CLOSED,
+                f"the match is over ({match.get_status_display().lower()}): a player takes back an entry while the "
+                "match is played; now the director corrects it",
+            )
         target = take_back_target(match, side, director=directs)
         if target is None:
             raise ApplicationError(
@@ -575,6 +581,15 @@ def take_back(
             guard(match, side)
         who = "the director" if directs else match.player(side).display_name
         return _correct(match, actor, target, reason=f"taken back by {who}", key=key)
+
+
+def may_take_back_after(match: Match) -> bool:
+    """Whether a player may still take back his last entry in the match's state: while it is played, and once it
+    is over only in a scoresheet match, whose last result waits for the opponent's confirmation
+    (:data:`games.hooks.TAKE_BACK_GUARDS` refuse it once he confirmed). A move-by-move match over is over."""
+    return match.status not in _CLOSED or (
+        match.status == Match.Status.FINISHED and match.entry_mode == Match.EntryMode.SCORESHEET
+    )
 
 
 def take_back_target(match: Match, side: int, *, director: bool = False) -> Action | None:
@@ -622,7 +637,9 @@ def request_correction(
         target = last_entry_of(match, side)
         if target is None:
             raise ApplicationError(
-                ErrorCode.CONFLICT, f"{match.player(side).display_name} has no entry in force to correct"
+                ErrorCode.CONFLICT,
+                f"{match.player(side).display_name} has no entry in force to correct with something entered after "
+                "it (a last entry nobody has answered yet: take it back)",
             )
         return CorrectionRequest.objects.create(
             match=match, side=side, undoes=target, reason=reason.strip()[:500], asked_by_token=actor.token
@@ -630,15 +647,19 @@ def request_correction(
 
 
 def last_entry_of(match: Match, side: int) -> Action | None:
-    """The last entry in force that ``side``'s player entered (what a correction he asks for would undo)."""
+    """The last entry in force that ``side``'s player entered (what a correction he asks for would undo), once
+    something entered by another (his opponent, a director) follows it in force: before that, he takes it back
+    himself (:func:`take_back`), and there is nothing to ask. None otherwise. Two statements whatever the log's
+    length."""
     rows = [r for r in _effective_rows(match) if r.kind != Kind.CORRECTION]
     tokens = dict(EntryToken.objects.filter(match=match).values_list("pk", "side"))
     user = match.player(side).user_id
-    for row in reversed(rows):
+    for index in range(len(rows) - 1, -1, -1):
+        row = rows[index]
         if row.entered_by_token_id is not None and tokens.get(row.entered_by_token_id) == side:
-            return row
+            return row if index < len(rows) - 1 else None
         if row.entered_by_token_id is None and user is not None and row.entered_by_user_id == user:
-            return row
+            return row if index < len(rows) - 1 else None
     return None
 
 

@@ -408,17 +408,28 @@ def knockout_round_words(number: int, rounds: int, *, short: bool = False) -> st
     return words % {"number": number}
 
 
-def round_words(rnd: Round, division: Division | None = None) -> str:
-    """A round as people name it, the one rule for its name on every page, print, call and message: "Round 2"
-    (Swiss, round robin), "Consolation round 1" (a bracket); in a Swiss into a knockout its knockout's rounds
-    "Knockout round 1", ..., "Knockout semi-final", "Knockout final" (:func:`knockout_round_words`).
-    ``division``: the round's (read from the round when not given)."""
-    if rnd.bracket == Round.Bracket.MAIN:
-        division = division if division is not None else rnd.division
-        if division.is_swiss_knockout:
-            return knockout_round_words(rnd.number, knockout_rounds(division))
-    bracket = _BRACKET_NAMES.get(rnd.bracket)
-    return f"{bracket} round {rnd.number}" if bracket else f"Round {rnd.number}"
+#: Double elimination calls its brackets by the names players use.
+_DOUBLE_NAMES = {Round.Bracket.MAIN: "Winners'", Round.Bracket.CONSOLATION: "Losers'"}
+
+
+def round_words(rnd: Round, division: Division | None = None, *, final: bool = False, grand: int = 0) -> str:
+    """A round as people name it, the one rule for its name on every page, print, call, message and the venue
+    display: "Round 2" (Swiss, round robin), "Main round 1", "Consolation round 1" (a bracket), "Winners' round 2",
+    "Losers' round 1" (double elimination); in a Swiss into a knockout its knockout's rounds "Knockout round 1",
+    ..., "Knockout semi-final", "Knockout final" (:func:`knockout_round_words`). Where the bracket's rounds are
+    known (the division's pages and the display, :func:`tournaments.pages.round_titles_of`), ``final`` names its
+    last round "Main final", "Consolation final", and ``grand`` a double elimination's grand final (1) and its
+    reset (2). ``division``: the round's (read from the round when not given)."""
+    division = division if division is not None else rnd.division
+    if rnd.bracket == Round.Bracket.MAIN and division.is_swiss_knockout:
+        return knockout_round_words(rnd.number, knockout_rounds(division))
+    if grand:
+        return "Grand final" if grand == 1 else "Grand final reset (if needed)"
+    names = _DOUBLE_NAMES if division.format == Division.Format.DOUBLE else _BRACKET_NAMES
+    bracket = names.get(rnd.bracket, _BRACKET_NAMES.get(rnd.bracket))
+    if bracket is None:
+        return f"Round {rnd.number}"
+    return f"{bracket} final" if final else f"{bracket} round {rnd.number}"
 
 
 def pairing_words(pairing: Pairing, division: Division | None = None) -> str:

@@ -418,17 +418,21 @@ def _display_context(event: Event, page: int) -> dict[str, Any]:
     """The reads of one screen: the venue (two queries), the divisions (one), their rounds (one), and the
     standings of each division in play or finished (two each). "Now playing" is read from the venue, as the
     dashboard's room is: every match at a table (called or being played), whatever its round, and the matches
-    being played without one."""
+    being played without one; then the matches waiting for a table, in the queue's order."""
     venue = venue_of(event)
     divisions = {d.pk: d for d in event_divisions(event)}
     at_tables = [board_of(s.pairing) for s in venue.seats if s.pairing is not None]
-    unseated = [b for b in map(board_of, venue.queue) if b.state == PairingState.PLAYING]
+    queued = [board_of(p) for p in venue.queue]
+    unseated = [b for b in queued if b.state == PairingState.PLAYING]
     boards = [(divisions[b.pairing.division_id], b) for b in at_tables + unseated]
+    waiting = [(divisions[b.pairing.division_id], b) for b in queued if b.state != PairingState.PLAYING]
     started = [d for d in divisions.values() if d.status != Division.Status.REGISTRATION]
     standings = [(d, standings_table(d)) for d in started]
     titles: dict[int, Any] = {}
     for division_id, rounds in event_rounds(event).items():
         titles.update(round_titles_of(divisions[division_id], rounds))
     over = bool(started) and all(d.status == Division.Status.FINISHED for d in divisions.values())
-    screen = display_page(venue.calls, boards, standings, page, titles, over=over, divisions=len(divisions))
+    screen = display_page(
+        venue.calls, boards, standings, page, titles, over=over, divisions=len(divisions), queue=waiting
+    )
     return {"event": event, "screen": screen, "poll_trigger": f"every {DISPLAY_SECONDS}s"}

@@ -221,7 +221,7 @@ def test_every_page_of_a_finished_division(client: Client, fmt: str, django_asse
         titles = [html_of(client, url).split('<h1 id="round-title">')[1].split(" <span")[0]
                   for url in urls_of(division) if "/rounds/" in url and not url.endswith("/live/")]  # fmt: skip
         assert "Grand final" in titles and "Grand final reset (if needed)" in titles
-        assert "Winners&#x27; bracket, final" in titles and "Losers&#x27; bracket, round 1" in titles
+        assert "Winners&#x27; final" in titles and "Losers&#x27; round 1" in titles
     if fmt == "round-robin":
         assert html.count('<li id="round-round-robin-') == 7  # a link to each round's page
 
@@ -258,7 +258,7 @@ def test_the_pairings_of_a_running_elimination_with_consolation(client: Client, 
     html = html_of(client, page_url(division))
     assert_csp_friendly(html)
     current = html.split('id="pairings"')[1].split('id="bracket"')[0]
-    assert "Main draw, round 1 · 3-point matches" in current
+    assert "Main round 1 · 3-point matches" in current
     # table 1: under way, with the live score from the match and a link to the match page
     live_match = pairing(division, "main-1-0").match_id
     assert (
@@ -294,10 +294,10 @@ def test_the_pairings_of_a_running_elimination_with_consolation(client: Client, 
 
     # the live part names the round as the page does (not the last round it reads: "final")
     part = html_of(client, live_url(division, "pairings"))
-    assert "Main draw, round 1 · 3-point matches" in part and "final" not in part
+    assert "Main round 1 · 3-point matches" in part and "final" not in part
 
     event = html_of(client, event_url(division.event))
-    assert "Main draw, round 1" in event and "main draw with a consolation" in event
+    assert "Main round 1" in event and "main draw with a consolation" in event
 
 
 def test_the_bracket_lines_join_each_match_to_the_next(client: Client, division_of: Callable[..., Division],

@@ -374,11 +374,11 @@ def entry_choices(entries: Iterable[Entry]) -> list[tuple[str, str]]:
 
 
 def entry_label(entry: Entry) -> str:
-    player = entry.player
-    extra = [x for x in (player.club, player.country) if x]
+    name, where = entry.player.name_and_where  # the club said once (games.models.Player.name_and_where)
+    extra = [where] if where else []
     if entry.seed is not None:
         extra.append(_("seed %(seed)s") % {"seed": entry.seed})
-    return f"{player.display_name} ({', '.join(extra)})" if extra else player.display_name
+    return f"{name} ({', '.join(extra)})" if extra else name
 
 
 class SwapForm(forms.Form):

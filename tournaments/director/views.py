@@ -956,7 +956,7 @@ def _reopen(page: Page, target: Any, data: dict[str, Any]) -> str:
         expected_seq=data["expected_seq"],
         override=data["override"],
     )
-    return _("The match is reopened.")
+    return f"{_('The match is reopened.')} {_where_it_stands(page)}".strip()
 
 
 def _undo(page: Page, target: Any, data: dict[str, Any]) -> str:
@@ -967,7 +967,28 @@ def _undo(page: Page, target: Any, data: dict[str, Any]) -> str:
         expected_seq=data["expected_seq"],
         override=data["override"],
     )
-    return _("The last action is undone.")
+    return f"{_('The last action is undone.')} {_where_it_stands(page)}".strip()
+
+
+def _where_it_stands(page: Page) -> str:
+    """After a correction that undid a result (a forfeit undone, a match reopened): the division is brought in step
+    at once (as a forfeit's award is), and the director is told where the match is now: at its table, or waiting
+    for one, and its place in the queue. "" when the match is still over."""
+    services.sync_division(page.division_.pk)
+    pairing = Pairing.objects.select_related("table").get(pk=page.pairing_.pk)
+    if pairing.status not in (Pairing.Status.READY, Pairing.Status.PLAYING):
+        return ""
+    if pairing.table_id is not None:
+        return _("It is at %(table)s.") % {"table": pairing.table_label}
+    queue = [p.pk for p in venue_of(page.event_).queue]
+    place = queue.index(pairing.pk) + 1 if pairing.pk in queue else None
+    if place == 1:
+        return _("It waits for a table, first in the queue: the next table that frees is its own, and it is called.")
+    if place is not None:
+        return _("It waits for a table, number %(place)s in the queue: it is called when a table frees.") % {
+            "place": place
+        }
+    return _("It waits for a table: it is called when one frees.")
 
 
 def _analyse(page: Page, target: Any, data: dict[str, Any]) -> str:

@@ -335,12 +335,19 @@ def _check_name_free(division: Division, name: str, club: str) -> None:
     name = " ".join(name.split())
     taken = division.entries.filter(player__display_name__iexact=name).select_related("player").first()
     if name and taken is not None:
-        apart = f"{name} ({club.strip() or 'his club or town'})"
-        raise ApplicationError(
-            ErrorCode.CONFLICT,
-            f"{taken.player.display_name} is already entered in {division.name}: to enter another player of that "
-            f'name, tell the two apart in the name, such as "{apart}"',
-        )
+        raise ApplicationError(ErrorCode.CONFLICT, _name_taken(taken.player.display_name, division, name, club))
+
+
+def _name_taken(taken: str, division: Division, name: str, club: str) -> str:
+    apart = _apart(name, club)
+    return (
+        f"{taken} is already entered in {division.name}: to enter another player of that name, tell the two apart "
+        f'in the name, such as "{apart}"'
+    )
+
+
+def _apart(name: str, club: str) -> str:
+    return f"{name} ({club.strip() or 'his club or town'})"
 
 
 def _already(entry: Entry) -> Entry:
@@ -429,9 +436,12 @@ def import_entries_csv(division: Division, *, actor: Actor, text: str) -> Import
         try:
             parsed.append(_parse_row(row))
         except ValueError as exc:
-            errors.append(f"line {line}: {exc}")
+            errors.append((line, str(exc)))
+            parsed.append({})
+    errors += _clashes(division, parsed, first)
     if errors:
-        raise _invalid("fix these lines and send the list again: " + "; ".join(errors))
+        listed = "; ".join(f"line {line}: {problem}" for line, problem in sorted(errors, key=lambda e: e[0]))
+        raise _invalid(f"fix these lines and send the list again: {listed}")
     created: list[Entry] = []
     with transaction.atomic():
         for line, fields in enumerate(parsed, start=first):
@@ -440,6 +450,41 @@ def import_entries_csv(division: Division, *, actor: Actor, text: str) -> Import
             except ApplicationError as exc:
                 raise _invalid(f"nothing was registered; line {line}: {exc.message}") from None
     return ImportReport(created, [])
+
+
+def _clashes(division: Division, parsed: list[dict[str, Any]], first: int) -> list[tuple[int, str]]:
+    """The lines of a list that clash with another line of it or with the division's entries: a name given twice
+    in the list, or already entered (a list pasted twice); a seed given twice, or already taken. Each clash is
+    said in its own words, with the line it clashes with (``parsed``: the lines' fields, ``{}`` for a line
+    already refused; ``first``: the number of the first line)."""
+    entered = {
+        " ".join(name.split()).lower(): name for name in division.entries.values_list("player__display_name", flat=True)
+    }
+    seeds = set(division.entries.exclude(seed=None).values_list("seed", flat=True))
+    names_at: dict[str, int] = {}
+    seeds_at: dict[int, int] = {}
+    clashes: list[tuple[int, str]] = []
+    for line, fields in enumerate(parsed, start=first):
+        name = " ".join(fields.get("name", "").split())
+        key = name.lower()
+        club = fields.get("club", "")
+        if name and key in names_at:
+            twice = (
+                f"{name} is also on line {names_at[key]} of this list: if they are two players, tell them apart in "
+                f'the name, such as "{_apart(name, club)}"; if not, leave one of the lines out'
+            )
+            clashes.append((line, twice))
+        elif name and key in entered:
+            clashes.append((line, _name_taken(entered[key], division, name, club)))
+        names_at.setdefault(key, line)
+        seed = fields.get("seed")
+        if seed is not None and seed in seeds_at:
+            clashes.append((line, f"seed {seed} is also given on line {seeds_at[seed]} of this list"))
+        elif seed is not None and seed in seeds:
+            clashes.append((line, f"seed {seed} is already taken in {division.name}"))
+        if seed is not None:
+            seeds_at.setdefault(seed, line)
+    return clashes
 
 
 def _parse_row(row: dict[str, Any]) -> dict[str, Any]:

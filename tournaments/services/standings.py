@@ -33,7 +33,15 @@ from django.utils import timezone
 from games.bulk import copy_rows
 from games.models import Match
 from tournaments import ratings
-from tournaments.core import COUNTED, COUNTED_CONFIRMATIONS, PLAYABLE, UNCONFIRMED, lock_division, result_counts
+from tournaments.core import (
+    COUNTED,
+    COUNTED_CONFIRMATIONS,
+    PLAYABLE,
+    STILL_OPEN,
+    UNCONFIRMED,
+    lock_division,
+    result_counts,
+)
 from tournaments.models import Division, Pairing, Rating, RatingChange, RatingList, Round, Standing
 from tournaments.standings.places import Place, flight_places
 from tournaments.standings.tiebreakers import ForfeitRule, PlayerId, Result, Row, Tiebreak, standings
@@ -113,7 +121,7 @@ def recompute_standings(division_id: int) -> int:
         elif division.is_swiss_knockout:
             rows = _swiss_knockout_rows(division, entries, counted, pending)
         else:
-            rows = _table_rows(division, entries, counted)
+            rows = _table_rows(division, entries, counted, _playing(division))
         _write_changed_tables(division, rows)
         current = Division.objects.filter(pk=division.pk, results_version=version)
         current.update(standings_version=version, standings_status=Division.Work.CURRENT, standings_error="")
@@ -156,8 +164,21 @@ def _write_changed_tables(division: Division, rows: list[tuple[Any, ...]]) -> No
     )
 
 
-def _table_rows(division: Division, entries: list[_Entry], counted: list[_Counted]) -> list[tuple[Any, ...]]:
-    """Every table of a Swiss or round robin, as rows of the :data:`_COMPARED` columns."""
+def _playing(division: Division) -> list[tuple[int, int | None, int | None]]:
+    """The matches of a Swiss or a round robin still to be played, as (round, entry a, entry b): one query."""
+    open_ = division.pairings.filter(STILL_OPEN, entry_a__isnull=False, entry_b__isnull=False)
+    return list(open_.values_list("round__number", "entry_a", "entry_b"))
+
+
+def _table_rows(
+    division: Division,
+    entries: list[_Entry],
+    counted: list[_Counted],
+    playing: Sequence[tuple[int, int | None, int | None]] = (),
+) -> list[tuple[Any, ...]]:
+    """Every table of a Swiss or round robin, as rows of the :data:`_COMPARED` columns. ``playing``: the matches
+    still to be played (:func:`_playing`); in a table after a round, the players of such a match of that round or
+    an earlier one rank before the players of their score who lost theirs."""
     order = [Tiebreak(code) for code in division.tiebreaks]
     forfeits = ForfeitRule(division.forfeit_tiebreaks)
     players = [pk for pk, _, _ in sorted(entries, key=lambda e: (e[1] or 10**6, e[0]))]
@@ -167,7 +188,8 @@ def _table_rows(division: Division, entries: list[_Entry], counted: list[_Counte
     for after in range(1, last + 1):
         played = [r for r in results if r.round <= after]
         tally = _tally(played, forfeits)
-        for row in standings(played, order, players, forfeits):
+        pending = {p for number, *pair in playing if number <= after for p in pair if p is not None}
+        for row in standings(played, order, players, forfeits, pending):
             tiebreaks = {t.value: v for t, v in row.tiebreaks.items()}
             rows.append((after, row.player, row.position, *tally.get(row.player, (0, 0, 0, 0, 0)), tiebreaks, {}))
     return rows
