@@ -17,6 +17,7 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext as _n
 
 from games.errors import ApplicationError
 from games.models import Match
@@ -178,6 +179,51 @@ def format_words(division: Division) -> str:
     if division.format == Division.Format.ROUND_ROBIN and division.double_round_robin:
         return _("double round robin")
     return words
+
+
+def lengths_words(division: Division) -> str:
+    """The division's match lengths as its header says them: ``1-point matches``, then each per-round rule by the
+    round's name on the pages: ``1-point matches; Knockout final: 3 points``."""
+    words = _n("%(length)s-point matches", "%(length)s-point matches", division.match_length) % {
+        "length": division.match_length
+    }
+    rules = [
+        _("%(round)s: %(points)s") % {"round": _rule_words(division, key), "points": _points(length)}
+        for key, length in sorted((division.round_lengths or {}).items(), key=lambda rule: _rule_order(rule[0]))
+    ]
+    return "; ".join([words, *rules])
+
+
+def _points(length: int) -> str:
+    return _n("%(length)s point", "%(length)s points", length) % {"length": length}
+
+
+def _rule_order(key: str) -> tuple[int, int, str]:
+    bracket, _sep, which = key.partition(":")
+    rank = {"": 0, "semi-final": 2, "final": 3}.get(which, 1)
+    return (list(BRACKET_WORDS).index(bracket) if bracket in BRACKET_WORDS else 9, rank, which.zfill(3))
+
+
+def _rule_words(division: Division, key: str) -> str:
+    """A per-round length rule's round as the pages name it: ``main:final`` is "Knockout final" in a Swiss into a
+    knockout ("Main draw final" elsewhere), ``swiss:5`` "Round 5", ``consolation`` "Consolation"."""
+    bracket, _sep, which = key.partition(":")
+    if bracket in (Round.Bracket.SWISS, Round.Bracket.ROUND_ROBIN):
+        if not which:
+            return _("every round") if not division.is_swiss_knockout else _("every Swiss round")
+        if which == "final":
+            return _("the last round") if not division.is_swiss_knockout else _("the last Swiss round")
+        return _("Round %(number)s") % {"number": which}
+    name = str(bracket_words(division, bracket))
+    if division.is_swiss_knockout and bracket == Round.Bracket.MAIN and which.isdigit():
+        return knockout_round_words(int(which), knockout_rounds(division))
+    if which == "final":
+        return _("%(bracket)s final") % {"bracket": name}
+    if which == "semi-final":
+        return _("%(bracket)s semi-finals") % {"bracket": name}
+    if which:
+        return _("%(bracket)s round %(number)s") % {"bracket": name, "number": which}
+    return name
 
 
 def bracket_words(division: Division, bracket: str) -> StrOrPromise:
@@ -708,6 +754,7 @@ class DivisionSummary:
     players: int
     current: list[str]
     champions: list[tuple[StrOrPromise, list[Entry]]]
+    lengths: str = ""
 
 
 def division_summaries(event: Event) -> list[DivisionSummary]:
@@ -725,6 +772,7 @@ def division_summaries(event: Event) -> list[DivisionSummary]:
                 players=getattr(d, "players", 0),  # annotated by divisions_with_players
                 current=_current_words(d, rounds[d.pk]) if d.status == Division.Status.RUNNING else [],
                 champions=champions.get(d.pk, []),
+                lengths=lengths_words(d),
             )
         )
     return out

@@ -13,6 +13,7 @@ from django.urls import reverse
 from games import access
 from games.models import EntryToken
 from tests.web.swiss_knockout_day import Day, swiss_knockout_day
+from tests.web.test_director_pages import client_for, text_of
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
@@ -92,3 +93,76 @@ def test_enter_this_match_keeps_the_one_phone_binding(day: Day) -> None:
     assert refused.status_code == 403 and "already open on another phone" in refused.content.decode()
     assert phone.get(reverse("entry:match", args=[semi.match_id])).status_code == 403
     assert slip.get(reverse("entry:match", args=[semi.match_id])).status_code == 200
+
+
+# -- 22. per-round lengths by the names the pages use ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rules", "stored"),
+    [
+        ("knockout:final=3", {"main:final": 3}),
+        ("Knockout final=3, knockout:semi-final=2", {"main:final": 3, "main:semi-final": 2}),
+        ("knockout round 1=2", {"main:1": 2}),
+        ("main:final=3", {"main:final": 3}),  # the stored names still work
+    ],
+)
+def test_the_division_form_takes_the_knockouts_rounds_by_their_names_on_the_pages(
+    dora: Any, rules: str, stored: dict[str, int]
+) -> None:
+    from tournaments import services
+    from tournaments.models import Division
+
+    event = services.create_event(actor=access.Actor(user=dora), name="Club day")
+    form = {
+        "action": "create-division",
+        "create-division-name": "Open",
+        "create-division-format": "swiss-knockout",
+        "create-division-match_length": "1",
+        "create-division-round_lengths": rules,
+        "create-division-variant": "standard",
+        "create-division-entry_mode": "scoresheet",
+        "create-division-seeding": "rating",
+        "create-division-rounds_planned": "3",
+        "create-division-knockout_size": "4",
+        "create-division-last_chance_places": "0",
+    }
+    answer = client_for(dora).post(f"/manage/{event.slug}/", form)
+    assert answer.status_code == 302, text_of(answer)[-3000:]
+    assert Division.objects.get(event=event).round_lengths == stored
+
+
+def test_two_names_of_one_round_are_refused_with_the_reason(dora: Any) -> None:
+    from games.errors import ApplicationError
+    from tournaments import services
+
+    event = services.create_event(actor=access.Actor(user=dora), name="Club day")
+    settings = services.DivisionSettings(
+        name="Open",
+        format="swiss-knockout",
+        rounds_planned=3,
+        knockout_size=4,
+        match_length=1,
+        round_lengths={"knockout:final": 3, "main:final": 5},
+    )
+    with pytest.raises(ApplicationError, match="name the same round: keep one"):
+        services.create_division(event, actor=access.Actor(user=dora), settings=settings)
+
+
+def test_the_knockouts_final_is_played_to_its_length_and_the_header_says_so(day: Day) -> None:
+    assert day.slot("main-2-0").length == 3 and day.slot("main-1-0").length == 1
+    public = text_of(Client().get(f"/events/{day.event.slug}/{day.division.slug}/"))
+    head = public[public.index('class="meta"') : public.index("</p>", public.index('class="meta"'))]
+    assert "1-point matches; Knockout final: 3 points" in " ".join(head.split()), head
+    event_page = " ".join(text_of(Client().get(f"/events/{day.event.slug}/")).split())
+    assert "1-point matches; Knockout final: 3 points" in event_page
+
+
+def test_a_semi_final_rule_sets_the_length_of_the_round_before_the_final() -> None:
+    from tournaments.core import round_length
+    from tournaments.models import Division
+
+    division = Division(match_length=1, round_lengths={"main:semi-final": 2, "main:final": 3})
+    assert round_length(division, "main", 2, semi_final=True) == 2
+    assert round_length(division, "main", 3, final=True) == 3
+    assert round_length(division, "main", 1) == 1
