@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils.functional import Promise
@@ -636,6 +636,7 @@ class StandingsView:
     tiebreaks: list[TiebreakColumn]
     flights: list[tuple[str, StrOrPromise]] = field(default_factory=list)  # (bracket, its place column's words)
     prize_columns: list[StrOrPromise] = field(default_factory=list)  # the published payout table's columns
+    prizes_to_come: bool = False  # a published payout table whose paid places nobody holds yet: no empty column
 
 
 def _standings_rounds(division: Division) -> list[int] | None:
@@ -674,6 +675,11 @@ def standings_view(division: Division, asked: int | None) -> StandingsView:
         for row in found
     ]
     shown = [r for r in rounds if r > 0]
+    # In the Swiss of a Swiss into a knockout (or before any paid place is held) every prize cell would be empty:
+    # no column then, and the table says when the prizes show.
+    to_come = payouts.published and not any(any(row.prizes) for row in rows)
+    if to_come:
+        rows = [replace(row, prizes=[]) for row in rows]
     return StandingsView(
         rows=rows,
         rounds=shown,
@@ -681,7 +687,8 @@ def standings_view(division: Division, asked: int | None) -> StandingsView:
         asked=asked,
         tiebreaks=tiebreaks,
         flights=flights,
-        prize_columns=prize_columns(payouts),
+        prize_columns=[] if to_come else prize_columns(payouts),
+        prizes_to_come=to_come,
     )
 
 

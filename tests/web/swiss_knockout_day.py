@@ -43,6 +43,7 @@ class Day:
         for p in self.open_boards(bracket):
             winner = p.entry_a_id if side == 0 else p.entry_b_id
             director_win(p, Entry.objects.get(pk=winner), self.actor)
+        services.recompute_standings(self.division.pk)  # the follow-up task's work (the test never commits)
         self.refresh()
 
 

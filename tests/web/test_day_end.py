@@ -4,6 +4,8 @@ legends, the prize column, corrections, and what the pages say once the day is o
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
 import pytest
@@ -12,7 +14,7 @@ from django.urls import reverse
 
 from games import access
 from games.models import EntryToken
-from tests.web.swiss_knockout_day import Day, swiss_knockout_day
+from tests.web.swiss_knockout_day import Day, finish_the_day, swiss_knockout_day
 from tests.web.test_director_pages import client_for, text_of
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
@@ -166,3 +168,52 @@ def test_a_semi_final_rule_sets_the_length_of_the_round_before_the_final() -> No
     assert round_length(division, "main", 2, semi_final=True) == 2
     assert round_length(division, "main", 3, final=True) == 3
     assert round_length(division, "main", 1) == 1
+
+
+# -- 23. the final standings' columns and legend ---------------------------------------------------------------------
+
+
+def standings_rows(html: str) -> dict[str, dict[str, str]]:
+    """Each player's cells of the standings table, by column header: {"Per Foss": {"Pts for": "6", ...}}."""
+    table = html[html.index('<table class="standings') : html.index("</table>", html.index('<table class="standings'))]
+    heads = [re.sub(r"<[^>]+>", "", h).strip() for h in re.findall(r"<th scope=\"col\"[^>]*>(.*?)</th>", table)]
+    rows = {}
+    for row in re.findall(r"<tr>(.*?)</tr>", table[table.index("<tbody>") :], flags=re.S):
+        cells = [re.sub(r"<[^>]+>", " ", c) for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, flags=re.S)]
+        cells = [" ".join(c.split()) for c in cells]
+        rows[re.findall(r'class="who">([^<]+)<', row)[0]] = dict(zip(heads, cells, strict=False))
+    return rows
+
+
+def test_the_final_standings_points_difference_is_points_for_less_against_and_the_legends_say_so(
+    day: Day, dora: Any
+) -> None:
+    finish_the_day(day)
+    public = html.unescape(text_of(Client().get(f"/events/{day.event.slug}/{day.division.slug}/")))
+    rows = standings_rows(public)
+    assert rows["Per Foss"]["Pts for"] == "7" and rows["Per Foss"]["Pts against"] == "0"  # 3 Swiss, 1 + 3 knockout
+    for name, cells in rows.items():
+        assert int(cells["+/-"]) == int(cells["Pts for"]) - int(cells["Pts against"]), (name, cells)
+    assert "points won minus points lost, over all the player's matches" in public
+    assert "Pts for, Pts against and +/- count every match, the knockout's included" in public
+    printed = html.unescape(
+        text_of(client_for(dora).get(f"/manage/{day.event.slug}/{day.division.slug}/final-standings/"))
+    )
+    assert "Points difference: points won minus points lost, over all the player's matches" in printed
+    assert "Buchholz: the sum of the opponents' scores" in printed
+    assert "the knockout's included" in printed
+
+
+# -- 24. no empty prize column in the Swiss ---------------------------------------------------------------------------
+
+
+def test_the_swiss_of_a_swiss_into_a_knockout_shows_no_empty_prize_column(dora: Any) -> None:
+    swiss = swiss_knockout_day(dora, swiss_rounds_played=2)
+    public = html.unescape(text_of(Client().get(f"/events/{swiss.event.slug}/{swiss.division.slug}/")))
+    standings = public[public.index('id="standings"') : public.index('id="pairings"')]
+    assert "the prizes are those of the places as they stand now" not in standings
+    assert '<th scope="col" class="prize">' not in standings
+    assert "The prizes go to the places of the final standings, decided by the knockout" in standings
+    finish_the_day(swiss_knockout_day(dora))
+    over = text_of(Client().get("/events/club-day-2/open/"))  # the second event of the test
+    assert standings_rows(over)["Per Foss"]["Prize"] == "400.00"
