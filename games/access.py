@@ -168,6 +168,37 @@ def claim_entry_token(token: EntryToken, phone: str) -> None:
     )
 
 
+def take_entry_token(match: Match, side: int, *, phone: str, held: Iterable[EntryToken]) -> EntryToken:
+    """The entry link of ``side`` of ``match`` for the phone ``phone`` that holds a live link of an earlier match of
+    the same player (``held``: the links its browser keeps): his next match is entered from "Your next match" in
+    one tap, without a new slip. The side's newest live link is taken (the one its slip prints; one is made if the
+    side has none) and bound to this phone as :func:`claim_entry_token` binds an opened link: a link another phone
+    holds stays refused, and the printed slip opens only on the phone that took it.
+
+    :raises ApplicationError: FORBIDDEN when the phone holds no live link of the side's player bound to it, or
+        another phone holds the side's link.
+    """
+    player_id = match.player1_id if side == 0 else match.player2_id
+    earlier = [
+        t
+        for t in held
+        if t.revoked_at is None
+        and t.phone
+        and t.phone == phone
+        and (t.match.player1_id if t.side == 0 else t.match.player2_id) == player_id
+    ]
+    if not earlier:
+        raise ApplicationError(
+            ErrorCode.FORBIDDEN,
+            "This phone holds no entry link of this player: open the entry link on your slip (scan its QR code).",
+        )
+    token = EntryToken.objects.filter(match=match, side=side, revoked_at__isnull=True).order_by("-pk").first()
+    if token is None:
+        token = new_entry_token(match, side)
+    claim_entry_token(token, phone)
+    return token
+
+
 def reissue_entry_token(match: Match, side: int) -> EntryToken:
     """A new entry link for ``side`` in one step: every live link of that side is revoked (the phones holding them
     are signed out) and a fresh one is made."""

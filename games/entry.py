@@ -138,6 +138,22 @@ def _refused(request: HttpRequest, message: str) -> HttpResponse:
     return response
 
 
+def phone_of(request: HttpRequest) -> str:
+    """This browser's phone id (the one its entry links are bound to), or "" before it opened one."""
+    phone = request.session.get(PHONE_KEY)
+    return phone if isinstance(phone, str) else ""
+
+
+def keep_entry_link(request: HttpRequest, entry_token: EntryToken, phone: str) -> None:
+    """Keep a link this phone took in its session (the newest last, at most :data:`MAX_HELD`)."""
+    kept = [i for i in held_token_ids(request) if i != entry_token.pk][-(MAX_HELD - 1) :]
+    # A new session key for every link taken: a session cookie planted in this browser beforehand (a shared phone,
+    # plain HTTP, a sibling subdomain) must not come to hold the link (session fixation).
+    request.session.cycle_key()
+    request.session[SESSION_KEY] = [*kept, entry_token.pk]
+    request.session[PHONE_KEY] = phone
+
+
 # -- the views ------------------------------------------------------------------------------------------------------
 
 
@@ -157,12 +173,7 @@ def exchange(request: HttpRequest, token: str) -> HttpResponse:
         refusal.refusal = True  # type: ignore[attr-defined]  # counted by the rate limit as a refusal
         refusal["Referrer-Policy"] = "no-referrer"
         return refusal
-    kept = [i for i in held_token_ids(request) if i != entry_token.pk][-(MAX_HELD - 1) :]
-    # A new session key for every link taken: a session cookie planted in this browser beforehand (a shared phone,
-    # plain HTTP, a sibling subdomain) must not come to hold the link (session fixation).
-    request.session.cycle_key()
-    request.session[SESSION_KEY] = [*kept, entry_token.pk]
-    request.session[PHONE_KEY] = phone
+    keep_entry_link(request, entry_token, phone)
     response = redirect("entry:match", match_id=entry_token.match_id)
     response["Referrer-Policy"] = "no-referrer"
     return response

@@ -257,13 +257,39 @@ TABLE_ORDER = (
 )
 
 
-def round_length(division: Division, bracket: str, number: int, *, final: bool = False) -> int:
-    """The match length for a round: the most specific rule of ``bracket:N``, ``bracket:final``, ``bracket``."""
+def round_length(
+    division: Division, bracket: str, number: int, *, final: bool = False, semi_final: bool = False
+) -> int:
+    """The match length for a round: the most specific rule of ``bracket:N``, ``bracket:final`` (or
+    ``bracket:semi-final``), ``bracket``."""
     rules = division.round_lengths or {}
-    for key in (f"{bracket}:{number}", f"{bracket}:final" if final else None, bracket):
+    which = "final" if final else "semi-final" if semi_final else None
+    for key in (f"{bracket}:{number}", f"{bracket}:{which}" if which else None, bracket):
         if key and key in rules:
             return int(rules[key])
     return division.match_length
+
+
+#: The names of a round-length rule's bracket the pages use, for the stored one: a Swiss into a knockout's
+#: knockout is its main bracket ("Knockout final" is ``main:final``).
+ROUND_RULE_BRACKETS = {"knockout": str(Round.Bracket.MAIN), "last chance": "last-chance", "round robin": "round-robin"}
+#: The names of a rule's round the pages use, for the stored one.
+ROUND_RULE_ROUNDS = {"semi final": "semi-final", "semifinal": "semi-final", "semi": "semi-final"}
+
+
+def round_rule_key(key: str) -> str:
+    """A per-round length rule's key as stored, from the words a director writes: the pages' names of the rounds
+    (``knockout:final``, ``Knockout semi-final``) or the stored ones (``main:final``, ``swiss:5``), in any case."""
+    bracket, sep, which = " ".join(str(key).split()).lower().partition(":")
+    if not sep and " " in bracket:  # "knockout final", "knockout semi-final", "consolation 2"
+        head, _, tail = bracket.rpartition(" ")
+        if tail in ("final", "semi-final", *ROUND_RULE_ROUNDS) or tail.isdigit():
+            bracket, sep, which = head, ":", tail
+    if bracket.endswith(" round"):  # "knockout round 1"
+        bracket = bracket.removesuffix(" round")
+    bracket = ROUND_RULE_BRACKETS.get(bracket.strip(), bracket.strip())
+    which = ROUND_RULE_ROUNDS.get(which.strip(), which.strip())
+    return f"{bracket}:{which}" if sep else bracket
 
 
 # -- the plan and the bracket --------------------------------------------------------------------------------------

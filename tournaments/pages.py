@@ -11,12 +11,13 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext as _n
 
 from games.errors import ApplicationError
 from games.models import Match
@@ -178,6 +179,51 @@ def format_words(division: Division) -> str:
     if division.format == Division.Format.ROUND_ROBIN and division.double_round_robin:
         return _("double round robin")
     return words
+
+
+def lengths_words(division: Division) -> str:
+    """The division's match lengths as its header says them: ``1-point matches``, then each per-round rule by the
+    round's name on the pages: ``1-point matches; Knockout final: 3 points``."""
+    words = _n("%(length)s-point matches", "%(length)s-point matches", division.match_length) % {
+        "length": division.match_length
+    }
+    rules = [
+        _("%(round)s: %(points)s") % {"round": _rule_words(division, key), "points": _points(length)}
+        for key, length in sorted((division.round_lengths or {}).items(), key=lambda rule: _rule_order(rule[0]))
+    ]
+    return "; ".join([words, *rules])
+
+
+def _points(length: int) -> str:
+    return _n("%(length)s point", "%(length)s points", length) % {"length": length}
+
+
+def _rule_order(key: str) -> tuple[int, int, str]:
+    bracket, _sep, which = key.partition(":")
+    rank = {"": 0, "semi-final": 2, "final": 3}.get(which, 1)
+    return (list(BRACKET_WORDS).index(bracket) if bracket in BRACKET_WORDS else 9, rank, which.zfill(3))
+
+
+def _rule_words(division: Division, key: str) -> str:
+    """A per-round length rule's round as the pages name it: ``main:final`` is "Knockout final" in a Swiss into a
+    knockout ("Main draw final" elsewhere), ``swiss:5`` "Round 5", ``consolation`` "Consolation"."""
+    bracket, _sep, which = key.partition(":")
+    if bracket in (Round.Bracket.SWISS, Round.Bracket.ROUND_ROBIN):
+        if not which:
+            return _("every round") if not division.is_swiss_knockout else _("every Swiss round")
+        if which == "final":
+            return _("the last round") if not division.is_swiss_knockout else _("the last Swiss round")
+        return _("Round %(number)s") % {"number": which}
+    name = str(bracket_words(division, bracket))
+    if division.is_swiss_knockout and bracket == Round.Bracket.MAIN and which.isdigit():
+        return knockout_round_words(int(which), knockout_rounds(division))
+    if which == "final":
+        return _("%(bracket)s final") % {"bracket": name}
+    if which == "semi-final":
+        return _("%(bracket)s semi-finals") % {"bracket": name}
+    if which:
+        return _("%(bracket)s round %(number)s") % {"bracket": name, "number": which}
+    return name
 
 
 def bracket_words(division: Division, bracket: str) -> StrOrPromise:
@@ -589,6 +635,7 @@ class StandingsView:
     tiebreaks: list[TiebreakColumn]
     flights: list[tuple[str, StrOrPromise]] = field(default_factory=list)  # (bracket, its place column's words)
     prize_columns: list[StrOrPromise] = field(default_factory=list)  # the published payout table's columns
+    prizes_to_come: bool = False  # a published payout table whose paid places nobody holds yet: no empty column
 
 
 def _standings_rounds(division: Division) -> list[int] | None:
@@ -627,6 +674,11 @@ def standings_view(division: Division, asked: int | None) -> StandingsView:
         for row in found
     ]
     shown = [r for r in rounds if r > 0]
+    # In the Swiss of a Swiss into a knockout (or before any paid place is held) every prize cell would be empty:
+    # no column then, and the table says when the prizes show.
+    to_come = payouts.published and not any(any(row.prizes) for row in rows)
+    if to_come:
+        rows = [replace(row, prizes=[]) for row in rows]
     return StandingsView(
         rows=rows,
         rounds=shown,
@@ -634,7 +686,8 @@ def standings_view(division: Division, asked: int | None) -> StandingsView:
         asked=asked,
         tiebreaks=tiebreaks,
         flights=flights,
-        prize_columns=prize_columns(payouts),
+        prize_columns=[] if to_come else prize_columns(payouts),
+        prizes_to_come=to_come,
     )
 
 
@@ -708,6 +761,7 @@ class DivisionSummary:
     players: int
     current: list[str]
     champions: list[tuple[StrOrPromise, list[Entry]]]
+    lengths: str = ""
 
 
 def division_summaries(event: Event) -> list[DivisionSummary]:
@@ -725,6 +779,7 @@ def division_summaries(event: Event) -> list[DivisionSummary]:
                 players=getattr(d, "players", 0),  # annotated by divisions_with_players
                 current=_current_words(d, rounds[d.pk]) if d.status == Division.Status.RUNNING else [],
                 champions=champions.get(d.pk, []),
+                lengths=lengths_words(d),
             )
         )
     return out

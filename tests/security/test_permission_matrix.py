@@ -180,6 +180,9 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("entry:match", "POST roll"):                   (403, 403, 303, 403, 403, 403, 403, 303, 303),
     ("entry:live", "GET"):                          (403, 403, 200, 200, 403, 403, 403, 200, 200),
     ("pairing_entry:next", "GET"):                  (403, 403, 200, 200, 200, 403, 403, 403, 403),
+    # "Enter this match" on "Your next match": only the phone holding the player's earlier link takes the next
+    # match's link (own: the earlier match's link of that player; other: his opponent's, who does not play it).
+    ("pairing_entry:enter", "POST"):                (403, 403, 303, 403, 403, 403, 403, 403, 403),
     ("pairing_entry:confirm", "POST"):              (403, 403, 303, 403, 403, 403, 403, 303, 303),
     ("pairing_entry:dispute", "POST"):              (403, 403, 303, 403, 403, 403, 403, 403, 403),
 }  # fmt: skip
@@ -527,6 +530,9 @@ PAGE_CALLS: dict[tuple[str, str], Call] = {
     ),
     ("entry:live", "GET"): Call("live", lambda w: reverse("entry:live", args=[w.matches["live"].pk]), side=1),
     ("pairing_entry:next", "GET"): Call("live", lambda w: reverse("pairing_entry:next")),
+    ("pairing_entry:enter", "POST"): Call(
+        "earlier", lambda w: reverse("pairing_entry:enter", args=[w.pairings["next"].pk])
+    ),
     ("pairing_entry:confirm", "POST"): Call(
         "sheet", lambda w: reverse("pairing_entry:confirm", args=[w.pairings["sheet"].pk]), side=1
     ),

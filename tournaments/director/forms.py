@@ -100,8 +100,9 @@ class DivisionForm(forms.Form):
         required=False,
         max_length=1000,
         help_text=_(
-            "Optional, comma-separated: <code>main:final=11, main:1=5, consolation=5, swiss:5=9</code>. "
-            "A round without a rule is played to the match length."
+            "Optional, comma-separated: <code>main:final=11, main:1=5, consolation=5, swiss:5=9</code>; a Swiss "
+            "into a knockout's rounds by their names on the pages: <code>knockout:semi-final=5, knockout:final=7"
+            "</code>. A round without a rule is played to the match length."
         ),
     )
     crawford = forms.BooleanField(label=_("Crawford rule"), required=False, initial=True)

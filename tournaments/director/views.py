@@ -52,6 +52,7 @@ from tournaments.core import has_fees, pool_of, round_robin_lead, round_words
 from tournaments.director import forms as f
 from tournaments.models import Division, Entry, Event, Pairing, Round
 from tournaments.pages import (
+    TIEBREAK_COLUMNS,
     champion_titles,
     place_columns,
     prize_cells,
@@ -1191,6 +1192,8 @@ def final_standings(request: HttpRequest, event: str, division: str) -> HttpResp
         "flights": flights,
         "prize_columns": prize_columns(payouts),
         "remainders": remainder_notes(payouts),
+        "legend": [TIEBREAK_COLUMNS[code] for code in codes if code in TIEBREAK_COLUMNS],
+        "after_round": rows[0].after_round if rows else None,
     }
     return render(request, "director/final_standings.html", context)
 

@@ -25,7 +25,7 @@ from games.errors import ApplicationError, ErrorCode
 from games.models import Match, Player
 from games.services import create_player
 from tournaments.access import check_directs, directs_event
-from tournaments.core import plan_of
+from tournaments.core import plan_of, round_rule_key
 from tournaments.models import FORMATS, KNOCKOUT_SIZES, Division, Entry, Event, ImportedMatch, RatingList
 from tournaments.pairing.swiss import late_entry_allowed
 from tournaments.services.advance import MAX_SWISS_ROUNDS, check_place_free
@@ -218,7 +218,7 @@ def create_division(event: Event, *, actor: Actor, settings: DivisionSettings, s
         division = Division(
             event=event,
             slug=slug,
-            round_lengths=settings.round_lengths or {},
+            round_lengths=_round_rules(settings.round_lengths or {}),
             tiebreaks=settings.tiebreaks if settings.tiebreaks is not None else list(DEFAULT_TIEBREAKS),
             **fields,
         )
@@ -235,8 +235,7 @@ def _validate_settings(s: DivisionSettings) -> None:
         raise _invalid(f"unknown format {s.format!r}; choose one of {', '.join(FORMATS)}")
     if not 1 <= s.match_length <= 99:
         raise _invalid(f"matches are played to 1-99 points, not {s.match_length}")
-    for key, length in (s.round_lengths or {}).items():
-        _validate_round_length(key, length)
+    _round_rules(s.round_lengths or {})
     known = {t.value for t in Tiebreak}
     for code in s.tiebreaks or []:
         if code not in known:
@@ -273,12 +272,28 @@ def _validate_settings(s: DivisionSettings) -> None:
         raise _invalid("last-chance places exist only in the main-consolation-lastchance format")
 
 
-def _validate_round_length(key: str, length: Any) -> None:
-    bracket, _, which = str(key).partition(":")
+def _round_rules(rules: dict[str, Any]) -> dict[str, int]:
+    """The per-round lengths as stored (:func:`tournaments.core.round_rule_key`: ``knockout:final`` is stored as
+    ``main:final``), each checked; two names of one round are refused."""
+    stored: dict[str, int] = {}
+    named: dict[str, str] = {}
+    for key, length in rules.items():
+        rule = round_rule_key(key)
+        _validate_round_length(key, rule, length)
+        if rule in stored:
+            raise _invalid(f"round lengths {named[rule]!r} and {key!r} name the same round: keep one of them")
+        stored[rule], named[rule] = length, str(key)
+    return stored
+
+
+def _validate_round_length(key: str, rule: str, length: Any) -> None:
+    bracket, _, which = rule.partition(":")
     if bracket not in ("main", "consolation", "last-chance", "swiss", "round-robin"):
-        raise _invalid(f"round length {key!r}: start with main, consolation, last-chance, swiss or round-robin")
-    if which and which != "final" and not which.isdigit():
-        raise _invalid(f"round length {key!r}: after the colon put a round number or 'final'")
+        raise _invalid(
+            f"round length {key!r}: start with knockout (or main), consolation, last-chance, swiss or round-robin"
+        )
+    if which and which not in ("final", "semi-final") and not which.isdigit():
+        raise _invalid(f"round length {key!r}: after the colon put a round number, 'semi-final' or 'final'")
     if not isinstance(length, int) or not 1 <= length <= 99:
         raise _invalid(f"round length {key!r}: {length!r} is not a match length of 1-99 points")
 

@@ -200,7 +200,9 @@ def _swiss_knockout_rows(
 ) -> list[tuple[Any, ...]]:
     """A Swiss into a knockout: a table after each Swiss round (the Swiss results only), and once the knockout is
     drawn one table more, after the last Swiss round's (:func:`knockout_table`): the knockout's players first,
-    placed by how far they went (1, 2, 3-4, 5-8...), then everyone else by his final Swiss standing."""
+    placed by how far they went (1, 2, 3-4, 5-8...), then everyone else by his final Swiss standing. Its won, lost
+    and points columns count every match, the knockout's included, and so does its points difference (+/-, points
+    for less points against); the other tie-breaks are those of the Swiss rounds that ranked it."""
     swiss = [c for c in counted if c[1] == Round.Bracket.SWISS]
     rows = _table_rows(division, entries, swiss)
     if not division.knockout_drawn:
@@ -228,8 +230,11 @@ def _swiss_knockout_rows(
         rank = rank if k == previous else position
         previous = k
         tiebreaks = {t.value: v for t, v in at[pk].tiebreaks.items()} if pk in at else {}
+        counts = tally.get(pk, (0, 0, 0, 0, 0))
+        if Tiebreak.POINTS_DIFF.value in tiebreaks:  # beside Pts for and against, over every match as they are
+            tiebreaks[Tiebreak.POINTS_DIFF.value] = counts[3] - counts[4]
         flights = {Round.Bracket.MAIN.value: str(places[pk])} if pk in places else {}
-        rows.append((after, pk, rank, *tally.get(pk, (0, 0, 0, 0, 0)), tiebreaks, flights))
+        rows.append((after, pk, rank, *counts, tiebreaks, flights))
     return rows
 
 
