@@ -849,7 +849,9 @@ def _side(
 
 
 def champion(plan: Plan, states: Mapping[str, NodeState[PlayerT]], bracket: str = MAIN) -> PlayerT | None:
-    """The bracket's champion once decided: its final's winner (after a skipped reset, the grand final's)."""
+    """The bracket's champion once decided: its final's winner (after a skipped reset, the grand final's). A
+    consolation or last chance that only one player reached (the others it could have had were nobody, so he walked
+    over byes) was not played: it has no champion."""
     key = plan.final_key(bracket)
     if key is None:
         return None
@@ -857,7 +859,11 @@ def champion(plan: Plan, states: Mapping[str, NodeState[PlayerT]], bracket: str 
     node = plan.node(key)
     if state.status is Status.SKIPPED and isinstance(node.a, Loser):
         state = states[node.a.key]
-    return state.winner if state.status in (Status.FINISHED, Status.BYE) else None
+    winner = state.winner if state.status in (Status.FINISHED, Status.BYE) else None
+    if winner is None or bracket == MAIN:
+        return winner
+    played = (s for n, s in zip(plan.nodes, (states[n.key] for n in plan.nodes), strict=True) if n.bracket == bracket)
+    return winner if any(s.status is Status.FINISHED and winner in (s.a, s.b) for s in played) else None
 
 
 def dependents(plan: Plan, key: str) -> list[str]:

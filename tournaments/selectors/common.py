@@ -66,6 +66,7 @@ class Payouts:
     remainder: dict[str, int] = field(default_factory=dict)
     published: bool = False
     over: dict[str, int] = field(default_factory=dict)  # per flight, the cents shared places pay beyond the table
+    unreached: dict[str, int] = field(default_factory=dict)  # per flight, once over: the prizes of places nobody took
 
     def of(self, entry_id: int) -> list[int | None]:
         """The entry's cents in each of the table's flights (None: nothing)."""
@@ -107,15 +108,19 @@ def payouts_of(division: Division, rows: list[Standing]) -> Payouts:
     paid: dict[int, dict[str, int]] = {}
     remainder: dict[str, int] = {}
     over: dict[str, int] = {}
+    unreached: dict[str, int] = {}
+    settled = division.status == Division.Status.FINISHED  # no place left to take: what nobody took is left over
     for flight in flights:
         values = [Decimal(v) for v in stored[flight]]
         prizes = pay.flight_prizes(values, mode=table["mode"], pool=pool, what=flight)
-        result = pay.flight_payouts(_flight_places(division, rows, flight), prizes.cents, table["ties"])
+        places = _flight_places(division, rows, flight)
+        result = pay.flight_payouts(places, prizes.cents, table["ties"], settled=settled)
         for entry, cents in result.paid.items():
             paid.setdefault(entry, {})[flight] = cents
         remainder[flight] = prizes.remainder + result.remainder
         over[flight] = result.over
-    return Payouts(flights, paid, remainder, bool(table.get("published")), over)
+        unreached[flight] = result.unreached
+    return Payouts(flights, paid, remainder, bool(table.get("published")), over, unreached)
 
 
 def rounds_of(division: Division) -> list[Round]:

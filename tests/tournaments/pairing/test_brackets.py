@@ -758,3 +758,17 @@ def test_small_fields() -> None:
     assert pair.node("consolation-1-0").b == Empty()  # a lone entrant's bye: the losers' bracket still has a final
     assert plan_bracket(2, "progressive-consolation").drop_rounds == 0
     assert plan_bracket(48, "progressive-consolation").drop_rounds == 5
+
+
+def test_a_last_chance_only_one_player_reaches_has_no_champion() -> None:
+    """Six players, the better seed always winning: main-2-0's and main-2-1's losers had played two main matches,
+    so neither enters the consolation; its one match (5 v 6) is its only one, so the last chance holds only the
+    loser of it, who walks over a bye. He never played there: the last chance has no champion (the consolation
+    does: seed 5 won a match in it)."""
+    plan = plan_bracket(6, "main-consolation-lastchance")
+    results = {"main-1-1": "p4", "main-1-3": "p3", "main-2-0": "p1", "main-2-1": "p2", "main-3-0": "p1"}
+    states = resolved(plan, {**results, "consolation-1-0": "p5"})
+    assert states["last-chance-1-0"].status is Status.BYE and states["last-chance-1-0"].winner == "p6"
+    assert champion(plan, states, LAST_CHANCE) is None
+    assert champion(plan, states, CONSOLATION) == "p5"
+    assert champion(plan, states) == "p1"

@@ -13,7 +13,9 @@ from tests.tournaments.services.support import play_out, played_main_consolation
 from tests.tournaments.services.test_places_in_progress import play_bracket
 from tournaments import selectors, services
 from tournaments.models import Division
+from tournaments.pages import remainder_notes
 from tournaments.services.payouts import FlightSize, flight_sizes, set_payouts
+from tournaments.simulation import champions
 
 sizes = flight_sizes
 
@@ -228,3 +230,24 @@ def test_a_swiss_into_a_knockout_pays_nothing_before_its_knockout(
     # After a Swiss round its leaders are not its winners: the places, and so the prizes, come from the knockout.
     assert not division.knockout_drawn and selectors.standings_table(division)
     assert paid(division) == {}
+
+
+def test_a_last_chance_only_one_player_reaches_names_no_champion_and_its_prizes_are_left_over(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """Six players, the better seed always winning: the last chance holds only the loser of the consolation's one
+    match, who walks over a bye. It was not played: no champion, no place, and its prizes (accepted while two players
+    could still reach it) are stated as left over once the division is over, like a place no flight reached."""
+    division = division_of("main-consolation-lastchance", 6, entry_mode="scoresheet", match_length=1)
+    table = {"main": "50, 20", "consolation": "10, 5", "last-chance": "4, 1"}
+    set_payouts(division, actor=as_director, mode="percent", pool="1000", ties="split", published=True, flights=table)
+    played_main_consolation(division, as_director)
+    assert division.status == Division.Status.FINISHED
+    assert champions(division)["last-chance"] is None
+    rows = selectors.standings_table(division)
+    assert not any("last-chance" in row.places for row in rows)
+    payouts = selectors.payouts_of(division, rows)
+    assert payouts.unreached == {"main": 0, "consolation": 0, "last-chance": 5000}
+    assert "Last-chance prize: 50.00 left over, the prizes of places nobody reached." in [
+        str(note) for note in remainder_notes(payouts)
+    ]
