@@ -162,6 +162,7 @@ class DivisionSerializer(serializers.ModelSerializer):
             "double_round_robin",
             "drop_rounds",
             "last_chance_drop_rounds",
+            "walkover_as_bye",
             "last_chance_places",
             "last_chance_closed",
             "grand_final_reset",
@@ -281,6 +282,11 @@ class DivisionInput(serializers.Serializer):
     double_round_robin = serializers.BooleanField(default=False)
     drop_rounds = strict.IntegerField(min_value=0, max_value=20, required=False, allow_null=True, default=None)
     last_chance_drop_rounds = strict.IntegerField(min_value=0, max_value=20, default=1)
+    walkover_as_bye = serializers.BooleanField(
+        default=False,
+        help_text="formats with a consolation: a main round-1 walkover (a forfeit, nothing played) counts like a bye "
+        "for entry into the consolation (its winner, beaten in his next match, enters it)",
+    )
     last_chance_places = strict.IntegerField(min_value=0, max_value=1024, default=0)
     grand_final_reset = serializers.BooleanField(default=True)
     auto_pair = serializers.BooleanField(default=False, help_text="Swiss: pair the next round when all results are in")
@@ -762,6 +768,10 @@ class PayoutsInput(serializers.Serializer):
     )
     ties = serializers.ChoiceField(choices=PAYOUT_TIES, default="split")
     published = serializers.BooleanField(default=False, help_text="show the payouts on the public standings")
+    one_prize = serializers.BooleanField(
+        default=False,
+        help_text="one prize per player: a player placed in the prizes of several flights is paid only the largest",
+    )
     flights = serializers.DictField(
         child=serializers.ListField(child=strict.DecimalField(), max_length=MAX_PAID_PLACES),
         default=dict,
@@ -793,6 +803,9 @@ class PayoutsSerializer(serializers.Serializer):
     )
     ties = serializers.ChoiceField(choices=PAYOUT_TIES, read_only=True)
     published = serializers.BooleanField(read_only=True)
+    one_prize = serializers.BooleanField(
+        read_only=True, help_text="a player placed in the prizes of several flights is paid only the largest"
+    )
     flights = serializers.DictField(
         child=serializers.ListField(
             child=serializers.DecimalField(max_digits=None, decimal_places=None, coerce_to_string=False)

@@ -67,6 +67,7 @@ class Payouts:
     published: bool = False
     over: dict[str, int] = field(default_factory=dict)  # per flight, the cents shared places pay beyond the table
     unreached: dict[str, int] = field(default_factory=dict)  # per flight, once over: the prizes of places nobody took
+    forgone: dict[str, int] = field(default_factory=dict)  # per flight: prizes not paid, one prize per player
 
     def of(self, entry_id: int) -> list[int | None]:
         """The entry's cents in each of the table's flights (None: nothing)."""
@@ -120,7 +121,21 @@ def payouts_of(division: Division, rows: list[Standing]) -> Payouts:
         remainder[flight] = prizes.remainder + result.remainder
         over[flight] = result.over
         unreached[flight] = result.unreached
-    return Payouts(flights, paid, remainder, bool(table.get("published")), over, unreached)
+    forgone = _one_prize_each(paid, flights) if table.get("one_prize") else {}
+    return Payouts(flights, paid, remainder, bool(table.get("published")), over, unreached, forgone)
+
+
+def _one_prize_each(paid: dict[int, dict[str, int]], flights: list[str]) -> dict[str, int]:
+    """One prize per player: whoever is paid in several flights keeps the largest prize (the earlier flight's, main
+    first, when equal); the others are not paid. Returns, per flight, the cents so left unpaid."""
+    forgone = dict.fromkeys(flights, 0)
+    for prizes in paid.values():
+        if len(prizes) < 2:
+            continue
+        kept = max(prizes, key=lambda flight: (prizes[flight], -flights.index(flight)))
+        for flight in [f for f in prizes if f != kept]:
+            forgone[flight] += prizes.pop(flight)
+    return forgone
 
 
 def rounds_of(division: Division) -> list[Round]:

@@ -132,3 +132,14 @@ def test_only_its_directors_set_it(played: Division, stranger: Any, other_direct
         answer = logged_in(user).post(division_url(played, "payouts/"), TABLE, format="json")
         assert answer.status_code == 403 and answer.json()["code"] == "forbidden"
     assert snapshot() == before
+
+
+def test_one_prize_per_player_through_the_api(played: Division, director: Any) -> None:
+    client = logged_in(director)
+    table = {**TABLE, "one_prize": True, "flights": {"main": [40, 20, 10, 10, 2, 2, 2, 2], "consolation": [5, 3, 1, 1]}}
+    answer = client.post(division_url(played, "payouts/"), table, format="json")
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["one_prize"] is True
+    rows = {r["name"]: r["prizes"] for r in client.get(division_url(played, "standings/")).json()["rows"]}
+    assert rows["P05"] == {"consolation": "50.00"} and rows["P08"] == {"main": "20.00"}, "each keeps the larger"
+    assert client.post(division_url(played, "payouts/"), TABLE, format="json").json()["one_prize"] is False

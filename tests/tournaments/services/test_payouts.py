@@ -14,7 +14,7 @@ from tests.tournaments.services.test_places_in_progress import play_bracket
 from tournaments import selectors, services
 from tournaments.models import Division
 from tournaments.pages import remainder_notes
-from tournaments.services.payouts import FlightSize, flight_sizes, set_payouts
+from tournaments.services.payouts import FlightSize, flight_sizes, set_payouts, stored_table
 from tournaments.simulation import champions
 
 sizes = flight_sizes
@@ -251,3 +251,35 @@ def test_a_last_chance_only_one_player_reaches_names_no_champion_and_its_prizes_
     assert "Last-chance prize: 50.00 left over, the prizes of places nobody reached." in [
         str(note) for note in remainder_notes(payouts)
     ]
+
+
+@pytest.mark.parametrize("one_prize", [False, True])
+def test_one_prize_per_player_across_flights(
+    division_of: Callable[..., Division], as_director: Actor, one_prize: bool
+) -> None:
+    """Main 5-8 and the whole consolation are the same four players: with one prize per player each keeps the larger
+    of his two prizes and what he does not take is stated as left over."""
+    division = finished(division_of, as_director)
+    table = {"main": "40, 20, 10, 10, 2, 2, 2, 2", "consolation": "5, 3, 1, 1"}
+    division = set_payouts(
+        division,
+        actor=as_director,
+        mode="percent",
+        pool="1000",
+        ties="split",
+        published=True,
+        flights=table,
+        one_prize=one_prize,
+    )
+    got = paid(division)
+    if not one_prize:
+        assert got["P05"] == {"main": 2000, "consolation": 5000} and got["P08"] == {"main": 2000, "consolation": 1000}
+        return
+    assert got["P05"] == {"consolation": 5000}, "the consolation's first prize is larger than his share of 5-8"
+    assert got["P06"] == {"consolation": 3000}
+    assert got["P07"] == got["P08"] == {"main": 2000}, "his share of 5-8 is larger than his share of 3-4"
+    payouts = selectors.payouts_of(division, selectors.standings_table(division))
+    assert payouts.forgone == {"main": 4000, "consolation": 2000}
+    said = "Consolation prize: 20.00 left over, not paid to players who have a larger prize (one prize per player)."
+    assert said in [str(note) for note in remainder_notes(payouts)]
+    assert stored_table(division)["one_prize"] is True
