@@ -310,6 +310,8 @@ def plan_of(division: Division, entrants: int | None = None) -> brackets.Plan:
     if fmt == Division.Format.LAST_CHANCE:
         options["last_chance_drop_rounds"] = division.last_chance_drop_rounds
         options["last_chance_places"] = division.last_chance_places
+    if division.walkover_as_bye:
+        options["walkover_as_bye"] = True
     try:
         return brackets.plan_bracket(entrants, fmt, **options)
     except ValueError as exc:
@@ -379,9 +381,16 @@ def resolve_division(
     plan = plan or plan_of(division)
     finished = {p.key: p for p in pairings if counts(p) and p.status == Status.FINISHED}
 
+    walkovers = _walkovers(division) if division.walkover_as_bye else set()
+
     def resolve(results: dict[str, int | None]) -> dict[str, brackets.NodeState]:
         return brackets.resolve(
-            plan, seeds=seeds, results=results, places=places, places_closed=division.last_chance_closed
+            plan,
+            seeds=seeds,
+            results=results,
+            places=places,
+            places_closed=division.last_chance_closed,
+            walkovers=walkovers,
         )
 
     def same_players(key: str, states: dict[str, brackets.NodeState]) -> bool:
@@ -408,6 +417,19 @@ def resolve_division(
         if not more:
             return states
         results.update(more)
+
+
+def _walkovers(division: Division) -> set[str]:
+    """The main round-1 slots won by a walkover: a forfeit (a no-show or a withdrawal) whose match holds nothing
+    but the forfeit."""
+    rows = division.pairings.filter(
+        round__bracket=Round.Bracket.MAIN,
+        round__number=1,
+        status=Status.FINISHED,
+        decision__in=(Pairing.Decision.FORFEIT_NO_SHOW, Pairing.Decision.FORFEIT_WITHDRAWAL),
+        match__seq=1,
+    )
+    return set(rows.values_list("key", flat=True))
 
 
 # -- words ---------------------------------------------------------------------------------------------------------

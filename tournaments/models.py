@@ -206,6 +206,11 @@ class Division(models.Model):
         null=True, blank=True, help_text="main rounds whose losers drop into the consolation (empty: the default)"
     )
     last_chance_drop_rounds = models.PositiveSmallIntegerField(default=1)
+    walkover_as_bye = models.BooleanField(
+        default=False,
+        help_text="formats with a consolation: a main round-1 walkover (a forfeit, nothing played) counts like a bye "
+        "for entry into the consolation, so its winner who loses his first match played enters it",
+    )
     last_chance_places = models.PositiveSmallIntegerField(default=0, help_text="places for late entries/buy-backs")
     last_chance_closed = models.BooleanField(default=False)
     grand_final_reset = models.BooleanField(default=True)

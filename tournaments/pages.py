@@ -724,8 +724,9 @@ def prize_cells(payouts: Payouts, entry_id: int) -> list[str]:
 
 
 def remainder_notes(payouts: Payouts) -> list[str]:
-    """What rounding to cents left over, and what shared places pay beyond the table, per flight: said beside the
-    table."""
+    """What rounding to cents left over, what shared places pay beyond the table, and (once the division is over)
+    the prizes of places nobody reached, and the prizes one prize per player leaves unpaid, per flight: said beside
+    the table."""
     left = [
         _("%(flight)s: %(cents)s left over by rounding to cents.")
         % {"flight": PRIZE_WORDS[flight], "cents": cents_text(cents)}
@@ -741,7 +742,19 @@ def remainder_notes(payouts: Payouts) -> list[str]:
         for flight, cents in payouts.over.items()
         if cents
     ]
-    return left + over
+    unreached = [
+        _("%(flight)s: %(cents)s left over, the prizes of places nobody reached.")
+        % {"flight": PRIZE_WORDS[flight], "cents": cents_text(cents)}
+        for flight, cents in payouts.unreached.items()
+        if cents
+    ]
+    forgone = [
+        _("%(flight)s: %(cents)s left over, not paid to players who have a larger prize (one prize per player).")
+        % {"flight": PRIZE_WORDS[flight], "cents": cents_text(cents)}
+        for flight, cents in payouts.forgone.items()
+        if cents
+    ]
+    return left + over + unreached + forgone
 
 
 def place_columns(rows: Iterable[Standing]) -> list[tuple[str, StrOrPromise]]:

@@ -163,6 +163,7 @@ class DivisionSerializer(serializers.ModelSerializer):
             "double_round_robin",
             "drop_rounds",
             "last_chance_drop_rounds",
+            "walkover_as_bye",
             "last_chance_places",
             "last_chance_closed",
             "grand_final_reset",
@@ -282,6 +283,11 @@ class DivisionInput(serializers.Serializer):
     double_round_robin = strict.BooleanField(default=False)
     drop_rounds = strict.IntegerField(min_value=0, max_value=20, required=False, allow_null=True, default=None)
     last_chance_drop_rounds = strict.IntegerField(min_value=0, max_value=20, default=1)
+    walkover_as_bye = strict.BooleanField(
+        default=False,
+        help_text="formats with a consolation: a main round-1 walkover (a forfeit, nothing played) counts like a bye "
+        "for entry into the consolation (its winner, beaten in his next match, enters it)",
+    )
     last_chance_places = strict.IntegerField(min_value=0, max_value=1024, default=0)
     grand_final_reset = strict.BooleanField(default=True)
     auto_pair = strict.BooleanField(default=False, help_text="Swiss: pair the next round when all results are in")
@@ -388,7 +394,7 @@ class SeedInput(serializers.Serializer):
 
 class WithdrawInput(serializers.Serializer):
     reason = serializers.CharField(max_length=MAX_REASON, required=False, allow_blank=True, default="")
-    refund = serializers.BooleanField(
+    refund = strict.BooleanField(
         default=False, help_text="before the start only: the fees he paid go back to him and count in no pool"
     )
 
@@ -412,7 +418,7 @@ class PaymentSerializer(serializers.Serializer):
     name = serializers.CharField(source="player.display_name")
     paid = serializers.ChoiceField(choices=PAYMENT_METHODS, help_text='how the entry fee was paid ("": not paid)')
     side_pool = serializers.ChoiceField(choices=PAYMENT_METHODS, help_text='"": not in the side pool')
-    refunded = serializers.BooleanField(help_text="withdrawn before the start and given the fees back")
+    refunded = strict.BooleanField(help_text="withdrawn before the start and given the fees back")
 
 
 def _amount_field(help_text: str, *, most: str = "9999999.99") -> Any:
@@ -834,6 +840,10 @@ class PayoutsInput(serializers.Serializer):
     )
     ties = serializers.ChoiceField(choices=PAYOUT_TIES, default="split")
     published = strict.BooleanField(default=False, help_text="show the payouts on the public standings")
+    one_prize = strict.BooleanField(
+        default=False,
+        help_text="one prize per player: a player placed in the prizes of several flights is paid only the largest",
+    )
     flights = serializers.DictField(
         child=serializers.ListField(child=strict.DecimalField(), max_length=MAX_PAID_PLACES),
         default=dict,
@@ -865,6 +875,9 @@ class PayoutsSerializer(serializers.Serializer):
     )
     ties = serializers.ChoiceField(choices=PAYOUT_TIES, read_only=True)
     published = strict.BooleanField(read_only=True)
+    one_prize = strict.BooleanField(
+        read_only=True, help_text="a player placed in the prizes of several flights is paid only the largest"
+    )
     flights = serializers.DictField(
         child=serializers.ListField(
             child=serializers.DecimalField(max_digits=None, decimal_places=None, coerce_to_string=False)

@@ -640,6 +640,7 @@ class PayoutsApi(APIView):
             ties=data["ties"],
             published=data["published"],
             flights=flights,
+            one_prize=data["one_prize"],
         )
         return _payouts_answer(stored)
 

@@ -161,6 +161,14 @@ class DivisionForm(forms.Form):
         max_value=20,
         help_text=_("Elimination with a consolation: the main rounds whose losers drop in (empty: the default)."),
     )
+    walkover_as_bye = forms.BooleanField(
+        label=_("A round-1 walkover counts like a bye"),
+        required=False,
+        help_text=_(
+            "Elimination with a consolation: a player given his main round-1 match by forfeit (nothing played) who "
+            "loses his next match lost his first match played, and enters the consolation like a seed with a bye."
+        ),
+    )
     last_chance_places = forms.IntegerField(
         label=_("Last-chance places"),
         min_value=0,
@@ -550,6 +558,11 @@ class PayoutsForm(forms.Form):
     )
     consolation = forms.CharField(label=_("Consolation"), required=False, max_length=2000)
     last_chance = forms.CharField(label=_("Last chance"), required=False, max_length=2000)
+    one_prize = forms.BooleanField(
+        label=_("One prize per player"),
+        required=False,
+        help_text=_("A player placed in the prizes of several flights is paid only the largest of them."),
+    )
     published = forms.BooleanField(
         label=_("Publish"), required=False, help_text=_("Show the payouts on the public standings.")
     )
@@ -560,3 +573,5 @@ class PayoutsForm(forms.Form):
         for name in PAYOUT_FLIGHT_FIELDS.values():
             if name not in shown:
                 del self.fields[name]
+        if len(shown) < 2:
+            del self.fields["one_prize"]  # one flight: one prize per player already

@@ -613,6 +613,7 @@ def _payouts(page: Page, target: Any, data: dict[str, Any]) -> str:
         ties=data["ties"],
         published=data["published"],
         flights=flights,
+        one_prize=data.get("one_prize", False),
     )
     if not division.payouts["flights"]:
         return _("The payout table is empty: nobody is paid.")
@@ -623,7 +624,7 @@ def _payouts(page: Page, target: Any, data: dict[str, Any]) -> str:
 
 def _payouts_initial(division: Division) -> dict[str, Any]:
     table = stored_table(division)
-    initial: dict[str, Any] = {name: table[name] for name in ("mode", "pool", "ties", "published")}
+    initial: dict[str, Any] = {name: table[name] for name in ("mode", "pool", "ties", "published", "one_prize")}
     for flight, values in table["flights"].items():
         initial[f.PAYOUT_FLIGHT_FIELDS[flight]] = ", ".join(values)
     return initial

@@ -68,6 +68,8 @@ class Payouts:
     remainder: dict[str, int] = field(default_factory=dict)
     published: bool = False
     over: dict[str, int] = field(default_factory=dict)  # per flight, the cents shared places pay beyond the table
+    unreached: dict[str, int] = field(default_factory=dict)  # per flight, once over: the prizes of places nobody took
+    forgone: dict[str, int] = field(default_factory=dict)  # per flight: prizes not paid, one prize per player
 
     def of(self, entry_id: int) -> list[int | None]:
         """The entry's cents in each of the table's flights (None: nothing)."""
@@ -110,23 +112,41 @@ def payouts_of(division: Division, rows: list[Standing]) -> Payouts:
     paid: dict[int, dict[str, int]] = {}
     remainder: dict[str, int] = {}
     over: dict[str, int] = {}
+    unreached: dict[str, int] = {}
+    settled = division.status == Division.Status.FINISHED  # no place left to take: what nobody took is left over
     for flight in flights:
         values = [Decimal(v) for v in stored[flight]]
         if table["mode"] == pay.PERCENT and not pool:
             prizes = pay.Prizes(tuple(0 for _ in values))  # a pool from fees nobody has paid yet
         else:
             prizes = pay.flight_prizes(values, mode=table["mode"], pool=pool, what=flight)
-        result = pay.flight_payouts(_flight_places(division, rows, flight), prizes.cents, table["ties"])
+        places = _flight_places(division, rows, flight)
+        result = pay.flight_payouts(places, prizes.cents, table["ties"], settled=settled)
         for entry, cents in result.paid.items():
             paid.setdefault(entry, {})[flight] = cents
         remainder[flight] = prizes.remainder + result.remainder
         over[flight] = result.over
-    if money and money.side_pool:
+        unreached[flight] = result.unreached
+    forgone = _one_prize_each(paid, flights) if table.get("one_prize") else {}
+    if money and money.side_pool:  # beside the table's flights: one prize per player leaves it alone
         side, remainder[SIDE_POOL] = _side_pool(division, rows, money.side_pool)
         for entry, cents in side.items():
             paid.setdefault(entry, {})[SIDE_POOL] = cents
         flights.append(SIDE_POOL)
-    return Payouts(flights, paid, remainder, bool(table.get("published")), over)
+    return Payouts(flights, paid, remainder, bool(table.get("published")), over, unreached, forgone)
+
+
+def _one_prize_each(paid: dict[int, dict[str, int]], flights: list[str]) -> dict[str, int]:
+    """One prize per player: whoever is paid in several flights keeps the largest prize (the earlier flight's, main
+    first, when equal); the others are not paid. Returns, per flight, the cents so left unpaid."""
+    forgone = dict.fromkeys(flights, 0)
+    for prizes in paid.values():
+        if len(prizes) < 2:
+            continue
+        kept = max(prizes, key=lambda flight: (prizes[flight], -flights.index(flight)))
+        for flight in [f for f in prizes if f != kept]:
+            forgone[flight] += prizes.pop(flight)
+    return forgone
 
 
 #: The side pool, paid beside the flights of the payout table (tournaments/standings/cash.py).

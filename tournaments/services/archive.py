@@ -120,6 +120,7 @@ DIVISION_FIELDS = (
     "double_round_robin",
     "drop_rounds",
     "last_chance_drop_rounds",
+    "walkover_as_bye",
     "last_chance_places",
     "last_chance_closed",
     "grand_final_reset",
@@ -234,7 +235,9 @@ IMPORTED_MATCH_FIELDS = ("created_at",)
 #: the field's default (what the setting meant before it existed). A field added later goes here too.
 ADDED_SINCE_FIRST_WRITTEN: dict[type[models.Model], frozenset[str]] = {
     Event: frozenset({"analyse_imported"}),
-    Division: frozenset({"casual", "forfeit_tiebreaks", "analyse_each_game", "payouts", "knockout_size"}),
+    Division: frozenset(
+        {"casual", "forfeit_tiebreaks", "analyse_each_game", "payouts", "knockout_size", "walkover_as_bye"}
+    ),
     Standing: frozenset({"places"}),
     Match: frozenset({"casual"}),
     Pairing: frozenset({"played_at"}),

@@ -199,6 +199,7 @@ class DivisionSettings:
     double_round_robin: bool = False
     drop_rounds: int | None = None
     last_chance_drop_rounds: int = 1
+    walkover_as_bye: bool = False
     last_chance_places: int = 0
     grand_final_reset: bool = True
     auto_pair: bool = False

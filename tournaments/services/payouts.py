@@ -125,13 +125,14 @@ def _external_sources(plan: brackets.Plan, flight: str) -> list[brackets.Source]
 
 def stored_table(division: Division) -> dict:
     """The division's payout table as stored, with the defaults of a division that has none: percentages, no pool,
-    shared places split, not published, no flight paid."""
+    shared places split, not published, a player paid in every flight he places in, no flight paid."""
     table = division.payouts or {}
     return {
         "mode": table.get("mode", pay.PERCENT),
         "pool": table.get("pool"),
         "ties": table.get("ties", pay.SPLIT),
         "published": bool(table.get("published", False)),
+        "one_prize": bool(table.get("one_prize", False)),
         "flights": dict(table.get("flights") or {}),
     }
 
@@ -156,15 +157,18 @@ def set_payouts(
     ties: str,
     published: bool,
     flights: Mapping[str, str],
+    one_prize: bool = False,
 ) -> Division:
     """Store the division's payout table: ``flights`` maps a flight to its prizes, comma-separated, place 1 first
-    (percentages of ``pool`` or fixed amounts, by ``mode``); ``ties`` is how a shared place is paid."""
+    (percentages of ``pool`` or fixed amounts, by ``mode``); ``ties`` is how a shared place is paid; ``one_prize``:
+    a player placed in the prizes of several flights is paid only the largest of them."""
     check_directs(actor, division.event)
     try:
         table = _checked(division, mode=mode, pool=pool, ties=ties, flights=flights)
     except pay.PayoutError as exc:
         raise ApplicationError(ErrorCode.INVALID_INPUT, f"The payout table is not stored: {exc}.") from None
     table["published"] = bool(published)
+    table["one_prize"] = bool(one_prize)
     with transaction.atomic():
         division = lock_division(division.pk)
         division.payouts = table

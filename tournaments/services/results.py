@@ -22,7 +22,7 @@ from tournaments.models import Division, Entry, Pairing, Round
 from tournaments.pairing import brackets
 from tournaments.services.followup import schedule_followup
 from tournaments.services.money import check_refund
-from tournaments.services.sync import SyncReport, make_matches, sync_locked_division
+from tournaments.services.sync import SyncReport, double_forfeit, make_matches, sync_locked_division
 
 Confirmation = Pairing.Confirmation
 
@@ -177,8 +177,7 @@ def withdraw_entry(entry: Entry, *, actor: Actor, reason: str, refund: bool = Fa
         if division.status == Division.Status.REGISTRATION:
             entry.seed = None  # not drawn: his seed is free for another player
         entry.save(update_fields=["status", "withdrawn_at", "withdrawal_reason", "seed", "refunded"])
-        if division.has_bracket:
-            _undo_unplayed_forfeit_wins(entry)
+        _undo_unplayed_forfeit_wins(entry, bracket=division.has_bracket)
         _forfeit_open_matches(entry, actor, reason)
         if division.status != Division.Status.REGISTRATION:
             sync_locked_division(division)
@@ -186,10 +185,11 @@ def withdraw_entry(entry: Entry, *, actor: Actor, reason: str, refund: bool = Fa
     return entry
 
 
-def _undo_unplayed_forfeit_wins(entry: Entry) -> None:
-    """In a bracket, a match a withdrawing player was given by forfeit because his opponent had withdrawn, and in
-    which nothing was played, is no win: both players have now withdrawn. Its match is voided; the sync then makes
-    the slot a double forfeit (nobody wins it, and the slots it feeds hold nobody)."""
+def _undo_unplayed_forfeit_wins(entry: Entry, *, bracket: bool) -> None:
+    """A match a withdrawing player was given by forfeit because his opponent had withdrawn, and in which nothing
+    was played, is no win: both players have now withdrawn, so it is a double forfeit whichever went first. Its
+    match is voided; in a bracket the sync then makes the slot a double forfeit (nobody wins it, and the slots it
+    feeds hold nobody), in a Swiss or a round robin the board is one at once (it scores for neither)."""
     won = Pairing.objects.filter(
         division_id=entry.division_id,
         winner=entry,
@@ -205,6 +205,8 @@ def _undo_unplayed_forfeit_wins(entry: Entry) -> None:
         assert pairing.match_id is not None  # the filter on match__status
         games.reopen_match(pairing.match_id, actor=SYSTEM, reason=why, override=True)
         games.void_match(pairing.match_id, actor=SYSTEM, reason=why)
+        if not bracket:
+            double_forfeit(pairing, SyncReport())
 
 
 def _forfeit_open_matches(entry: Entry, actor: Actor, reason: str) -> None:

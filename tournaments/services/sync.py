@@ -260,7 +260,7 @@ def _detach(pairing: Pairing, why: str) -> None:
 def _start_matches(division: Division, pairings: list[Pairing], report: SyncReport, taken: list[Pairing]) -> bool:
     """Create the match of every slot whose two players are known: one INSERT for the matches, one UPDATE for the
     slots, whatever the size of the round. A slot whose two players have both withdrawn gets no match: it is a
-    double forfeit (:func:`_double_forfeit`). True when there was one."""
+    double forfeit (:func:`double_forfeit`). True when there was one."""
     if division.format != Division.Format.ROUND_ROBIN:
         todo = [p for p in pairings if p.match_id is None and p.status == Status.READY and p.entry_b_id is not None]
         return make_matches(division, todo, report)
@@ -311,7 +311,7 @@ def make_matches(division: Division, todo: list[Pairing], report: SyncReport) ->
     }
     gone = [p for p in todo if all(entries[e][1] == Entry.Status.WITHDRAWN for e in _entry_ids(p))]
     for pairing in gone:
-        _double_forfeit(pairing, report)
+        double_forfeit(pairing, report)
     todo = [p for p in todo if p not in gone]
     if not todo:
         return bool(gone)
@@ -360,11 +360,13 @@ def _forfeit_withdrawn(pairing: Pairing, loser: int, report: SyncReport) -> None
     pairing.save(update_fields=_RESULT_FIELDS)
 
 
-def _double_forfeit(pairing: Pairing, report: SyncReport) -> None:
+def double_forfeit(pairing: Pairing, report: SyncReport) -> None:
     """Both players of a slot have withdrawn: nobody wins it. The slot is finished without a winner and without a
-    match; in a bracket each side it feeds is nobody (the next opponent has a bye), in a Swiss or a round robin
-    neither player scores and the standings count it for neither."""
-    pairing.status, pairing.winner_id = Status.FINISHED, None
+    match (a match voided because both had withdrawn is taken off it); in a bracket each side it feeds is nobody
+    (the next opponent has a bye), in a Swiss or a round robin neither player scores and the standings count it for
+    neither."""
+    pairing.status, pairing.winner_id, pairing.match = Status.FINISHED, None, None
+    pairing.score_a, pairing.score_b = 0, 0
     pairing.decision, pairing.decision_reason = Pairing.Decision.DOUBLE_FORFEIT, "both players had withdrawn"
     pairing.confirmation, pairing.confirmation_side = Pairing.Confirmation.NOT_NEEDED, None
     pairing.updated_at = timezone.now()

@@ -43,12 +43,14 @@ class Prizes:
 
 @dataclass(frozen=True)
 class FlightPayouts:
-    """What each placed player of a flight is paid (cents), the cents left over by splitting shared places, and the
-    cents paid beyond the table (a shared place paid by ``best``)."""
+    """What each placed player of a flight is paid (cents), the cents left over by splitting shared places, the
+    cents paid beyond the table (a shared place paid by ``best``), and, once the flight is over, the cents of the
+    places nobody reached (``unreached``: a flight with fewer players than its table, or one that was not played)."""
 
     paid: dict
     remainder: int = 0
     over: int = 0
+    unreached: int = 0
 
 
 def to_cents(amount: Decimal) -> int:
@@ -117,9 +119,16 @@ def check_places(count: int, players: int, *, what: str, size: str = "") -> None
         raise PayoutError(f"{what}: the table pays {count} places but {size}: remove the last {count - players}")
 
 
-def flight_payouts(places: Mapping[P, Place], prizes: Sequence[int], tie_rule: str) -> FlightPayouts:
+def flight_payouts(
+    places: Mapping[P, Place], prizes: Sequence[int], tie_rule: str, *, settled: bool = False
+) -> FlightPayouts:
     """What each placed player earns (cents): ``places`` from :func:`flight_places`, ``prizes`` by place (place 1
-    first), shared places paid by ``tie_rule``. Players who earn nothing are left out.
+    first), shared places paid by ``tie_rule``. Players who earn nothing are left out. ``settled``: the flight is
+    over, so a place nobody holds will never be reached and its prize is ``unreached`` (while it is played, such a
+    place is still to be taken).
+
+    >>> flight_payouts({"a": Place(1, 1)}, [500, 300], SPLIT, settled=True).unreached
+    300
 
     >>> places = {"a": Place(1, 1), "b": Place(2, 3), "c": Place(2, 3)}
     >>> sorted(flight_payouts(places, [500, 300, 101], SPLIT).paid.items())
@@ -150,7 +159,9 @@ def flight_payouts(places: Mapping[P, Place], prizes: Sequence[int], tie_rule: s
         remainder += left
         if each:
             paid.update(dict.fromkeys(players, each))
-    return FlightPayouts(paid, remainder, over)
+    held = {n for place in groups for n in range(place.first, place.last + 1)}
+    unreached = sum(prize(n) for n in range(1, len(prizes) + 1) if n not in held) if settled else 0
+    return FlightPayouts(paid, remainder, over, unreached)
 
 
 def cents_text(cents: int) -> str:

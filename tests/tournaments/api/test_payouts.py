@@ -149,3 +149,14 @@ def test_a_prize_is_bounded_as_the_pool_is(played: Division, director: Any, tabl
     message = answer.json()["message"]
     assert words in message and "at most 9999999999.99" in message, message
     assert Division.objects.get(pk=played.pk).payouts in (None, {}), "nothing stored"
+
+
+def test_one_prize_per_player_through_the_api(played: Division, director: Any) -> None:
+    client = logged_in(director)
+    table = {**TABLE, "one_prize": True, "flights": {"main": [40, 20, 10, 10, 2, 2, 2, 2], "consolation": [5, 3, 1, 1]}}
+    answer = client.post(division_url(played, "payouts/"), table, format="json")
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["one_prize"] is True
+    rows = {r["name"]: r["prizes"] for r in client.get(division_url(played, "standings/")).json()["rows"]}
+    assert rows["P05"] == {"consolation": "50.00"} and rows["P08"] == {"main": "20.00"}, "each keeps the larger"
+    assert client.post(division_url(played, "payouts/"), TABLE, format="json").json()["one_prize"] is False
