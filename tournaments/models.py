@@ -91,6 +91,9 @@ class Event(models.Model):
     analyse_imported = models.BooleanField(
         default=False, help_text="GNU Backgammon analyses each match imported into the event as it is imported"
     )
+    points_weight = models.FloatField(
+        default=1.0, help_text="master points: the event's weight (1.0 a main event, less for a club night)"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -100,6 +103,7 @@ class Event(models.Model):
                 condition=Q(ends_on__isnull=True) | Q(starts_on__isnull=True) | Q(ends_on__gte=models.F("starts_on")),
                 name="event_ends_after_it_starts",
             ),
+            models.CheckConstraint(condition=Q(points_weight__gt=0), name="event_points_weight_positive"),
         ]
 
     def __str__(self) -> str:
@@ -217,6 +221,12 @@ class Division(models.Model):
         help_text='the payout table: {"mode": "percent", "pool": "1000", "ties": "split", "published": false, '
         '"flights": {"main": ["50", "30", "20"]}} (tournaments/services/payouts.py)',
     )
+    points_weight = models.FloatField(
+        default=1.0, help_text="master points: the division's weight (USBGF: 1.0 open, 0.7 intermediate, 0.5 novice)"
+    )
+    points_places = models.PositiveSmallIntegerField(
+        default=4, help_text="master points: how many places earn placement points"
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTRATION)
     standings_status = models.CharField(max_length=16, choices=Work.choices, default=Work.CURRENT)
     standings_error = models.TextField(blank=True)
@@ -232,6 +242,9 @@ class Division(models.Model):
             models.CheckConstraint(condition=Q(format__in=FORMATS), name="division_format_known"),
             models.CheckConstraint(
                 condition=Q(match_length__gte=1) & Q(match_length__lte=99), name="division_length_1_99"
+            ),
+            models.CheckConstraint(
+                condition=Q(points_weight__gt=0) & Q(points_places__gte=1), name="division_points_settings"
             ),
         ]
 

@@ -71,6 +71,7 @@ class EventSerializer(serializers.ModelSerializer):
             "public",
             "analyse_imported",
             "rating_list",
+            "points_weight",
             "created_at",
         )
         read_only_fields: tuple[str, ...] = fields
@@ -167,6 +168,8 @@ class DivisionSerializer(serializers.ModelSerializer):
             "grand_final_reset",
             "auto_pair",
             "analyse_each_game",
+            "points_weight",
+            "points_places",
             "status",
             "standings_status",
             "standings_error",
@@ -217,6 +220,12 @@ class EventInput(serializers.Serializer):
     public = serializers.BooleanField(default=True, help_text="spectators can follow it")
     analyse_imported = serializers.BooleanField(
         default=False, help_text="GNU Backgammon analyses each match imported into the event as it is imported"
+    )
+    points_weight = serializers.FloatField(
+        min_value=0.01,
+        max_value=10,
+        default=1.0,
+        help_text="master points: the event's weight (1 for a main event, less for a club night)",
     )
 
 
@@ -286,6 +295,15 @@ class DivisionInput(serializers.Serializer):
     auto_pair = serializers.BooleanField(default=False, help_text="Swiss: pair the next round when all results are in")
     analyse_each_game = serializers.BooleanField(
         default=False, help_text="GNU Backgammon analyses each game of a match as it ends, not only the finished match"
+    )
+    points_weight = serializers.FloatField(
+        min_value=0.01,
+        max_value=10,
+        default=1.0,
+        help_text="master points: the division's weight (USBGF: 1 open, 0.7 intermediate, 0.5 novice)",
+    )
+    points_places = strict.IntegerField(
+        min_value=1, max_value=1024, default=4, help_text="master points: how many places earn placement points"
     )
 
     def validate_round_lengths(self, value: dict[str, int] | None) -> dict[str, int] | None:
@@ -920,3 +938,53 @@ class PrRowSerializer(serializers.Serializer):
 class PrTableDoc(serializers.Serializer):
     min_decisions = serializers.IntegerField()
     rows = PrRowSerializer(many=True, help_text="by depth (plies), shallowest first, then best PR first")
+
+
+# -- master points -------------------------------------------------------------------------------------------------
+
+
+class MasterPointsDivisionSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    slug = serializers.CharField()
+    players = serializers.IntegerField(help_text="the field: the log2 of it sizes the placement points")
+    weight = serializers.FloatField(help_text="the division's weight (1 unless set)")
+    places_paid = serializers.IntegerField(help_text="how many places earn placement points")
+    finished = serializers.BooleanField(help_text="false: the places are those so far")
+    standings_current = serializers.BooleanField(help_text="false: the standings are being computed")
+
+
+class MasterPointsPlayerSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    division = serializers.CharField(help_text="the division's name")
+    place = serializers.IntegerField(allow_null=True, help_text='the best place of a shared one (3 for "3-4")')
+    places = serializers.CharField(allow_null=True, help_text='the place as shown, "3-4" when shared')
+    match_wins = serializers.IntegerField(help_text="matches won over the board (no byes, no forfeits)")
+    match_win_points = serializers.FloatField()
+    placement_points = serializers.FloatField()
+    total = serializers.FloatField()
+
+
+class MasterPointsSerializer(serializers.Serializer):
+    """An event's master points (the same object as ``manage.py master_points SLUG --json``)."""
+
+    event = serializers.CharField()
+    system = serializers.CharField()
+    event_weight = serializers.FloatField()
+    divisions = MasterPointsDivisionSerializer(many=True)
+    players = MasterPointsPlayerSerializer(many=True)
+
+
+class DivisionPointsInput(serializers.Serializer):
+    weight = serializers.FloatField(
+        min_value=0.01, max_value=10, help_text="USBGF: 1 open, 0.7 intermediate, 0.5 novice"
+    )
+    places_paid = strict.IntegerField(min_value=1, max_value=1024, default=4)
+
+
+class MasterPointsInput(serializers.Serializer):
+    event_weight = serializers.FloatField(
+        min_value=0.01, max_value=10, required=False, allow_null=True, default=None, help_text="unchanged if null"
+    )
+    divisions = serializers.DictField(
+        child=DivisionPointsInput(), required=False, default=dict, help_text="by division slug"
+    )

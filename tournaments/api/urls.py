@@ -32,6 +32,7 @@ urlpatterns = [
     path(_DIVISION + "standings/", views.StandingListApi.as_view(), name="standings"),
     path(_DIVISION + "payouts/", views.PayoutsApi.as_view(), name="division-payouts"),
     path(_DIVISION + "pr/", views.DivisionPrTableApi.as_view(), name="division-pr"),
+    path("events/<slug:event>/master-points/", views.EventMasterPointsApi.as_view(), name="event-master-points"),
     path("events/<slug:event>/pr/", views.EventPrTableApi.as_view(), name="event-pr"),
     path(_DIVISION + "start/", views.DivisionStartApi.as_view(), name="division-start"),
     path(_DIVISION + "pair-next-round/", views.DivisionRoundPairApi.as_view(), name="division-pair-next-round"),

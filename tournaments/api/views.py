@@ -17,7 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
@@ -37,6 +37,7 @@ from tournaments.access import check_directs, directs_event
 from tournaments.api import serializers as s
 from tournaments.models import Division, Entry, Event, Pairing, RatingList
 from tournaments.selectors import api as reads
+from tournaments.selectors.points import SYSTEMS, master_points, points_report
 from tournaments.selectors.public import PrRow, pr_table
 from tournaments.selectors.venue import venue_of
 from tournaments.services import payouts as payout_tables
@@ -589,6 +590,38 @@ def _payouts_answer(division: Division) -> Response:
     sizes = {flight: asdict(size) for flight, size in payout_tables.flight_sizes(division).items()}
     body = {"division": division.slug, **payout_tables.stored_table(division), "sizes": sizes}
     return Response(s.PayoutsSerializer(body).data)
+
+
+class EventMasterPointsApi(APIView):
+    permission_classes = (ReadOrActor,)
+
+    @extend_schema(
+        summary="The event's master points (USBGF 2019): per player of its divisions, match wins and place",
+        parameters=[OpenApiParameter("system", str, enum=list(SYSTEMS), default=SYSTEMS[0])],
+        responses={200: s.MasterPointsSerializer, **_errors(400, 404)},
+    )
+    def get(self, request: Request, event: str) -> Response:
+        found = _event(request, event)
+        system = request.query_params.get("system", SYSTEMS[0])
+        if system not in SYSTEMS:
+            raise ApplicationError(
+                ErrorCode.INVALID_INPUT, f"unknown points system {system!r}: use {', '.join(SYSTEMS)}"
+            )
+        return Response(s.MasterPointsSerializer(points_report(master_points(found, system=system))).data)
+
+    @extend_schema(
+        summary="Set the weights of the event and of its divisions, and the places that earn placement points",
+        request=s.MasterPointsInput,
+        responses={200: s.MasterPointsSerializer, **_errors(400, 401, 403, 404)},
+    )
+    def post(self, request: Request, event: str) -> Response:
+        found = _event(request, event)
+        data = _valid(s.MasterPointsInput, request.data)
+        divisions = {slug: (d["weight"], d["places_paid"]) for slug, d in data["divisions"].items()}
+        found = services.set_points_weights(
+            found, actor=actor_of(request), weight=data["event_weight"], divisions=divisions
+        )
+        return Response(s.MasterPointsSerializer(points_report(master_points(found))).data)
 
 
 # -- answering for a result, director decisions on a pairing ---------------------------------------------------------

@@ -84,7 +84,10 @@ def _parse_place(text: str) -> Place | None:
         return None
 
 
-def _flight_places(division: Division, rows: list[Standing], flight: str) -> dict[int, Place]:
+def flight_places_of(division: Division, rows: list[Standing], flight: str) -> dict[int, Place]:
+    """The places in ``flight`` of the standings ``rows`` by entry id: the one rule for places that payouts and
+    master points are paid on (a knockout's per flight; a Swiss's or round robin's ranks, players level sharing the
+    places they span; a Swiss into a knockout's once its knockout is drawn)."""
     if division.is_swiss_knockout and not division.knockout_drawn:
         return {}  # its places come from the knockout, not from the Swiss standings
     if division.is_elimination or division.knockout_drawn:  # places per flight (a knockout's: one flight)
@@ -110,7 +113,7 @@ def payouts_of(division: Division, rows: list[Standing]) -> Payouts:
     for flight in flights:
         values = [Decimal(v) for v in stored[flight]]
         prizes = pay.flight_prizes(values, mode=table["mode"], pool=pool, what=flight)
-        result = pay.flight_payouts(_flight_places(division, rows, flight), prizes.cents, table["ties"])
+        result = pay.flight_payouts(flight_places_of(division, rows, flight), prizes.cents, table["ties"])
         for entry, cents in result.paid.items():
             paid.setdefault(entry, {})[flight] = cents
         remainder[flight] = prizes.remainder + result.remainder

@@ -43,6 +43,7 @@ from tournaments.services.events import (
     import_entries_csv,
     register_player,
     remove_director,
+    set_points_weights,
     set_seed,
 )
 from tournaments.services.followup import Sent, request_followup, schedule_followup
@@ -93,6 +94,7 @@ __all__ = [
     "round_needs_repairing",
     "schedule_followup",
     "seat_match",
+    "set_points_weights",
     "set_seed",
     "set_swiss_rounds",
     "set_tables",

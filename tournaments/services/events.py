@@ -28,6 +28,7 @@ from tournaments.access import check_directs, directs_event
 from tournaments.core import plan_of
 from tournaments.models import FORMATS, KNOCKOUT_SIZES, Division, Entry, Event, ImportedMatch, RatingList
 from tournaments.pairing.swiss import late_entry_allowed
+from tournaments.points import DEFAULT_PLACES_PAID
 from tournaments.services.advance import MAX_SWISS_ROUNDS, check_place_free
 from tournaments.standings.tiebreakers import Tiebreak
 
@@ -64,6 +65,7 @@ def create_event(
     public: bool = True,
     rating_list: RatingList | None = None,
     analyse_imported: bool = False,
+    points_weight: float = 1.0,
 ) -> Event:
     """Create an event; the user creating it becomes its first director."""
     user = actor.user if actor.user is not None and actor.user.is_authenticated else None
@@ -78,6 +80,7 @@ def create_event(
         raise _invalid(f"unknown time zone {time_zone!r}; use an IANA name such as Europe/Oslo") from None
     if starts_on and ends_on and ends_on < starts_on:
         raise _invalid("the event cannot end before it starts")
+    _check_points_weight(points_weight, "the event's")
     if slug and slugify(slug) != slug:
         raise _invalid(f"{slug!r} is not a valid address part: use lower-case letters, digits and hyphens")
     with transaction.atomic():
@@ -93,6 +96,7 @@ def create_event(
             public=public,
             rating_list=rating_list,
             analyse_imported=analyse_imported,
+            points_weight=points_weight,
             status=Event.Status.REGISTRATION,
         )
         if user is not None:
@@ -203,6 +207,8 @@ class DivisionSettings:
     grand_final_reset: bool = True
     auto_pair: bool = False
     analyse_each_game: bool = False
+    points_weight: float = 1.0
+    points_places: int = DEFAULT_PLACES_PAID
 
 
 def create_division(event: Event, *, actor: Actor, settings: DivisionSettings, slug: str = "") -> Division:
@@ -271,6 +277,53 @@ def _validate_settings(s: DivisionSettings) -> None:
         raise _invalid("entry mode is 'moves' or 'scoresheet'")
     if s.last_chance_places and s.format != Division.Format.LAST_CHANCE:
         raise _invalid("last-chance places exist only in the main-consolation-lastchance format")
+    _check_points_weight(s.points_weight, "the division's")
+    _check_points_places(s.points_places)
+
+
+#: The largest weight a director may give an event or a division for master points.
+MAX_POINTS_WEIGHT = 10.0
+
+
+def _check_points_weight(weight: float, whose: str) -> None:
+    if isinstance(weight, bool) or not (isinstance(weight, int | float) and 0 < weight <= MAX_POINTS_WEIGHT):
+        raise _invalid(
+            f"{whose} weight for master points is {weight!r}: give a number above 0 and at most "
+            f"{MAX_POINTS_WEIGHT:g} (1 for an open main event; USBGF: 0.7 intermediate, 0.5 novice)"
+        )
+
+
+def _check_points_places(places: int) -> None:
+    if isinstance(places, bool) or not (isinstance(places, int) and 1 <= places <= 1024):
+        raise _invalid(f"placement points go to 1-1024 places (4 by default), not {places!r}")
+
+
+def set_points_weights(
+    event: Event,
+    *,
+    actor: Actor,
+    weight: float | None = None,
+    divisions: dict[str, tuple[float, int]] | None = None,
+) -> Event:
+    """Set the event's weight for master points and, per division slug, its weight and the places that earn
+    placement points. Everything is checked before anything is stored."""
+    check_directs(actor, event)
+    divisions = divisions or {}
+    if weight is not None:
+        _check_points_weight(weight, "the event's")
+    known = dict(event.divisions.values_list("slug", "pk"))
+    for slug, (division_weight, places) in divisions.items():
+        if slug not in known:
+            raise _invalid(f"{event.name} has no division {slug!r}: its divisions are {', '.join(sorted(known))}")
+        _check_points_weight(division_weight, f"{slug}'s")
+        _check_points_places(places)
+    with transaction.atomic():
+        if weight is not None:
+            Event.objects.filter(pk=event.pk).update(points_weight=weight)
+        for slug, (division_weight, places) in divisions.items():
+            Division.objects.filter(pk=known[slug]).update(points_weight=division_weight, points_places=places)
+    event.refresh_from_db()
+    return event
 
 
 def _validate_round_length(key: str, length: Any) -> None:

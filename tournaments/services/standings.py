@@ -33,7 +33,15 @@ from django.utils import timezone
 from games.bulk import copy_rows
 from games.models import Match
 from tournaments import ratings
-from tournaments.core import COUNTED, COUNTED_CONFIRMATIONS, PLAYABLE, UNCONFIRMED, lock_division, result_counts
+from tournaments.core import (
+    COUNTED,
+    COUNTED_CONFIRMATIONS,
+    FORFEITS,
+    PLAYABLE,
+    UNCONFIRMED,
+    lock_division,
+    result_counts,
+)
 from tournaments.models import Division, Pairing, Rating, RatingChange, RatingList, Round, Standing
 from tournaments.standings.places import Place, flight_places
 from tournaments.standings.tiebreakers import ForfeitRule, PlayerId, Result, Row, Tiebreak, standings
@@ -50,8 +58,6 @@ _Entry = tuple[int, int | None, str]
 #: and round.
 _Pending = dict[tuple[str, int], int]
 #: The compared columns of a standings row, in this order; ``results_version`` is written, not compared.
-#: The decisions that make a result a forfeit (tournaments/standings/tiebreakers.py says how one counts).
-FORFEITS = (Pairing.Decision.FORFEIT_NO_SHOW, Pairing.Decision.FORFEIT_WITHDRAWAL, Pairing.Decision.FORFEIT_PENALTY)
 _COMPARED = (
     "after_round",
     "entry_id",
