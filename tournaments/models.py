@@ -15,6 +15,8 @@ Terms
 - A **table** is a table of the venue: the event's, one numbering for all its divisions. A pairing holds a table
   only while it is ready or being played (tournaments/services/tables.py assigns them); byes, waiting slots and
   finished matches hold none, and no two pairings ever hold the same table (a unique constraint).
+- A **club** runs events week after week: its directors, its **roster** (one record per person: registering in a
+  club's event finds the roster's player, tournaments/names.py) and its rating list, which its events are rated on.
 - **Standings** rows are a cache computed by a task from confirmed results; **ratings** rows are a cache of a
   rating list recomputed from its history in match order.
 
@@ -68,6 +70,27 @@ class RatingList(models.Model):
         return self.name
 
 
+class Club(models.Model):
+    """A club: its directors, its roster of players (one record per person across its events) and its rating list.
+    An event may belong to one (tournaments/services/clubs.py)."""
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=100, unique=True)
+    directors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="directed_clubs")
+    players = models.ManyToManyField(Player, blank=True, related_name="clubs", help_text="the roster")
+    rating_list = models.ForeignKey(
+        RatingList, null=True, blank=True, on_delete=models.SET_NULL, related_name="clubs", help_text="its events'"
+    )
+    public = models.BooleanField(default=True, help_text="its page is public")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Event(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft"
@@ -85,6 +108,9 @@ class Event(models.Model):
     public = models.BooleanField(default=True, help_text="spectators can follow it")
     directors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="directed_events")
     rating_list = models.ForeignKey(RatingList, null=True, blank=True, on_delete=models.SET_NULL, related_name="events")
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.PROTECT, related_name="events", help_text="the club running it"
+    )
     tables_given = models.BooleanField(
         default=False, help_text="the director gave the venue's tables; otherwise there are as many as needed"
     )

@@ -21,7 +21,18 @@ from games.api import fields as strict
 from games.models import Match, Player
 from tournaments import services
 from tournaments.core import round_words
-from tournaments.models import Division, Entry, Event, Pairing, Rating, RatingChange, RatingList, Round, Standing
+from tournaments.models import (
+    Club,
+    Division,
+    Entry,
+    Event,
+    Pairing,
+    Rating,
+    RatingChange,
+    RatingList,
+    Round,
+    Standing,
+)
 from tournaments.services.followup import Sent
 from tournaments.standings.payouts import cents_text
 from tournaments.standings.tiebreakers import Tiebreak
@@ -57,6 +68,9 @@ class EventSerializer(serializers.ModelSerializer):
     rating_list = serializers.SlugRelatedField(
         read_only=True, allow_null=True, slug_field="slug", help_text="the rating list's slug, if any"
     )
+    club = serializers.SlugRelatedField(
+        read_only=True, allow_null=True, slug_field="slug", help_text="the club running it, if any"
+    )
 
     class Meta:
         model = Event
@@ -72,6 +86,7 @@ class EventSerializer(serializers.ModelSerializer):
             "analyse_imported",
             "rating_list",
             "points_weight",
+            "club",
             "created_at",
         )
         read_only_fields: tuple[str, ...] = fields
@@ -227,6 +242,15 @@ class EventInput(serializers.Serializer):
         default=1.0,
         help_text="master points: the event's weight (1 for a main event, less for a club night)",
     )
+    club = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Club.objects.all(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="the club running it (its directors only): its players come from the club's roster and it is "
+        "rated on the club's rating list",
+    )
 
 
 class DirectorInput(serializers.Serializer):
@@ -331,8 +355,9 @@ class EntrySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class EntryInput(serializers.Serializer):
-    """An existing player (``player``) or a new one (``name``, ``club``, ``country``)."""
+class PlayerChoiceInput(serializers.Serializer):
+    """An existing player (``player``) or one by name (``name``, ``club``, ``country``): in a club's event or roster,
+    the roster's player of that name, else a new one."""
 
     body_required = True  # one of the two (games.api.schema.AutoSchema)
 
@@ -340,10 +365,26 @@ class EntryInput(serializers.Serializer):
         queryset=Player.objects.all(), required=False, allow_null=True, default=None, help_text="an existing player"
     )
     name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="", help_text="a new player")
-    club = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    club = serializers.CharField(max_length=100, required=False, allow_blank=True, default="", help_text="as text")
     country = serializers.RegexField(
         r"^[A-Za-z]{2}$", required=False, allow_blank=True, default="", help_text="ISO 3166 alpha-2 code"
     )
+    new_player = serializers.BooleanField(
+        default=False,
+        help_text="a club's event or roster: the name is a new person, not one of the roster's players it is close "
+        "to (a close name is refused with player_to_choose and its candidates until the player or this is given)",
+    )
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if (data["player"] is None) == (not data["name"].strip()):
+            raise serializers.ValidationError("give either an existing player's id or a new player's name")
+        return data
+
+
+class EntryInput(PlayerChoiceInput):
+    """An existing player (``player``) or a new one (``name``, ``club``, ``country``), with the entry's rating, seed
+    and last-chance place."""
+
     rating = strict.FloatField(
         required=False, allow_null=True, default=None, help_text="declared rating, used for seeding"
     )
@@ -351,11 +392,6 @@ class EntryInput(serializers.Serializer):
     place = serializers.CharField(
         max_length=40, required=False, allow_blank=True, default="", help_text="a last-chance place (late entry)"
     )
-
-    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
-        if (data["player"] is None) == (not data["name"].strip()):
-            raise serializers.ValidationError("give either an existing player's id or a new player's name")
-        return data
 
 
 class EntryImportInput(serializers.Serializer):
@@ -988,3 +1024,72 @@ class MasterPointsInput(serializers.Serializer):
     divisions = serializers.DictField(
         child=DivisionPointsInput(), required=False, default=dict, help_text="by division slug"
     )
+
+
+# -- clubs ---------------------------------------------------------------------------------------------------------
+
+
+class ClubSerializer(serializers.ModelSerializer):
+    rating_list = serializers.CharField(
+        source="rating_list.slug", read_only=True, allow_null=True, help_text="its events' rating list"
+    )
+
+    class Meta:
+        model = Club
+        fields = ("slug", "name", "public", "rating_list", "created_at")
+        read_only_fields = fields
+
+
+class ClubInput(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    slug = serializers.SlugField(
+        max_length=100, required=False, allow_blank=True, default="", help_text="made from the name if empty"
+    )
+    public = serializers.BooleanField(default=True, help_text="its page is public")
+
+
+class ClubEventSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Event
+        fields = ("slug", "name", "starts_on", "status")
+        read_only_fields = fields
+
+
+class ClubRatingSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.display_name")
+    rating = serializers.FloatField()
+    experience = serializers.IntegerField()
+    matches = serializers.IntegerField()
+
+
+class ClubChampionSerializer(serializers.Serializer):
+    event = serializers.CharField(source="event.slug")
+    division = serializers.CharField(source="division.slug")
+    division_name = serializers.CharField(source="division.name")
+    player = serializers.IntegerField(source="player.pk")
+    name = serializers.CharField(source="player.display_name")
+
+
+class ClubPageSerializer(serializers.Serializer):
+    """A club with its events to come and played, the top of its rating list and its recent champions."""
+
+    club = ClubSerializer()
+    upcoming = ClubEventSerializer(many=True)
+    recent = ClubEventSerializer(many=True)
+    ratings = ClubRatingSerializer(many=True)
+    champions = ClubChampionSerializer(many=True)
+
+
+class RosterPlayerSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="display_name")
+    events = serializers.IntegerField(read_only=True, default=0, help_text="the club's events he entered")
+
+    class Meta:
+        model = Player
+        fields = ("id", "name", "club", "country", "events")
+        read_only_fields = fields
+
+
+class RosterInput(PlayerChoiceInput):
+    """An existing player (``player``) or one by name: the roster's player named so, or a new one."""

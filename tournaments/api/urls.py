@@ -48,6 +48,10 @@ urlpatterns = [
     path("pairings/<id:pairing_id>/forfeit/", views.PairingForfeitApi.as_view(), name="pairing-forfeit"),
     path("pairings/<id:pairing_id>/penalty/", views.PairingPenaltyApi.as_view(), name="pairing-penalty"),
     path("pairings/<id:pairing_id>/table/", views.PairingTableApi.as_view(), name="pairing-table"),
+    path("clubs/", views.ClubListCreateApi.as_view(), name="club-list"),
+    path("clubs/<slug:club>/", views.ClubDetailApi.as_view(), name="club-detail"),
+    path("clubs/<slug:club>/directors/", views.ClubDirectorAddApi.as_view(), name="club-directors"),
+    path("clubs/<slug:club>/players/", views.ClubRosterApi.as_view(), name="club-roster"),
     path("rating-lists/<slug:slug>/", views.RatingListDetailApi.as_view(), name="rating-list-detail"),
     path(
         "rating-lists/<slug:slug>/players/<id:player_id>/history/",
