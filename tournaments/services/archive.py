@@ -98,7 +98,7 @@ NOTES = (
 
 # The fields copied as they are, per record (references, nested lists and derived values are handled apart).
 EVENT_FIELDS = ("name", "slug", "venue", "time_zone", "starts_on", "ends_on", "status", "public", "analyse_imported",
-    "created_at",
+    "points_weight", "created_at",
 )  # fmt: skip
 DIVISION_FIELDS = (
     "name",
@@ -126,6 +126,8 @@ DIVISION_FIELDS = (
     "auto_pair",
     "analyse_each_game",
     "payouts",
+    "points_weight",
+    "points_places",
     "status",
     "standings_status",
     "standings_error",
@@ -233,8 +235,18 @@ IMPORTED_MATCH_FIELDS = ("created_at",)
 #: Fields added since version 1 of the format was first written: a file made before them lacks them, and reads as
 #: the field's default (what the setting meant before it existed). A field added later goes here too.
 ADDED_SINCE_FIRST_WRITTEN: dict[type[models.Model], frozenset[str]] = {
-    Event: frozenset({"analyse_imported"}),
-    Division: frozenset({"casual", "forfeit_tiebreaks", "analyse_each_game", "payouts", "knockout_size"}),
+    Event: frozenset({"analyse_imported", "points_weight"}),
+    Division: frozenset(
+        {
+            "casual",
+            "forfeit_tiebreaks",
+            "analyse_each_game",
+            "payouts",
+            "knockout_size",
+            "points_weight",
+            "points_places",
+        }
+    ),
     Standing: frozenset({"places"}),
     Match: frozenset({"casual"}),
     Pairing: frozenset({"played_at"}),
@@ -248,6 +260,7 @@ HANDLED_APART: dict[type[models.Model], dict[str, str]] = {
         "directors": "not carried over: users differ",
         "rating_list": "the rating_list record",
         "tables_given": "the venue's tables are the room's, given again where the event is run",
+        "club": "not carried over: a club, its roster and its directors belong to the installation it runs on",
     },
     Division: {
         "id": "id",
