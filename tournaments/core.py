@@ -55,6 +55,9 @@ def lock_division(division_id: int) -> Division:
 COUNTED_CONFIRMATIONS = (Confirmation.NOT_NEEDED, Confirmation.CONFIRMED)
 #: The pairings whose result counts (what :func:`counts` says, as a filter).
 COUNTED = Q(status=Status.BYE, winner__isnull=False) | Q(status=Status.FINISHED, confirmation__in=COUNTED_CONFIRMATIONS)
+#: The decisions that make a result a forfeit: a match won, not over the board (tournaments/standings/tiebreakers.py
+#: says how one counts in the tie-breaks; a forfeit earns no master points, tournaments/points.py).
+FORFEITS = (Pairing.Decision.FORFEIT_NO_SHOW, Pairing.Decision.FORFEIT_WITHDRAWAL, Pairing.Decision.FORFEIT_PENALTY)
 
 
 def counts(pairing: Any) -> bool:

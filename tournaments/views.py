@@ -68,6 +68,7 @@ from tournaments.pages import (
     round_views,
     standings_view,
 )
+from tournaments.selectors import clubs as club_reads
 from tournaments.selectors import events_visible_to, standings_table
 from tournaments.selectors.director import board_of, event_divisions, event_rounds
 from tournaments.selectors.public import division_for_page, pairings_of, pr_by_depth, pr_table, rounds_with_counts
@@ -113,6 +114,17 @@ def event_list(request: HttpRequest) -> HttpResponse:
     page = Paginator(events, EVENTS_PER_PAGE).get_page(request.GET.get("page"))
     rows = [(event, EVENT_STATUS_WORDS.get(event.status, event.status)) for event in page]
     return render(request, "tournaments/event_list.html", {"page": page, "rows": rows})
+
+
+@require_GET
+def club_detail(request: HttpRequest, club: str) -> HttpResponse:
+    """``/clubs/<club>/``: its events to come and played, its rating list, its recent champions."""
+    found = club_reads.visible_club(request.user, club)
+    if found is None:
+        raise Http404("no such club")
+    page = club_reads.club_page(found, request.user)
+    upcoming = [(event, EVENT_STATUS_WORDS.get(event.status, event.status)) for event in page.upcoming]
+    return render(request, "tournaments/club_detail.html", {"page": page, "club": found, "upcoming": upcoming})
 
 
 @require_GET

@@ -22,7 +22,7 @@ from games.models import EntryToken, Match
 from tests.tournaments.api.support import enter_result
 from tests.tournaments.conftest import eager_tasks  # noqa: F401 (an autouse fixture)
 from tournaments import services
-from tournaments.models import Division, Event, Pairing
+from tournaments.models import Club, Division, Event, Pairing
 
 #: The apps whose rows a request may write (plus the users and their API tokens).
 WRITABLE_APPS = ("games", "tournaments", "auth", "authtoken")
@@ -66,6 +66,7 @@ class World:
       confirmation of side 1.
     - ``reg``: a 4-player Swiss still registering.
     - ``money``: a money session started by dora outside the event.
+    - ``club``: a club directed by dora (the event is not one of its events).
 
     ``links[(match, side)]`` are live entry links, ``revoked[(match, side)]`` revoked ones.
     """
@@ -80,6 +81,7 @@ class World:
     links: dict[tuple[str, int], EntryToken] = field(default_factory=dict)
     revoked: dict[tuple[str, int], EntryToken] = field(default_factory=dict)
     spare_link: EntryToken | None = None
+    club: Club | None = None
 
     def match(self, key: str) -> Match:
         return Match.objects.get(pk=self.matches[key].pk)
@@ -154,6 +156,7 @@ def world(request: pytest.FixtureRequest, django_user_model: Any) -> World:
     matches = {key: Match.objects.get(pk=p.match_id) for key, p in pairings.items()}
     matches["money"] = money
     found = World(event, moves, sheet, reg, pairings, matches, users)
+    found.club = services.create_club(actor=as_dora, name="Oslo BK")
     for key, match in matches.items():
         for side in (0, 1):
             found.links[(key, side)] = new_entry_token(match, side)

@@ -108,6 +108,10 @@ API_MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("tournaments_api:pairing-dispute", "POST"):    (401, 403, 200, 403, 403, 403, 403, 403, 403),
     ("tournaments_api:pairing-forfeit", "POST"):    (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:pairing-penalty", "POST"):    (401, 403, 403, 403, 403, 403, 403, 200, 200),
+    ("tournaments_api:event-master-points", "POST"): (401, 403, 403, 403, 403, 403, 403, 200, 200),
+    ("tournaments_api:club-list", "POST"):          (401, 201, 401, 401, 401, 403, 201, 201, 201),
+    ("tournaments_api:club-directors", "POST"):     (401, 403, 403, 403, 403, 403, 403, 204, 204),
+    ("tournaments_api:club-roster", "POST"):        (401, 403, 403, 403, 403, 403, 403, 201, 201),
 }  # fmt: skip
 
 # Director pages: login first (an entry link kept in the session is no login); another event is a 403 page (it is
@@ -354,6 +358,22 @@ API_CALLS: dict[tuple[str, str], Call] = {
         "fresh",
         _pairing_api("pairing-penalty", "fresh"),
         lambda w: {"against": _player_of(w, "fresh"), "points": 1, "reason": "slow play"},
+    ),
+    ("tournaments_api:event-master-points", "POST"): Call(
+        "live",
+        lambda w: reverse("tournaments_api:event-master-points", args=[w.event.slug]),
+        lambda w: {"event_weight": 0.5},
+    ),
+    ("tournaments_api:club-list", "POST"): Call("live", lambda w: "/api/clubs/", lambda w: {"name": "New club"}),
+    ("tournaments_api:club-directors", "POST"): Call(
+        "live",
+        lambda w: reverse("tournaments_api:club-directors", args=[w.club.slug]),  # type: ignore[union-attr]
+        lambda w: {"username": "stan"},
+    ),
+    ("tournaments_api:club-roster", "POST"): Call(
+        "live",
+        lambda w: reverse("tournaments_api:club-roster", args=[w.club.slug]),  # type: ignore[union-attr]
+        lambda w: {"name": "Newcomer"},
     ),
 }
 

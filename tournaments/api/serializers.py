@@ -22,7 +22,18 @@ from games.api import fields as strict
 from games.models import Match, Player
 from tournaments import services
 from tournaments.core import round_words
-from tournaments.models import Division, Entry, Event, Pairing, Rating, RatingChange, RatingList, Round, Standing
+from tournaments.models import (
+    Club,
+    Division,
+    Entry,
+    Event,
+    Pairing,
+    Rating,
+    RatingChange,
+    RatingList,
+    Round,
+    Standing,
+)
 from tournaments.services.followup import Sent
 from tournaments.standings.payouts import cents_text
 from tournaments.standings.tiebreakers import Tiebreak
@@ -58,6 +69,9 @@ class EventSerializer(serializers.ModelSerializer):
     rating_list = serializers.SlugRelatedField(
         read_only=True, allow_null=True, slug_field="slug", help_text="the rating list's slug, if any"
     )
+    club = serializers.SlugRelatedField(
+        read_only=True, allow_null=True, slug_field="slug", help_text="the club running it, if any"
+    )
 
     class Meta:
         model = Event
@@ -72,6 +86,8 @@ class EventSerializer(serializers.ModelSerializer):
             "public",
             "analyse_imported",
             "rating_list",
+            "points_weight",
+            "club",
             "created_at",
         )
         read_only_fields: tuple[str, ...] = fields
@@ -169,6 +185,8 @@ class DivisionSerializer(serializers.ModelSerializer):
             "grand_final_reset",
             "auto_pair",
             "analyse_each_game",
+            "points_weight",
+            "points_places",
             "status",
             "standings_status",
             "standings_error",
@@ -219,6 +237,21 @@ class EventInput(serializers.Serializer):
     public = strict.BooleanField(default=True, help_text="spectators can follow it")
     analyse_imported = strict.BooleanField(
         default=False, help_text="GNU Backgammon analyses each match imported into the event as it is imported"
+    )
+    points_weight = strict.FloatField(
+        min_value=0.01,
+        max_value=10,
+        default=1.0,
+        help_text="master points: the event's weight (1 for a main event, less for a club night)",
+    )
+    club = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Club.objects.all(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="the club running it (its directors only): its players come from the club's roster and it is "
+        "rated on the club's rating list",
     )
 
 
@@ -294,6 +327,15 @@ class DivisionInput(serializers.Serializer):
     analyse_each_game = strict.BooleanField(
         default=False, help_text="GNU Backgammon analyses each game of a match as it ends, not only the finished match"
     )
+    points_weight = strict.FloatField(
+        min_value=0.01,
+        max_value=10,
+        default=1.0,
+        help_text="master points: the division's weight (USBGF: 1 open, 0.7 intermediate, 0.5 novice)",
+    )
+    points_places = strict.IntegerField(
+        min_value=1, max_value=1024, default=4, help_text="master points: how many places earn placement points"
+    )
 
     def validate_round_lengths(self, value: dict[str, int] | None) -> dict[str, int] | None:
         if value is not None and len(value) > MAX_ROUND_RULES:
@@ -320,15 +362,32 @@ class EntrySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class EntryInput(serializers.Serializer):
-    """An existing player (``player``) or a new one (``name``, ``club``, ``country``)."""
+class PlayerChoiceInput(serializers.Serializer):
+    """An existing player (``player``) or one by name (``name``, ``club``, ``country``): in a club's event or roster,
+    the roster's player of that name, else a new one."""
 
     body_required = True  # one of the two (games.api.schema.AutoSchema)
 
     player = strict.VisiblePlayerField(required=False, allow_null=True, default=None, help_text="an existing player")
     name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="", help_text="a new player")
-    club = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    club = serializers.CharField(max_length=100, required=False, allow_blank=True, default="", help_text="as text")
     country = strict.CountryField()
+    new_player = strict.BooleanField(
+        default=False,
+        help_text="a club's event or roster: the name is a new person, not one of the roster's players it is close "
+        "to (a close name is refused with player_to_choose and its candidates until the player or this is given)",
+    )
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if (data["player"] is None) == (not data["name"].strip()):
+            raise serializers.ValidationError("give either an existing player's id or a new player's name")
+        return data
+
+
+class EntryInput(PlayerChoiceInput):
+    """An existing player (``player``) or a new one (``name``, ``club``, ``country``), with the entry's rating, seed
+    and last-chance place."""
+
     rating = strict.FloatField(
         required=False, allow_null=True, default=None, help_text="declared rating, used for seeding"
     )
@@ -336,11 +395,6 @@ class EntryInput(serializers.Serializer):
     place = serializers.CharField(
         max_length=40, required=False, allow_blank=True, default="", help_text="a last-chance place (late entry)"
     )
-
-    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
-        if (data["player"] is None) == (not data["name"].strip()):
-            raise serializers.ValidationError("give either an existing player's id or a new player's name")
-        return data
 
 
 class EntryImportInput(serializers.Serializer):
@@ -1005,3 +1059,122 @@ class PrRowSerializer(serializers.Serializer):
 class PrTableDoc(serializers.Serializer):
     min_decisions = serializers.IntegerField()
     rows = PrRowSerializer(many=True, help_text="by depth (plies), shallowest first, then best PR first")
+
+
+# -- master points -------------------------------------------------------------------------------------------------
+
+
+class MasterPointsDivisionSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    slug = serializers.CharField()
+    players = serializers.IntegerField(help_text="the field: the log2 of it sizes the placement points")
+    weight = serializers.FloatField(help_text="the division's weight (1 unless set)")
+    places_paid = serializers.IntegerField(help_text="how many places earn placement points")
+    finished = strict.BooleanField(help_text="false: the places are those so far")
+    standings_current = strict.BooleanField(help_text="false: the standings are being computed")
+
+
+class MasterPointsPlayerSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    division = serializers.CharField(help_text="the division's name")
+    place = serializers.IntegerField(allow_null=True, help_text='the best place of a shared one (3 for "3-4")')
+    places = serializers.CharField(allow_null=True, help_text='the place as shown, "3-4" when shared')
+    match_wins = serializers.IntegerField(help_text="matches won over the board (no byes, no forfeits)")
+    match_win_points = serializers.FloatField()
+    placement_points = serializers.FloatField()
+    total = serializers.FloatField()
+
+
+class MasterPointsSerializer(serializers.Serializer):
+    """An event's master points (the same object as ``manage.py master_points SLUG --json``)."""
+
+    event = serializers.CharField()
+    system = serializers.CharField()
+    event_weight = serializers.FloatField()
+    divisions = MasterPointsDivisionSerializer(many=True)
+    players = MasterPointsPlayerSerializer(many=True)
+
+
+class DivisionPointsInput(serializers.Serializer):
+    weight = serializers.FloatField(
+        min_value=0.01, max_value=10, help_text="USBGF: 1 open, 0.7 intermediate, 0.5 novice"
+    )
+    places_paid = strict.IntegerField(min_value=1, max_value=1024, default=4)
+
+
+class MasterPointsInput(serializers.Serializer):
+    event_weight = serializers.FloatField(
+        min_value=0.01, max_value=10, required=False, allow_null=True, default=None, help_text="unchanged if null"
+    )
+    divisions = serializers.DictField(
+        child=DivisionPointsInput(), required=False, default=dict, help_text="by division slug"
+    )
+
+
+# -- clubs ---------------------------------------------------------------------------------------------------------
+
+
+class ClubSerializer(serializers.ModelSerializer):
+    rating_list = serializers.CharField(
+        source="rating_list.slug", read_only=True, allow_null=True, help_text="its events' rating list"
+    )
+
+    class Meta:
+        model = Club
+        fields = ("slug", "name", "public", "rating_list", "created_at")
+        read_only_fields = fields
+
+
+class ClubInput(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    slug = serializers.SlugField(
+        max_length=100, required=False, allow_blank=True, default="", help_text="made from the name if empty"
+    )
+    public = strict.BooleanField(default=True, help_text="its page is public")
+
+
+class ClubEventSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Event
+        fields = ("slug", "name", "starts_on", "status")
+        read_only_fields = fields
+
+
+class ClubRatingSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.display_name")
+    rating = serializers.FloatField()
+    experience = serializers.IntegerField()
+    matches = serializers.IntegerField()
+
+
+class ClubChampionSerializer(serializers.Serializer):
+    event = serializers.CharField(source="event.slug")
+    division = serializers.CharField(source="division.slug")
+    division_name = serializers.CharField(source="division.name")
+    player = serializers.IntegerField(source="player.pk")
+    name = serializers.CharField(source="player.display_name")
+
+
+class ClubPageSerializer(serializers.Serializer):
+    """A club with its events to come and played, the top of its rating list and its recent champions."""
+
+    club = ClubSerializer()
+    upcoming = ClubEventSerializer(many=True)
+    recent = ClubEventSerializer(many=True)
+    ratings = ClubRatingSerializer(many=True)
+    champions = ClubChampionSerializer(many=True)
+
+
+class RosterPlayerSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="display_name")
+    events = serializers.IntegerField(read_only=True, default=0, help_text="the club's events he entered")
+
+    class Meta:
+        model = Player
+        fields = ("id", "name", "club", "country", "events")
+        read_only_fields = fields
+
+
+class RosterInput(PlayerChoiceInput):
+    """An existing player (``player``) or one by name: the roster's player named so, or a new one."""

@@ -34,6 +34,7 @@ urlpatterns = [
     path(_DIVISION + "standings/", views.StandingListApi.as_view(), name="standings"),
     path(_DIVISION + "payouts/", views.PayoutsApi.as_view(), name="division-payouts"),
     path(_DIVISION + "pr/", views.DivisionPrTableApi.as_view(), name="division-pr"),
+    path("events/<slug:event>/master-points/", views.EventMasterPointsApi.as_view(), name="event-master-points"),
     path("events/<slug:event>/pr/", views.EventPrTableApi.as_view(), name="event-pr"),
     path(_DIVISION + "start/", views.DivisionStartApi.as_view(), name="division-start"),
     path(_DIVISION + "pair-next-round/", views.DivisionRoundPairApi.as_view(), name="division-pair-next-round"),
@@ -49,6 +50,10 @@ urlpatterns = [
     path("pairings/<id:pairing_id>/forfeit/", views.PairingForfeitApi.as_view(), name="pairing-forfeit"),
     path("pairings/<id:pairing_id>/penalty/", views.PairingPenaltyApi.as_view(), name="pairing-penalty"),
     path("pairings/<id:pairing_id>/table/", views.PairingTableApi.as_view(), name="pairing-table"),
+    path("clubs/", views.ClubListCreateApi.as_view(), name="club-list"),
+    path("clubs/<slug:club>/", views.ClubDetailApi.as_view(), name="club-detail"),
+    path("clubs/<slug:club>/directors/", views.ClubDirectorAddApi.as_view(), name="club-directors"),
+    path("clubs/<slug:club>/players/", views.ClubRosterApi.as_view(), name="club-roster"),
     path("rating-lists/<slug:slug>/", views.RatingListDetailApi.as_view(), name="rating-list-detail"),
     path(
         "rating-lists/<slug:slug>/players/<id:player_id>/history/",

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.variants import VARIANTS
 from games.models import Match
-from tournaments.models import KNOCKOUT_SIZES, Division, Entry
+from tournaments.models import KNOCKOUT_SIZES, Club, Division, Entry
 from tournaments.services import MAX_TABLES
 from tournaments.standings.tiebreakers import Tiebreak
 
@@ -89,6 +89,19 @@ class EventForm(forms.Form):
         required=False,
         help_text=_("GNU Backgammon analyses each .mat match imported into the event as it is imported."),
     )
+    club = forms.ModelChoiceField(
+        label=_("Club"),
+        queryset=Club.objects.none(),
+        required=False,
+        help_text=_("A club night: its players come from the club's roster and it is rated on the club's list."),
+    )
+
+    def __init__(self, *args: Any, clubs: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if clubs is None or not clubs.exists():
+            del self.fields["club"]  # a director of no club sees the form as before
+        else:
+            cast(forms.ModelChoiceField, self.fields["club"]).queryset = clubs
 
 
 class DivisionForm(forms.Form):
@@ -240,10 +253,28 @@ class RegisterForm(forms.Form):
         help_text=_("Once the division has started: the free place a late entry or a buy-back takes."),
     )
 
+    #: In a club's event, once a name close to the roster's was refused: the roster's player it is, or "new".
+    choice = forms.CharField(label=_("Who is it?"), required=False, widget=forms.HiddenInput)
+
     def __init__(self, *args: Any, last_chance: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not last_chance:
             del self.fields["place"]
+
+    def clean_choice(self) -> str:
+        choice = self.cleaned_data.get("choice", "").strip()
+        if choice and choice != "new" and not choice.isdigit():
+            raise forms.ValidationError(_("Choose one of the players offered, or a new player."))
+        return choice
+
+    def refused(self, code: str, extra: dict[str, Any]) -> None:
+        """A name close to the club's roster: offer its candidates and a new player, for the director to choose."""
+        if code != "player_to_choose":
+            return
+        name = self.data.get(self.add_prefix("name"), "")
+        offered = [(str(c["id"]), str(c["label"])) for c in extra.get("candidates", [])]
+        offered.append(("new", _("A new player: %(name)s") % {"name": " ".join(str(name).split())}))
+        self.fields["choice"].widget = forms.RadioSelect(choices=offered)
 
 
 class ImportForm(forms.Form):

@@ -205,6 +205,8 @@ def _perform(page: Page, actions: dict[str, Action], done: str) -> HttpResponse 
         outcome = action.run(page, target, form.cleaned_data)
     except ApplicationError as exc:
         form.add_error(None, _refusal(exc.message))
+        if hasattr(form, "refused"):  # a form that offers a way out of the refusal (a player to choose)
+            form.refused(str(exc.code), exc.extra)
         return Failed(name, key, form, exc.status if 400 <= exc.status < 500 else 400)
     message, done = outcome if isinstance(outcome, tuple) else (outcome, done)
     messages.success(request, message)
@@ -250,7 +252,11 @@ def _create_event(page: Page, target: Any, data: dict[str, Any]) -> tuple[str, s
     return message, reverse("director:event", args=[event.slug])
 
 
-HOME_ACTIONS = {"create-event": Action(f.EventForm, _create_event)}
+HOME_ACTIONS = {
+    "create-event": Action(
+        f.EventForm, _create_event, options=lambda page, target: {"clubs": reads.directed_clubs(page.request.user)}
+    )
+}
 
 
 @director_page
@@ -453,6 +459,13 @@ def _tables_text(venue: Venue) -> str:
 
 
 def _register(page: Page, target: Any, data: dict[str, Any]) -> str:
+    choice = data.pop("choice", "")
+    if choice == "new":
+        data["new_player"] = True
+    elif choice:
+        data["player"] = reads.roster_choice(page.division_.event, int(choice))
+        if data["player"] is None:
+            raise ApplicationError(ErrorCode.INVALID_INPUT, _("That player is not on the club's roster: choose again."))
     entry = services.register_player(page.division_, actor=page.actor, **data)
     return _("%(name)s is registered.") % {"name": entry.player.display_name}
 

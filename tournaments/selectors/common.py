@@ -88,7 +88,10 @@ def _parse_place(text: str) -> Place | None:
         return None
 
 
-def _flight_places(division: Division, rows: list[Standing], flight: str) -> dict[int, Place]:
+def flight_places_of(division: Division, rows: list[Standing], flight: str) -> dict[int, Place]:
+    """The places in ``flight`` of the standings ``rows`` by entry id: the one rule for places that payouts and
+    master points are paid on (a knockout's per flight; a Swiss's or round robin's ranks, players level sharing the
+    places they span; a Swiss into a knockout's once its knockout is drawn)."""
     if division.is_swiss_knockout and not division.knockout_drawn:
         return {}  # its places come from the knockout, not from the Swiss standings
     if division.is_elimination or division.knockout_drawn:  # places per flight (a knockout's: one flight)
@@ -120,7 +123,7 @@ def payouts_of(division: Division, rows: list[Standing]) -> Payouts:
             prizes = pay.Prizes(tuple(0 for _ in values))  # a pool from fees nobody has paid yet
         else:
             prizes = pay.flight_prizes(values, mode=table["mode"], pool=pool, what=flight)
-        places = _flight_places(division, rows, flight)
+        places = flight_places_of(division, rows, flight)
         result = pay.flight_payouts(places, prizes.cents, table["ties"], settled=settled)
         for entry, cents in result.paid.items():
             paid.setdefault(entry, {})[flight] = cents
@@ -168,7 +171,7 @@ def _side_pool(division: Division, rows: list[Standing], side_pool: int) -> tupl
     """The side pool's payouts: its players ranked by their places in the main flight; while some of them have no
     place yet (still playing), they hold the best ranks and what those pay waits for them."""
     members = set(division.entries.exclude(side_pool="").filter(refunded=False).order_by().values_list("pk", flat=True))
-    places = _flight_places(division, rows, Round.Bracket.MAIN)
+    places = flight_places_of(division, rows, Round.Bracket.MAIN)
     placed: dict[Place, list[int]] = {}
     for entry in members & places.keys():
         placed.setdefault(places[entry], []).append(entry)

@@ -36,6 +36,7 @@ from tournaments import ratings
 from tournaments.core import (
     COUNTED,
     COUNTED_CONFIRMATIONS,
+    FORFEITS,
     PLAYABLE,
     STILL_OPEN,
     UNCONFIRMED,
@@ -71,8 +72,6 @@ _Doubled = tuple[int, str, int, int, int]
 #: and round.
 _Pending = dict[tuple[str, int], int]
 #: The compared columns of a standings row, in this order; ``results_version`` is written, not compared.
-#: The decisions that make a result a forfeit (tournaments/standings/tiebreakers.py says how one counts).
-FORFEITS = (Pairing.Decision.FORFEIT_NO_SHOW, Pairing.Decision.FORFEIT_WITHDRAWAL, Pairing.Decision.FORFEIT_PENALTY)
 _COMPARED = (
     "after_round",
     "entry_id",
