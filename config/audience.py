@@ -35,7 +35,7 @@ from django.urls import ResolverMatch
 from django.utils.cache import patch_cache_control
 
 #: Seconds a shared cache may keep what can change any moment (live parts, pages of what is in play).
-LIVE_SECONDS: Final = 1
+LIVE_SECONDS = 1
 #: Seconds a shared cache may keep what has finished (a finished match, a complete round, a finished division).
 SETTLED_SECONDS: Final = 60
 #: The routes under these paths depend on who asks, whatever their views say.
@@ -44,9 +44,10 @@ PRIVATE_PREFIXES: Final = ("admin/", "manage/", "play/", "api/", "accounts/", "h
 
 @dataclass(frozen=True, slots=True)
 class Shared:
-    """The audience of a route whose anonymous answers a shared cache may keep ``seconds`` (longer once settled)."""
+    """The audience of a route whose anonymous answers a shared cache may keep ``seconds`` (None:
+    :data:`LIVE_SECONDS`; longer once settled)."""
 
-    seconds: int = LIVE_SECONDS
+    seconds: int | None = None
 
 
 class _Private:
@@ -59,7 +60,7 @@ PRIVATE: Final = _Private()
 Audience = Shared | _Private
 
 
-def shared(view: Callable[..., Any] | None = None, *, seconds: int = LIVE_SECONDS) -> Any:
+def shared(view: Callable[..., Any] | None = None, *, seconds: int | None = None) -> Any:
     """Mark ``view`` as showing anonymous visitors what a shared cache may keep (``@shared`` or
     ``@shared(seconds=N)``)."""
 
@@ -141,7 +142,8 @@ class CacheByAudienceMiddleware:
         match: ResolverMatch | None = getattr(request, "resolver_match", None)
         audience = audience_of(match.func, match.route) if match is not None else None
         if isinstance(audience, Shared) and _shareable(request, response):
-            make_public(response, SETTLED_SECONDS if getattr(response, "settled", False) else audience.seconds)
+            seconds = audience.seconds if audience.seconds is not None else LIVE_SECONDS
+            make_public(response, SETTLED_SECONDS if getattr(response, "settled", False) else seconds)
         else:
             make_private(response)
         return response
