@@ -44,7 +44,8 @@ def render(values: dict[str, str], template: Path = TEMPLATE) -> str:
 def self_signed(folder: Path, name: str = "localhost") -> tuple[Path, Path]:
     """A certificate and key for ``name``, valid for a day."""
     cert, key = folder / "fullchain.pem", folder / "privkey.pem"
-    command = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", f"/CN={name}"]
+    command = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    command += ["-days", "1", "-subj", f"/CN={name}"]
     subprocess.run([*command, "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True, timeout=60)
     return cert, key
 
@@ -81,11 +82,13 @@ class LocalNginx:
 worker_processes {self.workers};
 pid {self.work / "nginx.pid"};
 error_log {self.work / "error.log"} warn;
-events {{ worker_connections 4096; }}
+worker_rlimit_nofile 20000;
+events {{ worker_connections 8192; }}
 http {{
     include {MIME_TYPES};
     default_type application/octet-stream;
-    access_log {self.work / "access.log"};
+    log_format bgmatch_cache '$msec $status $upstream_cache_status $request_time "$request"';
+    access_log {self.work / "access.log"} bgmatch_cache;
     client_body_temp_path {temp / "body"};
     proxy_temp_path {temp / "proxy"};
     fastcgi_temp_path {temp / "fastcgi"};
