@@ -15,10 +15,12 @@ bracket, every 5 s), two in five a match page (one of the 32, every 3 s), one in
 ``direct`` mode straight to gunicorn. ``both`` runs ``proxy`` then ``direct`` and prints them side by side.
 
 What it reports per mode: requests a second served at the front (the clients' count) and at the app (gunicorn's
-access log), p50 and p95 at the front by kind of request, the errors (no answer, a 5xx, an unexpected status), and
-the app's live-part requests per live-part address per second (1.0: one request per address per second, whatever
-the number of spectators). Everything listens on 127.0.0.1 only (``--port-base``: three ports from it, else the
-system's). The whole run is bounded by ``--seconds`` per mode, plus the set-up.
+access log), p50 and p95 at the front by kind of request (of the requests answered), the errors (no answer within
+20 s, a 5xx, an unexpected status), the app's live-part requests per live-part address per second (1.0: one
+request per address per second, whatever the number of spectators), and in proxy mode nginx's own time per
+request (its access log's ``$request_time``) by cache status. Everything listens on 127.0.0.1 only
+(``--port-base``: three ports from it, else the system's). The whole run is bounded by ``--seconds`` per mode,
+plus the set-up.
 """
 
 from __future__ import annotations
@@ -109,8 +111,9 @@ def summarise(result: dict[str, Any], app: list[tuple[str, str, str]], wall: flo
     statuses: Counter[str] = Counter()
     errors: Counter[str] = Counter()
     for label, status, ns in result["samples"]:
-        by_label.setdefault(label, []).append(ns / 1e6)
         statuses[str(status)] += 1
+        if status != "network":  # the times of the requests answered
+            by_label.setdefault(label, []).append(ns / 1e6)
         if status == "network" or int(status) >= 500 or int(status) not in (200, 201, 304):
             errors[f"{label} {status}"] += 1
     spectator_ms = sorted(v for label, vs in by_label.items() if not label.startswith("POST") for v in vs)
@@ -139,6 +142,20 @@ def summarise(result: dict[str, Any], app: list[tuple[str, str, str]], wall: flo
         "tables_finished": sum(
             1 for t in result["tables"] for m in t if m["last"] and m["last"]["status"] == "finished"
         ),
+    }
+
+
+def nginx_figures(log_path: Path) -> dict[str, Any]:
+    """From nginx's access log (deploy/nginx/local.py's format: msec, status, cache status, request time, request):
+    how each request was answered, and the time nginx took for it, p50 and p95 (ms), all and by cache status."""
+    rows = [line.split(" ", 4) for line in log_path.read_text().splitlines()]
+    times: dict[str, list[float]] = {}
+    for _, _, cache, seconds, _ in rows:
+        times.setdefault(cache, []).append(float(seconds) * 1000)
+        times.setdefault("all", []).append(float(seconds) * 1000)
+    return {
+        "nginx_cache_status": {k: len(v) for k, v in times.items() if k != "all"},
+        "nginx_ms": {k: (statistics.median(v), percentile(sorted(v), 95)) for k, v in sorted(times.items())},
     }
 
 
@@ -214,8 +231,7 @@ def run_mode(args: argparse.Namespace) -> dict[str, Any]:
             }
         )
         if nginx is not None:
-            statuses = Counter(line.split()[2] for line in (work / "nginx" / "access.log").read_text().splitlines())
-            summary["nginx_cache_status"] = dict(statuses)
+            summary.update(nginx_figures(work / "nginx" / "access.log"))
         return summary
     finally:
         for process in running:
@@ -248,6 +264,8 @@ def show(summary: dict[str, Any]) -> None:
     print(f"  statuses {summary['statuses']}; errors {sum(summary['errors'].values())} {summary['errors']}")
     if "nginx_cache_status" in summary:
         print(f"  nginx cache status: {summary['nginx_cache_status']}")
+        for status, (p50, p95) in summary["nginx_ms"].items():
+            print(f"    nginx's own time, {status or '-'}: p50 {p50:.1f} ms, p95 {p95:.1f} ms")
     print(f"  client CPU {summary['client_cpu']:.0f} s; matches finished {summary['tables_finished']}")
 
 
@@ -267,6 +285,8 @@ def side_by_side(proxy: dict[str, Any], direct: dict[str, Any]) -> None:
     for name, figure in (("tables' actions p50 (ms)", "p50"), ("tables' actions p95 (ms)", "p95")):
         values = [s["by_label"].get(action, {}).get(figure, float("nan")) for s in (proxy, direct)]
         print(f"  {name:48} {values[0]:>14.1f} {values[1]:>14.1f}")
+    p50, p95 = proxy["nginx_ms"]["all"]
+    print(f"  {'nginx own time p50 / p95 (ms), every request':48} {f'{p50:.1f} / {p95:.1f}':>14} {'':>14}")
     errors = [sum(s["errors"].values()) for s in (proxy, direct)]
     print(f"  {'errors':48} {errors[0]:>14} {errors[1]:>14}")
 

@@ -9,7 +9,8 @@ at the page's own period (``hx-trigger``), at the address the last answer's ``hx
 last answer from that address gave, as htmx does in a browser. Requests go over a pool of ``connections``
 keep-alive connections shared by all the spectators (a browser keeps its connection; a pool keeps the client's own
 work bounded); a front that closes the connection after an answer (gunicorn's sync workers) gets a new one. The
-time of a request runs from asking for a connection to reading the answer's last byte.
+time of a request runs from writing it on its connection (or opening one) to reading the answer's last byte; the
+wait for a free connection is the client's own, and left out (at most ``TIMEOUT``, then the request fails).
 """
 
 from __future__ import annotations
@@ -52,13 +53,14 @@ class Pool:
             lines += ["Content-Type: application/json", f"Content-Length: {len(data)}"]
         lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
         raw = ("\r\n".join(lines) + "\r\n\r\n").encode() + data
-        t0 = time.perf_counter_ns()  # a wait for a free connection counts too
+        asked = time.perf_counter_ns()
         try:
             slot = await asyncio.wait_for(self.idle.get(), TIMEOUT)
         except TimeoutError:
-            return Answer(NETWORK, {}, b"no free connection", time.perf_counter_ns() - t0)
+            return Answer(NETWORK, {}, b"no free connection", time.perf_counter_ns() - asked)
+        t0 = time.perf_counter_ns()  # the time of a request starts once it has a connection
         try:
-            left = max(0.1, TIMEOUT - (time.perf_counter_ns() - t0) / 1e9)
+            left = max(0.1, TIMEOUT - (t0 - asked) / 1e9)
             answer, keep, slot = await asyncio.wait_for(self._connect_and_exchange(slot, raw, t0, method), left)
         except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError, ssl.SSLError) as exc:
             if slot is not None:
