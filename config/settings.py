@@ -67,6 +67,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Cache-Control by audience (config/audience.py): before the session and CSRF middleware, to see their cookies.
+    "config.audience.CacheByAudienceMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -175,7 +177,7 @@ if env_bool("BEHIND_TLS_PROXY", default=False):
 # legitimate body, a 256 KB player list, stays far below), 1000 fields and 10 files (every upload form takes one).
 # Past a limit the answer is a 400 that names it (config.urls.request_refused). Uploaded files over
 # FILE_UPLOAD_MAX_MEMORY_SIZE go to a temporary file; the views refuse a .mat over 1 MiB and a list over 256 KB, and
-# the proxy in front bounds the whole body (client_max_body_size in the README's nginx recipe).
+# the proxy in front bounds the whole body (client_max_body_size in deploy/nginx/bgmatch.conf.template).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 DATA_UPLOAD_MAX_NUMBER_FILES = 10
