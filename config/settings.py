@@ -382,7 +382,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # is not retried (the division stays pending and `reconcile` sends the work later). The visibility timeout stays
 # well above the 10 s between a worker's refreshes of the messages it holds (point 3).
 CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
-CELERY_BROKER_TRANSPORT_OPTIONS = {
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
     "visibility_timeout": 30,
     "unacked_restore_interval": 5,
     "unacked_restore_throttle": 1,
@@ -395,6 +395,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     # FOLDER/queue until a worker takes it (moved to FOLDER/taken, on the same disk, so that only one worker does);
     # FOLDER/control holds which queues each exchange feeds.
     _broker_folder = Path(urlsplit(CELERY_BROKER_URL).path or BASE_DIR / "broker")
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"  # Kombu's, each message written whole before it is seen
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_folder / "queue"),
         "data_folder_out": str(_broker_folder / "queue"),
