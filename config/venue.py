@@ -108,6 +108,7 @@ def venue_environment(port: int) -> dict[str, str]:
     env.setdefault("WEB_THREADS", "4")  # phones polling the live pages hold a thread for a moment each
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     env["VENUE_DATA_DIR"] = str(folder)
+    env.setdefault("STATIC_ROOT", str(folder / "static"))
     return env
 
 
