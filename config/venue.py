@@ -317,10 +317,10 @@ def catch_up(env: dict[str, str]) -> None:
 
 
 def serve(port: int) -> int:
-    env = venue_environment(port)
-    folder = Path(env["VENUE_DATA_DIR"])
-    database = sqlite_path(env["DATABASE_URL"])
-    with venue_lock(folder):
+    folder = data_dir()
+    with venue_lock(folder):  # before anything in the folder is touched
+        env = venue_environment(port)
+        database = sqlite_path(env["DATABASE_URL"])
         if database is not None and database.exists():
             take_backup(database, backup_folder(), keep_backups())
         say(f"data in {folder}" + (f" (database {database})" if database else " (database from DATABASE_URL)"))

@@ -409,7 +409,7 @@ def test_a_backup_restored_into_a_fresh_folder_serves_the_same_event(room: dict[
     assert fresh.interrupt() == 0
 
 
-def test_a_restore_is_refused_while_the_venue_runs_and_for_a_file_that_is_no_backup(
+def test_a_restore_or_a_second_start_is_refused_while_the_venue_runs_and_a_file_that_is_no_backup_too(
     room: dict[str, Any], tmp_path: Path
 ) -> None:
     venue: Venue = room["venue"]
@@ -417,6 +417,10 @@ def test_a_restore_is_refused_while_the_venue_runs_and_for_a_file_that_is_no_bac
     backup = sorted((venue.folder / "backups").glob("db-*.sqlite3"))[-1]
     running = venue.command("restore", str(backup))
     assert running.returncode == 2 and "a venue is already running" in running.stderr
+    second = venue.command("serve", "--port", str(free_port()))
+    assert second.returncode == 2 and "a venue is already running" in second.stderr
+    with venue.phone() as phone:
+        assert phone.get("/health/").status_code == 200, "the first goes on"
     junk = tmp_path / "notes.txt"
     junk.write_text("not a database")
     other = Venue(tmp_path / "other", 0)
