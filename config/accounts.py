@@ -6,7 +6,8 @@ one limit.
 - Password reset sends an e-mail, so it exists only when e-mail is configured (``EMAIL_HOST``): otherwise its pages
   are a 404 and the login page offers no link to it. When it exists, ``PASSWORD_RESETS_PER_HOUR`` requests per
   address are let through.
-- Logging out and changing one's password are Django's own views.
+- Logging out and changing one's password are Django's own views. The reset e-mail's link names ``PUBLIC_URL`` when
+  it is set (whatever address the request came in on).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib import admin
@@ -43,6 +45,17 @@ def with_email(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpRespo
     return wrapper
 
 
+class PasswordResetView(auth.PasswordResetView):
+    """Django's, with the e-mail's link on the public address when ``PUBLIC_URL`` is set."""
+
+    @property
+    def extra_email_context(self) -> dict[str, str] | None:  # type: ignore[override]
+        if not settings.PUBLIC_URL:
+            return None
+        public = urlsplit(settings.PUBLIC_URL)
+        return {"protocol": public.scheme, "domain": public.netloc}
+
+
 reset_limited = rate_limited("password-reset", limit=settings.PASSWORD_RESETS_PER_HOUR, window=60 * 60)
 
 #: Before ``admin.site.urls`` in the root URLconf, so that the admin's login is this one.
@@ -53,7 +66,7 @@ urlpatterns: list[URLPattern] = [
     path("logout/", auth.LogoutView.as_view(), name="logout"),
     path("password_change/", auth.PasswordChangeView.as_view(), name="password_change"),
     path("password_change/done/", auth.PasswordChangeDoneView.as_view(), name="password_change_done"),
-    path("password_reset/", with_email(reset_limited(auth.PasswordResetView.as_view())), name="password_reset"),
+    path("password_reset/", with_email(reset_limited(PasswordResetView.as_view())), name="password_reset"),
     path("password_reset/done/", with_email(auth.PasswordResetDoneView.as_view()), name="password_reset_done"),
     path(
         "reset/<uidb64>/<token>/",
