@@ -309,9 +309,8 @@ def _expected_seq(data: Mapping[str, Any]) -> int:
         raise ApplicationError(ErrorCode.INVALID_INPUT, _("This form is incomplete: reload the page.")) from None
 
 
-def _open_request_id(match: Match) -> int | None:
-    request = open_correction_request(match)
-    return request.pk if request is not None else None
+def _request_ids(match: Match) -> tuple[int, ...]:
+    return tuple(CorrectionRequest.objects.filter(match=match).values_list("pk", flat=True))
 
 
 def perform(match: Match, actors: dict[int, Actor], data: Mapping[str, Any]) -> services.Recorded | None:
@@ -330,12 +329,12 @@ def perform(match: Match, actors: dict[int, Actor], data: Mapping[str, Any]) -> 
     if kind == "take-back":
         return services.take_back(match.pk, side=side, **common)
     if kind == "ask-correction":
-        services.request_correction(
-            match.pk, side=side, actor=actor, reason=str(data.get("reason", "")), expected_seq=common["expected_seq"]
-        )
+        services.request_correction(match.pk, side=side, reason=str(data.get("reason", "")), **common)
         return None
     if kind == "answer-correction":
-        request = _int(data, "request", tuple(r for r in [_open_request_id(match)] if r), _("Reload the page."))
+        # Any request of this match: the service answers the same answer sent again (its first answer lost on the
+        # way) without writing, and refuses anything else about a request already answered.
+        request = _int(data, "request", _request_ids(match), _("Reload the page."))
         services.answer_correction(request, actor=actor, accept=data.get("accept") == "1")
         return None
     if kind == "opening-roll":
