@@ -11,7 +11,11 @@ Routes (games/entry_urls.py, under ``/play/``):
 - ``/play/match/<id>/``: the entry page, for whoever holds a side of the match: an entry link kept in the session,
   or the account of one of its players (``games.access.sides_of``). GET shows it; every form POSTs to it with the
   CSRF token, the sequence number the page showed (``expected_seq``) and a per-form idempotency key, and the
-  answer is a redirect back (303) or the page again with the refusal above the board (400, 403, 409).
+  answer is a redirect back (303) or the page again with the refusal above the board (400, 403, 409). The same
+  form sent again (its first answer lost on a dropped connection) is answered as the first one was and writes
+  nothing, for every kind (the idempotency key; an answer to a correction by its sameness). With JavaScript,
+  static/js/entry-outbox.js sends the forms itself and keeps on the phone those made while the network is down,
+  to send them in order when it is back.
 - ``/play/match/<id>/live/``: the live part of the page, polled by htmx; ``304`` while its ETag is current.
 
 Terms: a *seat* is the sides (0, 1) this visitor holds, each with the :class:`~games.access.Actor` that acts for
