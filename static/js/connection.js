@@ -80,14 +80,16 @@
       }
     });
   });
-  document.addEventListener("htmx:afterRequest", function (event) {
+  // Every answer, 304 included, passes htmx:beforeSwap on the live part while it is still in the page (a part
+  // swapped by its answer is out of the document by htmx:afterRequest, whose event then reaches nobody).
+  document.addEventListener("htmx:beforeSwap", function (event) {
     var xhr = event.detail.xhr;
     if (!polled(event.detail.elt) || !xhr) {
       return;
     }
     if (xhr.status >= 200 && xhr.status < 400) {
       answered();
-    } else if (xhr.status === 0 || xhr.status >= 500) {
+    } else if (xhr.status >= 500) {
       failed(); // the server is down or restarting: the same words, polling goes on
     }
   });

@@ -363,6 +363,10 @@
     var current = live();
     if (fresh && current && window.htmx) {
       window.htmx.swap(current, fresh.outerHTML, { swapStyle: "outerHTML" });
+      var repeated = state.report && live() ? live().querySelector(".entry-error") : null;
+      if (repeated) {
+        repeated.remove(); // the outbox says it, naming the entry
+      }
     } else {
       window.location.assign(pageUrl);
       return;

@@ -10,7 +10,8 @@ games:
    wait, and they are sent in order when it is back; the live pages say "Reconnecting" and catch up; the log is
    what the players entered, every action exactly once;
 2. the opponent's entry wins the race: the entry kept on the phone is refused on arrival with the reason, the one
-   entered after it is not sent, and nothing is recorded twice.
+   entered after it is not sent, and nothing is recorded twice;
+3. the venue display, a division's page and "Your next match" off the network say "Reconnecting" and catch up.
 
 tests/web/browser/conftest.py's ``Pages`` opens the pages, takes the screenshots and fails a test on any console
 error but the ones a dropped connection makes (listed in ``OFFLINE``). Run with RUN_BROWSER_TESTS=1.
@@ -26,12 +27,17 @@ from typing import Any
 
 import pytest
 from django.test import override_settings
+from django.urls import reverse
 from playwright.sync_api import expect
 from pytest_django.live_server_helper import LiveServer
 
 from games import access
+from games.access import Actor
 from games.models import Action, Match
+from tests.tournaments.services.support import director_win
 from tests.web.browser.conftest import Pages
+from tests.web.browser.test_venue import room_of
+from tournaments.models import Pairing
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -179,9 +185,10 @@ def test_two_phones_ride_out_a_dropped_wifi_and_the_log_is_what_they_entered(roo
     room.shot(alice, "alice-back-sent")
     expect(bob.locator("#entry-prompt")).to_have_text("Bob, your turn: double or enter your roll.", timeout=LIVE)
 
-    # Both phones off the network: Bob doubles on his; Alice's page says it is reconnecting, and stays as it was.
+    # Both phones off the network, and the spectator's: Bob doubles on his; the others say they are reconnecting.
     bob.context.set_offline(True)
     alice.context.set_offline(True)
+    spectator.context.set_offline(True)
     bob.get_by_role("button", name="Double (to 2)").click()
     expect(waiting(bob)).to_contain_text("Not sent yet: 1 entry is waiting", timeout=LIVE)
     expect(waiting(bob).locator("li")).to_have_text(["Double (to 2)"])
@@ -192,12 +199,16 @@ def test_two_phones_ride_out_a_dropped_wifi_and_the_log_is_what_they_entered(roo
     expect(alice.locator("#entry-prompt")).to_have_text("Waiting for Bob.")
     room.shot(bob, "bob-offline-double-waiting")
     room.shot(alice, "alice-offline-reconnecting")
+    expect(spectator.locator(".connection-status")).to_contain_text("Reconnecting", timeout=LIVE)
     bob.context.set_offline(False)  # Bob first: his double arrives; Alice is still off
     expect(waiting(bob)).to_contain_text("Sent when the connection came back: Double (to 2).", timeout=LIVE)
     expect(alice.locator("#entry-prompt")).to_have_text("Waiting for Bob.")
     alice.context.set_offline(False)
     expect(alice.locator("#entry-prompt")).to_have_text("Alice, you are doubled to 2: take or drop?", timeout=LIVE)
     expect(alice.locator(".connection-status")).to_have_text("Connected again: up to date.")
+    spectator.context.set_offline(False)
+    expect(spectator.locator("#live")).to_contain_text("Alice to take or drop", timeout=LIVE)  # caught up
+    expect(spectator.locator(".connection-status")).to_have_text("Connected again: up to date.")
 
     # Alice drops off the network again and drops the double; then Bob, off the network too, starts game 2.
     alice.context.set_offline(True)
@@ -257,6 +268,7 @@ def test_the_opponents_entry_wins_the_race_and_the_kept_one_is_refused_not_doubl
         "Not recorded: Game 1: Bob won (single, cube 1). Your opponent moved first: check the board and enter again.",
         timeout=LIVE,
     )
+    expect(bob.locator(".entry-error")).to_have_count(0)  # said once, in the box that names the entry
     expect(waiting(bob).locator(".outbox-dropped")).to_have_text(
         "Not sent, as they came after it: Game 2: Bob won (single, cube 1). Check the board and enter them again."
     )
@@ -277,3 +289,31 @@ def result(page: Any, game: int, winner: str, won_as: str) -> None:
     ).tap()
     form.locator("fieldset", has_text="Won as").locator("label", has_text=re.compile(f"^{won_as}$")).tap()
     form.get_by_role("button", name="Enter the result").click()
+
+
+def test_the_room_s_live_pages_say_reconnecting_and_catch_up(room: Pages, director: Any) -> None:
+    """The venue display, a division's page and a player's "Your next match", off the network while a result comes
+    in: they say "Reconnecting" (not an error, not silence) and catch up when it is back."""
+    players, guests = [f"Player {i}" for i in range(1, 5)], [f"Guest {i}" for i in range(1, 5)]
+    event, main, _side = room_of(director, "Club night", players, guests, None)
+    pairing = Pairing.objects.filter(division=main, match__isnull=False).order_by("pk").first()
+    assert pairing is not None and pairing.match is not None
+    display = room.open(reverse("tournaments:event-display", args=[event.slug]), viewport="display")
+    division = room.open(reverse("tournaments:division-detail", args=[event.slug, main.slug]), viewport="phone")
+    player = phone(room, pairing.match, 0)
+    player.goto(reverse("pairing_entry:next"))
+    for page in (display, division, player):
+        page.context.set_offline(True)
+    director_win(pairing, pairing.entry_a, Actor(user=director))  # a result while they are off the network
+    winner = pairing.entry_a.player.display_name
+    for page in (display, division, player):
+        expect(page.locator(".connection-status")).to_contain_text("Reconnecting", timeout=LIVE)
+    room.shot(display, "display-reconnecting")
+    room.shot(division, "division-reconnecting")
+    for page in (display, division, player):
+        page.context.set_offline(False)
+    for page in (display, division, player):
+        expect(page.locator(".connection-status")).to_have_text("Connected again: up to date.", timeout=LIVE)
+    expect(division.locator("#standings")).to_contain_text(winner, timeout=LIVE)
+    expect(division.locator("#standings")).not_to_contain_text("No standings yet")
+    room.shot(division, "division-caught-up")
