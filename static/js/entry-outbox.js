@@ -3,9 +3,10 @@
  * network is kept on the phone and sent as soon as the connection is back. On top of a page that works without it:
  * without this script every form posts and the answer is a new page, as before.
  *
- * - Every entry form (form.entry-form) is sent by this script instead of the browser: the form's fields as they
- *   are (the CSRF token, the sequence number the page showed, the form's idempotency key). Recorded (a 303 back to
- *   the page), the page is loaded again, as a posted form would have been.
+ * - Every entry form of the match (form.entry-form posting to the page) is sent by this script instead of the
+ *   browser: the form's fields as they are (the CSRF token, the sequence number the page showed, the form's
+ *   idempotency key). Recorded (a 303 back to the page), the live part of the page it leads to takes the place of
+ *   the page's own, as the page a posted form leads to would have.
  * - The network down (the request fails, or gets no answer within 15 s), the entry stays in the outbox, kept in
  *   localStorage for this page (a reload on the same page keeps it), and the page says it is waiting to be sent
  *   and how many. It is sent again every few seconds and as soon as the browser says it is back online; entries
@@ -270,7 +271,7 @@
       method: "POST",
       body: new URLSearchParams(item.fields),
       credentials: "same-origin",
-      redirect: "manual",
+      redirect: "follow",
       headers: { "X-Requested-With": "entry-outbox" },
     };
     if (controller) {
@@ -289,22 +290,25 @@
     }
     sending = true;
     var item = state.items[0];
-    post(item).then(
-      function (response) {
-        if (response.type === "opaqueredirect" || (response.status >= 200 && response.status < 300)) {
-          recorded(item);
-        } else if (response.status >= 500 || response.status === 429) {
-          down(); // the server is busy or restarting: the entry waits, as for a dropped connection
-        } else {
-          return response.text().then(function (html) {
-            refused(item, html);
-          });
+    post(item)
+      .then(function (response) {
+        if (response.status >= 500 || response.status === 429) {
+          return down; // the server is busy or restarting: the entry waits, as for a dropped connection
         }
-      },
-      function () {
-        down();
-      }
-    );
+        var back = response.ok && response.redirected && new URL(response.url).pathname === pageUrl;
+        return response.text().then(function (html) {
+          // Recorded: the 303 back to the page, followed. Anything else is a refusal, with its page.
+          return back ? recorded.bind(null, item, html) : refused.bind(null, item, html);
+        });
+      })
+      .then(
+        function (next) {
+          next();
+        },
+        function () {
+          down(); // no answer, or cut off half-way (sending it again is safe)
+        }
+      );
   }
 
   function down() {
@@ -319,7 +323,7 @@
     schedule();
   }
 
-  function recorded(item) {
+  function recorded(item, html) {
     sending = false;
     failures = 0;
     state.items.shift();
@@ -338,7 +342,19 @@
     state.sent = [];
     state.waited = false;
     save();
-    window.location.assign(pageUrl); // as a recorded form would: the page as it is now
+    show(html); // the page as it is now, as the recorded form's redirect would show it
+    render();
+  }
+
+  /** The live part of ``html`` (a page the server answered) in place of the page's own, or the page loaded again. */
+  function show(html) {
+    var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("entry-live");
+    var current = live();
+    if (fresh && current && window.htmx) {
+      window.htmx.swap(current, fresh.outerHTML, { swapStyle: "outerHTML" });
+    } else {
+      window.location.assign(pageUrl);
+    }
   }
 
   function refused(item, html) {
@@ -359,17 +375,10 @@
     state.sent = [];
     state.waited = false;
     save();
-    var fresh = page.getElementById("entry-live");
-    var current = live();
-    if (fresh && current && window.htmx) {
-      window.htmx.swap(current, fresh.outerHTML, { swapStyle: "outerHTML" });
-      var repeated = state.report && live() ? live().querySelector(".entry-error") : null;
-      if (repeated) {
-        repeated.remove(); // the outbox says it, naming the entry
-      }
-    } else {
-      window.location.assign(pageUrl);
-      return;
+    show(html);
+    var repeated = state.report && live() ? live().querySelector(".entry-error") : null;
+    if (repeated) {
+      repeated.remove(); // the outbox says it, naming the entry
     }
     render();
   }
