@@ -11,7 +11,8 @@ games:
    what the players entered, every action exactly once;
 2. the opponent's entry wins the race: the entry kept on the phone is refused on arrival with the reason, the one
    entered after it is not sent, and nothing is recorded twice;
-3. the venue display, a division's page and "Your next match" off the network say "Reconnecting" and catch up.
+3. the laptop out of reach while the phone believes it is online: the entry is kept, through a reload too;
+4. the venue display, a division's page and "Your next match" off the network say "Reconnecting" and catch up.
 
 tests/web/browser/conftest.py's ``Pages`` opens the pages, takes the screenshots and fails a test on any console
 error but the ones a dropped connection makes (listed in ``OFFLINE``). Run with RUN_BROWSER_TESTS=1.
@@ -45,6 +46,7 @@ HOST = "club-laptop.test"
 LIVE = 15_000  # ms: the entry and match pages poll every 3 s, a kept entry is sent again within 8 s
 OFFLINE = (
     "net::ERR_INTERNET_DISCONNECTED",  # a poll or a send while the phone is off the network
+    "net::ERR_FAILED",  # a send that does not reach the laptop (test 3)
     "htmx:sendError",  # htmx logs the failed poll (its error and its end)
     "htmx:afterRequest",
     "status of 409",  # the refused entry (test 2)
@@ -279,6 +281,32 @@ def test_the_opponents_entry_wins_the_race_and_the_kept_one_is_refused_not_doubl
     assert Match.objects.get(pk=match.pk).score == (2, 0)
     bob.get_by_role("button", name="OK").click()
     expect(waiting(bob)).to_be_hidden()
+
+
+def test_an_entry_kept_on_the_phone_survives_a_reload_and_is_sent_once(room: Pages, new_match: Any) -> None:
+    """The Wi-Fi up but the laptop out of reach (the phone says it is online, every send fails): the entry is kept,
+    a reload of the page keeps it, and it goes once the laptop answers again."""
+    match = new_match(length=5, entry_mode=Match.EntryMode.SCORESHEET)
+    alice = phone(room, match, 0)
+    page_url = f"**/play/match/{match.pk}/"
+
+    def no_sends(route: Any) -> None:
+        route.abort() if route.request.method == "POST" else route.continue_()
+
+    alice.route(page_url, no_sends)
+    result(alice, 1, "Alice", "single")
+    expect(waiting(alice)).to_contain_text("Not sent yet: 1 entry is waiting", timeout=LIVE)
+    alice.reload()
+    expect(waiting(alice).locator("li")).to_have_text(["Game 1: Alice won (single, cube 1)"])
+    expect(waiting(alice)).to_contain_text("Not sent yet: 1 entry is waiting")
+    expect(alice.get_by_role("button", name="Enter the result")).to_be_disabled()  # behind what the phone holds
+    assert log(match) == []
+    alice.unroute(page_url, no_sends)
+    expect(waiting(alice)).to_contain_text(
+        "Sent when the connection came back: Game 1: Alice won (single, cube 1).", timeout=LIVE
+    )
+    expect(alice.locator(".entry-score .points").first).to_have_text("1")
+    assert log(match) == [("game-result", 0, "")]
 
 
 def result(page: Any, game: int, winner: str, won_as: str) -> None:
