@@ -11,7 +11,11 @@ Routes (games/entry_urls.py, under ``/play/``):
 - ``/play/match/<id>/``: the entry page, for whoever holds a side of the match: an entry link kept in the session,
   or the account of one of its players (``games.access.sides_of``). GET shows it; every form POSTs to it with the
   CSRF token, the sequence number the page showed (``expected_seq``) and a per-form idempotency key, and the
-  answer is a redirect back (303) or the page again with the refusal above the board (400, 403, 409).
+  answer is a redirect back (303) or the page again with the refusal above the board (400, 403, 409). The same
+  form sent again (its first answer lost on a dropped connection) is answered as the first one was and writes
+  nothing, for every kind (the idempotency key; an answer to a correction by its sameness). With JavaScript,
+  static/js/entry-outbox.js sends the forms itself and keeps on the phone those made while the network is down,
+  to send them in order when it is back.
 - ``/play/match/<id>/live/``: the live part of the page, polled by htmx; ``304`` while its ETag is current.
 
 Terms: a *seat* is the sides (0, 1) this visitor holds, each with the :class:`~games.access.Actor` that acts for
@@ -321,9 +325,8 @@ def _expected_seq(data: Mapping[str, Any]) -> int:
         raise ApplicationError(ErrorCode.INVALID_INPUT, _("This form is incomplete: reload the page.")) from None
 
 
-def _open_request_id(match: Match) -> int | None:
-    request = open_correction_request(match)
-    return request.pk if request is not None else None
+def _request_ids(match: Match) -> tuple[int, ...]:
+    return tuple(CorrectionRequest.objects.filter(match=match).values_list("pk", flat=True))
 
 
 def perform(match: Match, actors: dict[int, Actor], data: Mapping[str, Any]) -> services.Recorded | None:
@@ -342,12 +345,12 @@ def perform(match: Match, actors: dict[int, Actor], data: Mapping[str, Any]) -> 
     if kind == "take-back":
         return services.take_back(match.pk, side=side, **common)
     if kind == "ask-correction":
-        services.request_correction(
-            match.pk, side=side, actor=actor, reason=str(data.get("reason", "")), expected_seq=common["expected_seq"]
-        )
+        services.request_correction(match.pk, side=side, reason=str(data.get("reason", "")), **common)
         return None
     if kind == "answer-correction":
-        request = _int(data, "request", tuple(r for r in [_open_request_id(match)] if r), _("Reload the page."))
+        # Any request of this match: the service answers the same answer sent again (its first answer lost on the
+        # way) without writing, and refuses anything else about a request already answered.
+        request = _int(data, "request", _request_ids(match), _("Reload the page."))
         services.answer_correction(request, actor=actor, accept=data.get("accept") == "1")
         return None
     if kind == "opening-roll":

@@ -617,20 +617,38 @@ def take_back_target(match: Match, side: int, *, director: bool = False) -> Acti
 
 
 def request_correction(
-    match_id: int, *, actor: Actor, side: int, reason: str, expected_seq: int | None = None
+    match_id: int,
+    *,
+    actor: Actor,
+    side: int,
+    reason: str,
+    expected_seq: int | None = None,
+    idempotency_key: str | None = None,
 ) -> CorrectionRequest:
     """A player asks to undo his last entry in force when his opponent has entered something since (too late to
     take it back): the opponent accepts it on his phone, or a director decides (:func:`answer_correction`).
-    Nothing changes in the log until then.
+    Nothing changes in the log until then. A retry with the same ``idempotency_key`` answers the first request,
+    whatever became of it since (the same side asking; another side's key is refused).
 
     :raises ApplicationError: INVALID_INPUT without a reason, CONFLICT with nothing of his to undo or a request
-        already waiting.
+        already waiting, IDEMPOTENCY_KEY_REUSED for a key that asked for another side.
     """
     if not reason.strip():
         raise ApplicationError(ErrorCode.INVALID_INPUT, "say what was wrong (your opponent and the director read it)")
+    _check_key(idempotency_key)
     with transaction.atomic():
         match = _lock(match_id)
         check_can_act(actor, match, side)
+        if idempotency_key is not None:
+            prior = CorrectionRequest.objects.filter(match=match, idempotency_key=idempotency_key).first()
+            if prior is not None:
+                if prior.side != side:
+                    raise ApplicationError(
+                        ErrorCode.IDEMPOTENCY_KEY_REUSED,
+                        f"the idempotency key {idempotency_key!r} already asked for a correction for the other side: "
+                        "a new request needs a new key",
+                    )
+                return prior
         _check_seq(match, expected_seq)
         if CorrectionRequest.objects.filter(match=match, status=CorrectionRequest.Status.OPEN).exists():
             raise ApplicationError(ErrorCode.CONFLICT, "a correction is already asked for in this match: wait for it")
@@ -642,7 +660,12 @@ def request_correction(
                 "it (a last entry nobody has answered yet: take it back)",
             )
         return CorrectionRequest.objects.create(
-            match=match, side=side, undoes=target, reason=reason.strip()[:500], asked_by_token=actor.token
+            match=match,
+            side=side,
+            undoes=target,
+            reason=reason.strip()[:500],
+            asked_by_token=actor.token,
+            idempotency_key=idempotency_key,
         )
 
 
@@ -666,9 +689,11 @@ def last_entry_of(match: Match, side: int) -> Action | None:
 def answer_correction(request_id: int, *, actor: Actor, accept: bool) -> CorrectionRequest:
     """The opponent of the player who asked (or a director) accepts or refuses a correction. Accepted, the entry
     and every entry in force after it are undone, latest first, each by a correction row of the log naming who
-    asked, who accepted and why; refused, nothing changes in the log.
+    asked, who accepted and why; refused, nothing changes in the log. The same answer sent again by whoever gave
+    it (its first answer lost on the way) answers the request as it stands, without writing.
 
-    :raises ApplicationError: NOT_FOUND, CONFLICT when already answered, FORBIDDEN for the player who asked.
+    :raises ApplicationError: NOT_FOUND, CONFLICT when already answered (otherwise), FORBIDDEN for the player who
+        asked.
     """
     request = CorrectionRequest.objects.filter(pk=request_id).first()
     if request is None:
@@ -677,6 +702,8 @@ def answer_correction(request_id: int, *, actor: Actor, accept: bool) -> Correct
         match = _lock(request.match_id)
         request = CorrectionRequest.objects.select_for_update().get(pk=request_id)
         if request.status != CorrectionRequest.Status.OPEN:
+            if _same_answer(request, actor, accept):
+                return request
             raise ApplicationError(ErrorCode.CONFLICT, f"this correction was already {request.status}")
         other = 1 - request.side
         check_can_act(actor, match, other)
@@ -693,6 +720,17 @@ def answer_correction(request_id: int, *, actor: Actor, accept: bool) -> Correct
         request.answered_by_user = actor.user if actor.user is not None and actor.user.is_authenticated else None
         request.save(update_fields=["status", "answered_at", "answered_by_token", "answered_by_user"])
         return request
+
+
+def _same_answer(request: CorrectionRequest, actor: Actor, accept: bool) -> bool:
+    """Whether ``request`` was answered ``accept`` by ``actor`` (his entry link, else his account)."""
+    status = CorrectionRequest.Status.ACCEPTED if accept else CorrectionRequest.Status.REFUSED
+    if request.status != status:
+        return False
+    if actor.token is not None:
+        return request.answered_by_token_id == actor.token.pk
+    user = actor.user
+    return user is not None and user.is_authenticated and request.answered_by_user_id == user.pk
 
 
 def _answerer(actor: Actor, match: Match, side: int) -> str:

@@ -903,7 +903,8 @@ def test_a_refused_correction_changes_nothing(new_match: Any) -> None:
     ok(bob.post("answer-correction", request=request.group(1), accept="0"), match)
     assert kinds(match) == before
     response = bob.post("answer-correction", request=request.group(1), accept="1")
-    assert response.status_code == 400 and kinds(match) == before
+    assert response.status_code == 409 and "already refused" in error_of(response.content.decode())
+    assert kinds(match) == before
 
 
 def test_the_director_sees_a_correction_asked_for_and_decides_it(
