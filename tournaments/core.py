@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -476,7 +476,7 @@ def round_words(rnd: Round, division: Division | None = None, *, final: bool = F
         return knockout_round_words(rnd.number, knockout_rounds(division))
     if grand:
         return "Grand final" if grand == 1 else "Grand final reset (if needed)"
-    names = _DOUBLE_NAMES if division.format == Division.Format.DOUBLE else _BRACKET_NAMES
+    names: Mapping[str, str] = _DOUBLE_NAMES if division.format == Division.Format.DOUBLE else _BRACKET_NAMES
     bracket = names.get(rnd.bracket, _BRACKET_NAMES.get(rnd.bracket))
     if bracket is None:
         return f"Round {rnd.number}"

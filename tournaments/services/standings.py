@@ -117,7 +117,7 @@ def recompute_standings(division_id: int) -> int:
                 counted.append(values)
             elif _to_be_played(status, confirmation):
                 pending[(values[1], values[0])] += 1
-            elif values[8] == Pairing.Decision.DOUBLE_FORFEIT and None not in (values[3], values[4]):
+            elif values[8] == Pairing.Decision.DOUBLE_FORFEIT and values[3] is not None and values[4] is not None:
                 doubled.append((values[0], values[1], values[2], values[3], values[4]))
         entries: list[_Entry] = list(
             division.entries.exclude(seed__isnull=True, place="").values_list("pk", "seed", "status")
@@ -276,7 +276,9 @@ def knockout_places(
     qualified = list(division.knockout_seeds)
     played = [c for c in knockout if c[3] is not None and c[4] is not None]
     out_at = {_loser(c): c[0] for c in played}
-    todo = {} if finished else {n: k for (bracket, n), k in pending.items() if bracket == Round.Bracket.MAIN}
+    todo: dict[float, int] = (
+        {} if finished else {n: k for (bracket, n), k in pending.items() if bracket == Round.Bracket.MAIN}
+    )
     champion = max(knockout, key=lambda c: (c[0], c[2]))[5] if finished and knockout else None
     places = flight_places(out_at, champion, todo)
     taken = set(qualified)
@@ -379,7 +381,7 @@ def _flight_places(
     out: dict[str, dict[int, Place]] = {}
     for flight in (Round.Bracket.MAIN, Round.Bracket.CONSOLATION, Round.Bracket.LAST_CHANCE):
         matches = [c for c in played if c[1] == flight]
-        todo = {number: n for (bracket, number), n in pending.items() if bracket == flight}
+        todo: dict[float, int] = {number: n for (bracket, number), n in pending.items() if bracket == flight}
         if flight != Round.Bracket.MAIN and (todo or not matches):
             continue
         out_at: dict[int, float] = {_loser(c): c[0] for c in matches}
@@ -430,7 +432,9 @@ def _double_places(
         for number, bracket, _board, a, b in doubled:
             stage = number if bracket == Round.Bracket.CONSOLATION else drops_into.get(number, _GRAND_FINAL) - 0.5
             out_at.update({a: stage, b: stage})
-    todo = {number: n for (bracket, number), n in pending.items() if bracket == Round.Bracket.CONSOLATION}
+    todo: dict[float, int] = {
+        number: n for (bracket, number), n in pending.items() if bracket == Round.Bracket.CONSOLATION
+    }
     if not over and _GRAND_FINAL not in out_at.values():
         todo[_GRAND_FINAL] = 1
     return flight_places(out_at, champion, todo)
