@@ -437,7 +437,11 @@ def _walkovers(division: Division) -> set[str]:
 
 # -- words ---------------------------------------------------------------------------------------------------------
 
-_BRACKET_NAMES: dict[str, str] = {Round.Bracket.MAIN: "Main", Round.Bracket.CONSOLATION: "Consolation", "last-chance": "Last chance"}
+_BRACKET_NAMES: dict[str, str] = {
+    Round.Bracket.MAIN: "Main",
+    Round.Bracket.CONSOLATION: "Consolation",
+    "last-chance": "Last chance",
+}
 
 
 def knockout_rounds(division: Division) -> int:
