@@ -399,10 +399,14 @@
       form.setAttribute("data-sent", "1");
       pending = form;
       var fields = [];
-      new FormData(form, event.submitter || null).forEach(function (value, name) {
+      var button = event.submitter || null;
+      new FormData(form, button).forEach(function (value, name) {
         fields.push([name, String(value)]);
       });
-      var item = { fields: fields, kind: field(fields, "kind"), label: describe(form, fields, event.submitter) };
+      if (button && button.name && !field(fields, button.name)) {
+        fields.push([button.name, button.value]); // a browser whose FormData leaves out the button pressed
+      }
+      var item = { fields: fields, kind: field(fields, "kind"), label: describe(form, fields, button) };
       form.querySelectorAll("button").forEach(function (button) {
         button.disabled = true;
       });
