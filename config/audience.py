@@ -27,12 +27,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 from django.urls import ResolverMatch
 from django.utils.cache import patch_cache_control
+
+R = TypeVar("R", bound=HttpResponseBase)
 
 #: Seconds a shared cache may keep what can change any moment (live parts, pages of what is in play).
 LIVE_SECONDS = 1
@@ -77,7 +79,7 @@ def private(view: Callable[..., Any]) -> Callable[..., Any]:
     return view
 
 
-def settled(response: HttpResponseBase) -> HttpResponseBase:
+def settled(response: R) -> R:
     """Mark ``response`` as showing what has finished: a shared cache may keep it :data:`SETTLED_SECONDS`."""
     response.settled = True  # type: ignore[attr-defined]
     return response
