@@ -34,7 +34,7 @@ from django.http import HttpRequest, HttpResponseBase
 from django.urls import ResolverMatch
 from django.utils.cache import patch_cache_control
 
-R = TypeVar("R", bound=HttpResponseBase)
+_Response = TypeVar("_Response", bound=HttpResponseBase)
 
 #: Seconds a shared cache may keep what can change any moment (live parts, pages of what is in play).
 LIVE_SECONDS = 1
@@ -79,7 +79,7 @@ def private(view: Callable[..., Any]) -> Callable[..., Any]:
     return view
 
 
-def settled(response: R) -> R:
+def settled(response: _Response) -> _Response:
     """Mark ``response`` as showing what has finished: a shared cache may keep it :data:`SETTLED_SECONDS`."""
     response.settled = True  # type: ignore[attr-defined]
     return response
