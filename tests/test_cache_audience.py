@@ -182,3 +182,12 @@ def test_a_live_part_keeps_its_etag_and_304(world: World) -> None:
     again = Client().get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 304
     _assert_shared(again, url)
+
+
+def test_a_finished_division_may_be_kept_longer_than_one_in_play(world: World) -> None:
+    url = reverse("tournaments:division-detail", args=[world.division.event.slug, world.division.slug])
+    assert "s-maxage=1" in Client().get(url)["Cache-Control"]
+    Division.objects.filter(pk=world.division.pk).update(
+        status=Division.Status.FINISHED, standings_status=Division.Work.CURRENT
+    )
+    assert "s-maxage=60" in Client().get(url)["Cache-Control"]
