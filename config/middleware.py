@@ -82,11 +82,14 @@ def is_database_unavailable(exc: BaseException) -> bool:
 
     PostgreSQL's driver raises OperationalError only for what the server or the network did (a connection refused,
     dropped or closed, the server shutting down, a statement timeout, a deadlock): all worth a retry. SQLite raises
-    it for malformed SQL too, so there it counts only once the connection itself is gone."""
+    it for malformed SQL too, so there it counts only once the connection itself is gone, or for a write lock still
+    held by another when the busy timeout ran out (``SQLITE_BUSY_TIMEOUT``: a retry will find it free)."""
     if isinstance(exc, InterfaceError):
         return True
     if not isinstance(exc, OperationalError):
         return False
+    if connection.vendor == "sqlite" and "database is locked" in str(exc):
+        return True
     return connection.vendor == "postgresql" or connection.connection is None or not connection.is_usable()
 
 

@@ -68,3 +68,22 @@ def test_backups_are_online_copies_and_the_newest_are_kept(tmp_path: Path) -> No
     assert (tmp_path / "fresh" / "secret_key").read_text() == "k" * 50
     with pytest.raises(venue.VenueError, match="no backup at"):
         venue.restore_backup(tmp_path / "missing.sqlite3", fresh)
+
+
+def test_a_write_lock_held_past_sqlites_busy_timeout_is_a_retryable_503_not_a_500(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from django.db import OperationalError
+
+    from config import middleware
+
+    class SQLite:
+        vendor = "sqlite"
+        connection = object()
+
+        def is_usable(self) -> bool:
+            return True
+
+    monkeypatch.setattr(middleware, "connection", SQLite())
+    assert middleware.is_database_unavailable(OperationalError("database is locked"))
+    assert not middleware.is_database_unavailable(OperationalError('near "SELEC": syntax error')), "a bug stays a 500"
