@@ -72,6 +72,10 @@ if PUBLIC_URL:
         _host = _public.hostname or ""
         ALLOWED_HOSTS = [f"[{_host}]" if ":" in _host else _host, *_LOOPBACK.split(",")]
     CSRF_TRUSTED_ORIGINS = [*CSRF_TRUSTED_ORIGINS, f"{_public.scheme}://{_public.netloc}"]
+    if _public.scheme == "http":
+        # A room's plain-HTTP address is not a secure context: browsers ignore Cross-Origin-Opener-Policy there and
+        # log an error on every page a phone opens, so the header is not sent.
+        SECURE_CROSS_ORIGIN_OPENER_POLICY = None
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -173,3 +173,21 @@ def test_compose_puts_the_repository_nginx_in_front_of_the_web_service() -> None
         "proxy_no_cache $bgmatch_personal",
     ):
         assert directive in template, directive
+
+
+def _setting(name: str, **env: str) -> str:
+    dropped = ("DEBUG", "BEHIND_TLS_PROXY", "SECRET_KEY", "PUBLIC_URL", "DJANGO_ALLOW_ASYNC_UNSAFE")
+    clean = {k: v for k, v in os.environ.items() if k not in dropped}
+    code = f"import django; django.setup(); from django.conf import settings; print(repr(settings.{name}))"
+    command = [sys.executable, "-c", code]
+    env = {**clean, "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "0", "SECRET_KEY": "x" * 50, **env}
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=True).stdout
+
+
+def test_a_rooms_plain_http_address_sends_no_opener_policy_a_browser_would_refuse() -> None:
+    """Over http://<laptop>:8000/ a phone's browser ignores Cross-Origin-Opener-Policy and logs an error on every
+    page: the venue's plain-HTTP address does not send it; an HTTPS one, and a deployment, keep it."""
+    assert _setting("SECURE_CROSS_ORIGIN_OPENER_POLICY", PUBLIC_URL="http://club-laptop.test:8000/").strip() == "None"
+    kept = _setting("SECURE_CROSS_ORIGIN_OPENER_POLICY", PUBLIC_URL="https://club.example.org/").strip()
+    assert kept == "'same-origin'"
+    assert _setting("SECURE_CROSS_ORIGIN_OPENER_POLICY", ALLOWED_HOSTS="bg.example.org").strip() == "'same-origin'"
