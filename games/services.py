@@ -1573,8 +1573,8 @@ def _players_named(pairs: Sequence[tuple[str, str]], *, by_name: bool = True) ->
     player (one made for an earlier pair of the same call still counts for the later ones)."""
     wanted = [tuple(" ".join(name.split()) for name in names) for names in pairs]
     found: dict[str, list[Player]] = {}
-    names = {text for texts in wanted for text in texts} if by_name else set()
-    for player in Player.objects.filter(display_name__in=names).order_by("id"):
+    looked_up = {text for texts in wanted for text in texts} if by_name else set()
+    for player in Player.objects.filter(display_name__in=looked_up).order_by("id"):
         found.setdefault(player.display_name, []).append(player)
     new: list[Player] = []
 
