@@ -205,3 +205,18 @@ def test_the_202_does_not_carry_an_earlier_analysis_as_current(dora: Any, settin
     assert read["current"] is False and len(read["players"]) == 2, "the earlier figures, not as current"
     again = client_of(dora).post(url(match), {"plies": 0}, format="json")  # pending: replaced, not redone
     assert again.status_code == 202 and again.json()["requested_plies"] == 0
+
+
+def test_failures_stored_with_gnubgs_error_text_now_say_it_in_words(dora: Any) -> None:
+    """Analyses that failed before this change kept the Python error text; the migration words them as new ones."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    match = new_match(dora)
+    MatchAnalysis.objects.create(
+        match=match, status="failed", error="GNU Backgammon reported: AttributeError: 'NoneType' object"
+    )
+    import_module("games.migrations.0014_analysis_errors_in_words").in_words(apps, None)
+    seen = APIClient().get(url(match)).json()
+    assert seen["error"] == "GNU Backgammon could not analyse this match (its error is in the worker's log)"
