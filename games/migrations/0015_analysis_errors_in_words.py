@@ -18,6 +18,6 @@ def in_words(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0013_analysis_requested_plies")]
+    dependencies = [("games", "0014_correction_request_idempotency_key")]
 
     operations = [migrations.RunPython(in_words, migrations.RunPython.noop)]
