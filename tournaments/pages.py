@@ -812,11 +812,20 @@ def _current_words(division: Division, rounds: list[tuple[str, int | None, int]]
     return out
 
 
-def correction_notes(division: Division) -> list[str]:
+def correction_notes(division: Division, pairings: Iterable[Pairing] | None = None) -> list[str]:
     """What the division page says of the results a director corrected: "Round 2, Table 1: Per Foss v Ola Dahl: the
-    director corrected the result (the wrong winner was entered)." and how the later rounds take it (one query)."""
+    director corrected the result (the wrong winner was entered)." and how the later rounds take it. From
+    ``pairings`` when the page has read them all (with their rounds and players), else one query, none when the
+    division's page fingerprint says it has no corrected result (``corrected``, :func:`division_for_page`)."""
+    if pairings is not None:
+        corrected = [p for p in pairings if p.decision == Pairing.Decision.DIRECTOR]
+        corrected.sort(key=lambda p: (p.round.number, p.round.bracket, p.board))
+    elif hasattr(division, "corrected") and not division.corrected:
+        corrected = []
+    else:
+        corrected = corrected_pairings(division)
     notes = []
-    for pairing in corrected_pairings(division):
+    for pairing in corrected:
         words = pairing_words(pairing, division)
         why = f" ({pairing.decision_reason})" if pairing.decision_reason else ""
         notes.append(_("%(pairing)s: the director corrected the result%(why)s.") % {"pairing": words, "why": why})

@@ -772,7 +772,9 @@ def division_page(request: HttpRequest, event: str, division: str) -> HttpRespon
         current = max((group.round for group in _rounds(page)), key=lambda rnd: rnd.number, default=None)
         offered = current is not None and current.number > 1 and services.round_needs_repairing(found, current)
         context["repair_offered"] = offered
-    context["corrections"] = correction_notes(found)
+    context["corrections"] = correction_notes(
+        found, [board.pairing for group in _rounds(page) for board in group.boards]
+    )
     return _answer(request, "director/division.html", context, failed)
 
 
