@@ -189,7 +189,7 @@ def follow_score_groups(division: Division, *, after: int) -> int:
             if found is None:
                 continue
             paired = found["paired"] or found["label"]
-            a, b = sorted((wins.get(board.entry_a_id, 0), wins.get(board.entry_b_id, 0)), reverse=True)
+            a, b = sorted((wins.get(board.entry_a_id or 0, 0), wins.get(board.entry_b_id or 0, 0)), reverse=True)
             now = f"score group {a}" if a == b else f"pulled up from score group {b} to score group {a}"
             words = now if now == paired else f"{now} (paired as {paired} before a correction)"
             if (found["pre"] or "") + words != board.reason:
