@@ -89,6 +89,10 @@ RESULT_KINDS = (
 STALE = gettext_lazy("Your opponent moved first: check the board and enter again.")
 NEW_LINK = gettext_lazy("Ask the director for a new link.")
 NOT_VALID = gettext_lazy("This entry link is not valid.")
+REPLACED = gettext_lazy(
+    "The director gave a new entry link for your side of this match: this phone no longer enters for it, and nothing "
+    "more is recorded from this page. Open the new link (your entry slip, printed again, carries it)."
+)
 
 
 # -- who holds a side ---------------------------------------------------------------------------------------------
@@ -126,6 +130,12 @@ def held_actors(request: HttpRequest, match: Match) -> dict[int, Actor]:
             for side in (0, 1):
                 actors.setdefault(side, Actor(user=user))
     return dict(sorted(actors.items()))
+
+
+def _replaced(request: HttpRequest, match: Match) -> bool:
+    """Whether this phone held an entry link of ``match`` that the director has since revoked ("Give a new link")."""
+    ids = held_token_ids(request)
+    return bool(ids) and EntryToken.objects.filter(pk__in=ids, match=match, revoked_at__isnull=False).exists()
 
 
 def _match(match_id: int) -> Match:
@@ -198,6 +208,8 @@ def entry_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match(match_id)
     actors = held_actors(request, match)
     if not actors:
+        if _replaced(request, match):
+            return _refused(request, str(REPLACED))
         return _refused(request, _("This page is for the players of this match: open your entry link again."))
     if request.method == "POST":
         return _post(request, match, actors)
@@ -210,6 +222,8 @@ def entry_live(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match(match_id)
     actors = held_actors(request, match)
     if not actors:
+        if _replaced(request, match):  # told at its next poll, and the page's forms go away
+            return render(request, "entry/_signed_out.html", {"message": REPLACED})
         return HttpResponse(status=403)
     versions = [panel.version(match) for panel in PANELS]
     asked = open_correction_request(match)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 
-from django.contrib.humanize.templatetags.humanize import ordinal
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.urls import reverse
@@ -24,9 +23,10 @@ from games.errors import ApplicationError
 from games.models import Match, Player
 from tournaments import services
 from tournaments.core import round_words
-from tournaments.models import Pairing
-from tournaments.pages import call_words
-from tournaments.selectors import finished_place_of, next_pairing_for
+from tournaments.models import Entry, Pairing
+from tournaments.pages import call_words, place_words
+from tournaments.selectors import final_prize_of, finished_place_of, next_pairing_for
+from tournaments.standings.payouts import cents_text
 
 #: How often "Your next match" asks whether a call was made (seconds).
 NEXT_POLL_SECONDS = 5
@@ -182,20 +182,24 @@ def _etag(rows: list[dict[str, object]]) -> str:
     return '"' + hashlib.sha256(repr(shown).encode()).hexdigest()[:24] + '"'
 
 
-def _ordinal(place: str) -> str:
-    """ "3" -> "3rd", "3-4" -> "3rd-4th"."""
-    return "-".join(str(ordinal(part)) for part in place.split("-"))
-
-
 def _over_words(player: Player) -> str:
-    """ "The Open is over: you finished 3rd-4th." once the player's division is over (and none of his runs)."""
+    """ "The Open is over: you finished 3rd-4th." once the player's division is over (and none of his runs), with
+    his prize when the published payout table pays him ("... 3rd-4th: your prize is 100.00.")."""
     found = finished_place_of(player)
     if found is None:
         return ""
     division, place = found
     if not place:
         return _("%(division)s is over.") % {"division": division.name}
-    return _("%(division)s is over: you finished %(place)s.") % {"division": division.name, "place": _ordinal(place)}
+    words = {"division": division.name, "place": place_words(place)}
+    entry_id = Entry.objects.filter(division=division, player=player).values_list("pk", flat=True).first()
+    prize = final_prize_of(division, entry_id) if entry_id is not None else None
+    if prize is None:
+        return _("%(division)s is over: you finished %(place)s.") % words
+    return _("%(division)s is over: you finished %(place)s, and your prize is %(prize)s.") % {
+        **words,
+        "prize": cents_text(prize),
+    }
 
 
 def _next_row(player: Player, pairing: Pairing | None, user: object) -> dict[str, object]:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.utils.functional import Promise
 from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
@@ -28,13 +29,14 @@ from tournaments.core import (
     knockout_round_words,
     knockout_rounds,
     pairing_state,
+    pairing_words,
     plan_of,
     play_order,
     round_words,
 )
 from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
 from tournaments.pairing.brackets import Plan, Winner
-from tournaments.selectors.common import SIDE_POOL, Payouts, payouts_of, standings_table
+from tournaments.selectors.common import SIDE_POOL, Payouts, corrected_pairings, payouts_of, standings_table
 from tournaments.selectors.public import (
     bracket_finals,
     divisions_with_players,
@@ -636,6 +638,9 @@ class StandingsView:
     flights: list[tuple[str, StrOrPromise]] = field(default_factory=list)  # (bracket, its place column's words)
     prize_columns: list[StrOrPromise] = field(default_factory=list)  # the published payout table's columns
     prizes_to_come: bool = False  # a published payout table whose paid places nobody holds yet: no empty column
+    # The registration seeds beside the names; not once a Swiss into a knockout has drawn its knockout, whose own
+    # seeds (the Swiss places) are the ones its pairings and bracket show on the same page.
+    seeds: bool = True
 
 
 def _standings_rounds(division: Division) -> list[int] | None:
@@ -688,6 +693,7 @@ def standings_view(division: Division, asked: int | None) -> StandingsView:
         flights=flights,
         prize_columns=[] if to_come else prize_columns(payouts),
         prizes_to_come=to_come,
+        seeds=not division.knockout_drawn,
     )
 
 
@@ -819,6 +825,51 @@ def _current_words(division: Division, rounds: list[tuple[str, int | None, int]]
     return out
 
 
+def correction_notes(division: Division, pairings: Iterable[Pairing] | None = None) -> list[str]:
+    """What the division page says of the results a director corrected: "Round 2, Table 1: Per Foss v Ola Dahl: the
+    director corrected the result (the wrong winner was entered)." and how the later rounds take it. From
+    ``pairings`` when the page has read them all (with their rounds and players), else one query, none when the
+    division's page fingerprint says it has no corrected result (``corrected``, :func:`division_for_page`)."""
+    if pairings is not None:
+        corrected = [p for p in pairings if p.decision == Pairing.Decision.DIRECTOR]
+        corrected.sort(key=lambda p: (p.round.number, p.round.bracket, p.board))
+    elif hasattr(division, "corrected") and not division.corrected:
+        corrected = []
+    else:
+        corrected = corrected_pairings(division)
+    notes = []
+    for pairing in corrected:
+        words = pairing_words(pairing, division)
+        why = f" ({pairing.decision_reason})" if pairing.decision_reason else ""
+        notes.append(_("%(pairing)s: the director corrected the result%(why)s.") % {"pairing": words, "why": why})
+    if notes and division.format in (Division.Format.SWISS, Division.Format.SWISS_KNOCKOUT):
+        notes.append(
+            _(
+                "The standings count the corrected results; the later Swiss rounds' pairings stand, and their boards "
+                "say the score groups as they are now."
+            )
+        )
+    return notes
+
+
+def place_words(place: str) -> str:
+    """A place as people say it: "3" -> "3rd", "3-4" -> "3rd-4th"."""
+    return "-".join(ordinal(part) for part in place.split("-"))
+
+
+def final_titles(division: Division) -> dict[int, StrOrPromise]:
+    """A finished division's players by entry id, each with what he finished: the winners' titles
+    (:func:`champion_titles`), everyone else his place ("Finished 2nd", "Finished 3rd-4th"); empty while the division
+    is played (two queries)."""
+    titles = champion_titles(division)
+    if not titles:
+        return {}
+    for row in standings_table(division):
+        place = str((row.places or {}).get(Round.Bracket.MAIN) or row.rank)
+        titles.setdefault(row.entry_id, _("Finished %(place)s") % {"place": place_words(place)})
+    return titles
+
+
 def champion_titles(division: Division) -> dict[int, StrOrPromise]:
     """A finished division's winners by entry id, each with the title it won ("Champion", "Consolation winner",
     "Winner"); empty while the division is played (one query)."""
@@ -913,6 +964,7 @@ class DisplayBoard:
     score: str
     state: str
     waiting: int = 0
+    length: int = 0  # the match's length: the score is read against it ("2-1, to 3")
 
 
 @dataclass(frozen=True)
@@ -974,6 +1026,7 @@ def _display_board(division: Division, board: Any, titles: dict[int, StrOrPromis
         score=score,
         state="waiting" if waiting else str(board.state),
         waiting=waiting,
+        length=p.length,
     )
 
 

@@ -217,3 +217,126 @@ def test_the_swiss_of_a_swiss_into_a_knockout_shows_no_empty_prize_column(dora: 
     finish_the_day(swiss_knockout_day(dora))
     over = text_of(Client().get("/events/club-day-2/open/"))  # the second event of the test
     assert standings_rows(over)["Per Foss"]["Prize"] == "400.00"
+
+
+# -- 26. the rest of the day -----------------------------------------------------------------------------------------
+
+
+def test_the_old_phone_after_give_a_new_link_is_told_at_its_next_poll(day: Day, dora: Any) -> None:
+    semi = day.slot("main-1-0")
+    old_phone = phone_with(day, "main-1-0", 0)
+    live = reverse("entry:live", args=[semi.match_id])
+    assert 'hx-trigger="every 3s"' in old_phone.get(live).content.decode()
+    form = {"action": "new-link", "new-link-side": "0"}
+    manage = f"/manage/{day.event.slug}/{day.division.slug}/match/{semi.key}/"
+    assert client_for(dora).post(manage, form).status_code == 302
+    told = old_phone.get(live)
+    assert told.status_code == 200  # swapped in by the poll, which leaves a 4xx answer unshown
+    page = told.content.decode()
+    assert "The director gave a new entry link for your side of this match" in page
+    assert "<form" not in page and "hx-trigger" not in page
+    assert (
+        "The director gave a new entry link"
+        in old_phone.get(reverse("entry:match", args=[semi.match_id])).content.decode()
+    )
+    assert Client().get(live).status_code == 403  # a phone that never held a link of it learns nothing
+
+
+def test_your_next_match_at_the_end_gives_the_place_and_the_prize(day: Day) -> None:
+    key, side = swiss_key_of(day, "Ane Moe")
+    phone = phone_with(day, key, side)
+    finish_the_day(day)
+    page = " ".join(phone.get(reverse("pairing_entry:next")).content.decode().split())
+    assert "Open is over: you finished 2nd, and your prize is 200.00." in page
+
+
+def test_the_venue_displays_now_playing_shows_the_match_length_with_the_score(day: Day) -> None:
+    day.win_round("main")  # the semi-finals: the final (3 points) is called
+    display = " ".join(text_of(Client().get(f"/display/{day.event.slug}/")).split())
+    assert '<td class="display-score">— <span class="display-length">to 3</span></td>' in display
+
+
+def test_one_kind_of_seed_badge_on_the_division_page_once_the_knockout_is_drawn(day: Day) -> None:
+    public = text_of(Client().get(f"/events/{day.event.slug}/{day.division.slug}/"))
+    standings = public[public.index('id="standings"') : public.index('id="pairings"')]
+    assert 'class="seed"' not in standings  # the registration seeds: not beside the knockout's
+    bracket = public[public.index('id="bracket"') : public.index('id="rounds"')]
+    assert 'class="seed"' in bracket and "The number beside a player is his knockout seed" in bracket
+    swiss = swiss_knockout_day(day.director, swiss_rounds_played=2)
+    during = text_of(Client().get(f"/events/{swiss.event.slug}/{swiss.division.slug}/"))
+    assert 'class="seed"' in during[during.index('id="standings"') : during.index('id="pairings"')]
+
+
+def test_the_payouts_csv_header_is_in_the_style_of_the_other_csvs(day: Day, dora: Any) -> None:
+    finish_the_day(day)
+    csv_text = client_for(dora).get(f"/manage/{day.event.slug}/{day.division.slug}/payouts.csv").content.decode()
+    assert csv_text.splitlines()[0] == "rank,player,place,prize"
+    assert csv_text.splitlines()[1] == "1,Per Foss,1,400.00"
+
+
+def test_after_the_end_the_directors_page_opens_no_round_and_gives_each_player_his_place(day: Day, dora: Any) -> None:
+    finish_the_day(day)
+    page = text_of(client_for(dora).get(f"/manage/{day.event.slug}/{day.division.slug}/"))
+    assert '<details class="round" open>' not in page
+    players = page[page.index('id="players-list"') :]
+    assert "Eliminated" not in players and "eliminated" not in players
+    found = re.findall(r'<span class="player">([^<]+)</span></th>\s*<td>[^<]*</td>\s*<td>([^<:]+)</td>', players)
+    rows = dict(found)
+    assert rows["Per Foss"] == "Winner" and rows["Ane Moe"] == "Finished 2nd", rows
+    assert rows["Kari Lund"] == "Finished 3rd-4th" and rows["Even Sand"] == "Finished 8th", rows
+
+
+# -- 25. after a correction ------------------------------------------------------------------------------------------
+
+
+def correct_round_2_board_1(day: Day, *, override: bool) -> Any:
+    """The director corrects the first board of round 2: its one game won by the other player."""
+    from games import services as games
+    from tournaments import services
+
+    board = day.division.pairings.get(round__bracket="swiss", round__number=2, board=1)
+    match = board.match
+    loser_side = 1 if board.winner_id == board.entry_a_id else 0
+    games.replace_game_result(
+        match.pk,
+        actor=day.actor,
+        game_number=1,
+        winner=loser_side,
+        kind=1,
+        cube_value=1,
+        reason="the wrong winner was entered",
+        expected_seq=match.seq,
+        override=override,
+    )
+    services.sync_division(day.division.pk)
+    services.recompute_standings(day.division.pk)
+    return day.division.pairings.get(pk=board.pk)
+
+
+def test_an_override_correction_is_said_on_the_division_page_its_round_pages_and_the_results_csv(dora: Any) -> None:
+    from games import services as games
+
+    day = swiss_knockout_day(dora, swiss_rounds_played=2)
+    started = day.division.pairings.filter(round__number=3, round__bracket="swiss").order_by("board").first()
+    games.record_opening_roll(started.match_id, actor=games.SYSTEM, dice=(3, 1), expected_seq=started.match.seq)
+    corrected = correct_round_2_board_1(day, override=True)
+    assert corrected.decision == "director"
+    public = html.unescape(text_of(Client().get(f"/events/{day.event.slug}/{day.division.slug}/")))
+    assert (
+        "Corrected results" in public and "the director corrected the result (the wrong winner was entered)" in public
+    )
+    round_3 = html.unescape(text_of(Client().get(f"/events/{day.event.slug}/{day.division.slug}/rounds/swiss/3/")))
+    assert "before a correction)" in round_3, round_3[round_3.index('id="round"') :][:3000]
+    director = html.unescape(text_of(client_for(dora).get(f"/manage/{day.event.slug}/{day.division.slug}/")))
+    assert "the director corrected the result (the wrong winner was entered)" in director
+    csv_text = Client().get(f"/events/{day.event.slug}/{day.division.slug}/results.csv").content.decode()
+    line = next(row for row in csv_text.splitlines() if row.startswith(f"2,swiss,{corrected.board},"))
+    assert ",director," in line, line
+
+
+def test_the_match_page_of_a_correction_before_the_next_round_points_to_pair_it_again(dora: Any) -> None:
+    day = swiss_knockout_day(dora, swiss_rounds_played=2)
+    corrected = correct_round_2_board_1(day, override=False)
+    page = text_of(client_for(dora).get(f"/manage/{day.event.slug}/{day.division.slug}/match/{corrected.key}/"))
+    assert 'id="repair-pointer"' in page and f"/manage/{day.event.slug}/{day.division.slug}/#repair-offer" in page
+    assert "Pair the current round again" in page

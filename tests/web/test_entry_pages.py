@@ -159,8 +159,10 @@ def test_a_revoked_link_is_refused_at_the_door_and_on_the_page(new_match: Any) -
     response = phone.client.get(f"/play/{phone.secret}/", follow=True)
     assert response.redirect_chain == [("/play/refused/", 303)] and response.status_code == 403
     assert "Ask the director for a new link." in response.content.decode()
-    for url in (phone.url, f"{phone.url}live/"):
-        assert phone.client.get(url).status_code == 403
+    assert phone.client.get(phone.url).status_code == 403
+    told = phone.client.get(f"{phone.url}live/")  # the page's poll is told, and its forms go away
+    assert told.status_code == 200 and "The director gave a new entry link" in told.content.decode()
+    assert "<form" not in told.content.decode()
     before = footprint(match.pk)
     response = phone.client.post(phone.url, {"kind": "opening-roll", "die1": 3, "die2": 1, "expected_seq": 0})
     assert response.status_code == 403

@@ -74,7 +74,7 @@ def test_the_printed_standings_and_the_csv_show_the_prizes(finished: Division, d
     answer = client.get(manage(finished) + "payouts.csv")
     assert answer["Content-Type"].startswith("text/csv") and "payouts.csv" in answer["Content-Disposition"]
     lines = list(csv.reader(io.StringIO(answer.content.decode())))
-    assert lines[0] == ["rank", "player", "Place", "Consolation place", "Prize"]
+    assert lines[0] == ["rank", "player", "place", "consolation place", "prize"]
     assert lines[1] == ["1", "P01", "1", "", "166.66"]
     assert ["3", "P03", "3-4", "", "33.33"] in lines and lines[-1] == ["Prize: 0.02 left over by rounding to cents."]
 
@@ -112,7 +112,7 @@ def test_the_players_list_of_a_finished_division_names_its_winners(finished: Div
 
     assert status_of("P01") == "Champion", "the main draw's winner"
     assert status_of("P05") == "Consolation winner"
-    assert status_of("P02") == "Eliminated"
+    assert status_of("P02") == "Finished 2nd"  # his place, not "eliminated"
 
 
 def test_best_says_on_the_page_what_it_pays_beyond_the_table(finished: Division, director: Any) -> None:

@@ -53,7 +53,8 @@ from tournaments.director import forms as f
 from tournaments.models import Division, Entry, Event, Pairing, Round
 from tournaments.pages import (
     TIEBREAK_COLUMNS,
-    champion_titles,
+    correction_notes,
+    final_titles,
     place_columns,
     prize_cells,
     prize_columns,
@@ -845,16 +846,20 @@ def division_page(request: HttpRequest, event: str, division: str) -> HttpRespon
         current = max((group.round for group in _rounds(page)), key=lambda rnd: rnd.number, default=None)
         offered = current is not None and current.number > 1 and services.round_needs_repairing(found, current)
         context["repair_offered"] = offered
+    context["corrections"] = correction_notes(
+        found, [board.pairing for group in _rounds(page) for board in group.boards]
+    )
     return _answer(request, "director/division.html", context, failed)
 
 
 def _players_context(page: Page, failed: Failed | None) -> dict[str, Any]:
     """The players' list of the division page (also answered alone to a check-in sent without a reload)."""
     found = page.division_
-    titles = champion_titles(found)
+    titles = final_titles(found)  # once the division is over: each player's title or place, not "eliminated"
     rows = [_player_row(page, failed, entry) for entry in _entries(page)]
     for row in rows:
-        row["title"] = titles.get(row["entry"].pk, "")
+        withdrawn = row["entry"].status == Entry.Status.WITHDRAWN
+        row["title"] = "" if withdrawn else titles.get(row["entry"].pk, "")
     return {
         "rows": rows,
         "registering": found.status == Division.Status.REGISTRATION,
@@ -1106,6 +1111,8 @@ def match_page(request: HttpRequest, event: str, division: str, key: str) -> Htt
         "forfeit": forfeit,
         "analysis": match_analysis_of(match) if match is not None and match.seq else None,
         "ahead": _ahead(found) if match is None and pairing.status == Pairing.Status.READY else None,
+        # A correction of this result changed the score groups the current Swiss round was paired on: where to go.
+        "repair_offered": pairing.decision == Pairing.Decision.DIRECTOR and services.round_needs_repairing(found),
         "forms": {
             name.replace("-", "_"): _form(page, failed, MATCH_ACTIONS, name, initial=seq)
             for name in ("confirm", "forfeit", "penalty", "replace-result", "reopen", "undo", "new-link", "make-match")
@@ -1222,7 +1229,9 @@ def payouts_csv(request: HttpRequest, event: str, division: str) -> HttpResponse
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{found.event.slug}-{found.slug}-payouts.csv"'
     writer = csv.writer(response)
-    header = ["rank", "player", *(str(words) for _, words in shown["flights"]), *map(str, shown["prize_columns"])]
+    # One style with the results CSV: lower-case column names ("rank,player,place,prize").
+    header = ["rank", "player", *(str(words).lower() for _, words in shown["flights"])]
+    header += [str(words).lower() for words in shown["prize_columns"]]
     writer.writerow([csv_cell(cell) for cell in header])
     for item in shown["table"]:
         row = item["row"]

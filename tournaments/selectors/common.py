@@ -240,6 +240,22 @@ def finished_place_of(player: Player) -> tuple[Division, str] | None:
     return entry.division, str((row.places or {}).get("main") or row.rank)
 
 
+def corrected_pairings(division: Division) -> list[Pairing]:
+    """The division's results a director corrected (``Pairing.Decision.DIRECTOR``), in round order (one query)."""
+    rows = division.pairings.filter(decision=Pairing.Decision.DIRECTOR)
+    rows = rows.select_related("round", "table", "entry_a__player", "entry_b__player")
+    return list(rows.order_by("round__number", "round__bracket", "board"))
+
+
+def final_prize_of(division: Division, entry_id: int) -> int | None:
+    """What the division's published payout table pays the entry by its final standings, in cents (None: no
+    published table, or nothing for this player)."""
+    if not (division.payouts or {}).get("published"):
+        return None
+    payouts = payouts_of(division, standings_table(division))
+    return payouts.total(entry_id) or None
+
+
 def events_of_matches(user: Any, match_ids: Collection[int]) -> dict[int, EventLink]:
     """The MATCH_EVENTS hook (games/hooks.py): the event (and division) of each match, played in a pairing or
     imported into it, among the events ``user`` may see (two queries)."""

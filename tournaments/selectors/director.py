@@ -136,7 +136,9 @@ def _active_round_ids(pairings: QuerySet[Pairing]) -> set[int]:
 
 
 def _round_order(qs: QuerySet[Round]) -> QuerySet[Round]:
-    return qs.order_by("division_id", "number", bracket_rank(), "id")
+    """Rounds in play order: a Swiss into a knockout's Swiss rounds before its knockout's."""
+    swiss_first = Case(When(bracket=Round.Bracket.SWISS, then=Value(0)), default=Value(1))
+    return qs.order_by("division_id", swiss_first, "number", bracket_rank(), "id")
 
 
 def current_boards(event: Event) -> dict[int, list[RoundBoards]]:
@@ -161,10 +163,13 @@ def event_rounds(event: Event) -> dict[int, list[Round]]:
 
 
 def division_rounds(division: Division) -> list[RoundBoards]:
-    """Every round of the division with its boards, in play order; the current ones flagged (three queries)."""
+    """Every round of the division with its boards, in play order; the current ones flagged (three queries), none
+    once the division is over."""
     pairings = Pairing.objects.filter(division=division)
     rounds = list(_round_order(division.rounds.all()).values_list("id", "division_id"))
     current = _current_rounds(rounds, _active_round_ids(pairings))
+    if division.status == Division.Status.FINISHED:
+        current = set()
     rows = _boards(pairings).order_by(_SWISS_FIRST, "round__number", bracket_rank("round__bracket"), "board")
     return _group(list(rows), current)
 

@@ -9,6 +9,7 @@ by the director's request (tournaments/services/advance.py).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -173,3 +174,40 @@ def round_needs_repairing(division: Division, current: Round | None = None) -> b
     except NoPairingError:
         return False
     return stored != {frozenset((int(p.a), None if p.b is None else int(p.b))) for p in fresh.pairings}
+
+
+#: A Swiss board's reason as the pairing wrote it: its score groups (a rematch says so first), and what a correction
+#: since added (:func:`follow_score_groups`).
+_GROUPS = re.compile(
+    r"^(?P<pre>rematch \(no rematch-free pairing exists\): )?"
+    r"(?P<label>score group \d+|pulled up from score group \d+ to score group \d+)"
+    r"(?: \(paired as (?P<paired>[^()]+) before a correction\))?$"
+)
+
+
+def follow_score_groups(division: Division, *, after: int) -> int:
+    """After a correction of a result of Swiss round ``after``: each later Swiss round's boards name the score groups
+    of the results as they are now, and what they were paired as ("score group 1 (paired as score group 2 before a
+    correction)"); the boards themselves stand. Returns the boards whose words changed."""
+    later = list(division.rounds.filter(bracket=Round.Bracket.SWISS, number__gt=after).order_by("number"))
+    changed: list[Pairing] = []
+    for rnd in later:
+        wins: dict[int, int] = {}
+        counted = division.pairings.filter(
+            COUNTED, winner__isnull=False, round__bracket=Round.Bracket.SWISS, round__number__lt=rnd.number
+        )
+        for winner in counted.values_list("winner_id", flat=True):
+            wins[winner] = wins.get(winner, 0) + 1
+        for board in rnd.pairings.filter(entry_a__isnull=False, entry_b__isnull=False):
+            found = _GROUPS.match(board.reason)
+            if found is None:
+                continue
+            paired = found["paired"] or found["label"]
+            a, b = sorted((wins.get(board.entry_a_id or 0, 0), wins.get(board.entry_b_id or 0, 0)), reverse=True)
+            now = f"score group {a}" if a == b else f"pulled up from score group {b} to score group {a}"
+            words = now if now == paired else f"{now} (paired as {paired} before a correction)"
+            if (found["pre"] or "") + words != board.reason:
+                board.reason = (found["pre"] or "") + words
+                changed.append(board)
+    Pairing.objects.bulk_update(changed, ["reason"])
+    return len(changed)

@@ -44,7 +44,7 @@ from tournaments.models import Division, Entry, Event, Pairing, Round
 from tournaments.pairing.round_robin import due_pairings
 from tournaments.services.bracket import advance_brackets
 from tournaments.services.knockout import draw_knockout, knockout_due
-from tournaments.services.swiss import pair_swiss_round
+from tournaments.services.swiss import follow_score_groups, pair_swiss_round
 from tournaments.services.tables import assign_tables
 
 Status = Pairing.Status
@@ -111,6 +111,7 @@ class SyncReport:
     matches: list[str] = field(default_factory=list)
     paired: int | None = None
     finished: bool = False
+    corrected: list[int] = field(default_factory=list)  # the rounds of the results a director corrected
 
     @property
     def changed(self) -> bool:
@@ -139,6 +140,10 @@ def sync_locked_division(division: Division) -> SyncReport:
     live = list(live_rows.select_related("match").defer("match__state").order_by("id"))
     taken = [pairing for pairing in live if _take_result(pairing, report)]
     update_rows(Pairing, taken, _RESULT_FIELDS)
+    if report.corrected:  # the later Swiss rounds stand: their boards say the score groups as they are now
+        numbers = Round.objects.filter(pk__in=report.corrected, bracket=Round.Bracket.SWISS).values_list("number")
+        for (number,) in numbers:
+            follow_score_groups(division, after=number)
     touched = live
     if division.has_bracket:
         touched, filled = advance_brackets(division, live)
@@ -207,10 +212,20 @@ def _take_result(pairing: Pairing, report: SyncReport) -> bool:
             pairing.played_at = ""
     elif winner != pairing.winner_id or (score_a, score_b) != (pairing.score_a, pairing.score_b):
         pairing.confirmation = Pairing.Confirmation.CONFIRMED  # a director's correction of a final result
+        # The result stands by the director's decision: the pages and the results CSV say so, with his reason.
+        pairing.decision, pairing.decision_reason = Pairing.Decision.DIRECTOR, _correction_reason(match)
+        report.corrected.append(pairing.round_id)
     pairing.status, pairing.winner_id, pairing.score_a, pairing.score_b = new
     pairing.updated_at = timezone.now()
     report.results.append(pairing.key)
     return True
+
+
+def _correction_reason(match: Match) -> str:
+    """The reason the director gave for the match's latest correction ("" when none was recorded)."""
+    reason = Action.objects.filter(match=match, kind=Action.Kind.CORRECTION).order_by("-seq").values_list("reason")
+    found = reason.first()
+    return found[0] if found else ""
 
 
 def _outcome(pairing: Pairing, match: Match) -> tuple[str, int | None, int, int]:
