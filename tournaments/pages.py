@@ -854,7 +854,7 @@ def correction_notes(division: Division, pairings: Iterable[Pairing] | None = No
 
 def place_words(place: str) -> str:
     """A place as people say it: "3" -> "3rd", "3-4" -> "3rd-4th"."""
-    return "-".join(ordinal(part) for part in place.split("-"))
+    return "-".join(str(ordinal(part)) for part in place.split("-"))
 
 
 def final_titles(division: Division) -> dict[int, StrOrPromise]:
