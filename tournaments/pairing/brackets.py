@@ -782,7 +782,7 @@ def resolve(
     for node in plan.nodes:
         state = states[node.key] = _state(node, states, inputs)
         if state.status is Status.FINISHED and node.key not in walkovers:
-            inputs.played.update(((state.a, node.bracket), (state.b, node.bracket)))
+            inputs.played.update((player, node.bracket) for player in (state.a, state.b) if player is not None)
     return states
 
 

@@ -18,10 +18,10 @@ from django.db import transaction
 from django.db.models import Case, Count, F, Q, QuerySet, Value, When
 
 from games.access import new_entry_token, token_text
-from games.models import EntryToken, Game, Match
+from games.models import EntryToken, Game, Match, Player
 from games.selectors import Forfeit, forfeit_of, games_played
 from tournaments.core import STILL_OPEN, PairingState, bracket_rank, pairing_state
-from tournaments.models import ELIMINATION_FORMATS, Division, Entry, Event, Pairing, Round
+from tournaments.models import ELIMINATION_FORMATS, Club, Division, Entry, Event, Pairing, Round
 
 Status = Pairing.Status
 _BOARD_RELATED = ("round", "entry_a__player", "entry_b__player", "match", "table")
@@ -256,3 +256,19 @@ def sheet_lines(boards: list[Board], build_url: Any) -> list[SheetLine]:
         a, b = (build_url("/play/" + token_text(tokens[(played.pk, side)]) + "/") for side in (0, 1))
         lines.append(SheetLine(board, (a, b)))
     return lines
+
+
+def roster_choice(event: Event, player_id: int) -> Player | None:
+    """The player ``player_id`` of the roster of the event's club (None outside it, or for an event without a
+    club): the player a director chose for a name close to the roster's."""
+    if event.club_id is None:
+        return None
+    return Player.objects.filter(pk=player_id, clubs=event.club_id).first()
+
+
+def directed_clubs(user: Any) -> QuerySet[Club]:
+    """The clubs ``user`` directs (staff: every club), by name: those he may run an event for."""
+    if user is None or not user.is_authenticated:
+        return Club.objects.none()
+    clubs = Club.objects.all() if user.is_staff else Club.objects.filter(directors=user)
+    return clubs.order_by("name", "id")

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
 from django.db.models import F
@@ -36,7 +36,9 @@ from tournaments import ratings
 from tournaments.core import (
     COUNTED,
     COUNTED_CONFIRMATIONS,
+    FORFEITS,
     PLAYABLE,
+    STILL_OPEN,
     UNCONFIRMED,
     lock_division,
     plan_of,
@@ -51,8 +53,17 @@ from tournaments.standings.tiebreakers import ForfeitRule, PlayerId, Result, Row
 #: decision (a bracket bye may have its player on either side).
 _Counted = tuple[int, str, int, int | None, int | None, int, int, int, str]
 #: The columns of a :data:`_Counted`, in order.
-_COUNTED_COLUMNS = ("round__number", "round__bracket", "board", "entry_a", "entry_b", "winner", "score_a", "score_b")
-_COUNTED_COLUMNS += ("decision",)
+_COUNTED_COLUMNS = (
+    "round__number",
+    "round__bracket",
+    "board",
+    "entry_a",
+    "entry_b",
+    "winner",
+    "score_a",
+    "score_b",
+    "decision",
+)
 #: An entry as read: id, seed, status.
 _Entry = tuple[int, int | None, str]
 #: A double forfeit of a bracket (both players withdrew before playing it): round number, bracket, board, a, b.
@@ -61,8 +72,6 @@ _Doubled = tuple[int, str, int, int, int]
 #: and round.
 _Pending = dict[tuple[str, int], int]
 #: The compared columns of a standings row, in this order; ``results_version`` is written, not compared.
-#: The decisions that make a result a forfeit (tournaments/standings/tiebreakers.py says how one counts).
-FORFEITS = (Pairing.Decision.FORFEIT_NO_SHOW, Pairing.Decision.FORFEIT_WITHDRAWAL, Pairing.Decision.FORFEIT_PENALTY)
 _COMPARED = (
     "after_round",
     "entry_id",
@@ -101,12 +110,14 @@ def recompute_standings(division_id: int) -> int:
         counted: list[_Counted] = []
         pending: _Pending = defaultdict(int)
         doubled: list[_Doubled] = []
-        for *values, status, confirmation in read:
-            if values[5] is not None and result_counts(status, values[5], confirmation):
-                counted.append(tuple(values))  # type: ignore[arg-type]
+        for row in read:
+            values, status, confirmation = cast(_Counted, row[:9]), row[9], row[10]
+            winner: int | None = values[5]
+            if winner is not None and result_counts(status, winner, confirmation):
+                counted.append(values)
             elif _to_be_played(status, confirmation):
                 pending[(values[1], values[0])] += 1
-            elif values[8] == Pairing.Decision.DOUBLE_FORFEIT and None not in (values[3], values[4]):
+            elif values[8] == Pairing.Decision.DOUBLE_FORFEIT and values[3] is not None and values[4] is not None:
                 doubled.append((values[0], values[1], values[2], values[3], values[4]))
         entries: list[_Entry] = list(
             division.entries.exclude(seed__isnull=True, place="").values_list("pk", "seed", "status")
@@ -116,7 +127,7 @@ def recompute_standings(division_id: int) -> int:
         elif division.is_swiss_knockout:
             rows = _swiss_knockout_rows(division, entries, counted, pending, doubled)
         else:
-            rows = _table_rows(division, entries, counted)
+            rows = _table_rows(division, entries, counted, _playing(division))
         _write_changed_tables(division, rows)
         current = Division.objects.filter(pk=division.pk, results_version=version)
         current.update(standings_version=version, standings_status=Division.Work.CURRENT, standings_error="")
@@ -159,8 +170,21 @@ def _write_changed_tables(division: Division, rows: list[tuple[Any, ...]]) -> No
     )
 
 
-def _table_rows(division: Division, entries: list[_Entry], counted: list[_Counted]) -> list[tuple[Any, ...]]:
-    """Every table of a Swiss or round robin, as rows of the :data:`_COMPARED` columns."""
+def _playing(division: Division) -> list[tuple[int, int | None, int | None]]:
+    """The matches of a Swiss or a round robin still to be played, as (round, entry a, entry b): one query."""
+    open_ = division.pairings.filter(STILL_OPEN, entry_a__isnull=False, entry_b__isnull=False)
+    return list(open_.values_list("round__number", "entry_a", "entry_b"))
+
+
+def _table_rows(
+    division: Division,
+    entries: list[_Entry],
+    counted: list[_Counted],
+    playing: Sequence[tuple[int, int | None, int | None]] = (),
+) -> list[tuple[Any, ...]]:
+    """Every table of a Swiss or round robin, as rows of the :data:`_COMPARED` columns. ``playing``: the matches
+    still to be played (:func:`_playing`); in a table after a round, the players of such a match of that round or
+    an earlier one rank before the players of their score who lost theirs."""
     order = [Tiebreak(code) for code in division.tiebreaks]
     forfeits = ForfeitRule(division.forfeit_tiebreaks)
     players = [pk for pk, _, _ in sorted(entries, key=lambda e: (e[1] or 10**6, e[0]))]
@@ -170,7 +194,8 @@ def _table_rows(division: Division, entries: list[_Entry], counted: list[_Counte
     for after in range(1, last + 1):
         played = [r for r in results if r.round <= after]
         tally = _tally(played, forfeits)
-        for row in standings(played, order, players, forfeits):
+        pending = {p for number, *pair in playing if number <= after for p in pair if p is not None}
+        for row in standings(played, order, players, forfeits, pending):
             tiebreaks = {t.value: v for t, v in row.tiebreaks.items()}
             rows.append((after, row.player, row.position, *tally.get(row.player, (0, 0, 0, 0, 0)), tiebreaks, {}))
     return rows
@@ -185,7 +210,9 @@ def _swiss_knockout_rows(
 ) -> list[tuple[Any, ...]]:
     """A Swiss into a knockout: a table after each Swiss round (the Swiss results only), and once the knockout is
     drawn one table more, after the last Swiss round's (:func:`knockout_table`): the knockout's players first,
-    placed by how far they went (1, 2, 3-4, 5-8...), then everyone else by his final Swiss standing."""
+    placed by how far they went (1, 2, 3-4, 5-8...), then everyone else by his final Swiss standing. Its won, lost
+    and points columns count every match, the knockout's included, and so does its points difference (+/-, points
+    for less points against); the other tie-breaks are those of the Swiss rounds that ranked it."""
     swiss = [c for c in counted if c[1] == Round.Bracket.SWISS]
     rows = _table_rows(division, entries, swiss)
     if not division.knockout_drawn:
@@ -213,8 +240,11 @@ def _swiss_knockout_rows(
         rank = rank if k == previous else position
         previous = k
         tiebreaks = {t.value: v for t, v in at[pk].tiebreaks.items()} if pk in at else {}
+        counts = tally.get(pk, (0, 0, 0, 0, 0))
+        if Tiebreak.POINTS_DIFF.value in tiebreaks:  # beside Pts for and against, over every match as they are
+            tiebreaks[Tiebreak.POINTS_DIFF.value] = counts[3] - counts[4]
         flights = {Round.Bracket.MAIN.value: str(places[pk])} if pk in places else {}
-        rows.append((after, pk, rank, *tally.get(pk, (0, 0, 0, 0, 0)), tiebreaks, flights))
+        rows.append((after, pk, rank, *counts, tiebreaks, flights))
     return rows
 
 
@@ -256,7 +286,9 @@ def knockout_places(
     played = [c for c in knockout if c[3] is not None and c[4] is not None]
     out_at: dict[int, float] = {_loser(c): c[0] for c in played}
     out_at.update({player: d[0] for d in doubled if d[1] == Round.Bracket.MAIN for player in d[3:]})
-    todo = {} if finished else {n: k for (bracket, n), k in pending.items() if bracket == Round.Bracket.MAIN}
+    todo: dict[float, int] = (
+        {} if finished else {n: k for (bracket, n), k in pending.items() if bracket == Round.Bracket.MAIN}
+    )
     champion = max(knockout, key=lambda c: (c[0], c[2]))[5] if finished and knockout else None
     places = flight_places(out_at, champion, todo)
     taken = set(qualified)
@@ -359,7 +391,7 @@ def _flight_places(
     out: dict[str, dict[int, Place]] = {}
     for flight in (Round.Bracket.MAIN, Round.Bracket.CONSOLATION, Round.Bracket.LAST_CHANCE):
         matches = [c for c in played if c[1] == flight]
-        todo = {number: n for (bracket, number), n in pending.items() if bracket == flight}
+        todo: dict[float, int] = {number: n for (bracket, number), n in pending.items() if bracket == flight}
         if flight != Round.Bracket.MAIN and (todo or not matches):
             continue
         out_at: dict[int, float] = {_loser(c): c[0] for c in matches}
@@ -410,7 +442,9 @@ def _double_places(
         for number, bracket, _board, a, b in doubled:
             stage = number if bracket == Round.Bracket.CONSOLATION else drops_into.get(number, _GRAND_FINAL) - 0.5
             out_at.update({a: stage, b: stage})
-    todo = {number: n for (bracket, number), n in pending.items() if bracket == Round.Bracket.CONSOLATION}
+    todo: dict[float, int] = {
+        number: n for (bracket, number), n in pending.items() if bracket == Round.Bracket.CONSOLATION
+    }
     if not over and _GRAND_FINAL not in out_at.values():
         todo[_GRAND_FINAL] = 1
     return flight_places(out_at, champion, todo)

@@ -31,7 +31,9 @@ BOARD_FIELDS = ["division_id", "round_id", "key", "board", "entry_a_id", "entry_
 BOARD_FIELDS += ["winner_id", "match_id"]
 
 
-def board_rows(rnd: Round, boards: list[Board], matches: Iterator[int] | None = None) -> Iterator[tuple[Any, ...]]:
+def board_rows(
+    rnd: Round, boards: list[Board], matches: Iterator[int | None] | None = None
+) -> Iterator[tuple[Any, ...]]:
     """The rows of a round's pairings (values of :data:`BOARD_FIELDS`), one per :data:`Board`, numbered from board 1,
     byes last. ``matches``: the ids of the boards' matches, in board order, when they are made with the boards (a
     board with its match is ready; without, the sync makes it)."""

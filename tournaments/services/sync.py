@@ -177,6 +177,7 @@ _RESULT_FIELDS = [
     "confirmation_side",
     "decision",
     "decision_reason",
+    "played_at",
 ]
 
 
@@ -199,8 +200,11 @@ def _take_result(pairing: Pairing, report: SyncReport) -> bool:
         pairing.confirmation, pairing.confirmation_side = _confirmation_needed(pairing, match)
     elif status != Status.FINISHED:
         pairing.confirmation, pairing.confirmation_side = Pairing.Confirmation.NOT_NEEDED, None
-        # The result was undone (a forfeit reopened, say): its decision goes with it, on every page.
+        # The result was undone (a forfeit reopened, say): its decision goes with it, on every page, and so does
+        # the table it was played at (that table went to the next match: this one waits for a table again).
         pairing.decision, pairing.decision_reason = Pairing.Decision.NONE, ""
+        if pairing.table_id is None:
+            pairing.played_at = ""
     elif winner != pairing.winner_id or (score_a, score_b) != (pairing.score_a, pairing.score_b):
         pairing.confirmation = Pairing.Confirmation.CONFIRMED  # a director's correction of a final result
     pairing.status, pairing.winner_id, pairing.score_a, pairing.score_b = new

@@ -58,6 +58,10 @@ def to_cents(amount: Decimal) -> int:
     return int((amount * 100).to_integral_value(rounding=ROUND_DOWN))
 
 
+#: The largest prize pool or prize (12 digits, two of them decimals: the pool's bound on the page and in the API).
+MAX_AMOUNT = Decimal("9999999999.99")
+
+
 def parse_values(text: str, *, what: str) -> list[Decimal]:
     """The numbers of a comma-separated list (``"50, 30, 20"``), place 1 first; an empty text is no places.
 
@@ -77,6 +81,8 @@ def parse_values(text: str, *, what: str) -> list[Decimal]:
             raise PayoutError(f"{what}: place {n + 1} is {part!r}, not a number")
         if value < 0:
             raise PayoutError(f"{what}: place {n + 1} is {part}, a negative prize: give 0 or more")
+        if value > MAX_AMOUNT:
+            raise PayoutError(f"{what}: place {n + 1} is {part}, more than a prize can be: give at most {MAX_AMOUNT}")
         if value.as_tuple().exponent < -2:  # type: ignore[operator]
             raise PayoutError(f"{what}: place {n + 1} is {part}: give at most two decimals")
         values.append(value)

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0012_pairing_played_at'),
+        ('tournaments', '0013_division_money'),
     ]
 
     operations = [
