@@ -125,7 +125,7 @@ def recompute_standings(division_id: int) -> int:
         if division.is_elimination:
             rows = _elimination_rows(division, entries, counted, pending, doubled)
         elif division.is_swiss_knockout:
-            rows = _swiss_knockout_rows(division, entries, counted, pending)
+            rows = _swiss_knockout_rows(division, entries, counted, pending, doubled)
         else:
             rows = _table_rows(division, entries, counted, _playing(division))
         _write_changed_tables(division, rows)
@@ -202,7 +202,11 @@ def _table_rows(
 
 
 def _swiss_knockout_rows(
-    division: Division, entries: list[_Entry], counted: list[_Counted], pending: _Pending
+    division: Division,
+    entries: list[_Entry],
+    counted: list[_Counted],
+    pending: _Pending,
+    doubled: Sequence[_Doubled] = (),
 ) -> list[tuple[Any, ...]]:
     """A Swiss into a knockout: a table after each Swiss round (the Swiss results only), and once the knockout is
     drawn one table more, after the last Swiss round's (:func:`knockout_table`): the knockout's players first,
@@ -221,7 +225,7 @@ def _swiss_knockout_rows(
             player = c[3] if c[3] is not None else c[4]
             assert player is not None
             tally[player][0] -= 1
-    places = knockout_places(division, order, knockout, pending)
+    places = knockout_places(division, order, knockout, pending, doubled)
     at = {row.player: row for row in order}
 
     def key(pk: int) -> tuple[int, int]:
@@ -266,16 +270,22 @@ def swiss_standings(
 
 
 def knockout_places(
-    division: Division, order: list[Row], knockout: list[_Counted], pending: _Pending
+    division: Division,
+    order: list[Row],
+    knockout: list[_Counted],
+    pending: _Pending,
+    doubled: Sequence[_Doubled] = (),
 ) -> dict[int, Place]:
     """The places of a Swiss into a knockout: the knockout's players by how far they went, as in a knockout (each
     slot still to be played keeps a place at its round, first place is kept for the champion until it is over; a
     player still in has none yet), then every other player after them by his Swiss standing (players sharing a
-    Swiss position share the places they span)."""
+    Swiss position share the places they span). The two players of a knockout match both withdrew from are out at
+    its round."""
     finished = division.status == Division.Status.FINISHED
     qualified = list(division.knockout_seeds)
     played = [c for c in knockout if c[3] is not None and c[4] is not None]
-    out_at = {_loser(c): c[0] for c in played}
+    out_at: dict[int, float] = {_loser(c): c[0] for c in played}
+    out_at.update({player: d[0] for d in doubled if d[1] == Round.Bracket.MAIN for player in d[3:]})
     todo: dict[float, int] = (
         {} if finished else {n: k for (bracket, n), k in pending.items() if bracket == Round.Bracket.MAIN}
     )

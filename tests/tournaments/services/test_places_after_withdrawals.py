@@ -19,7 +19,10 @@ pytestmark = pytest.mark.django_db
 
 def places(division: Division, flight: str = "main") -> dict[str, str]:
     services.recompute_standings(division.pk)
-    rows = Standing.objects.filter(division=division).select_related("entry__player")
+    last = Standing.objects.filter(division=division).order_by("-after_round").values_list("after_round").first()
+    rows = Standing.objects.filter(division=division, after_round=last[0] if last else 0).select_related(
+        "entry__player"
+    )
     return {s.entry.player.display_name: s.places.get(flight, "") for s in rows}
 
 
@@ -101,3 +104,22 @@ def test_a_losers_bracket_match_both_players_withdrew_from_is_placed_at_its_roun
     other_loser = loser_name(other)
     assert sorted(got.values()) == ["1", "2", "3", "4", "5", "6-8", "6-8", "6-8"], got
     assert {got[name] for name in (*gone, other_loser)} == {"6-8"}, got
+
+
+def test_a_knockout_semi_final_both_players_withdrew_from_is_placed_at_the_semi_finals(
+    division_of: Callable[..., Division], as_director: Actor, committed: Callable
+) -> None:
+    """A Swiss into a top 4: both players of the first knockout semi-final withdraw; they share 2-4 with the other
+    semi-final's loser (the final is its winner's bye), and the players the knockout did not take are 5-8."""
+    division = division_of(
+        "swiss-knockout", 8, rounds_planned=1, knockout_size=4, entry_mode="scoresheet", match_length=1
+    )
+    services.start_division(division, actor=as_director)
+    for slot in Pairing.objects.filter(division=division, round__number=1):
+        director_win(slot, Entry.objects.get(pk=slot.entry_a_id), as_director)
+    services.pair_next_round(division, actor=as_director)
+    gone, got = played_out_after(division, "main-1-0", as_director, committed)
+    semi = pairing(division, "main-1-1")
+    assert got[semi.winner.player.display_name] == "1"
+    assert {got[name] for name in (*gone, loser_name(semi))} == {"2-4"}, got
+    assert sorted(got.values())[-4:] == ["5-8"] * 4, got
