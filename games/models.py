@@ -47,10 +47,27 @@ class Player(models.Model):
         return self.display_name
 
     @property
+    def name_and_where(self) -> tuple[str, str]:
+        """The name and what the pages show beside it, the club and the country (``("Anna Berg", "Oslo BK, NO")``),
+        each said once: a namesake told apart by his club in his name ("Pia Ruud (Bergen BG)") is shown as
+        ``("Pia Ruud", "Bergen BG, NO")``, not with his club twice."""
+        name, where = self.display_name, ", ".join(x for x in (self.club, self.country) if x)
+        said = f" ({self.club})"
+        if self.club and name.endswith(said) and len(name) > len(said):
+            name = name.removesuffix(said)
+        return name, where
+
+    @property
+    def shown_name(self) -> str:
+        """The name with what tells namesakes apart, as the directors' pages and the prints show it:
+        ``Pia Ruud (Bergen BG, NO)``."""
+        name, where = self.name_and_where
+        return f"{name} ({where})" if where else name
+
+    @property
     def label(self) -> str:
-        """The name with what tells namesakes apart: ``Anna Berg (Oslo BK, NO) #12``."""
-        extra = ", ".join(x for x in (self.club, self.country) if x)
-        return f"{self.display_name} ({extra}) #{self.pk}" if extra else f"{self.display_name} #{self.pk}"
+        """:attr:`shown_name` with the player's id: ``Anna Berg (Oslo BK, NO) #12``."""
+        return f"{self.shown_name} #{self.pk}"
 
 
 class Match(models.Model):
@@ -295,11 +312,19 @@ class CorrectionRequest(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     answered_at = models.DateTimeField(null=True, blank=True)
+    # The asking form's key: the same form sent again (its answer lost on the way) finds this request, whatever
+    # became of it since. NULL (not "") for "no key", as Action.idempotency_key.
+    idempotency_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
 
     class Meta:
         constraints = [
             models.UniqueConstraint(
                 fields=["match"], condition=Q(status="open"), name="one_open_correction_request_per_match"
+            ),
+            models.UniqueConstraint(
+                fields=["match", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="correction_request_idempotency_key_unique_per_match",
             ),
             models.CheckConstraint(condition=Q(side__in=[0, 1]), name="correction_request_side"),
         ]
@@ -341,6 +366,9 @@ class MatchAnalysis(models.Model):
     error = models.TextField(blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     requested_at = models.DateTimeField(auto_now_add=True)
+    requested_plies = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="while pending: the depth asked for (a new request replaces it)"
+    )
     finished_at = models.DateTimeField(null=True, blank=True)
     seconds = models.FloatField(null=True, blank=True, help_text="how long gnubg took")
     format_version = models.PositiveSmallIntegerField(

@@ -18,8 +18,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from config.live import not_modified
-from games.access import Actor
-from games.entry import held_actors, held_tokens, see_other
+from games.access import Actor, take_entry_token
+from games.entry import held_actors, held_tokens, keep_entry_link, phone_of, see_other
 from games.errors import ApplicationError
 from games.models import Match, Player
 from tournaments import services
@@ -53,7 +53,13 @@ def _answering(request: HttpRequest, pairing: Pairing, match: Match) -> Actor | 
 
 
 def _refused(
-    request: HttpRequest, match: Match, message: str, status: int, *, disputed: Pairing | None = None, reason: str = ""
+    request: HttpRequest,
+    match: Match | None,
+    message: str,
+    status: int,
+    *,
+    disputed: Pairing | None = None,
+    reason: str = "",
 ) -> HttpResponse:
     """The refusal, with a way back to the entry page; a refused dispute is shown again with its reason kept."""
     context = {"message": message, "match": match, "disputed": disputed, "reason": reason}
@@ -89,6 +95,30 @@ def dispute(request: HttpRequest, pairing_id: int) -> HttpResponse:
     return see_other(reverse("entry:match", args=[match.pk]))
 
 
+@require_POST
+def enter(request: HttpRequest, pairing_id: int) -> HttpResponse:
+    """``/play/pairings/<id>/enter/``: "Enter this match" on "Your next match": the phone that holds a player's
+    earlier entry link takes his side's link of this match (bound to it, as an opened link is) and goes to its entry
+    page, without a new slip. Another phone, or a visitor without such a link, is refused (403)."""
+    match = _pairing(pairing_id)[1]
+    held = held_tokens(request)
+    players = {t.match.player(t.side).pk for t in held}
+    sides = [side for side in (0, 1) if match.player(side).pk in players]
+    if not sides:
+        message = _(
+            "Only a player of this match can enter it from his phone: open the entry link on your slip (scan its "
+            "QR code)."
+        )
+        return _refused(request, None, message, 403)
+    try:
+        taken = [take_entry_token(match, side, phone=phone_of(request), held=held) for side in sides]
+    except ApplicationError as exc:
+        return _refused(request, None, exc.message, exc.status)
+    for token in taken:
+        keep_entry_link(request, token, phone_of(request))
+    return see_other(reverse("entry:match", args=[match.pk]))
+
+
 @never_cache
 @require_GET
 def next_match(request: HttpRequest) -> HttpResponse:
@@ -97,10 +127,12 @@ def next_match(request: HttpRequest) -> HttpResponse:
     changed), so that a call shows without a reload."""
     players: dict[int, Player] = {}
     last_match: dict[int, int] = {}  # the latest match each player holds the entry link of: "back to it"
+    held_matches: set[int] = set()
     for token in held_tokens(request):
         player = token.match.player(token.side)
         players.setdefault(player.pk, player)
         last_match[player.pk] = max(last_match.get(player.pk, 0), token.match_id)
+        held_matches.add(token.match_id)
     user = request.user
     if user.is_authenticated:
         for player in Player.objects.filter(user=user).order_by("pk"):
@@ -112,6 +144,7 @@ def next_match(request: HttpRequest) -> HttpResponse:
     for row in rows:
         held = last_match.get(row["player"].pk)  # type: ignore[attr-defined]
         pairing = row["pairing"]
+        _offer_entry(row, held is not None, held_matches)
         if held is not None and (pairing is None or getattr(pairing, "match_id", None) != held):
             row["back_url"] = reverse("entry:match", args=[held])
     etag = _etag(rows)
@@ -123,6 +156,20 @@ def next_match(request: HttpRequest) -> HttpResponse:
         response = render(request, "entry/_next_live.html" if live else "entry/next_match.html", shown)
     response["ETag"] = etag
     return response
+
+
+def _offer_entry(row: dict[str, object], holds_link: bool, held_matches: set[int]) -> None:
+    """How the row's player enters his next match from here: its entry page when this phone holds its link already
+    (or his account plays it), else "Enter this match" for a phone that holds his earlier link (it takes this
+    match's link in one tap)."""
+    pairing = row["pairing"]
+    match_id = getattr(pairing, "match_id", None)
+    if match_id is None or row.get("entry_url"):
+        return
+    if match_id in held_matches:
+        row["entry_url"] = reverse("entry:match", args=[match_id])
+    elif holds_link:
+        row["enter_url"] = reverse("pairing_entry:enter", args=[pairing.pk])  # type: ignore[attr-defined]
 
 
 def _etag(rows: list[dict[str, object]]) -> str:
@@ -137,7 +184,7 @@ def _etag(rows: list[dict[str, object]]) -> str:
 
 def _ordinal(place: str) -> str:
     """ "3" -> "3rd", "3-4" -> "3rd-4th"."""
-    return "-".join(ordinal(part) for part in place.split("-"))
+    return "-".join(str(ordinal(part)) for part in place.split("-"))
 
 
 def _over_words(player: Player) -> str:

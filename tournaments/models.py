@@ -26,6 +26,8 @@ The truth is the match log in games/ plus the director decisions recorded on pai
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -270,6 +272,11 @@ class Division(models.Model):
         null=True, blank=True, help_text="main rounds whose losers drop into the consolation (empty: the default)"
     )
     last_chance_drop_rounds = models.PositiveSmallIntegerField(default=1)
+    walkover_as_bye = models.BooleanField(
+        default=False,
+        help_text="formats with a consolation: a main round-1 walkover (a forfeit, nothing played) counts like a bye "
+        "for entry into the consolation, so its winner who loses his first match played enters it",
+    )
     last_chance_places = models.PositiveSmallIntegerField(default=0, help_text="places for late entries/buy-backs")
     last_chance_closed = models.BooleanField(default=False)
     grand_final_reset = models.BooleanField(default=True)
@@ -282,6 +289,23 @@ class Division(models.Model):
         blank=True,
         help_text='the payout table: {"mode": "percent", "pool": "1000", "ties": "split", "published": false, '
         '"flights": {"main": ["50", "30", "20"]}} (tournaments/services/payouts.py)',
+    )
+    entry_fee = models.DecimalField(
+        max_digits=9, decimal_places=2, default=Decimal(0), help_text="what each player pays to enter (0: free)"
+    )
+    side_pool_fee = models.DecimalField(
+        max_digits=9, decimal_places=2, default=Decimal(0), help_text="an optional side pool's fee (0: no side pool)"
+    )
+    side_pool_prizes = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="the side pool's percentages by rank among its players, best first (empty: all to the best)",
+    )
+    house_share = models.DecimalField(
+        max_digits=5, decimal_places=2, default=Decimal(0), help_text="percent of the entry fees paid the club keeps"
+    )
+    added_money = models.DecimalField(
+        max_digits=9, decimal_places=2, default=Decimal(0), help_text="money the club or a sponsor adds to the pool"
     )
     points_weight = models.FloatField(
         default=1.0, help_text="master points: the division's weight (USBGF: 1.0 open, 0.7 intermediate, 0.5 novice)"
@@ -304,6 +328,13 @@ class Division(models.Model):
             models.CheckConstraint(condition=Q(format__in=FORMATS), name="division_format_known"),
             models.CheckConstraint(
                 condition=Q(match_length__gte=1) & Q(match_length__lte=99), name="division_length_1_99"
+            ),
+            models.CheckConstraint(
+                condition=Q(entry_fee__gte=0) & Q(side_pool_fee__gte=0) & Q(added_money__gte=0),
+                name="division_money_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(house_share__gte=0) & Q(house_share__lte=100), name="division_house_share_percent"
             ),
             models.CheckConstraint(
                 condition=Q(points_weight__gt=0) & Q(points_places__gte=1), name="division_points_settings"
@@ -345,6 +376,10 @@ class Division(models.Model):
 
 
 class Entry(models.Model):
+    class Payment(models.TextChoices):
+        CASH = "cash"
+        TRANSFER = "transfer"
+
     class Status(models.TextChoices):
         REGISTERED = "registered"
         CHECKED_IN = "checked_in", "checked in"
@@ -362,6 +397,17 @@ class Entry(models.Model):
     checked_in_at = models.DateTimeField(null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
     withdrawal_reason = models.TextField(blank=True)
+    paid = models.CharField(
+        max_length=16, choices=Payment.choices, blank=True, help_text="how the entry fee was paid (empty: not paid)"
+    )
+    side_pool = models.CharField(
+        max_length=16,
+        choices=Payment.choices,
+        blank=True,
+        help_text="how the side pool fee was paid (empty: not in it)",
+    )
+    paid_at = models.DateTimeField(null=True, blank=True)
+    refunded = models.BooleanField(default=False, help_text="withdrawn before the start and given the fees back")
 
     class Meta:
         ordering = ["division", "seed", "id"]

@@ -11,12 +11,13 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext as _n
 
 from games.errors import ApplicationError
 from games.models import Match
@@ -33,7 +34,7 @@ from tournaments.core import (
 )
 from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
 from tournaments.pairing.brackets import Plan, Winner
-from tournaments.selectors.common import Payouts, payouts_of, standings_table
+from tournaments.selectors.common import SIDE_POOL, Payouts, payouts_of, standings_table
 from tournaments.selectors.public import (
     bracket_finals,
     divisions_with_players,
@@ -178,6 +179,51 @@ def format_words(division: Division) -> str:
     if division.format == Division.Format.ROUND_ROBIN and division.double_round_robin:
         return _("double round robin")
     return words
+
+
+def lengths_words(division: Division) -> str:
+    """The division's match lengths as its header says them: ``1-point matches``, then each per-round rule by the
+    round's name on the pages: ``1-point matches; Knockout final: 3 points``."""
+    words = _n("%(length)s-point matches", "%(length)s-point matches", division.match_length) % {
+        "length": division.match_length
+    }
+    rules = [
+        _("%(round)s: %(points)s") % {"round": _rule_words(division, key), "points": _points(length)}
+        for key, length in sorted((division.round_lengths or {}).items(), key=lambda rule: _rule_order(rule[0]))
+    ]
+    return "; ".join([words, *rules])
+
+
+def _points(length: int) -> str:
+    return _n("%(length)s point", "%(length)s points", length) % {"length": length}
+
+
+def _rule_order(key: str) -> tuple[int, int, str]:
+    bracket, _sep, which = key.partition(":")
+    rank = {"": 0, "semi-final": 2, "final": 3}.get(which, 1)
+    return (list(BRACKET_WORDS).index(bracket) if bracket in BRACKET_WORDS else 9, rank, which.zfill(3))
+
+
+def _rule_words(division: Division, key: str) -> str:
+    """A per-round length rule's round as the pages name it: ``main:final`` is "Knockout final" in a Swiss into a
+    knockout ("Main draw final" elsewhere), ``swiss:5`` "Round 5", ``consolation`` "Consolation"."""
+    bracket, _sep, which = key.partition(":")
+    if bracket in (Round.Bracket.SWISS, Round.Bracket.ROUND_ROBIN):
+        if not which:
+            return _("every round") if not division.is_swiss_knockout else _("every Swiss round")
+        if which == "final":
+            return _("the last round") if not division.is_swiss_knockout else _("the last Swiss round")
+        return _("Round %(number)s") % {"number": which}
+    name = str(bracket_words(division, bracket))
+    if division.is_swiss_knockout and bracket == Round.Bracket.MAIN and which.isdigit():
+        return knockout_round_words(int(which), knockout_rounds(division))
+    if which == "final":
+        return _("%(bracket)s final") % {"bracket": name}
+    if which == "semi-final":
+        return _("%(bracket)s semi-finals") % {"bracket": name}
+    if which:
+        return _("%(bracket)s round %(number)s") % {"bracket": name, "number": which}
+    return name
 
 
 def bracket_words(division: Division, bracket: str) -> StrOrPromise:
@@ -367,26 +413,25 @@ class RoundView:
 def _round_titles(
     division: Division, rnd: Round, last: dict[str, int], main_rounds: int | None
 ) -> tuple[StrOrPromise, StrOrPromise]:
-    """The round's title on its own (``Round 3``, ``Main draw, round 2``, ``Consolation, final``, ``Grand final``)
-    and within its bracket's column (``Round 2``, ``Final``)."""
+    """The round's name (:func:`tournaments.core.round_words`, as every page, call and the display name it: "Round
+    3", "Main round 2", "Consolation final", "Grand final") and its title within its bracket's column ("Round 2",
+    "Final")."""
     number = _("Round %(number)s") % {"number": rnd.number}
     if rnd.bracket in (Round.Bracket.SWISS, Round.Bracket.ROUND_ROBIN):
-        return number, number
-    if division.is_swiss_knockout and rnd.bracket == Round.Bracket.MAIN:  # its knockout: tournaments.core.round_words
+        return round_words(rnd, division), number
+    if division.is_swiss_knockout and rnd.bracket == Round.Bracket.MAIN:
         rounds = knockout_rounds(division)
         return round_words(rnd, division), knockout_round_words(rnd.number, rounds, short=True)
-    bracket = bracket_words(division, rnd.bracket)
-    final = _("%(bracket)s, final") % {"bracket": bracket}
     if division.format == Division.Format.DOUBLE and rnd.bracket == "main" and main_rounds is not None:
         if rnd.number == main_rounds + 1:
-            return _("Grand final"), _("Grand final")
+            return round_words(rnd, division, grand=1), _("Grand final")
         if rnd.number == main_rounds + 2:
-            return _("Grand final reset (if needed)"), _("Reset (if needed)")
+            return round_words(rnd, division, grand=2), _("Reset (if needed)")
         if rnd.number == main_rounds:
-            return final, _("Final")
+            return round_words(rnd, division, final=True), _("Final")
     elif rnd.number == last.get(rnd.bracket):
-        return final, _("Final")
-    return _("%(bracket)s, round %(number)s") % {"bracket": bracket, "number": rnd.number}, number
+        return round_words(rnd, division, final=True), _("Final")
+    return round_words(rnd, division), number
 
 
 def _main_rounds(division: Division) -> int | None:
@@ -590,6 +635,7 @@ class StandingsView:
     tiebreaks: list[TiebreakColumn]
     flights: list[tuple[str, StrOrPromise]] = field(default_factory=list)  # (bracket, its place column's words)
     prize_columns: list[StrOrPromise] = field(default_factory=list)  # the published payout table's columns
+    prizes_to_come: bool = False  # a published payout table whose paid places nobody holds yet: no empty column
 
 
 def _standings_rounds(division: Division) -> list[int] | None:
@@ -628,6 +674,11 @@ def standings_view(division: Division, asked: int | None) -> StandingsView:
         for row in found
     ]
     shown = [r for r in rounds if r > 0]
+    # In the Swiss of a Swiss into a knockout (or before any paid place is held) every prize cell would be empty:
+    # no column then, and the table says when the prizes show.
+    to_come = payouts.published and not any(any(row.prizes) for row in rows)
+    if to_come:
+        rows = [replace(row, prizes=[]) for row in rows]
     return StandingsView(
         rows=rows,
         rounds=shown,
@@ -635,7 +686,8 @@ def standings_view(division: Division, asked: int | None) -> StandingsView:
         asked=asked,
         tiebreaks=tiebreaks,
         flights=flights,
-        prize_columns=prize_columns(payouts),
+        prize_columns=[] if to_come else prize_columns(payouts),
+        prizes_to_come=to_come,
     )
 
 
@@ -652,6 +704,7 @@ PRIZE_WORDS: dict[str, StrOrPromise] = {
     Round.Bracket.MAIN: gettext_lazy("Prize"),
     Round.Bracket.CONSOLATION: gettext_lazy("Consolation prize"),
     Round.Bracket.LAST_CHANCE: gettext_lazy("Last-chance prize"),
+    SIDE_POOL: gettext_lazy("Side pool"),
 }
 
 
@@ -671,8 +724,9 @@ def prize_cells(payouts: Payouts, entry_id: int) -> list[str]:
 
 
 def remainder_notes(payouts: Payouts) -> list[str]:
-    """What rounding to cents left over, and what shared places pay beyond the table, per flight: said beside the
-    table."""
+    """What rounding to cents left over, what shared places pay beyond the table, and (once the division is over)
+    the prizes of places nobody reached, and the prizes one prize per player leaves unpaid, per flight: said beside
+    the table."""
     left = [
         _("%(flight)s: %(cents)s left over by rounding to cents.")
         % {"flight": PRIZE_WORDS[flight], "cents": cents_text(cents)}
@@ -688,7 +742,19 @@ def remainder_notes(payouts: Payouts) -> list[str]:
         for flight, cents in payouts.over.items()
         if cents
     ]
-    return left + over
+    unreached = [
+        _("%(flight)s: %(cents)s left over, the prizes of places nobody reached.")
+        % {"flight": PRIZE_WORDS[flight], "cents": cents_text(cents)}
+        for flight, cents in payouts.unreached.items()
+        if cents
+    ]
+    forgone = [
+        _("%(flight)s: %(cents)s left over, not paid to players who have a larger prize (one prize per player).")
+        % {"flight": PRIZE_WORDS[flight], "cents": cents_text(cents)}
+        for flight, cents in payouts.forgone.items()
+        if cents
+    ]
+    return left + over + unreached + forgone
 
 
 def place_columns(rows: Iterable[Standing]) -> list[tuple[str, StrOrPromise]]:
@@ -708,6 +774,7 @@ class DivisionSummary:
     players: int
     current: list[str]
     champions: list[tuple[StrOrPromise, list[Entry]]]
+    lengths: str = ""
 
 
 def division_summaries(event: Event) -> list[DivisionSummary]:
@@ -725,6 +792,7 @@ def division_summaries(event: Event) -> list[DivisionSummary]:
                 players=getattr(d, "players", 0),  # annotated by divisions_with_players
                 current=_current_words(d, rounds[d.pk]) if d.status == Division.Status.RUNNING else [],
                 champions=champions.get(d.pk, []),
+                lengths=lengths_words(d),
             )
         )
     return out
@@ -793,28 +861,21 @@ def _champions(finished: list[Division]) -> dict[int, list[tuple[StrOrPromise, l
 
 # -- calls -----------------------------------------------------------------------------------------------------------
 
-_ROUND_IN_CALL: dict[str, StrOrPromise] = {
-    Round.Bracket.MAIN: gettext_lazy("main round %(number)s"),
-    Round.Bracket.CONSOLATION: gettext_lazy("consolation round %(number)s"),
-    Round.Bracket.LAST_CHANCE: gettext_lazy("last chance round %(number)s"),
-}
-
 
 def call_round_words(pairing: Pairing) -> str:
-    """The round as a call names it: "main round 2", "consolation round 1", "round 3" (Swiss, round robin); the
-    knockout of a Swiss into a knockout as every page names it, "Knockout semi-final" (needs the pairing's
-    division loaded)."""
-    if pairing.round.bracket == Round.Bracket.MAIN and pairing.division.is_swiss_knockout:
-        return round_words(pairing.round, pairing.division)
-    words = _ROUND_IN_CALL.get(pairing.round.bracket, gettext_lazy("round %(number)s"))
-    return str(words) % {"number": pairing.round.number}
+    """The round as a call names it, as every page names it (:func:`tournaments.core.round_words`): "Main round
+    2", "Consolation round 1", "Round 3", "Knockout semi-final" (needs the pairing's round and division loaded)."""
+    return round_words(pairing.round, pairing.division)
 
 
-def call_words(pairing: Pairing, player_id: int | None = None, *, division: bool = False) -> str:
-    """A call as the player hears it: "Table 7: you play Pia Ruud, main round 2, 7 points"; without ``player_id``
-    (the venue display, the director) both names: "Table 7: Lars Nes v Pia Ruud, main round 2, 7 points".
-    ``division``: the division named before the round, for a room shared by several ("..., Pia Ruud, Open, main
-    round 2, 7 points"). Needs the pairing's table, round and players loaded (and its division, for ``division``)."""
+def call_words(
+    pairing: Pairing, player_id: int | None = None, *, division: bool = False, round_name: str | None = None
+) -> str:
+    """A call as the player hears it: "Table 7: you play Pia Ruud, Main round 2, 7 points"; without ``player_id``
+    (the venue display, the director) both names: "Table 7: Lars Nes v Pia Ruud, Main round 2, 7 points".
+    ``division``: the division named before the round, for a room shared by several ("..., Pia Ruud, Open, Main
+    round 2, 7 points"); ``round_name``: the round's name where the page knows its bracket's rounds ("Main
+    final": :func:`round_titles_of`). Needs the pairing's table, round and players loaded (and its division)."""
     a, b = pairing.entry_a, pairing.entry_b
     names = [e.player.display_name if e is not None else "" for e in (a, b)]
     length = _("%(length)s points") % {"length": pairing.length} if pairing.length != 1 else _("1 point")
@@ -825,19 +886,24 @@ def call_words(pairing: Pairing, player_id: int | None = None, *, division: bool
     else:
         who = _("%(a)s v %(b)s") % {"a": names[0], "b": names[1]}
     named = f"{pairing.division.name}, " if division else ""
-    return f"{where}: {who}, {named}{call_round_words(pairing)}, {length}"
+    return f"{where}: {who}, {named}{round_name or call_round_words(pairing)}, {length}"
 
 
 # -- the venue display -----------------------------------------------------------------------------------------------
 
-#: Rows of each list on one screen of the venue display (1920x1080, read from five metres).
+#: Rows of each list on one screen of the venue display (1920x1080, read from five metres): the boards (two lines
+#: each at most), the standings (one line each: a screen holds a division of 16 players), the calls shown (the
+#: others are counted, with their tables), and the matches waiting for a table listed after the boards.
 DISPLAY_ROWS = 9
+DISPLAY_STANDINGS_ROWS = 16
 DISPLAY_CALLS = 4
+DISPLAY_QUEUE = 2 * DISPLAY_ROWS
 
 
 @dataclass(frozen=True)
 class DisplayBoard:
-    """A match at a table or being played as the venue display shows it."""
+    """A match at a table, being played, or waiting for a table (``waiting``: its place in the queue) as the venue
+    display shows it."""
 
     table: str
     division: str
@@ -846,6 +912,7 @@ class DisplayBoard:
     b: str
     score: str
     state: str
+    waiting: int = 0
 
 
 @dataclass(frozen=True)
@@ -870,25 +937,44 @@ class DisplayPage:
     boards_page: tuple[int, int]
     standings_page: tuple[int, int]
     over: bool = False  # every division is finished
+    more_calls: list[str] = field(default_factory=list)  # the tables of the calls not shown
+    waiting: int = 0  # the matches waiting for a table
+    waiting_unlisted: int = 0  # of which not listed
 
     @property
     def next_page(self) -> int:
         return (self.page + 1) % self.pages
 
 
-def _page_of(items: list[Any], page: int) -> tuple[list[Any], tuple[int, int]]:
-    count = max(1, -(-len(items) // DISPLAY_ROWS))
+def _page_of(items: list[Any], page: int, rows: int = DISPLAY_ROWS) -> tuple[list[Any], tuple[int, int]]:
+    count = max(1, -(-len(items) // rows))
     shown = page % count
-    return items[shown * DISPLAY_ROWS : (shown + 1) * DISPLAY_ROWS], (shown + 1, count)
+    return items[shown * rows : (shown + 1) * rows], (shown + 1, count)
 
 
 def round_titles_of(division: Division, rounds: Iterable[Round]) -> dict[int, StrOrPromise]:
-    """Each of the division's ``rounds`` (all of them) by id, titled as the division page titles it ("Main draw,
-    final", "Consolation, round 1", "Round 3")."""
+    """Each of the division's ``rounds`` (all of them) by id, named as the division page names it
+    (:func:`tournaments.core.round_words`: "Main round 2", "Consolation final", "Round 3")."""
     rounds = list(rounds)
     last = _last_rounds(rounds)
     main_rounds = _main_rounds(division) if division.format == Division.Format.DOUBLE else None
     return {rnd.pk: _round_titles(division, rnd, last, main_rounds)[0] for rnd in rounds}
+
+
+def _display_board(division: Division, board: Any, titles: dict[int, StrOrPromise], waiting: int = 0) -> DisplayBoard:
+    p = board.pairing
+    match = p.match
+    score = f"{match.score1}{EN_DASH}{match.score2}" if match is not None and match.seq else ""
+    return DisplayBoard(
+        table=p.table_label,
+        division=division.name,
+        round=str(titles.get(p.round_id) or call_round_words(p)),
+        a=p.entry_a.player.display_name,
+        b=p.entry_b.player.display_name,
+        score=score,
+        state="waiting" if waiting else str(board.state),
+        waiting=waiting,
+    )
 
 
 def display_page(
@@ -900,13 +986,16 @@ def display_page(
     *,
     over: bool = False,
     divisions: int = 1,
+    queue: Sequence[tuple[Division, Any]] = (),
 ) -> DisplayPage:
-    """The screen ``page`` of the display from the calls (newest first), the boards of the room (division, a
-    director's board of tournaments.selectors.director: the venue's matches, whatever their round), of which it
-    shows each once, those at a table or being played (a match over is no longer playing), and the standings of
-    each division in play or finished (a finished one's heading says its standings are final). ``round_titles``:
-    the rounds' titles by id (:func:`round_titles_of`); ``over``: every division is finished; ``divisions``: how
-    many the event has (more than one: each call names its division, as each board does)."""
+    """The screen ``page`` of the display from the calls (newest first: :data:`DISPLAY_CALLS` lines, the last one
+    counting the others with their tables when there are more), the boards of the room (division, a director's board of
+    tournaments.selectors.director: the venue's matches, whatever their round), of which it shows each once, those
+    at a table or being played (a match over is no longer playing), then the ``queue`` (the matches waiting for a
+    table, next first: the first :data:`DISPLAY_QUEUE` listed, the others counted), and the standings of each
+    division in play or finished (a finished one's heading says its standings are final). ``round_titles``: the
+    rounds' names by id (:func:`round_titles_of`); ``over``: every division is finished; ``divisions``: how many
+    the event has (more than one: each call names its division, as each board does)."""
     titles = round_titles or {}
     rows = []
     seen: set[int] = set()
@@ -917,30 +1006,24 @@ def display_page(
         seen.add(p.pk)
         if board.state.is_over or not (p.table_label or board.state == "playing"):
             continue
-        match = p.match
-        score = f"{match.score1}{EN_DASH}{match.score2}" if match is not None and match.seq else ""
-        rows.append(
-            DisplayBoard(
-                table=p.table_label,
-                division=division.name,
-                round=str(titles.get(p.round_id) or call_round_words(p)),
-                a=p.entry_a.player.display_name,
-                b=p.entry_b.player.display_name,
-                score=score,
-                state=str(board.state),
-            )
-        )
+        rows.append(_display_board(division, board, titles))
     rows.sort(key=lambda r: (not r.table, _table_sort(r.table)))
+    waiting = [(d, b) for d, b in queue if b.pairing.entry_a is not None and b.pairing.entry_b is not None]
+    rows += [_display_board(d, b, titles, n) for n, (d, b) in enumerate(waiting[:DISPLAY_QUEUE], start=1)]
     table = [
         DisplayStanding(_division_heading(division), row.rank, row.entry.player.display_name, row.wins, row.losses)
         for division, rows_of in standings
         for row in rows_of
     ]
     shown_boards, boards_page = _page_of(rows, page)
-    shown_standings, standings_page = _page_of(table, page)
+    shown_standings, standings_page = _page_of(table, page, DISPLAY_STANDINGS_ROWS)
     pages = max(boards_page[1], standings_page[1])
+    shown_calls = DISPLAY_CALLS if len(calls) <= DISPLAY_CALLS else DISPLAY_CALLS - 1  # the last line counts the others
     return DisplayPage(
-        calls=[call_words(p, division=divisions > 1) for p in calls[:DISPLAY_CALLS]],
+        calls=[
+            call_words(p, division=divisions > 1, round_name=str(titles.get(p.round_id) or "") or None)
+            for p in calls[:shown_calls]
+        ],
         boards=shown_boards,
         standings=shown_standings,
         page=page % pages,
@@ -948,6 +1031,9 @@ def display_page(
         boards_page=boards_page,
         standings_page=standings_page,
         over=over,
+        more_calls=[p.table_label for p in calls[shown_calls:]],
+        waiting=len(waiting),
+        waiting_unlisted=max(0, len(waiting) - DISPLAY_QUEUE),
     )
 
 

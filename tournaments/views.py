@@ -46,6 +46,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModif
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from config.audience import settled, shared
 from config.live import not_modified, shared_live_part
 from tournaments.core import PairingState, round_words
 from tournaments.models import Division, Entry, Event, Round, Season
@@ -62,6 +63,7 @@ from tournaments.pages import (
     division_summaries,
     etag_of,
     format_words,
+    lengths_words,
     round_links,
     round_titles_of,
     round_views,
@@ -100,6 +102,7 @@ def _big(request: HttpRequest) -> bool:
     return request.GET.get("big") == "1"
 
 
+@shared
 @require_GET
 def event_list(request: HttpRequest) -> HttpResponse:
     """``/events/``: the events the visitor may see, running ones first, then upcoming, then past."""
@@ -116,6 +119,7 @@ def event_list(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/event_list.html", {"page": page, "rows": rows})
 
 
+@shared
 @require_GET
 def club_detail(request: HttpRequest, club: str) -> HttpResponse:
     """``/clubs/<club>/``: its events to come and played, its rating list, its recent champions."""
@@ -176,6 +180,7 @@ def event_detail(request: HttpRequest, event: str) -> HttpResponse:
     return render(request, "tournaments/event_detail.html", context)
 
 
+@shared
 @require_GET
 def division_detail(request: HttpRequest, event: str, division: str) -> HttpResponse:
     """``/events/<event>/<division>/``: standings, the current round's pairings, the bracket, the list of rounds
@@ -196,6 +201,7 @@ def division_detail(request: HttpRequest, event: str, division: str) -> HttpResp
         "division": found,
         "event": found.event,
         "format": format_words(found),
+        "lengths": lengths_words(found),
         "status": DIVISION_STATUS_WORDS.get(found.status, found.status),
         "big": _big(request),
         "polling": _polling(found),
@@ -209,7 +215,8 @@ def division_detail(request: HttpRequest, event: str, division: str) -> HttpResp
         "bracket_etag": etag_of(found, "bracket"),
         "champion": _champion_of(found, views),
     }
-    return render(request, "tournaments/division_detail.html", context)
+    response = render(request, "tournaments/division_detail.html", context)
+    return response if context["polling"] else settled(response)
 
 
 def _find_round(found: Division, bracket: str, number: int) -> tuple[Round | None, list[Round]]:
@@ -245,6 +252,7 @@ def _round_context(found: Division, chosen: Round, rounds: Sequence[Round]) -> d
     }
 
 
+@shared
 @require_GET
 def division_round(request: HttpRequest, event: str, division: str, bracket: str, number: int) -> HttpResponse:
     """``/events/<event>/<division>/rounds/<bracket>/<number>/``: one round's table, the links to the others, and
@@ -266,9 +274,17 @@ def division_round(request: HttpRequest, event: str, division: str, bracket: str
             "next": links[at + 1] if at + 1 < len(links) else None,
         }
     )
-    return render(request, "tournaments/division_round.html", context)
+    response = render(request, "tournaments/division_round.html", context)
+    return settled(response) if _round_settled(context) else response
 
 
+def _round_settled(context: dict[str, Any]) -> bool:
+    """Whether the round's table has finished changing: the division is no longer in play, or every pairing of the
+    round is decided."""
+    return not context["polling"] or all(view.open == 0 and not view.conditional for view in context["views"])
+
+
+@shared
 @require_GET
 def division_round_live(request: HttpRequest, event: str, division: str, bracket: str, number: int) -> HttpResponse:
     """``/events/<event>/<division>/rounds/<bracket>/<number>/live/``: the round's live part, or 304 when nothing
@@ -306,6 +322,7 @@ def _champion_of(division: Division, views: Sequence[RoundView]) -> Entry | None
     return last.a.entry if last.a.won else last.b.entry
 
 
+@shared
 @require_GET
 def division_live(request: HttpRequest, event: str, division: str, part: str) -> HttpResponse:
     """``/events/<event>/<division>/live/<part>/``: one live part, or 304 when nothing changed since the client's
@@ -368,6 +385,7 @@ def csv_cell(value: object) -> str:
     return "'" + text if text.startswith(_FORMULA_STARTS) else text
 
 
+@shared
 @require_GET
 def division_results_csv(request: HttpRequest, event: str, division: str) -> HttpResponse:
     """``/events/<event>/<division>/results.csv``: one line per pairing with a player, in round order; its round by
@@ -403,6 +421,7 @@ def division_results_csv(request: HttpRequest, event: str, division: str) -> Htt
     return response
 
 
+@shared
 @require_GET
 def event_pr(request: HttpRequest, event: str) -> HttpResponse:
     """``/events/<event>/pr/``: the PR table of the event's analysed matches (one query past the event's)."""
@@ -412,6 +431,7 @@ def event_pr(request: HttpRequest, event: str) -> HttpResponse:
     return render(request, "tournaments/pr_table.html", context)
 
 
+@shared
 @require_GET
 def division_pr(request: HttpRequest, event: str, division: str) -> HttpResponse:
     """``/events/<event>/<division>/pr/``: the PR table of the division's analysed matches."""
@@ -437,6 +457,7 @@ def _display_page(request: HttpRequest) -> int:
     return int(raw) if raw.isdigit() and len(raw) < 6 else 0
 
 
+@shared
 @require_GET
 def event_display(request: HttpRequest, event: str) -> HttpResponse:
     """``/display/<event>/``: the venue display, for a TV or a projector: the calls, the current rounds' boards with
@@ -446,6 +467,7 @@ def event_display(request: HttpRequest, event: str) -> HttpResponse:
     return render(request, "tournaments/display.html", context)
 
 
+@shared
 @require_GET
 def event_display_live(request: HttpRequest, event: str) -> HttpResponse:
     """``/display/<event>/live/?page=N``: screen N of the display (304 when the client holds it already)."""
@@ -468,17 +490,21 @@ def _display_context(event: Event, page: int) -> dict[str, Any]:
     """The reads of one screen: the venue (two queries), the divisions (one), their rounds (one), and the
     standings of each division in play or finished (two each). "Now playing" is read from the venue, as the
     dashboard's room is: every match at a table (called or being played), whatever its round, and the matches
-    being played without one."""
+    being played without one; then the matches waiting for a table, in the queue's order."""
     venue = venue_of(event)
     divisions = {d.pk: d for d in event_divisions(event)}
     at_tables = [board_of(s.pairing) for s in venue.seats if s.pairing is not None]
-    unseated = [b for b in map(board_of, venue.queue) if b.state == PairingState.PLAYING]
+    queued = [board_of(p) for p in venue.queue]
+    unseated = [b for b in queued if b.state == PairingState.PLAYING]
     boards = [(divisions[b.pairing.division_id], b) for b in at_tables + unseated]
+    waiting = [(divisions[b.pairing.division_id], b) for b in queued if b.state != PairingState.PLAYING]
     started = [d for d in divisions.values() if d.status != Division.Status.REGISTRATION]
     standings = [(d, standings_table(d)) for d in started]
     titles: dict[int, Any] = {}
     for division_id, rounds in event_rounds(event).items():
         titles.update(round_titles_of(divisions[division_id], rounds))
     over = bool(started) and all(d.status == Division.Status.FINISHED for d in divisions.values())
-    screen = display_page(venue.calls, boards, standings, page, titles, over=over, divisions=len(divisions))
+    screen = display_page(
+        venue.calls, boards, standings, page, titles, over=over, divisions=len(divisions), queue=waiting
+    )
     return {"event": event, "screen": screen, "poll_trigger": f"every {DISPLAY_SECONDS}s"}

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from django.apps import apps
 from django.db import connection
+from django.db.models import Q
 
 from games import services as games
 from games.access import SYSTEM, Actor, new_entry_token, revoke_entry_token, token_text
@@ -95,6 +96,13 @@ class World:
         return token_text(self.revoked[(key, side)])
 
 
+def director_result(pairing: Pairing, director: Actor) -> None:
+    """The director enters side 0's win of a 1-point scoresheet match, and the division is synced."""
+    match = Match.objects.get(pk=pairing.match_id)
+    games.record_game_result(match.pk, actor=director, winner=0, kind=1, expected_seq=match.seq)
+    services.sync_division(pairing.division_id)
+
+
 @pytest.fixture
 def world(request: pytest.FixtureRequest, django_user_model: Any) -> World:
     dora: Any = request.getfixturevalue("director")
@@ -124,13 +132,27 @@ def world(request: pytest.FixtureRequest, django_user_model: Any) -> World:
     assert awaiting.confirmation == Pairing.Confirmation.AWAITING and awaiting.confirmation_side == 1
 
     reg = new_division("swiss", 4, event=event)
+
+    # A 4-player Swiss whose round 1 is over and round 2 paired: "earlier" is a round-1 match, "next" the round-2
+    # pairing of its side-0 player (his next match, entered from "Your next match" by the phone holding his link).
+    later = services.start_division(
+        new_division("swiss", 4, event=event, entry_mode="scoresheet", match_length=1, rounds_planned=2), actor=as_dora
+    )
+    round_1 = list(Pairing.objects.filter(division=later).order_by("board"))
+    for board in round_1:
+        director_result(board, as_dora)
+    services.pair_next_round(later, actor=as_dora)
+    earlier = round_1[0]
+    following = Pairing.objects.get(
+        Q(entry_a=earlier.entry_a_id) | Q(entry_b=earlier.entry_a_id), division=later, round__number=2
+    )
     money = games.start_match(
         player1=games.create_player(display_name="Mona"),
         player2=games.create_player(display_name="Nils"),
         length=0,
         created_by=dora,
     )
-    pairings = {"live": live, "fresh": fresh, "other": other, "sheet": awaiting}
+    pairings = {"live": live, "fresh": fresh, "other": other, "sheet": awaiting, "earlier": earlier, "next": following}
     matches = {key: Match.objects.get(pk=p.match_id) for key, p in pairings.items()}
     matches["money"] = money
     found = World(event, moves, sheet, reg, pairings, matches, users)

@@ -1381,7 +1381,8 @@ def test_a_name_already_entered_is_refused_alone_and_in_a_list_pasted_again(dora
         client,
         url,
         {"action": "import", "import-text": "Eva Lund\nCarl Berg,Oslo BK,NO\n"},  # the list pasted again, with one more
-        "nothing was registered; line 2: Carl Berg is already entered in Open: to enter another player of that name, "
+        "fix these lines and send the list again: line 2: Carl Berg is already entered in Open: to enter another "
+        "player of that name, "
         "tell the two apart in the name, such as &quot;Carl Berg (Oslo BK)&quot;",
     )
     refused(

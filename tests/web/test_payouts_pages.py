@@ -139,3 +139,17 @@ def test_prizes_shown_while_the_division_runs_say_so(
     stored = client.post(manage(division), form(main="60, 40", consolation=""))
     page = client.get(stored["Location"]).content.decode()
     assert "The division is still running: these are the prizes of the places as they stand now." in page
+
+
+def test_one_prize_per_player_is_ticked_on_the_form_and_said_under_the_table(finished: Division, director: Any) -> None:
+    """Main 5-8 are the consolation's players: ticked, each keeps his larger prize and the rest is said left over."""
+    client = director_client(director)
+    table = form(main="40, 20, 10, 10, 2, 2, 2, 2", consolation="5, 3, 1, 1", one_prize="on")
+    stored = client.post(manage(finished), table)
+    assert stored.status_code == 302
+    finished.refresh_from_db()
+    assert finished.payouts["one_prize"] is True
+    page = client.get(stored["Location"]).content.decode()
+    tick = page.split('name="payouts-one_prize"')[1].split(">")[0]
+    assert "checked" in tick, "the form shows the stored table"
+    assert "Prize: 40.00 left over, not paid to players who have a larger prize (one prize per player)." in page

@@ -10,6 +10,7 @@ Every status is an enum of the schema, named in settings (``ENUM_NAME_OVERRIDES`
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django.core.validators import ProhibitNullCharactersValidator
@@ -179,6 +180,7 @@ class DivisionSerializer(serializers.ModelSerializer):
             "double_round_robin",
             "drop_rounds",
             "last_chance_drop_rounds",
+            "walkover_as_bye",
             "last_chance_places",
             "last_chance_closed",
             "grand_final_reset",
@@ -208,7 +210,7 @@ class DivisionSerializer(serializers.ModelSerializer):
         return BYE_RULE
 
     @extend_schema_field(
-        serializers.BooleanField(
+        strict.BooleanField(
             allow_null=True,
             help_text="a running Swiss, to its directors: a correction changed the score groups the current round "
             "was paired on and none of its matches has started, so it can be paired again (swiss/repair/)",
@@ -222,7 +224,7 @@ class DivisionSerializer(serializers.ModelSerializer):
 
 class EventInput(serializers.Serializer):
     name = serializers.CharField(max_length=200)
-    slug = serializers.SlugField(
+    slug = strict.SlugField(
         max_length=100,
         required=False,
         allow_blank=True,
@@ -233,11 +235,11 @@ class EventInput(serializers.Serializer):
     time_zone = serializers.CharField(max_length=64, default="UTC", help_text="an IANA name such as Europe/Oslo")
     starts_on = serializers.DateField(required=False, allow_null=True, default=None)
     ends_on = serializers.DateField(required=False, allow_null=True, default=None)
-    public = serializers.BooleanField(default=True, help_text="spectators can follow it")
-    analyse_imported = serializers.BooleanField(
+    public = strict.BooleanField(default=True, help_text="spectators can follow it")
+    analyse_imported = strict.BooleanField(
         default=False, help_text="GNU Backgammon analyses each match imported into the event as it is imported"
     )
-    points_weight = serializers.FloatField(
+    points_weight = strict.FloatField(
         min_value=0.01,
         max_value=10,
         default=1.0,
@@ -267,7 +269,7 @@ class DivisionInput(serializers.Serializer):
     """The fields of ``tournaments.services.DivisionSettings`` (the service checks how they fit together)."""
 
     name = serializers.CharField(max_length=100)
-    slug = serializers.SlugField(
+    slug = strict.SlugField(
         max_length=100, required=False, allow_blank=True, default="", help_text="made from the name if empty"
     )
     format = serializers.ChoiceField(choices=Division.Format.choices)
@@ -279,8 +281,8 @@ class DivisionInput(serializers.Serializer):
         default=None,
         help_text='per-round lengths: {"main:final": 11, "main:1": 5, "consolation": 5, "swiss:5": 9}',
     )
-    crawford = serializers.BooleanField(default=True)
-    casual = serializers.BooleanField(
+    crawford = strict.BooleanField(default=True)
+    casual = strict.BooleanField(
         default=False, help_text="no doubling cube and no gammons: every game is worth one point (beginners' events)"
     )
     variant = serializers.ChoiceField(choices=list(VARIANTS), default="standard")
@@ -312,16 +314,21 @@ class DivisionInput(serializers.Serializer):
         help_text="a Swiss into a knockout (swiss-knockout): the top 4, 8, 16 or 32 of the Swiss standings go into "
         "a seeded single elimination (0 for every other format)",
     )
-    double_round_robin = serializers.BooleanField(default=False)
+    double_round_robin = strict.BooleanField(default=False)
     drop_rounds = strict.IntegerField(min_value=0, max_value=20, required=False, allow_null=True, default=None)
     last_chance_drop_rounds = strict.IntegerField(min_value=0, max_value=20, default=1)
+    walkover_as_bye = strict.BooleanField(
+        default=False,
+        help_text="formats with a consolation: a main round-1 walkover (a forfeit, nothing played) counts like a bye "
+        "for entry into the consolation (its winner, beaten in his next match, enters it)",
+    )
     last_chance_places = strict.IntegerField(min_value=0, max_value=1024, default=0)
-    grand_final_reset = serializers.BooleanField(default=True)
-    auto_pair = serializers.BooleanField(default=False, help_text="Swiss: pair the next round when all results are in")
-    analyse_each_game = serializers.BooleanField(
+    grand_final_reset = strict.BooleanField(default=True)
+    auto_pair = strict.BooleanField(default=False, help_text="Swiss: pair the next round when all results are in")
+    analyse_each_game = strict.BooleanField(
         default=False, help_text="GNU Backgammon analyses each game of a match as it ends, not only the finished match"
     )
-    points_weight = serializers.FloatField(
+    points_weight = strict.FloatField(
         min_value=0.01,
         max_value=10,
         default=1.0,
@@ -362,15 +369,11 @@ class PlayerChoiceInput(serializers.Serializer):
 
     body_required = True  # one of the two (games.api.schema.AutoSchema)
 
-    player = strict.PrimaryKeyRelatedField(
-        queryset=Player.objects.all(), required=False, allow_null=True, default=None, help_text="an existing player"
-    )
+    player = strict.VisiblePlayerField(required=False, allow_null=True, default=None, help_text="an existing player")
     name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="", help_text="a new player")
     club = serializers.CharField(max_length=100, required=False, allow_blank=True, default="", help_text="as text")
-    country = serializers.RegexField(
-        r"^[A-Za-z]{2}$", required=False, allow_blank=True, default="", help_text="ISO 3166 alpha-2 code"
-    )
-    new_player = serializers.BooleanField(
+    country = strict.CountryField()
+    new_player = strict.BooleanField(
         default=False,
         help_text="a club's event or roster: the name is a new person, not one of the roster's players it is close "
         "to (a close name is refused with player_to_choose and its candidates until the player or this is given)",
@@ -437,7 +440,7 @@ class ImportResultDoc(serializers.Serializer):
 
 
 class CheckInInput(serializers.Serializer):
-    present = serializers.BooleanField(default=True, help_text="false undoes a check-in")
+    present = strict.BooleanField(default=True, help_text="false undoes a check-in")
 
 
 class SeedInput(serializers.Serializer):
@@ -446,13 +449,88 @@ class SeedInput(serializers.Serializer):
 
 class WithdrawInput(serializers.Serializer):
     reason = serializers.CharField(max_length=MAX_REASON, required=False, allow_blank=True, default="")
+    refund = strict.BooleanField(
+        default=False, help_text="before the start only: the fees he paid go back to him and count in no pool"
+    )
+
+
+PAYMENT_METHODS = ["", "cash", "transfer"]
+
+
+class PaymentInput(serializers.Serializer):
+    """A payment marked at the door; a field left out leaves its mark as it is."""
+
+    fee = serializers.ChoiceField(
+        choices=PAYMENT_METHODS, required=False, help_text='how the entry fee was paid ("": not paid)'
+    )
+    side_pool = serializers.ChoiceField(
+        choices=PAYMENT_METHODS, required=False, help_text='how the side pool fee was paid ("": not in the side pool)'
+    )
+
+
+class PaymentSerializer(serializers.Serializer):
+    entry = serializers.IntegerField(source="pk", help_text="the entry's id")
+    name = serializers.CharField(source="player.display_name")
+    paid = serializers.ChoiceField(choices=PAYMENT_METHODS, help_text='how the entry fee was paid ("": not paid)')
+    side_pool = serializers.ChoiceField(choices=PAYMENT_METHODS, help_text='"": not in the side pool')
+    refunded = strict.BooleanField(help_text="withdrawn before the start and given the fees back")
+
+
+def _amount_field(help_text: str, *, most: str = "9999999.99") -> Any:
+    return strict.DecimalField(
+        min_value=Decimal(0),
+        max_value=Decimal(most),
+        max_digits=9,
+        decimal_places=2,
+        default=Decimal(0),
+        help_text=help_text,
+    )
+
+
+class MoneyInput(serializers.Serializer):
+    """A division's fees (all of them: what is left out is 0)."""
+
+    entry_fee = _amount_field("what each player pays to enter (0: free)")
+    side_pool_fee = _amount_field("an optional side pool's fee (0: no side pool)")
+    house_share = _amount_field("percent of the entry fees paid the club keeps", most="100")
+    added_money = _amount_field("money the club or a sponsor adds to the prize pool")
+    side_pool_prizes = serializers.ListField(
+        child=strict.DecimalField(min_value=Decimal(0), max_value=Decimal(100), max_digits=5, decimal_places=2),
+        max_length=64,
+        default=list,
+        help_text="the side pool's percentages by rank among its players, best first (empty: all to the best)",
+    )
+
+
+def _cents(help_text: str) -> Any:
+    return serializers.IntegerField(help_text=f"{help_text} (cents)")
+
+
+class MoneySerializer(serializers.Serializer):
+    """A division's fees, what its pools hold from the payments marked, its cash sheet's lines and each entry's
+    payment (its directors only)."""
+
+    division = serializers.CharField(help_text="the division's slug")
+    entry_fee = serializers.DecimalField(max_digits=9, decimal_places=2)
+    side_pool_fee = serializers.DecimalField(max_digits=9, decimal_places=2)
+    house_share = serializers.DecimalField(max_digits=5, decimal_places=2)
+    added_money = serializers.DecimalField(max_digits=9, decimal_places=2)
+    side_pool_prizes = serializers.ListField(child=serializers.CharField())
+    prize_pool = _cents("fees paid, less the refunds and the house share, plus the added money")
+    side_pool = _cents("side pool fees paid, less the refunds")
+    house = _cents("the house's share of the fees")
+    paid_in = _cents("fees and side pool fees received, refunded ones included")
+    refunded = _cents("given back to players who withdrew before the start")
+    paid_out = _cents("the prizes the standings pay now, side pool included")
+    left_over = _cents("what stays in the cash box once the added money is put in and refunds and prizes are paid")
+    payments = PaymentSerializer(many=True)
 
 
 # -- running a division ----------------------------------------------------------------------------------------------
 
 
 class StartInput(serializers.Serializer):
-    only_checked_in = serializers.BooleanField(
+    only_checked_in = strict.BooleanField(
         required=False,
         allow_null=True,
         default=None,
@@ -464,13 +542,13 @@ class SwapInput(serializers.Serializer):
     first = strict.IntegerField(min_value=1, help_text="an entry id")
     second = strict.IntegerField(min_value=1, help_text="an entry id")
     reason = serializers.CharField(max_length=MAX_REASON, help_text="shown on the pairing")
-    allow_rematch = serializers.BooleanField(
+    allow_rematch = strict.BooleanField(
         required=False, default=False, help_text="Swiss: swap even though it pairs two players who have met"
     )
 
 
 class PairRoundInput(serializers.Serializer):
-    allow_rematches = serializers.BooleanField(
+    allow_rematches = strict.BooleanField(
         required=False,
         default=False,
         help_text="when no rematch-free pairing exists, pair the fewest rematches (each board says so)",
@@ -617,7 +695,7 @@ class VenueTableSerializer(serializers.Serializer):
     number = serializers.IntegerField(source="table.number", help_text="numbered from 1 for the whole event")
     name = serializers.CharField(source="table.name", help_text='its name ("Feature table"), or "" for its number')
     label = serializers.CharField(source="table.label", help_text='how people name it: "Table 7", "Feature table"')
-    held = serializers.BooleanField(source="table.held", help_text="held back: a match goes to it only by hand")
+    held = strict.BooleanField(source="table.held", help_text="held back: a match goes to it only by hand")
     state = serializers.SerializerMethodField()
     division = serializers.CharField(
         source="pairing.division.slug", allow_null=True, default=None, help_text="the division of the match it holds"
@@ -650,7 +728,7 @@ class VenueSerializer(serializers.Serializer):
     first: earlier rounds first, the main flight before the consolation and the last chance, then the match waiting
     longest)."""
 
-    tables_given = serializers.BooleanField(
+    tables_given = strict.BooleanField(
         help_text="the director gave the tables (a count or named tables); false: as many as there are matches"
     )
     tables = VenueTableSerializer(source="seats", many=True)
@@ -677,7 +755,7 @@ class TablesInput(serializers.Serializer):
         },
         help_text='one table each, numbered from 1 in order: its name ("Feature table"), or "" for its number',
     )
-    as_needed = serializers.BooleanField(
+    as_needed = strict.BooleanField(
         required=False, help_text="true: as many tables as there are matches to play (the tables so far are kept)"
     )
 
@@ -816,7 +894,11 @@ class PayoutsInput(serializers.Serializer):
         help_text="the prize pool (needed for percentages)",
     )
     ties = serializers.ChoiceField(choices=PAYOUT_TIES, default="split")
-    published = serializers.BooleanField(default=False, help_text="show the payouts on the public standings")
+    published = strict.BooleanField(default=False, help_text="show the payouts on the public standings")
+    one_prize = strict.BooleanField(
+        default=False,
+        help_text="one prize per player: a player placed in the prizes of several flights is paid only the largest",
+    )
     flights = serializers.DictField(
         child=serializers.ListField(child=strict.DecimalField(), max_length=MAX_PAID_PLACES),
         default=dict,
@@ -826,7 +908,7 @@ class PayoutsInput(serializers.Serializer):
 
 class FlightSizeDoc(serializers.Serializer):
     players = serializers.IntegerField(help_text="the most players the flight can have")
-    known = serializers.BooleanField(
+    known = strict.BooleanField(
         help_text="false while who enters it is not yet known (`players` is then the most it can have)"
     )
     why = serializers.CharField(help_text="while not known: what it waits for")
@@ -847,7 +929,10 @@ class PayoutsSerializer(serializers.Serializer):
         help_text="the prize pool (null: none)",
     )
     ties = serializers.ChoiceField(choices=PAYOUT_TIES, read_only=True)
-    published = serializers.BooleanField(read_only=True)
+    published = strict.BooleanField(read_only=True)
+    one_prize = strict.BooleanField(
+        read_only=True, help_text="a player placed in the prizes of several flights is paid only the largest"
+    )
     flights = serializers.DictField(
         child=serializers.ListField(
             child=serializers.DecimalField(max_digits=None, decimal_places=None, coerce_to_string=False)
@@ -986,8 +1071,8 @@ class MasterPointsDivisionSerializer(serializers.Serializer):
     players = serializers.IntegerField(help_text="the field: the log2 of it sizes the placement points")
     weight = serializers.FloatField(help_text="the division's weight (1 unless set)")
     places_paid = serializers.IntegerField(help_text="how many places earn placement points")
-    finished = serializers.BooleanField(help_text="false: the places are those so far")
-    standings_current = serializers.BooleanField(help_text="false: the standings are being computed")
+    finished = strict.BooleanField(help_text="false: the places are those so far")
+    standings_current = strict.BooleanField(help_text="false: the standings are being computed")
 
 
 class MasterPointsPlayerSerializer(serializers.Serializer):
@@ -1046,7 +1131,7 @@ class ClubInput(serializers.Serializer):
     slug = serializers.SlugField(
         max_length=100, required=False, allow_blank=True, default="", help_text="made from the name if empty"
     )
-    public = serializers.BooleanField(default=True, help_text="its page is public")
+    public = strict.BooleanField(default=True, help_text="its page is public")
 
 
 class ClubEventSerializer(serializers.ModelSerializer):

@@ -26,7 +26,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.access import sides_of
-from games.api.auth import IsAuthenticatedOrEntryToken, actor_of, entry_token
+from games.api.auth import IsAuthenticatedOrEntryToken, ReadOpenWriteAuthenticated, actor_of, entry_token
 from games.api.parsers import JSONParser
 from games.api.schema import EntryTokenScheme  # noqa: F401  (registers the extension)
 from games.api.serializers import ErrorDoc
@@ -39,15 +39,17 @@ from tournaments.api import serializers as s
 from tournaments.models import Club, Division, Entry, Event, Pairing, RatingList
 from tournaments.selectors import api as reads
 from tournaments.selectors import clubs as club_reads
+from tournaments.selectors.money import division_cash
 from tournaments.selectors.points import SYSTEMS, master_points, points_report
 from tournaments.selectors.public import PrRow, pr_table
 from tournaments.selectors.seasons import season_table
 from tournaments.selectors.venue import venue_of
+from tournaments.services import money
 from tournaments.services import payouts as payout_tables
 
 
-def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
+def _valid(serializer_class: type[serializers.Serializer], data: Any, **context: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data, context=context)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
 
@@ -65,11 +67,8 @@ _ERROR_TEXT = {
 }
 
 
-class ReadOrActor(IsAuthenticatedOrEntryToken):
+class ReadOrActor(ReadOpenWriteAuthenticated):
     """Anyone reads; a user or an entry-link holder writes (what he may write is the services' decision)."""
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        return request.method in permissions.SAFE_METHODS or super().has_permission(request, view)
 
 
 class HasEntryToken(permissions.BasePermission):
@@ -430,7 +429,9 @@ class EntryListCreateApi(APIView):
     )
     def post(self, request: Request, event: str, division: str) -> Response:
         found = _division(request, event, division)
-        entry = services.register_player(found, actor=actor_of(request), **_valid(s.EntryInput, request.data))
+        entry = services.register_player(
+            found, actor=actor_of(request), **_valid(s.EntryInput, request.data, user=request.user)
+        )
         return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
@@ -498,6 +499,64 @@ class EntryWithdrawApi(_EntryActionApi):
 
     def perform(self, entry: Entry, request: Request, data: dict[str, Any]) -> Entry:
         return services.withdraw_entry(entry, actor=actor_of(request), **data)
+
+
+class EntryPaymentApi(APIView):
+    permission_classes = (permissions.IsAuthenticated,)
+
+    @extend_schema(
+        summary="Mark how a player paid his entry fee or his side pool fee (its directors)",
+        request=s.PaymentInput,
+        responses={200: s.PaymentSerializer, **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, event: str, division: str, entry_id: int) -> Response:
+        entry = _entry(_division(request, event, division), entry_id)
+        data = _valid(s.PaymentInput, request.data)
+        done = money.mark_paid(entry, actor=actor_of(request), fee=data.get("fee"), side_pool=data.get("side_pool"))
+        return Response(s.PaymentSerializer(done).data)
+
+
+class DivisionMoneyApi(APIView):
+    permission_classes = (permissions.IsAuthenticated,)
+
+    @extend_schema(
+        summary="A division's fees, its pools, its cash sheet and who paid (its directors)",
+        responses={200: s.MoneySerializer, **_errors(401, 403, 404)},
+    )
+    def get(self, request: Request, event: str, division: str) -> Response:
+        found = _division(request, event, division)
+        check_directs(actor_of(request), found.event)
+        return _money_answer(found)
+
+    @extend_schema(
+        summary="Set a division's fees (refused whole, with what to change)",
+        request=s.MoneyInput,
+        responses={200: s.MoneySerializer, **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, event: str, division: str) -> Response:
+        found = _division(request, event, division)
+        data = _valid(s.MoneyInput, request.data)
+        stored = money.set_fees(found, actor=actor_of(request), settings=money.FeeSettings(**data))
+        return _money_answer(stored)
+
+
+def _money_answer(division: Division) -> Response:
+    sheet = division_cash(division)
+    pool = sheet.sheet.pool
+    body = {
+        "division": division.slug,
+        **{name: getattr(division, name) for name in ("entry_fee", "side_pool_fee", "house_share", "added_money")},
+        "side_pool_prizes": division.side_pool_prizes,
+        "prize_pool": pool.prize_pool,
+        "side_pool": pool.side_pool,
+        "house": pool.house,
+        "paid_in": sheet.sheet.paid_in,
+        "refunded": sheet.sheet.refunded,
+        "paid_out": sheet.sheet.paid_out,
+        "left_over": sheet.sheet.left_over,
+        "payments": division.entries.select_related("player").order_by("player__display_name"),
+    }
+    return Response(s.MoneySerializer(body).data)
 
 
 # -- rounds, pairings, standings -------------------------------------------------------------------------------------
@@ -592,6 +651,7 @@ class PayoutsApi(APIView):
             ties=data["ties"],
             published=data["published"],
             flights=flights,
+            one_prize=data["one_prize"],
         )
         return _payouts_answer(stored)
 

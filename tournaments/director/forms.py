@@ -113,8 +113,9 @@ class DivisionForm(forms.Form):
         required=False,
         max_length=1000,
         help_text=_(
-            "Optional, comma-separated: <code>main:final=11, main:1=5, consolation=5, swiss:5=9</code>. "
-            "A round without a rule is played to the match length."
+            "Optional, comma-separated: <code>main:final=11, main:1=5, consolation=5, swiss:5=9</code>; a Swiss "
+            "into a knockout's rounds by their names on the pages: <code>knockout:semi-final=5, knockout:final=7"
+            "</code>. A round without a rule is played to the match length."
         ),
     )
     crawford = forms.BooleanField(label=_("Crawford rule"), required=False, initial=True)
@@ -160,7 +161,7 @@ class DivisionForm(forms.Form):
         coerce=int,
         initial=0,
         required=False,
-        empty_value=0,
+        empty_value=0,  # type: ignore[arg-type]  # an int field: no choice means no knockout
         help_text=_(
             "Swiss into a knockout only: after the Swiss rounds the top players of the standings go into a single "
             "elimination seeded by them (1 v 8, 2 v 7...); a tie at the cut line is broken by the tie-breaks."
@@ -172,6 +173,14 @@ class DivisionForm(forms.Form):
         min_value=1,
         max_value=20,
         help_text=_("Elimination with a consolation: the main rounds whose losers drop in (empty: the default)."),
+    )
+    walkover_as_bye = forms.BooleanField(
+        label=_("A round-1 walkover counts like a bye"),
+        required=False,
+        help_text=_(
+            "Elimination with a consolation: a player given his main round-1 match by forfeit (nothing played) who "
+            "loses his next match lost his first match played, and enters the consolation like a seed with a bye."
+        ),
     )
     last_chance_places = forms.IntegerField(
         label=_("Last-chance places"),
@@ -319,6 +328,56 @@ class CheckInAllForm(forms.Form):
 
 class WithdrawForm(forms.Form):
     reason = _reason(help_text=_("Kept with the entry. A match of his not yet finished is forfeited."))
+    refund = forms.BooleanField(
+        label=_("Refund his fees"),
+        required=False,
+        help_text=_("What he paid goes back to him and counts in no pool (before the start only)."),
+    )
+
+    def __init__(self, *args: Any, refundable: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not refundable:
+            del self.fields["refund"]
+
+
+class PayForm(forms.Form):
+    """A payment marked at the door: how the entry fee (``fee``) or the side pool fee (``side``) was paid; empty
+    takes the mark back. A field not sent leaves its mark as it is."""
+
+    # Which ways of paying there are is the service's to say (services.money.mark_paid), in its words.
+    fee = forms.CharField(required=False, max_length=16, widget=forms.HiddenInput)
+    side = forms.CharField(required=False, max_length=16, widget=forms.HiddenInput)
+
+
+class MoneyForm(forms.Form):
+    """A division's fees (services.money.set_fees checks them and says what to change)."""
+
+    entry_fee = forms.CharField(label=_("Entry fee"), required=False, max_length=20, help_text=_("0 or empty: free."))
+    house_share = forms.CharField(
+        label=_("House share (%)"),
+        required=False,
+        max_length=20,
+        help_text=_("The part of the entry fees paid that the club keeps; 0 returns them all."),
+    )
+    added_money = forms.CharField(
+        label=_("Added money"), required=False, max_length=20, help_text=_("Given by the club or a sponsor.")
+    )
+    side_pool_fee = forms.CharField(
+        label=_("Side pool fee"),
+        required=False,
+        max_length=20,
+        help_text=_("An optional second fee; the side pool is returned whole to those in it. 0 or empty: none."),
+    )
+    side_pool_prizes = forms.CharField(
+        label=_("Side pool pays (%)"),
+        required=False,
+        max_length=200,
+        help_text=_("By rank among its players, best first, separated by commas: 70, 30. Empty: all to the best."),
+    )
+
+    def clean_side_pool_prizes(self) -> list[str]:
+        text = self.cleaned_data.get("side_pool_prizes") or ""
+        return [part.strip().removesuffix("%").strip() for part in text.split(",") if part.strip()]
 
 
 class SeedForm(forms.Form):
@@ -355,11 +414,11 @@ def entry_choices(entries: Iterable[Entry]) -> list[tuple[str, str]]:
 
 
 def entry_label(entry: Entry) -> str:
-    player = entry.player
-    extra = [x for x in (player.club, player.country) if x]
+    name, where = entry.player.name_and_where  # the club said once (games.models.Player.name_and_where)
+    extra = [where] if where else []
     if entry.seed is not None:
         extra.append(_("seed %(seed)s") % {"seed": entry.seed})
-    return f"{player.display_name} ({', '.join(extra)})" if extra else player.display_name
+    return f"{name} ({', '.join(extra)})" if extra else name
 
 
 class SwapForm(forms.Form):
@@ -530,6 +589,11 @@ class PayoutsForm(forms.Form):
     )
     consolation = forms.CharField(label=_("Consolation"), required=False, max_length=2000)
     last_chance = forms.CharField(label=_("Last chance"), required=False, max_length=2000)
+    one_prize = forms.BooleanField(
+        label=_("One prize per player"),
+        required=False,
+        help_text=_("A player placed in the prizes of several flights is paid only the largest of them."),
+    )
     published = forms.BooleanField(
         label=_("Publish"), required=False, help_text=_("Show the payouts on the public standings.")
     )
@@ -540,3 +604,5 @@ class PayoutsForm(forms.Form):
         for name in PAYOUT_FLIGHT_FIELDS.values():
             if name not in shown:
                 del self.fields[name]
+        if len(shown) < 2:
+            del self.fields["one_prize"]  # one flight: one prize per player already

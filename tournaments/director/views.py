@@ -48,10 +48,11 @@ from games.models import Match
 from games.selectors import entry_words, open_correction_request
 from tournaments import selectors, services
 from tournaments.access import directs_event
-from tournaments.core import round_robin_lead, round_words
+from tournaments.core import has_fees, pool_of, round_robin_lead, round_words
 from tournaments.director import forms as f
 from tournaments.models import Division, Entry, Event, Pairing, Round
 from tournaments.pages import (
+    TIEBREAK_COLUMNS,
     champion_titles,
     place_columns,
     prize_cells,
@@ -60,7 +61,9 @@ from tournaments.pages import (
     tiebreak_name,
 )
 from tournaments.selectors import director as reads
+from tournaments.selectors.money import event_cash
 from tournaments.selectors.venue import Venue, venue_of
+from tournaments.services.money import FeeSettings, mark_paid, set_fees
 from tournaments.services.payouts import payout_flights, set_payouts, stored_table
 from tournaments.views import csv_cell
 
@@ -486,12 +489,59 @@ def _check_in_all(page: Page, target: Any, data: dict[str, Any]) -> str:
 
 #: The actions of the players' list that a page using htmx sends without a reload: the answer is the rows changed,
 #: the count and the message (a refusal: the whole list, with what was refused).
-_IN_PLACE = ("check-in", "check-in-all")
+_IN_PLACE = ("check-in", "check-in-all", "pay")
+#: Of those, the ones about one row, answered with that row.
+_ONE_ROW = ("check-in", "pay")
 
 
 def _withdraw(page: Page, entry: Entry, data: dict[str, Any]) -> str:
-    services.withdraw_entry(entry, actor=page.actor, reason=data["reason"])
+    refund = data.get("refund", False)
+    services.withdraw_entry(entry, actor=page.actor, reason=data["reason"], refund=refund)
+    if refund:
+        return _("%(name)s has withdrawn, and his fees are refunded.") % {"name": entry.player.display_name}
     return _("%(name)s has withdrawn.") % {"name": entry.player.display_name}
+
+
+_PAID_WORDS = {"cash": _("in cash"), "transfer": _("by transfer")}
+
+
+def _pay(page: Page, entry: Entry, data: dict[str, Any]) -> str:
+    sent = page.request.POST
+    fee = data["fee"] if f"pay-{entry.pk}-fee" in sent else None
+    side = data["side"] if f"pay-{entry.pk}-side" in sent else None
+    entry = mark_paid(entry, actor=page.actor, fee=fee, side_pool=side)
+    name = entry.player.display_name
+    if side is not None:
+        if not side:
+            return _("%(name)s is out of the side pool.") % {"name": name}
+        return _("%(name)s paid the side pool %(how)s.") % {"name": name, "how": _PAID_WORDS[side]}
+    if not fee:
+        return _("%(name)s has not paid: the mark is taken back.") % {"name": name}
+    return _("%(name)s paid %(how)s.") % {"name": name, "how": _PAID_WORDS[fee]}
+
+
+def _money(page: Page, target: Any, data: dict[str, Any]) -> str:
+    settings = FeeSettings(
+        entry_fee=data["entry_fee"],
+        side_pool_fee=data["side_pool_fee"],
+        house_share=data["house_share"],
+        added_money=data["added_money"],
+        side_pool_prizes=data["side_pool_prizes"],
+    )
+    division = set_fees(page.division_, actor=page.actor, settings=settings)
+    if not (division.entry_fee or division.side_pool_fee or division.added_money):
+        return _("%(name)s is free to enter.") % {"name": division.name}
+    return _("The fees of %(name)s are stored: mark who paid in the players' list.") % {"name": division.name}
+
+
+def _money_initial(division: Division) -> dict[str, Any]:
+    return {
+        "entry_fee": division.entry_fee,
+        "side_pool_fee": division.side_pool_fee,
+        "house_share": division.house_share,
+        "added_money": division.added_money,
+        "side_pool_prizes": ", ".join(division.side_pool_prizes),
+    }
 
 
 def _seed(page: Page, entry: Entry, data: dict[str, Any]) -> str:
@@ -576,6 +626,7 @@ def _payouts(page: Page, target: Any, data: dict[str, Any]) -> str:
         ties=data["ties"],
         published=data["published"],
         flights=flights,
+        one_prize=data.get("one_prize", False),
     )
     if not division.payouts["flights"]:
         return _("The payout table is empty: nobody is paid.")
@@ -586,7 +637,7 @@ def _payouts(page: Page, target: Any, data: dict[str, Any]) -> str:
 
 def _payouts_initial(division: Division) -> dict[str, Any]:
     table = stored_table(division)
-    initial: dict[str, Any] = {name: table[name] for name in ("mode", "pool", "ties", "published")}
+    initial: dict[str, Any] = {name: table[name] for name in ("mode", "pool", "ties", "published", "one_prize")}
     for flight, values in table["flights"].items():
         initial[f.PAYOUT_FLIGHT_FIELDS[flight]] = ", ".join(values)
     return initial
@@ -595,7 +646,7 @@ def _payouts_initial(division: Division) -> dict[str, Any]:
 def _payout_table(division: Division, *, always: bool = False) -> dict[str, Any]:
     """The latest standings with each row's places and prizes, the columns, and what rounding left over (without
     a payout table no rows, and no query, unless ``always``)."""
-    wanted = always or bool((division.payouts or {}).get("flights"))
+    wanted = always or bool((division.payouts or {}).get("flights")) or bool(division.side_pool_fee)
     rows = selectors.standings_table(division) if wanted else []
     payouts = selectors.payouts_of(division, rows)
     flights = place_columns(rows)
@@ -695,7 +746,16 @@ DIVISION_ACTIONS = {
     "import": Action(f.ImportForm, _import),
     "check-in": Action(f.CheckInForm, _check_in, target=_entry_target),
     "check-in-all": Action(f.CheckInAllForm, _check_in_all, options=lambda page, target: {"entries": _entries(page)}),
-    "withdraw": Action(f.WithdrawForm, _withdraw, target=_entry_target),
+    "withdraw": Action(
+        f.WithdrawForm,
+        _withdraw,
+        target=_entry_target,
+        options=lambda page, target: {
+            "refundable": page.division_.status == Division.Status.REGISTRATION and has_fees(page.division_)
+        },
+    ),
+    "pay": Action(f.PayForm, _pay, target=_entry_target),
+    "money": Action(f.MoneyForm, _money),
     "seed": Action(f.SeedForm, _seed, target=_entry_target),
     "start": Action(f.StartForm, _start),
     "pair-next": Action(f.PairRoundForm, _pair_next),
@@ -736,7 +796,7 @@ def division_page(request: HttpRequest, event: str, division: str) -> HttpRespon
         said = [str(m) for m in messages.get_messages(request)]
         found = _division(request, event, division)
         page = Page(request, found.event, found)
-        one = request.POST.get("action") == "check-in"
+        one = request.POST.get("action") in _ONE_ROW
         entry = reads.division_entry(found, request.POST.get("target", "")) if one and failed is None else None
         if entry is not None:
             context = {**_row_context(page, entry), "event": found.event, "division": found, "said": said}
@@ -769,8 +829,10 @@ def division_page(request: HttpRequest, event: str, division: str) -> HttpRespon
         "forms": {
             **forms_shown,
             "payouts": _form(page, failed, DIVISION_ACTIONS, "payouts", initial=_payouts_initial(found)),
+            "money": _form(page, failed, DIVISION_ACTIONS, "money", initial=_money_initial(found)),
         },
         "payouts": _payout_table(found),
+        "money": pool_of(found) if has_fees(found) else None,
     }
     if found.in_swiss_phase and found.status == Division.Status.RUNNING:
         steering = {
@@ -815,11 +877,16 @@ def _player_row(page: Page, failed: Failed | None, entry: Entry) -> dict[str, An
         row["seed"], row["seed_failed"] = _row_form(
             page, failed, "seed", entry, _("Set the seed"), seed=None if entry.seed is None else str(entry.seed)
         )
+    key = str(entry.pk)
     if registering and not withdrawn:
         # The button and its hidden field are written by the row's template; the form is only wanted for its error.
-        key = str(entry.pk)
         is_failed = failed is not None and (failed.action, failed.target) == ("check-in", key)
-        row["check_in"] = failed.form if is_failed else True
+        row["check_in"] = failed.form if failed is not None and is_failed else True
+    division = page.division_
+    if (division.entry_fee or division.side_pool_fee) and not entry.refunded:
+        # Payments at the door: buttons written by the row's template; the form is only wanted for its error.
+        is_failed = failed is not None and (failed.action, failed.target) == ("pay", key)
+        row["pay"] = failed.form if failed is not None and is_failed else True
     return row
 
 
@@ -904,7 +971,7 @@ def _reopen(page: Page, target: Any, data: dict[str, Any]) -> str:
         expected_seq=data["expected_seq"],
         override=data["override"],
     )
-    return _("The match is reopened.")
+    return f"{_('The match is reopened.')} {_where_it_stands(page)}".strip()
 
 
 def _undo(page: Page, target: Any, data: dict[str, Any]) -> str:
@@ -915,7 +982,28 @@ def _undo(page: Page, target: Any, data: dict[str, Any]) -> str:
         expected_seq=data["expected_seq"],
         override=data["override"],
     )
-    return _("The last action is undone.")
+    return f"{_('The last action is undone.')} {_where_it_stands(page)}".strip()
+
+
+def _where_it_stands(page: Page) -> str:
+    """After a correction that undid a result (a forfeit undone, a match reopened): the division is brought in step
+    at once (as a forfeit's award is), and the director is told where the match is now: at its table, or waiting
+    for one, and its place in the queue. "" when the match is still over."""
+    services.sync_division(page.division_.pk)
+    pairing = Pairing.objects.select_related("table").get(pk=page.pairing_.pk)
+    if pairing.status not in (Pairing.Status.READY, Pairing.Status.PLAYING):
+        return ""
+    if pairing.table_id is not None:
+        return _("It is at %(table)s.") % {"table": pairing.table_label}
+    queue = [p.pk for p in venue_of(page.event_).queue]
+    place = queue.index(pairing.pk) + 1 if pairing.pk in queue else None
+    if place == 1:
+        return _("It waits for a table, first in the queue: the next table that frees is its own, and it is called.")
+    if place is not None:
+        return _("It waits for a table, number %(place)s in the queue: it is called when a table frees.") % {
+            "place": place
+        }
+    return _("It waits for a table: it is called when one frees.")
 
 
 def _analyse(page: Page, target: Any, data: dict[str, Any]) -> str:
@@ -1085,6 +1173,14 @@ def scorecards(request: HttpRequest, event: str, division: str, bracket: str, nu
 
 @director_page
 @require_GET
+def cash_sheet(request: HttpRequest, event: str) -> HttpResponse:
+    """The night's cash sheet, printable: each division's fees in, refunds, house share, prizes out, what is left."""
+    found = _event(request, event)
+    return render(request, "director/cash_sheet.html", {"event": found, "cash": event_cash(found)})
+
+
+@director_page
+@require_GET
 def final_standings(request: HttpRequest, event: str, division: str) -> HttpResponse:
     """The division's standings, printable (with a note while they are not final)."""
     found = _division(request, event, division)
@@ -1110,6 +1206,8 @@ def final_standings(request: HttpRequest, event: str, division: str) -> HttpResp
         "flights": flights,
         "prize_columns": prize_columns(payouts),
         "remainders": remainder_notes(payouts),
+        "legend": [TIEBREAK_COLUMNS[code] for code in codes if code in TIEBREAK_COLUMNS],
+        "after_round": rows[0].after_round if rows else None,
     }
     return render(request, "director/final_standings.html", context)
 

@@ -51,6 +51,7 @@ import secrets
 import zipfile
 import zoneinfo
 from collections.abc import Iterable, Sequence
+from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -120,6 +121,7 @@ DIVISION_FIELDS = (
     "double_round_robin",
     "drop_rounds",
     "last_chance_drop_rounds",
+    "walkover_as_bye",
     "last_chance_places",
     "last_chance_closed",
     "grand_final_reset",
@@ -128,6 +130,11 @@ DIVISION_FIELDS = (
     "payouts",
     "points_weight",
     "points_places",
+    "entry_fee",
+    "side_pool_fee",
+    "side_pool_prizes",
+    "house_share",
+    "added_money",
     "status",
     "standings_status",
     "standings_error",
@@ -146,6 +153,10 @@ ENTRY_FIELDS = (
     "checked_in_at",
     "withdrawn_at",
     "withdrawal_reason",
+    "paid",
+    "side_pool",
+    "paid_at",
+    "refunded",
 )
 ROUND_FIELDS = ("bracket", "number", "length", "seed", "created_at")
 PAIRING_FIELDS = (
@@ -243,10 +254,17 @@ ADDED_SINCE_FIRST_WRITTEN: dict[type[models.Model], frozenset[str]] = {
             "analyse_each_game",
             "payouts",
             "knockout_size",
+            "walkover_as_bye",
             "points_weight",
             "points_places",
+            "entry_fee",
+            "side_pool_fee",
+            "side_pool_prizes",
+            "house_share",
+            "added_money",
         }
     ),
+    Entry: frozenset({"paid", "side_pool", "paid_at", "refunded"}),
     Standing: frozenset({"places"}),
     Match: frozenset({"casual"}),
     Pairing: frozenset({"played_at"}),
@@ -475,6 +493,8 @@ def _plain(obj: models.Model, fields: Iterable[str]) -> dict[str, Any]:
 
 
 def _value(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return str(value)  # an amount, exactly: "5.00"
     if isinstance(value, dt.datetime):
         return value.astimezone(dt.UTC).isoformat()
     if isinstance(value, dt.date):
@@ -991,8 +1011,8 @@ def _json_kind(field: models.Field) -> type | None:
         return int
     if isinstance(field, models.FloatField):
         return float
-    if isinstance(field, (models.CharField, models.TextField)):
-        return str
+    if isinstance(field, (models.CharField, models.TextField, models.DecimalField)):
+        return str  # an amount as text, exactly: "5.00"
     return None
 
 

@@ -25,7 +25,7 @@ from games.errors import ApplicationError, ErrorCode
 from games.models import Match, Player
 from games.services import create_player
 from tournaments.access import check_directs, check_directs_club, directs_event
-from tournaments.core import plan_of
+from tournaments.core import plan_of, round_rule_key
 from tournaments.models import FORMATS, KNOCKOUT_SIZES, Club, Division, Entry, Event, ImportedMatch, RatingList
 from tournaments.pairing.swiss import late_entry_allowed
 from tournaments.points import DEFAULT_PLACES_PAID
@@ -134,9 +134,9 @@ def import_target(slug: str, actor: Actor) -> Callable[[Match], None] | None:
     return partial(attach_imported_match, event)
 
 
-def attach_imported_match(event: Event, match: Match) -> ImportedMatch:
+def attach_imported_match(event: Event, match: Match) -> None:
     """Record that ``match`` was imported into ``event`` (called inside the import's transaction)."""
-    return ImportedMatch.objects.create(event=event, match=match)
+    ImportedMatch.objects.create(event=event, match=match)
 
 
 def close_event(event: Event, *, actor: Actor) -> Event:
@@ -210,6 +210,7 @@ class DivisionSettings:
     double_round_robin: bool = False
     drop_rounds: int | None = None
     last_chance_drop_rounds: int = 1
+    walkover_as_bye: bool = False
     last_chance_places: int = 0
     grand_final_reset: bool = True
     auto_pair: bool = False
@@ -231,7 +232,7 @@ def create_division(event: Event, *, actor: Actor, settings: DivisionSettings, s
         division = Division(
             event=event,
             slug=slug,
-            round_lengths=settings.round_lengths or {},
+            round_lengths=_round_rules(settings.round_lengths or {}),
             tiebreaks=settings.tiebreaks if settings.tiebreaks is not None else list(DEFAULT_TIEBREAKS),
             **fields,
         )
@@ -248,8 +249,7 @@ def _validate_settings(s: DivisionSettings) -> None:
         raise _invalid(f"unknown format {s.format!r}; choose one of {', '.join(FORMATS)}")
     if not 1 <= s.match_length <= 99:
         raise _invalid(f"matches are played to 1-99 points, not {s.match_length}")
-    for key, length in (s.round_lengths or {}).items():
-        _validate_round_length(key, length)
+    _round_rules(s.round_lengths or {})
     known = {t.value for t in Tiebreak}
     for code in s.tiebreaks or []:
         if code not in known:
@@ -333,12 +333,28 @@ def set_points_weights(
     return event
 
 
-def _validate_round_length(key: str, length: Any) -> None:
-    bracket, _, which = str(key).partition(":")
+def _round_rules(rules: dict[str, Any]) -> dict[str, int]:
+    """The per-round lengths as stored (:func:`tournaments.core.round_rule_key`: ``knockout:final`` is stored as
+    ``main:final``), each checked; two names of one round are refused."""
+    stored: dict[str, int] = {}
+    named: dict[str, str] = {}
+    for key, length in rules.items():
+        rule = round_rule_key(key)
+        _validate_round_length(key, rule, length)
+        if rule in stored:
+            raise _invalid(f"round lengths {named[rule]!r} and {key!r} name the same round: keep one of them")
+        stored[rule], named[rule] = length, str(key)
+    return stored
+
+
+def _validate_round_length(key: str, rule: str, length: Any) -> None:
+    bracket, _, which = rule.partition(":")
     if bracket not in ("main", "consolation", "last-chance", "swiss", "round-robin"):
-        raise _invalid(f"round length {key!r}: start with main, consolation, last-chance, swiss or round-robin")
-    if which and which != "final" and not which.isdigit():
-        raise _invalid(f"round length {key!r}: after the colon put a round number or 'final'")
+        raise _invalid(
+            f"round length {key!r}: start with knockout (or main), consolation, last-chance, swiss or round-robin"
+        )
+    if which and which not in ("final", "semi-final") and not which.isdigit():
+        raise _invalid(f"round length {key!r}: after the colon put a round number, 'semi-final' or 'final'")
     if not isinstance(length, int) or not 1 <= length <= 99:
         raise _invalid(f"round length {key!r}: {length!r} is not a match length of 1-99 points")
 
@@ -413,12 +429,19 @@ def _check_name_free(division: Division, name: str, club: str) -> None:
     name = " ".join(name.split())
     taken = division.entries.filter(player__display_name__iexact=name).select_related("player").first()
     if name and taken is not None:
-        apart = f"{name} ({club.strip() or 'his club or town'})"
-        raise ApplicationError(
-            ErrorCode.CONFLICT,
-            f"{taken.player.display_name} is already entered in {division.name}: to enter another player of that "
-            f'name, tell the two apart in the name, such as "{apart}"',
-        )
+        raise ApplicationError(ErrorCode.CONFLICT, _name_taken(taken.player.display_name, division, name, club))
+
+
+def _name_taken(taken: str, division: Division, name: str, club: str) -> str:
+    apart = _apart(name, club)
+    return (
+        f"{taken} is already entered in {division.name}: to enter another player of that name, tell the two apart "
+        f'in the name, such as "{apart}"'
+    )
+
+
+def _apart(name: str, club: str) -> str:
+    return f"{name} ({club.strip() or 'his club or town'})"
 
 
 def _already(entry: Entry) -> Entry:
@@ -508,9 +531,12 @@ def import_entries_csv(division: Division, *, actor: Actor, text: str) -> Import
         try:
             parsed.append(_parse_row(row))
         except ValueError as exc:
-            errors.append(f"line {line}: {exc}")
+            errors.append((line, str(exc)))
+            parsed.append({})
+    errors += _clashes(division, parsed, first)
     if errors:
-        raise _invalid("fix these lines and send the list again: " + "; ".join(errors))
+        listed = "; ".join(f"line {line}: {problem}" for line, problem in sorted(errors, key=lambda e: e[0]))
+        raise _invalid(f"fix these lines and send the list again: {listed}")
     _check_roster_choices(division, parsed, first)
     created: list[Entry] = []
     with transaction.atomic():
@@ -520,6 +546,41 @@ def import_entries_csv(division: Division, *, actor: Actor, text: str) -> Import
             except ApplicationError as exc:
                 raise _invalid(f"nothing was registered; line {line}: {exc.message}") from None
     return ImportReport(created, [])
+
+
+def _clashes(division: Division, parsed: list[dict[str, Any]], first: int) -> list[tuple[int, str]]:
+    """The lines of a list that clash with another line of it or with the division's entries: a name given twice
+    in the list, or already entered (a list pasted twice); a seed given twice, or already taken. Each clash is
+    said in its own words, with the line it clashes with (``parsed``: the lines' fields, ``{}`` for a line
+    already refused; ``first``: the number of the first line)."""
+    entered = {
+        " ".join(name.split()).lower(): name for name in division.entries.values_list("player__display_name", flat=True)
+    }
+    seeds = set(division.entries.exclude(seed=None).values_list("seed", flat=True))
+    names_at: dict[str, int] = {}
+    seeds_at: dict[int, int] = {}
+    clashes: list[tuple[int, str]] = []
+    for line, fields in enumerate(parsed, start=first):
+        name = " ".join(fields.get("name", "").split())
+        key = name.lower()
+        club = fields.get("club", "")
+        if name and key in names_at:
+            twice = (
+                f"{name} is also on line {names_at[key]} of this list: if they are two players, tell them apart in "
+                f'the name, such as "{_apart(name, club)}"; if not, leave one of the lines out'
+            )
+            clashes.append((line, twice))
+        elif name and key in entered:
+            clashes.append((line, _name_taken(entered[key], division, name, club)))
+        names_at.setdefault(key, line)
+        seed = fields.get("seed")
+        if seed is not None and seed in seeds_at:
+            clashes.append((line, f"seed {seed} is also given on line {seeds_at[seed]} of this list"))
+        elif seed is not None and seed in seeds:
+            clashes.append((line, f"seed {seed} is already taken in {division.name}"))
+        if seed is not None:
+            seeds_at.setdefault(seed, line)
+    return clashes
 
 
 def _check_roster_choices(division: Division, parsed: list[dict[str, Any]], first: int) -> None:

@@ -19,7 +19,7 @@ from games.bulk import copy_new_rows
 from games.errors import ApplicationError, ErrorCode
 from tournaments.core import COUNTED, result_counts, round_length
 from tournaments.models import Division, Entry, Pairing, Round
-from tournaments.pairing.swiss import NoPairingError, PlayerId, SwissPlayer, pair_round
+from tournaments.pairing.swiss import LEVEL, NoPairingError, PlayerId, SwissPlayer, pair_round
 
 Status = Pairing.Status
 #: A board to create: entry a, entry b (None for a bye), the reason shown on the pairing.
@@ -31,7 +31,9 @@ BOARD_FIELDS = ["division_id", "round_id", "key", "board", "entry_a_id", "entry_
 BOARD_FIELDS += ["winner_id", "match_id"]
 
 
-def board_rows(rnd: Round, boards: list[Board], matches: Iterator[int] | None = None) -> Iterator[tuple[Any, ...]]:
+def board_rows(
+    rnd: Round, boards: list[Board], matches: Iterator[int | None] | None = None
+) -> Iterator[tuple[Any, ...]]:
     """The rows of a round's pairings (values of :data:`BOARD_FIELDS`), one per :data:`Board`, numbered from board 1,
     byes last. ``matches``: the ids of the boards' matches, in board order, when they are made with the boards (a
     board with its match is ready; without, the sync makes it)."""
@@ -110,14 +112,17 @@ def _why_unpaired(division: Division, players: list[SwissPlayer]) -> str:
 
 def swiss_players(division: Division, *, before: int | None = None) -> list[SwissPlayer]:
     """Every entry's state before the next round (or before round ``before``), from the counted results (two
-    reads of plain values)."""
+    reads of plain values); how each floated in the last round compares the scores the two had before it."""
     entries = list(division.entries.exclude(seed__isnull=True).values_list("pk", "seed", "status"))
     score = {pk: 0 for pk, _, _ in entries}
     met: dict[int, set[int]] = {pk: set() for pk, _, _ in entries}
     byes: set[int] = set()
     pairings = division.pairings if before is None else division.pairings.filter(round__number__lt=before)
-    rows = pairings.values_list("entry_a_id", "entry_b_id", "status", "winner_id", "confirmation")
-    for a, b, status, winner, confirmation in rows.order_by():
+    columns = ("round__number", "entry_a_id", "entry_b_id", "status", "winner_id", "confirmation")
+    rows = list(pairings.values_list(*columns).order_by())
+    last = max((row[0] for row in rows), default=0)
+    won_last: dict[int, int] = {}
+    for number, a, b, status, winner, confirmation in rows:
         if b is None:
             byes.add(a)
         else:
@@ -125,6 +130,14 @@ def swiss_players(division: Division, *, before: int | None = None) -> list[Swis
             met[b].add(a)
         if winner is not None and result_counts(status, winner, confirmation):
             score[winner] += 1
+            if number == last:
+                won_last[winner] = 1
+    floated: dict[int, int] = {}
+    for number, a, b, *_ in rows:
+        if number == last and b is not None and a in score and b in score:
+            had_a, had_b = score[a] - won_last.get(a, 0), score[b] - won_last.get(b, 0)
+            drift = (had_a > had_b) - (had_a < had_b)  # 1: a met a lower score (paired down), b was pulled up
+            floated[a], floated[b] = -drift, drift
     return [
         SwissPlayer(
             id=pk,
@@ -133,6 +146,7 @@ def swiss_players(division: Division, *, before: int | None = None) -> list[Swis
             opponents=frozenset(met[pk]),
             had_bye=pk in byes,
             withdrawn=status == Entry.Status.WITHDRAWN,
+            floated=floated.get(pk, LEVEL),
         )
         for pk, seed, status in entries
     ]

@@ -177,6 +177,7 @@ _RESULT_FIELDS = [
     "confirmation_side",
     "decision",
     "decision_reason",
+    "played_at",
 ]
 
 
@@ -199,8 +200,11 @@ def _take_result(pairing: Pairing, report: SyncReport) -> bool:
         pairing.confirmation, pairing.confirmation_side = _confirmation_needed(pairing, match)
     elif status != Status.FINISHED:
         pairing.confirmation, pairing.confirmation_side = Pairing.Confirmation.NOT_NEEDED, None
-        # The result was undone (a forfeit reopened, say): its decision goes with it, on every page.
+        # The result was undone (a forfeit reopened, say): its decision goes with it, on every page, and so does
+        # the table it was played at (that table went to the next match: this one waits for a table again).
         pairing.decision, pairing.decision_reason = Pairing.Decision.NONE, ""
+        if pairing.table_id is None:
+            pairing.played_at = ""
     elif winner != pairing.winner_id or (score_a, score_b) != (pairing.score_a, pairing.score_b):
         pairing.confirmation = Pairing.Confirmation.CONFIRMED  # a director's correction of a final result
     pairing.status, pairing.winner_id, pairing.score_a, pairing.score_b = new
@@ -256,7 +260,7 @@ def _detach(pairing: Pairing, why: str) -> None:
 def _start_matches(division: Division, pairings: list[Pairing], report: SyncReport, taken: list[Pairing]) -> bool:
     """Create the match of every slot whose two players are known: one INSERT for the matches, one UPDATE for the
     slots, whatever the size of the round. A slot whose two players have both withdrawn gets no match: it is a
-    double forfeit (:func:`_double_forfeit`). True when there was one."""
+    double forfeit (:func:`double_forfeit`). True when there was one."""
     if division.format != Division.Format.ROUND_ROBIN:
         todo = [p for p in pairings if p.match_id is None and p.status == Status.READY and p.entry_b_id is not None]
         return make_matches(division, todo, report)
@@ -307,7 +311,7 @@ def make_matches(division: Division, todo: list[Pairing], report: SyncReport) ->
     }
     gone = [p for p in todo if all(entries[e][1] == Entry.Status.WITHDRAWN for e in _entry_ids(p))]
     for pairing in gone:
-        _double_forfeit(pairing, report)
+        double_forfeit(pairing, report)
     todo = [p for p in todo if p not in gone]
     if not todo:
         return bool(gone)
@@ -356,11 +360,13 @@ def _forfeit_withdrawn(pairing: Pairing, loser: int, report: SyncReport) -> None
     pairing.save(update_fields=_RESULT_FIELDS)
 
 
-def _double_forfeit(pairing: Pairing, report: SyncReport) -> None:
+def double_forfeit(pairing: Pairing, report: SyncReport) -> None:
     """Both players of a slot have withdrawn: nobody wins it. The slot is finished without a winner and without a
-    match; in a bracket each side it feeds is nobody (the next opponent has a bye), in a Swiss or a round robin
-    neither player scores and the standings count it for neither."""
-    pairing.status, pairing.winner_id = Status.FINISHED, None
+    match (a match voided because both had withdrawn is taken off it); in a bracket each side it feeds is nobody
+    (the next opponent has a bye), in a Swiss or a round robin neither player scores and the standings count it for
+    neither."""
+    pairing.status, pairing.winner_id, pairing.match = Status.FINISHED, None, None
+    pairing.score_a, pairing.score_b = 0, 0
     pairing.decision, pairing.decision_reason = Pairing.Decision.DOUBLE_FORFEIT, "both players had withdrawn"
     pairing.confirmation, pairing.confirmation_side = Pairing.Confirmation.NOT_NEEDED, None
     pairing.updated_at = timezone.now()

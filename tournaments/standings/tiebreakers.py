@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import enum
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
@@ -175,9 +175,12 @@ def standings(
     order: Sequence[Tiebreak],
     players: Sequence[PlayerId] | None = None,
     forfeits: ForfeitRule = ForfeitRule.LEFT_OUT,
+    pending: Collection[PlayerId] = (),
 ) -> list[Row]:
     """Rank by score, then by each tie-break of ``order`` in turn (higher is better for all of them); forfeits
-    count in the tie-breaks as ``forfeits`` says (the module docstring)."""
+    count in the tie-breaks as ``forfeits`` says (the module docstring). ``pending``: the players whose match of
+    the table's rounds is still to be played (a table during its round): on the same score they rank before the
+    players who lost theirs, whatever the tie-breaks (one of them may still win; none of the others can)."""
     if players is None:
         players = list(dict.fromkeys(p for r in results for p in (r.a, r.b) if p is not None))
     index = _Index(results, forfeits)
@@ -185,6 +188,8 @@ def standings(
     values: dict[PlayerId, dict[Tiebreak, int]] = {p: {} for p in players}
     # Split the field into groups of tied players, refining them one criterion at a time.
     groups = _split([list(players)], lambda p: score.get(p, 0))
+    if pending:
+        groups = _split(groups, lambda p: int(p in pending))
     for tiebreak in order:
         for group in groups:
             for p in group:

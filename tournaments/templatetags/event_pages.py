@@ -21,7 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from tournaments.core import round_words
-from tournaments.models import Division, Entry, Round
+from tournaments.models import Division, Entry, Event, Round
 
 register = template.Library()
 
@@ -36,6 +36,50 @@ def round_name(rnd: Round, division: Division | str | None = None) -> str:
 
 
 @register.filter
+def status_words(item: Event | Division | Entry) -> str:
+    """An event's, a division's or a player's status in the words every page uses, lower case as the boards'
+    states are ("registration open", "in play", "checked in", "withdrawn"): tournaments.pages' tables of words."""
+    from tournaments.pages import DIVISION_STATUS_WORDS, EVENT_STATUS_WORDS
+
+    if isinstance(item, Event):
+        return str(EVENT_STATUS_WORDS.get(item.status, item.status))
+    if isinstance(item, Division):
+        return str(DIVISION_STATUS_WORDS.get(item.status, item.status))
+    return str(item.get_status_display()).lower()
+
+
+_LENGTH_BRACKETS = {
+    "main": "main",
+    "consolation": "consolation",
+    "last-chance": "last chance",
+    "swiss": "",
+    "round-robin": "",
+}
+
+
+@register.filter
+def other_lengths(division: Division) -> str:
+    """The division's round lengths that differ from its match length, as its summary names them after it
+    ("consolation: 5 points, main final: 9 points"; "" when every round plays the match length). The rules are
+    the division's ``round_lengths`` (``bracket``, ``bracket:N``, ``bracket:final``)."""
+    words = []
+    for key, length in (division.round_lengths or {}).items():
+        if length == division.match_length:
+            continue
+        bracket, _sep, which = str(key).partition(":")
+        name = _LENGTH_BRACKETS.get(bracket, bracket)
+        if which == "final":
+            where = f"{name} final" if name else _("the final")
+        elif which:
+            where = f"{name} round {which}" if name else _("round %(number)s") % {"number": which}
+        else:
+            where = name or _("every round")
+        points = _("1 point") if length == 1 else _("%(length)s points") % {"length": length}
+        words.append(f"{where}: {points}")
+    return ", ".join(words)
+
+
+@register.filter
 def player(entry: Entry | None, seed: int | None = None) -> SafeString | str:
     """``<span class="player">``: the seed (the entry's, or ``seed``: the knockout's), the name, the club and
     country, and a badge when withdrawn."""
@@ -46,10 +90,10 @@ def player(entry: Entry | None, seed: int | None = None) -> SafeString | str:
     seed = seed or entry.seed
     if seed:
         parts.append(f'<span class="seed"><span class="visually-hidden">{escape(_("seed"))} </span>{seed}</span> ')
-    parts.append(f'<span class="who">{escape(person.display_name)}</span>')
-    club, country = person.club, person.country
-    if club or country:
-        parts.append(f' <span class="club">{escape(", ".join(p for p in (club, country) if p))}</span>')
+    name, where = person.name_and_where  # the club said once (games.models.Player.name_and_where)
+    parts.append(f'<span class="who">{escape(name)}</span>')
+    if where:
+        parts.append(f' <span class="club">{escape(where)}</span>')
     if entry.status == Entry.Status.WITHDRAWN:
         parts.append(f' <span class="badge">{escape(_("withdrawn"))}</span>')
     parts.append("</span>")
@@ -76,6 +120,7 @@ def standings_row(item: Any, standings: Any) -> SafeString:
     published prizes; each cell labelled with its column's header."""
     row = item.row
     numbers = zip(
+        ("won", "lost", "more", "more", "more"),  # a phone shows won and lost in a row's one line (site.css)
         (_("Won"), _("Lost"), _("Byes"), _("Pts for"), _("Pts against")),
         (row.wins, row.losses, row.byes, row.points_for, row.points_against),
         strict=True,
@@ -85,7 +130,7 @@ def standings_row(item: Any, standings: Any) -> SafeString:
         f'<td class="place"{_label(words)}>{escape(place)}</td>'
         for words, place in zip(flights, item.places, strict=True)
     )
-    cells = "".join(f"<td{_label(words)}>{_number(n)}</td>" for words, n in numbers)
+    cells = "".join(f'<td class="{kind}"{_label(words)}>{_number(n)}</td>' for kind, words, n in numbers)
     tiebreaks = "".join(
         f'<td class="tiebreak"{_label(column.abbr)}>{_number(v)}</td>'
         for column, v in zip(standings.tiebreaks, item.tiebreaks, strict=True)

@@ -596,7 +596,7 @@ def test_the_other_main_pages_are_no_wider_than_a_phone(
     visitor.goto(tournament.spectator_url(bracket))
     expect(visitor.locator("#bracket")).to_be_visible()
     shot(pages, visitor, "spectator-bracket")
-    visitor.locator("#rounds").get_by_role("link", name="Main draw, round 1").click()
+    visitor.locator("#rounds").get_by_role("link", name="Main round 1").click()
     visitor.wait_for_url("**/rounds/main/1/")
     expect(visitor.locator("#round table.pairings tbody tr")).to_have_count(4)
     shot(pages, visitor, "spectator-bracket-round")

@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0012_pairing_played_at"),
+        ("tournaments", "0014_division_walkover_as_bye"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

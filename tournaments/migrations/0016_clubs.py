@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('games', '0012_fewer_indexes_on_draws'),
-        ('tournaments', '0013_points_weights'),
+        ('tournaments', '0015_points_weights'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
