@@ -3,7 +3,8 @@
 The use cases, re-exported here:
 
 - events: events, directors, divisions, registration (one by one, CSV), check-in, seeds;
-- clubs: clubs, their directors, rosters (a club's events enter the roster's players: one record per person) and seasons;
+- clubs: clubs, their directors, rosters (a club's events enter the roster's players: one record per person),
+  seasons;
 - start: starting a division: the field, the seeds and the draw;
 - advance: the director moves a division on (pairs the next Swiss round, closes the last-chance places) and
   steers a Swiss (ends it, changes its rounds, takes back the current round and pairs it again);

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0014_clubs'),
+        ('tournaments', '0016_clubs'),
     ]
 
     operations = [
