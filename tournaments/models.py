@@ -93,6 +93,42 @@ class Club(models.Model):
         return self.name
 
 
+class Season(models.Model):
+    """A span of a club's events counted by a points system: the USBGF's master points, or the club's own table
+    (``table``: points per match won, optionally times its length, per place, for showing up, and a multiplier per
+    event). The table of a season is computed from the counted results whenever it is read, so it follows every
+    correction (tournaments/selectors/seasons.py)."""
+
+    class System(models.TextChoices):
+        USBGF = "usbgf", "USBGF master points"
+        CLUB = "club", "the club's own table"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(max_length=100)
+    starts_on = models.DateField(help_text="its first day: the club's events starting from it count")
+    ends_on = models.DateField(help_text="its last day")
+    system = models.CharField(max_length=16, choices=System.choices, default=System.CLUB)
+    table = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='the club\'s own table: {"per_win": 1, "times_length": true, "places": [10, 6, 4, 4], '
+        '"showing_up": 2, "multipliers": {"final-night": 2}}',
+    )
+    qualify = models.PositiveSmallIntegerField(default=0, help_text="the top N qualify for the playoff (0: no line)")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "-starts_on", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "slug"], name="season_slug_unique_per_club"),
+            models.CheckConstraint(condition=Q(ends_on__gte=models.F("starts_on")), name="season_ends_after_it_starts"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} / {self.name}"
+
+
 class Event(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft"

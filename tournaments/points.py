@@ -14,8 +14,10 @@ The system is the United States Backgammon Federation's master points (2019):
 * **Weights**: 1 unless the event or the division sets one (the USBGF uses 1.0 for an open division, 0.7 for an
   intermediate one, 0.5 for novices; less than 1 for a club night's event).
 
-The total is the sum of the two parts. Places come from the standings, as the payouts read them
-(tournaments/selectors/common.py): this module only does the arithmetic.
+The total is the sum of the two parts. A club may count its season by its own table instead (:class:`ClubTable`:
+points per match won, optionally times its length, per place, for showing up, and a multiplier per event). Places
+come from the standings, as the payouts read them (tournaments/selectors/common.py): this module only does the
+arithmetic.
 """
 
 from __future__ import annotations
@@ -25,9 +27,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 __all__ = [
+    "CLUB",
     "DEFAULT_PLACES_PAID",
     "USBGF",
+    "ClubEarned",
+    "ClubTable",
     "Earned",
+    "club_points",
     "match_win_points",
     "placement_points",
     "rank_factor",
@@ -36,6 +42,8 @@ __all__ = [
 ]
 
 USBGF = "usbgf"
+#: A club's own table (:class:`ClubTable`).
+CLUB = "club"
 #: Placement points go to this many places unless the division names more.
 DEFAULT_PLACES_PAID = 4
 
@@ -137,3 +145,57 @@ def usbgf_points(
     if place is not None:
         placed = placement_points(place[0], place[1], players, places_paid=places_paid, event_weight=weights)
     return Earned(len(lengths), wins, placed)
+
+
+# -- a club's own table --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClubTable:
+    """A club's own points table for a season: ``per_win`` points a match won over the board (times its length when
+    ``times_length``), ``places`` points by place (place 1 first; players sharing places split the points of the
+    places they span), ``showing_up`` points for taking part; an event's ``multiplier`` scales the whole."""
+
+    per_win: float = 1.0
+    times_length: bool = False
+    places: tuple[float, ...] = ()
+    showing_up: float = 0.0
+
+    def place_points(self, first: int, last: int) -> float:
+        """The points of a place shared by the players who took ``first`` to ``last``: the mean of theirs.
+
+        >>> ClubTable(places=(10, 6, 4, 2)).place_points(3, 4)
+        3.0
+        """
+        points = [self.places[n - 1] if n <= len(self.places) else 0.0 for n in range(first, last + 1)]
+        return sum(points) / len(points)
+
+
+@dataclass(frozen=True)
+class ClubEarned:
+    """What one player earned in one event by a club's table (before and after the event's multiplier)."""
+
+    match_wins: int
+    win_points: float
+    place_points: float
+    showing_up: float
+    multiplier: float = 1.0
+
+    @property
+    def total(self) -> float:
+        return (self.win_points + self.place_points + self.showing_up) * self.multiplier
+
+
+def club_points(
+    table: ClubTable, won_lengths: Iterable[int], place: tuple[int, int] | None, *, multiplier: float = 1.0
+) -> ClubEarned:
+    """A player's points in one event by the club's ``table``: he took part (so he showed up), won matches of
+    ``won_lengths`` over the board and took ``place`` (None: none yet).
+
+    >>> club_points(ClubTable(per_win=1, times_length=True, places=(10, 6), showing_up=2), [5, 7], (2, 2)).total
+    20.0
+    """
+    lengths = list(won_lengths)
+    wins = sum(table.per_win * (n if table.times_length else 1) for n in lengths)
+    placed = 0.0 if place is None else table.place_points(*place)
+    return ClubEarned(len(lengths), wins, placed, table.showing_up, multiplier)

@@ -49,7 +49,7 @@ from django.views.decorators.http import require_GET
 from config.audience import settled, shared
 from config.live import not_modified, shared_live_part
 from tournaments.core import PairingState, round_words
-from tournaments.models import Division, Entry, Event, Round
+from tournaments.models import Division, Entry, Event, Round, Season
 from tournaments.pages import (
     DIVISION_STATUS_WORDS,
     EVENT_STATUS_WORDS,
@@ -74,6 +74,7 @@ from tournaments.selectors import clubs as club_reads
 from tournaments.selectors import events_visible_to, standings_table
 from tournaments.selectors.director import board_of, event_divisions, event_rounds
 from tournaments.selectors.public import division_for_page, pairings_of, pr_by_depth, pr_table, rounds_with_counts
+from tournaments.selectors.seasons import season_table
 from tournaments.selectors.venue import venue_of
 
 #: The parts of a division page that refresh themselves.
@@ -128,7 +129,44 @@ def club_detail(request: HttpRequest, club: str) -> HttpResponse:
         raise Http404("no such club")
     page = club_reads.club_page(found, request.user)
     upcoming = [(event, EVENT_STATUS_WORDS.get(event.status, event.status)) for event in page.upcoming]
-    return render(request, "tournaments/club_detail.html", {"page": page, "club": found, "upcoming": upcoming})
+    context = {"page": page, "club": found, "upcoming": upcoming, "seasons": club_reads.seasons_of(found)}
+    return render(request, "tournaments/club_detail.html", context)
+
+
+def _season(request: HttpRequest, club: str, season: str) -> Season:
+    found = club_reads.visible_season(request.user, club, season)
+    if found is None:
+        raise Http404("no such season")
+    return found
+
+
+@require_GET
+def season_detail(request: HttpRequest, club: str, season: str) -> HttpResponse:
+    """``/clubs/<club>/seasons/<season>/``: the season's table, with its playoff line."""
+    found = season_table(_season(request, club, season))
+    return render(request, "tournaments/season_detail.html", {"table": found, "season": found.season})
+
+
+@require_GET
+def season_csv(request: HttpRequest, club: str, season: str) -> HttpResponse:
+    """The season's table as CSV: rank, player, points, events, matches won, qualified."""
+    found = season_table(_season(request, club, season))
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{found.season.club.slug}-{found.season.slug}.csv"'
+    writer = csv.writer(response)
+    writer.writerow(["rank", "player", "points", "events", "match_wins", "qualified"])
+    for row in found.rows:
+        writer.writerow(
+            [
+                row.rank,
+                csv_cell(row.name),
+                f"{row.points:.2f}",
+                row.events,
+                row.match_wins,
+                "yes" if row.qualified else "",
+            ]
+        )
+    return response
 
 
 @require_GET

@@ -112,6 +112,7 @@ API_MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("tournaments_api:club-list", "POST"):          (401, 201, 401, 401, 401, 403, 201, 201, 201),
     ("tournaments_api:club-directors", "POST"):     (401, 403, 403, 403, 403, 403, 403, 204, 204),
     ("tournaments_api:club-roster", "POST"):        (401, 403, 403, 403, 403, 403, 403, 201, 201),
+    ("tournaments_api:club-seasons", "POST"):       (401, 403, 403, 403, 403, 403, 403, 201, 201),
 }  # fmt: skip
 
 # Director pages: login first (an entry link kept in the session is no login); another event is a 403 page (it is
@@ -374,6 +375,11 @@ API_CALLS: dict[tuple[str, str], Call] = {
         "live",
         lambda w: reverse("tournaments_api:club-roster", args=[w.club.slug]),  # type: ignore[union-attr]
         lambda w: {"name": "Newcomer"},
+    ),
+    ("tournaments_api:club-seasons", "POST"): Call(
+        "live",
+        lambda w: reverse("tournaments_api:club-seasons", args=[w.club.slug]),  # type: ignore[union-attr]
+        lambda w: {"name": "Autumn", "starts_on": "2026-09-01", "ends_on": "2026-12-31"},
     ),
 }
 

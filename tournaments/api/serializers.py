@@ -32,6 +32,7 @@ from tournaments.models import (
     RatingChange,
     RatingList,
     Round,
+    Season,
     Standing,
 )
 from tournaments.services.followup import Sent
@@ -1178,3 +1179,43 @@ class RosterPlayerSerializer(serializers.ModelSerializer):
 
 class RosterInput(PlayerChoiceInput):
     """An existing player (``player``) or one by name: the roster's player named so, or a new one."""
+
+
+class SeasonSerializer(serializers.ModelSerializer):
+    club = serializers.CharField(source="club.slug", read_only=True)
+
+    class Meta:
+        model = Season
+        fields = ("club", "slug", "name", "starts_on", "ends_on", "system", "table", "qualify")
+        read_only_fields = fields
+
+
+class SeasonInput(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    slug = serializers.SlugField(max_length=100, required=False, allow_blank=True, default="")
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField()
+    system = serializers.ChoiceField(choices=Season.System.choices, default=Season.System.CLUB)
+    table = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text='the club\'s own table: {"per_win": 1, "times_length": true, "places": [10, 6, 4, 4], '
+        '"showing_up": 2, "multipliers": {"final-night": 2}} (each key optional)',
+    )
+    qualify = strict.IntegerField(min_value=0, max_value=1000, default=0, help_text="the top N qualify (0: no line)")
+
+
+class SeasonRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField()
+    points = serializers.FloatField()
+    events = serializers.IntegerField(help_text="the season's events he played")
+    match_wins = serializers.IntegerField(help_text="over the board")
+    qualified = serializers.BooleanField(help_text="above the playoff line")
+
+
+class SeasonTableSerializer(serializers.Serializer):
+    season = SeasonSerializer()
+    events = ClubEventSerializer(many=True)
+    rows = SeasonRowSerializer(many=True)

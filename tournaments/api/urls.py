@@ -54,6 +54,8 @@ urlpatterns = [
     path("clubs/<slug:club>/", views.ClubDetailApi.as_view(), name="club-detail"),
     path("clubs/<slug:club>/directors/", views.ClubDirectorAddApi.as_view(), name="club-directors"),
     path("clubs/<slug:club>/players/", views.ClubRosterApi.as_view(), name="club-roster"),
+    path("clubs/<slug:club>/seasons/", views.ClubSeasonsApi.as_view(), name="club-seasons"),
+    path("clubs/<slug:club>/seasons/<slug:season>/", views.SeasonTableApi.as_view(), name="season-table"),
     path("rating-lists/<slug:slug>/", views.RatingListDetailApi.as_view(), name="rating-list-detail"),
     path(
         "rating-lists/<slug:slug>/players/<id:player_id>/history/",

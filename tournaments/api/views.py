@@ -42,6 +42,7 @@ from tournaments.selectors import clubs as club_reads
 from tournaments.selectors.money import division_cash
 from tournaments.selectors.points import SYSTEMS, master_points, points_report
 from tournaments.selectors.public import PrRow, pr_table
+from tournaments.selectors.seasons import season_table
 from tournaments.selectors.venue import venue_of
 from tournaments.services import money
 from tournaments.services import payouts as payout_tables
@@ -771,6 +772,38 @@ class ClubRosterApi(APIView):
         data["club_text"] = data.pop("club")
         player = services.add_to_roster(found, actor=actor_of(request), **data)
         return Response(s.RosterPlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class ClubSeasonsApi(APIView):
+    permission_classes = (ReadOrActor,)
+
+    @extend_schema(summary="A club's seasons, the latest first", responses={200: s.SeasonSerializer(many=True)})
+    def get(self, request: Request, club: str) -> Response:
+        return Response(s.SeasonSerializer(club_reads.seasons_of(_club(request, club)), many=True).data)
+
+    @extend_schema(
+        summary="Add a season: its span, its points system (usbgf or the club's own table) and its playoff line",
+        request=s.SeasonInput,
+        responses={201: s.SeasonSerializer, **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, club: str) -> Response:
+        found = _club(request, club)
+        season = services.create_season(found, actor=actor_of(request), **_valid(s.SeasonInput, request.data))
+        return Response(s.SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
+
+
+class SeasonTableApi(APIView):
+    permission_classes = (permissions.AllowAny,)
+
+    @extend_schema(
+        summary="A season's table: points, events played, matches won, the playoff line (follows corrections)",
+        responses={200: s.SeasonTableSerializer, **_errors(404)},
+    )
+    def get(self, request: Request, club: str, season: str) -> Response:
+        found = club_reads.visible_season(request.user, club, season)
+        if found is None:
+            raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no season {club}/{season}")
+        return Response(s.SeasonTableSerializer(season_table(found)).data)
 
 
 # -- answering for a result, director decisions on a pairing ---------------------------------------------------------

@@ -7,7 +7,8 @@ through a selector, and each selector runs a fixed number of queries whatever th
   standings exist for, an event's summaries);
 - director: the directors' pages (their events, the dashboard's current rounds, boards, the pairing sheet's links);
 - venue: the room (the venue's tables with their matches, the calls, the queue for a table);
-- api: the API (visible events and divisions, entries, pairings, ratings and their history).
+- api: the API (visible events and divisions, entries, pairings, ratings and their history);
+- clubs, points, seasons: clubs and their pages, master points (contract H), a club's season table.
 
 What a division is (its plan, counted results, the state of a pairing) comes from :mod:`tournaments.core`.
 """

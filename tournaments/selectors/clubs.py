@@ -12,7 +12,7 @@ from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from games.models import Player
-from tournaments.models import Club, Division, Event, Rating, Standing
+from tournaments.models import Club, Division, Event, Rating, Season, Standing
 from tournaments.selectors.common import events_visible_to
 
 #: How many events, champions and rated players a club's page lists.
@@ -92,4 +92,18 @@ def roster_of(club: Club) -> list[Player]:
         club.players.annotate(
             events=Count("entries__division__event", filter=Q(entries__division__event__club=club), distinct=True)
         ).order_by("display_name", "pk")
+    )
+
+
+def seasons_of(club: Club) -> list[Season]:
+    """The club's seasons, the latest first."""
+    return list(club.seasons.order_by("-starts_on", "-id"))
+
+
+def visible_season(user: Any, club: str, season: str) -> Season | None:
+    """The season ``season`` of the club ``club``, if ``user`` may see the club."""
+    return (
+        Season.objects.filter(club__in=clubs_visible_to(user), club__slug=club, slug=season)
+        .select_related("club")
+        .first()
     )

@@ -11,7 +11,8 @@ matches he won over the board, his place, and the points the system gives them (
 - **Players** of a division: the rows of its standings (every player who took part: seeded, or a late entry); before
   its start, its entries not withdrawn. Their number is the field of the placement formula.
 
-Reads a fixed number of queries per division, whatever the size of its field.
+Reads a fixed number of queries, whatever the number of divisions and the size of their fields
+(:func:`division_results`, which a club's season table reads too).
 """
 
 from __future__ import annotations
@@ -20,11 +21,13 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import OuterRef, QuerySet, Subquery
+
 from games.models import Match
 from tournaments import points
 from tournaments.core import COUNTED_CONFIRMATIONS, FORFEITS
-from tournaments.models import Division, Entry, Event, Pairing, Round
-from tournaments.selectors.common import flight_places_of, standings_table
+from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
+from tournaments.selectors.common import flight_places_of
 from tournaments.standings.places import Place
 
 #: The systems :func:`master_points` knows, by the name the command takes.
@@ -67,6 +70,54 @@ class EventPoints:
         return [p for d in self.divisions for p in d.scored]
 
 
+@dataclass(frozen=True)
+class Took:
+    """One player's part in one division: his place (None: none yet) and the lengths of the matches he won over the
+    board."""
+
+    entry_id: int
+    player_id: int
+    name: str
+    place: Place | None
+    lengths: list[int]
+
+
+@dataclass(frozen=True)
+class DivisionResults:
+    division: Division
+    players: list[Took]
+
+
+def division_results(events: QuerySet[Event]) -> list[DivisionResults]:
+    """What every player took in each division of ``events`` (in event and division order), read in four queries
+    whatever the number of events, divisions and players: the divisions, their latest standings tables, the entries
+    of those without standings yet, and the matches won over the board."""
+    divisions = list(Division.objects.filter(event__in=events).select_related("event").order_by("event_id", "id"))
+    ids = [d.pk for d in divisions]
+    latest = Standing.objects.filter(division=OuterRef("division")).order_by("-after_round").values("after_round")[:1]
+    rows: dict[int, list[Standing]] = defaultdict(list)
+    table = Standing.objects.filter(division_id__in=ids, after_round=Subquery(latest)).select_related("entry__player")
+    for row in table.order_by("rank", "entry__seed", "entry_id"):
+        rows[row.division_id].append(row)
+    waiting = [pk for pk in ids if pk not in rows]
+    entries: dict[int, list[Entry]] = defaultdict(list)
+    if waiting:
+        found = Entry.objects.filter(division_id__in=waiting).exclude(status=Entry.Status.WITHDRAWN)
+        for entry in found.select_related("player").order_by("seed", "id"):
+            entries[entry.division_id].append(entry)
+    won = _lengths_won(ids)
+    results = []
+    for division in divisions:
+        if division.pk in rows:
+            places = flight_places_of(division, rows[division.pk], Round.Bracket.MAIN)
+            taken = [row.entry for row in rows[division.pk]]
+        else:
+            places, taken = {}, entries[division.pk]
+        players = [Took(e.pk, e.player_id, e.player.display_name, places.get(e.pk), won.get(e.pk, [])) for e in taken]
+        results.append(DivisionResults(division, players))
+    return results
+
+
 def master_points(event: Event, *, system: str = points.USBGF) -> EventPoints:
     """The master points of every player of the event's divisions, division by division, best total first.
 
@@ -74,47 +125,44 @@ def master_points(event: Event, *, system: str = points.USBGF) -> EventPoints:
     """
     if system not in SYSTEMS:
         raise ValueError(f"unknown points system {system!r}: use {', '.join(SYSTEMS)}")
-    won = _lengths_won(event)
     result = EventPoints(event, system)
-    for division in event.divisions.order_by("id"):
-        rows = standings_table(division)
-        if rows:
-            players = [(row.entry_id, row.entry.player.display_name) for row in rows]
-            places = flight_places_of(division, rows, Round.Bracket.MAIN)
-        else:
-            entries = division.entries.exclude(status=Entry.Status.WITHDRAWN).select_related("player")
-            players = [(entry.pk, entry.player.display_name) for entry in entries.order_by("seed", "id")]
-            places = {}
+    for found in division_results(Event.objects.filter(pk=event.pk)):
+        division = found.division
         scored = DivisionPoints(
             division.name,
             division.slug,
-            len(players),
+            len(found.players),
             division.points_weight,
             division.points_places,
             division.status == Division.Status.FINISHED,
             division.standings_status == Division.Work.CURRENT,
         )
-        for entry_id, name in players:
-            place = places.get(entry_id)
-            earned = points.usbgf_points(
-                won.get(entry_id, []),
-                None if place is None else (place.first, place.last),
-                len(players),
-                places_paid=division.points_places,
-                event_weight=event.points_weight,
-                division_weight=division.points_weight,
+        for took in found.players:
+            scored.scored.append(
+                PlayerPoints(took.name, division.name, took.place, usbgf_of(event, division, took, len(found.players)))
             )
-            scored.scored.append(PlayerPoints(name, division.name, place, earned))
         scored.scored.sort(key=lambda p: (-p.earned.total, p.place or Place(10**9, 10**9), p.name))
         result.divisions.append(scored)
     return result
 
 
-def _lengths_won(event: Event) -> dict[int, list[int]]:
-    """The lengths of the matches each entry of the event won over the board, by entry id (one query)."""
+def usbgf_of(event: Event, division: Division, took: Took, players: int) -> points.Earned:
+    """A player's USBGF master points in a division of ``players``."""
+    return points.usbgf_points(
+        took.lengths,
+        None if took.place is None else (took.place.first, took.place.last),
+        players,
+        places_paid=division.points_places,
+        event_weight=event.points_weight,
+        division_weight=division.points_weight,
+    )
+
+
+def _lengths_won(division_ids: list[int]) -> dict[int, list[int]]:
+    """The lengths of the matches each entry of the divisions won over the board, by entry id (one query)."""
     won = (
         Pairing.objects.filter(
-            division__event=event,
+            division_id__in=division_ids,
             status=Pairing.Status.FINISHED,
             confirmation__in=COUNTED_CONFIRMATIONS,
             winner__isnull=False,

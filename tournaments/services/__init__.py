@@ -3,7 +3,8 @@
 The use cases, re-exported here:
 
 - events: events, directors, divisions, registration (one by one, CSV), check-in, seeds;
-- clubs: clubs, their directors and rosters (a club's events enter the roster's players: one record per person);
+- clubs: clubs, their directors, rosters (a club's events enter the roster's players: one record per person),
+  seasons;
 - start: starting a division: the field, the seeds and the draw;
 - advance: the director moves a division on (pairs the next Swiss round, closes the last-chance places) and
   steers a Swiss (ends it, changes its rounds, takes back the current round and pairs it again);
@@ -32,7 +33,7 @@ from tournaments.services.advance import (
     set_swiss_rounds,
     unpair_round,
 )
-from tournaments.services.clubs import add_club_director, add_to_roster, create_club
+from tournaments.services.clubs import add_club_director, add_to_roster, create_club, create_season
 from tournaments.services.events import (
     DivisionSettings,
     add_director,
@@ -81,6 +82,7 @@ __all__ = [
     "create_division",
     "create_event",
     "create_rating_list",
+    "create_season",
     "dispute_result",
     "divisions_behind_their_matches",
     "end_swiss",

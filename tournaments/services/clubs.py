@@ -7,11 +7,14 @@ entered; a name close to the roster's (case, accents, a typo, an initial, the ot
 is refused with ``player_to_choose`` and the candidates, for the director to choose one (``player``) or to say it is
 a new person (``new_player``). Nothing is merged silently. A new player joins the roster.
 
+A season is a span of the club's events counted by a points system (:func:`create_season`).
+
 Every function checks the actor's rights, validates, and writes in one transaction; a refusal writes nothing.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.db import transaction
@@ -22,7 +25,7 @@ from games.errors import ApplicationError, ErrorCode
 from games.models import Player
 from games.services import create_player
 from tournaments.access import check_directs_club
-from tournaments.models import Club, RatingList
+from tournaments.models import Club, RatingList, Season
 from tournaments.names import roster_matches, spaced
 
 
@@ -121,3 +124,78 @@ def add_to_roster(
             player = create_player(display_name=name, club=club_text, country=country)
         join_roster(club, player)
     return player
+
+
+# -- seasons -------------------------------------------------------------------------------------------------------
+
+#: The keys of a club's own table, as stored on the season.
+TABLE_KEYS = ("per_win", "times_length", "places", "showing_up", "multipliers")
+
+
+def create_season(
+    club: Club,
+    *,
+    actor: Actor,
+    name: str,
+    starts_on: dt.date,
+    ends_on: dt.date,
+    system: str = Season.System.CLUB,
+    table: dict[str, Any] | None = None,
+    qualify: int = 0,
+    slug: str = "",
+) -> Season:
+    """Add a season to the club: its span, its points system and, for the club's own table, the table (checked
+    whole: each bad value is named with what to give; nothing is stored on a refusal)."""
+    check_directs_club(actor, club)
+    name = spaced(name)
+    if not name:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "a season needs a name")
+    if ends_on < starts_on:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "a season cannot end before it starts")
+    if system not in Season.System.values:
+        raise ApplicationError(
+            ErrorCode.INVALID_INPUT, f"unknown points system {system!r}: use {' or '.join(Season.System.values)}"
+        )
+    if not 0 <= qualify <= 1000:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, f"the playoff line is 0 (none) to 1000 players, not {qualify}")
+    stored = check_table(table or {}) if system == Season.System.CLUB else {}
+    with transaction.atomic():
+        slug = slug or slugify(name)[:80] or "season"
+        if Season.objects.filter(club=club, slug=slug).exists():
+            raise ApplicationError(ErrorCode.CONFLICT, f"{club.name} already has a season {slug!r}")
+        return Season.objects.create(
+            club=club, name=name, slug=slug, starts_on=starts_on, ends_on=ends_on, system=system, table=stored,
+            qualify=qualify,
+        )  # fmt: skip
+
+
+def check_table(table: dict[str, Any]) -> dict[str, Any]:
+    """A club's own table as stored: every key known, every number a number of 0 or more."""
+    unknown = sorted(set(table) - set(TABLE_KEYS))
+    if unknown:
+        raise _table_error(f"unknown {', '.join(unknown)}: a table has {', '.join(TABLE_KEYS)}")
+
+    def number(value: Any, what: str) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 10_000:
+            raise _table_error(f"{what} is {value!r}: give a number from 0 to 10000")
+        return float(value)
+
+    places = table.get("places", [])
+    if not isinstance(places, list) or len(places) > 1024:
+        raise _table_error("places is the points of each place, place 1 first, such as [10, 6, 4, 4]")
+    multipliers = table.get("multipliers", {})
+    if not isinstance(multipliers, dict):
+        raise _table_error('multipliers maps an event\'s address to its multiplier, such as {"final-night": 2}')
+    if not isinstance(table.get("times_length", False), bool):
+        raise _table_error("times_length is true or false")
+    return {
+        "per_win": number(table.get("per_win", 1), "per_win"),
+        "times_length": table.get("times_length", False),
+        "places": [number(p, f"place {n}") for n, p in enumerate(places, start=1)],
+        "showing_up": number(table.get("showing_up", 0), "showing_up"),
+        "multipliers": {str(slug): number(x, f"the multiplier of {slug}") for slug, x in multipliers.items()},
+    }
+
+
+def _table_error(message: str) -> ApplicationError:
+    return ApplicationError(ErrorCode.INVALID_INPUT, f"The season's table is not stored: {message}.")
