@@ -981,7 +981,7 @@ def _build(model: type[models.Model], record: Any, fields: Sequence[str], where:
             value = _datetime(value, f"{where}.{name}")
         elif isinstance(field, models.DateField):
             value = _date(value, f"{where}.{name}")
-        elif not (value is None and field.null):
+        elif name in record and not (value is None and field.null):  # a default needs no checking
             expected = _json_kind(field)
             if expected is not None and not _is_json_kind(value, expected):
                 raise _invalid(f"{where}.{name}", f"expected {_KIND_NAMES[expected]}, not {_json_type(value)}")
