@@ -487,6 +487,17 @@ def round_words(rnd: Round, division: Division | None = None, *, final: bool = F
     return f"{bracket} final" if final else f"{bracket} round {rnd.number}"
 
 
+def unfinished_words(pairings: Sequence[Pairing]) -> str:
+    """The matches a round still waits for, as the pages show them: "Lars Nes v Pia Ruud (Table 2), Ola Dahl v Bo
+    Kim" (players and table loaded)."""
+    said = []
+    for pairing in pairings:
+        names = [e.player.display_name if e is not None else "nobody yet" for e in (pairing.entry_a, pairing.entry_b)]
+        table = f" ({pairing.table_label})" if pairing.table_id is not None else ""
+        said.append(f"{names[0]} v {names[1]}{table}")
+    return ", ".join(said)
+
+
 def pairing_words(pairing: Pairing, division: Division | None = None) -> str:
     """A pairing as people name it in a message: "Round 2, Table 1: Lars Nes v Pia Ruud" (its round, table and
     players loaded; ``division``: the pairing's, read from it when not given)."""

@@ -760,7 +760,13 @@ def remainder_notes(payouts: Payouts) -> list[str]:
         for flight, cents in payouts.forgone.items()
         if cents
     ]
-    return left + over + unreached + forgone
+    waiting = [
+        _("%(flight)s: %(cents)s waits for the places of its players still playing.")
+        % {"flight": PRIZE_WORDS[flight], "cents": cents_text(cents)}
+        for flight, cents in payouts.waiting.items()
+        if cents
+    ]
+    return waiting + left + over + unreached + forgone
 
 
 def place_columns(rows: Iterable[Standing]) -> list[tuple[str, StrOrPromise]]:

@@ -64,6 +64,7 @@ def test_the_director_sets_the_fees_and_a_bad_one_is_refused_with_what_to_change
     client = client_for(dora)
     page = client.get(url_of(division)).content.decode()
     assert "Free to enter" in page and 'name="money-entry_fee"' in page
+    assert page.index('id="players-heading"') < page.index('id="money-heading"'), "the door's list first"
     refused = set_fees(client, division, entry_fee="5.555", side_pool_fee="10")
     assert refused.status_code == 400
     assert "The entry fee is 5.555: give at most two decimals" in refused.content.decode()
@@ -141,7 +142,9 @@ def test_the_cash_sheet_adds_up_and_only_the_events_directors_see_it(dora: Any, 
     # 3 x 5.00 = 15.00 in; the house keeps 20%: 3.00; pool 15 - 3 + 4 = 16.00; nobody placed yet: nothing paid.
     assert "Entry fees: 3 \N{MULTIPLICATION SIGN} 5.00" in text and "(3 cash, 0 transfer)" in text
     assert re.search(r"Prize pool.*?16\.00", text)
-    assert re.search(r"Left in the cash box.*?19\.00", text), "15.00 paid in + 4.00 added, nothing paid out"
+    assert re.search(r"In the cash box now.*?19\.00", text), "15.00 paid in + 4.00 added, nothing paid out"
+    # ... which is the prize pool, still to be won, and the house's share.
+    assert re.search(r"Still to be won.*?16\.00", text) and re.search(r"The house's share.*?3\.00", text)
     assert "Not paid yet (2): P04, P05" in text
     sam = django_user_model.objects.create_user("sam", password=None)
     assert client_for(sam).get(f"/manage/{division.event.slug}/cash/").status_code == 403  # a public event: forbidden

@@ -70,6 +70,7 @@ class Payouts:
     over: dict[str, int] = field(default_factory=dict)  # per flight, the cents shared places pay beyond the table
     unreached: dict[str, int] = field(default_factory=dict)  # per flight, once over: the prizes of places nobody took
     forgone: dict[str, int] = field(default_factory=dict)  # per flight: prizes not paid, one prize per player
+    waiting: dict[str, int] = field(default_factory=dict)  # per flight: what waits for players still playing
 
     def of(self, entry_id: int) -> list[int | None]:
         """The entry's cents in each of the table's flights (None: nothing)."""
@@ -131,12 +132,13 @@ def payouts_of(division: Division, rows: list[Standing]) -> Payouts:
         over[flight] = result.over
         unreached[flight] = result.unreached
     forgone = _one_prize_each(paid, flights) if table.get("one_prize") else {}
+    waiting: dict[str, int] = {}
     if money and money.side_pool:  # beside the table's flights: one prize per player leaves it alone
-        side, remainder[SIDE_POOL] = _side_pool(division, rows, money.side_pool)
+        side, remainder[SIDE_POOL], waiting[SIDE_POOL] = _side_pool(division, rows, money.side_pool)
         for entry, cents in side.items():
             paid.setdefault(entry, {})[SIDE_POOL] = cents
         flights.append(SIDE_POOL)
-    return Payouts(flights, paid, remainder, bool(table.get("published")), over, unreached, forgone)
+    return Payouts(flights, paid, remainder, bool(table.get("published")), over, unreached, forgone, waiting)
 
 
 def _one_prize_each(paid: dict[int, dict[str, int]], flights: list[str]) -> dict[str, int]:
@@ -167,9 +169,10 @@ def prize_pool(division: Division, money: cash.Pool | None) -> Decimal | None:
     return None
 
 
-def _side_pool(division: Division, rows: list[Standing], side_pool: int) -> tuple[dict[int, int], int]:
+def _side_pool(division: Division, rows: list[Standing], side_pool: int) -> tuple[dict[int, int], int, int]:
     """The side pool's payouts: its players ranked by their places in the main flight; while some of them have no
-    place yet (still playing), they hold the best ranks and what those pay waits for them."""
+    place yet (still playing), they hold the best ranks and what those pay waits for them. Returns the payouts, the
+    cents left over (rounding, ranks nobody holds) and the cents waiting."""
     members = set(division.entries.exclude(side_pool="").filter(refunded=False).order_by().values_list("pk", flat=True))
     places = flight_places_of(division, rows, Round.Bracket.MAIN)
     placed: dict[Place, list[int]] = {}
@@ -180,9 +183,13 @@ def _side_pool(division: Division, rows: list[Standing], side_pool: int) -> tupl
     groups += [sorted(placed[place]) for place in sorted(placed, key=lambda place: (place.first, place.last))]
     percentages = [Decimal(v) for v in division.side_pool_prizes] or [Decimal(100)]
     paid, left = cash.side_pool_payouts(side_pool, percentages, groups)
-    for entry in waiting:
-        left += paid.pop(entry, 0)
-    return paid, left
+    held = sum(paid.pop(entry, 0) for entry in waiting)
+    if waiting:  # the rounding of the waiting players' share is theirs too, until they are placed
+        spanned = percentages[: len(waiting)]
+        share = Decimal(side_pool) * sum(spanned, Decimal(0)) / 100
+        rounded = int(share) - held
+        held, left = held + rounded, left - rounded
+    return paid, left, held
 
 
 def rounds_of(division: Division) -> list[Round]:

@@ -17,7 +17,7 @@ Called with the division locked.
 from __future__ import annotations
 
 from games.errors import ApplicationError, ErrorCode
-from tournaments.core import COUNTED, knockout_round_words, knockout_rounds, plan_of
+from tournaments.core import COUNTED, knockout_round_words, knockout_rounds, plan_of, unfinished_words
 from tournaments.models import Division, Entry, Pairing, Round
 from tournaments.pairing import brackets
 from tournaments.services.bracket import draw_brackets
@@ -44,12 +44,11 @@ def _why_not_yet(division: Division) -> str:
         )
     swiss = division.pairings.filter(round__bracket=Round.Bracket.SWISS)
     open_ = swiss.exclude(status=Status.BYE).exclude(COUNTED).filter(round__number=paired)
-    waiting = list(open_.order_by("board").values_list("board", flat=True)[:10])
+    waiting = list(open_.select_related("entry_a__player", "entry_b__player", "table").order_by("board")[:10])
     if waiting:
-        boards = ", ".join(str(board) for board in waiting)
         return (
-            f"round {paired} is not complete: results missing or unconfirmed for match(es) {boards}; the knockout "
-            "is drawn once they count"
+            f"round {paired} is not complete: a result is still to come or to be confirmed in "
+            f"{unfinished_words(waiting)}; the knockout is drawn once they count"
         )
     return ""
 

@@ -18,7 +18,7 @@ from django.db.models import Q
 
 from games.bulk import copy_new_rows
 from games.errors import ApplicationError, ErrorCode
-from tournaments.core import COUNTED, result_counts, round_length
+from tournaments.core import COUNTED, result_counts, round_length, unfinished_words
 from tournaments.models import Division, Entry, Pairing, Round
 from tournaments.pairing.swiss import LEVEL, NoPairingError, PlayerId, SwissPlayer, pair_round
 
@@ -59,11 +59,11 @@ def pair_swiss_round(division: Division, *, allow_rematches: bool = False) -> Ro
         raise ApplicationError(ErrorCode.CONFLICT, f"all {division.rounds_planned} rounds have been paired")
     pending = division.pairings.filter(round__bracket=Round.Bracket.SWISS, round__number=done)
     pending = pending.exclude(status=Status.BYE).exclude(COUNTED)
-    waiting = list(pending.order_by("board").values_list("board", flat=True)[:10])
+    waiting = list(pending.select_related("entry_a__player", "entry_b__player", "table").order_by("board")[:10])
     if waiting:
-        numbers = ", ".join(str(board) for board in waiting)
+        still = unfinished_words(waiting)
         raise ApplicationError(
-            ErrorCode.CONFLICT, f"round {done} is not complete: results missing or unconfirmed for match(es) {numbers}"
+            ErrorCode.CONFLICT, f"round {done} is not complete: a result is still to come or to be confirmed in {still}"
         )
     players = swiss_players(division)
     try:

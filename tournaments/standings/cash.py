@@ -167,6 +167,12 @@ class Sheet:
         return self.prizes + self.side_prizes
 
     @property
+    def unpaid(self) -> int:
+        """What the prize pool and the side pool hold that no prize pays (yet): still to be won while places are
+        open; once they are all decided, what rounding, places nobody reached or a table under 100% leave."""
+        return self.pool.prize_pool + self.pool.side_pool - self.paid_out
+
+    @property
     def left_over(self) -> int:
         """What stays in the cash box once the added money is put in and the refunds and prizes are paid: the house's
         share, and what the prizes do not pay (rounding, places nobody reached, a table paying less than 100%)."""

@@ -14,6 +14,7 @@ from tests.tournaments.services.support import named, played_main_consolation, s
 from tournaments import selectors, services
 from tournaments.core import pool_of
 from tournaments.models import Division, Entry
+from tournaments.pages import remainder_notes
 from tournaments.selectors.money import division_cash, event_cash
 from tournaments.services.money import FeeSettings, mark_paid, set_fees
 from tournaments.services.payouts import set_payouts
@@ -215,9 +216,14 @@ def test_while_side_pool_players_still_play_their_share_waits(
     services.start_division(division, actor=as_director)
     # Nobody is placed yet: both still play, and the side pool pays nothing yet.
     services.recompute_standings(division.pk)
+    division.refresh_from_db()
     rows = selectors.standings_table(division)
     payouts = selectors.payouts_of(division, rows)
     assert not any("side-pool" in flights for flights in payouts.paid.values())
+    # It waits for them: said so, not as money left over.
+    assert (payouts.waiting["side-pool"], payouts.remainder["side-pool"]) == (2000, 0)
+    notes = remainder_notes(payouts)
+    assert notes == ["Side pool: 20.00 waits for the places of its players still playing."], notes
 
 
 # -- the cash sheet ------------------------------------------------------------------------------------------------

@@ -238,7 +238,7 @@ def test_the_knockout_waits_for_the_last_swiss_results(
 ) -> None:
     division = knockout(division_of, 8, rounds=1, size=4)
     services.start_division(division, actor=as_director)
-    with pytest.raises(ApplicationError, match="round 1 is not complete: results missing or unconfirmed"):
+    with pytest.raises(ApplicationError, match="round 1 is not complete: a result is still to come or to be confirmed"):
         services.pair_next_round(division, actor=as_director)
     assert refresh(division).phase == "swiss"
 
