@@ -92,6 +92,9 @@ def venue_environment(port: int) -> dict[str, str]:
     """The environment every process of the venue runs with (the caller's, completed)."""
     folder = data_dir()
     folder.mkdir(parents=True, exist_ok=True)
+    # The night's data (the players, the database, its backups, the key) is the laptop owner's alone: the folder is
+    # closed to other accounts (and serve() makes the files its processes write their owner's only).
+    folder.chmod(0o700)
     env = dict(os.environ)
     env["DEBUG"] = "0"
     env.setdefault("SECRET_KEY", secret_key(folder))
@@ -317,6 +320,7 @@ def catch_up(env: dict[str, str]) -> None:
 
 
 def serve(port: int) -> int:
+    os.umask(0o077)  # what the venue's processes write (database, backups, broker files) is the owner's only
     folder = data_dir()
     with venue_lock(folder):  # before anything in the folder is touched
         env = venue_environment(port)

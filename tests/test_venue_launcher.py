@@ -38,6 +38,7 @@ def test_the_environment_is_debug_off_with_its_own_data_and_a_kept_secret_key(
     key = (tmp_path / "data" / "secret_key").read_text().strip()
     assert env["SECRET_KEY"] == key and len(key) >= 50
     assert venue.venue_environment(8123)["SECRET_KEY"] == key, "made once, then kept"
+    assert (tmp_path / "data").stat().st_mode & 0o777 == 0o700, "the data folder is the owner's alone"
     monkeypatch.setenv("PUBLIC_URL", "http://club-laptop.test:8123/")
     assert venue.venue_environment(8123)["PUBLIC_URL"] == "http://club-laptop.test:8123/"
     assert venue.sqlite_path("postgres://db/bgmatch") is None

@@ -407,6 +407,8 @@ def test_a_director_runs_a_swiss_event(dora: Any, django_capture_on_commit_callb
     assert set(tokens) == {(p.match_id, side) for p in round_1 for side in (0, 1)}
     assert _links(text_of(client.get("/manage/spring-open/open/round/swiss/1/slips/"))) == links  # printed again
     assert page.count('class="slip"') == 8
+    for url in links:  # written out too, for a phone without a camera
+        assert f"No camera? Type: <code>{url}</code>" in page
     assert EntryToken.objects.count() == 8
     follow_entry_link(links[0])
 
