@@ -266,6 +266,8 @@ def test_the_room_reaches_the_venue_on_the_public_address_with_debug_off(room: d
         assert laptop.get("/").status_code == 200  # the laptop's own browser, on the loopback
     assert (venue.folder / "static" / "css").is_dir(), "the static files are collected into the data folder"
     assert (venue.folder / "secret_key").stat().st_mode & 0o077 == 0
+    assert venue.folder.stat().st_mode & 0o777 == 0o700, "the night's data is the laptop owner's alone"
+    assert (venue.folder / "db.sqlite3").stat().st_mode & 0o077 == 0
     key = (venue.folder / "secret_key").read_text()
     assert "django-insecure" not in key and len(key.strip()) >= 50
 

@@ -122,6 +122,7 @@ API_MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
 PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("director:home", "GET"):                       (LOGIN, 200, LOGIN, LOGIN, LOGIN, LOGIN, 200, 200, 200),
     ("director:home", "POST create-event"):         (LOGIN, 302, LOGIN, LOGIN, LOGIN, LOGIN, 302, 302, 302),
+    ("director:home", "POST create-club"):          (LOGIN, 302, LOGIN, LOGIN, LOGIN, LOGIN, 302, 302, 302),
     ("director:event", "GET"):                      (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
     ("director:event", "POST close-event"):         (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 409, 409),
     ("director:event", "POST create-division"):     (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
@@ -426,6 +427,9 @@ PAGE_CALLS: dict[tuple[str, str], Call] = {
     ("director:home", "GET"): Call("live", _page("home")),
     ("director:home", "POST create-event"): Call(
         "live", _page("home"), _form("create-event", name="New night", time_zone="UTC", public="on")
+    ),
+    ("director:home", "POST create-club"): Call(
+        "live", _page("home"), _form("create-club", name="New club", public="on")
     ),
     ("director:event", "GET"): Call("live", _page("event")),
     ("director:event", "POST close-event"): Call("live", _page("event"), _form("close-event")),

@@ -83,6 +83,24 @@ def test_the_public_club_page(dora: Any) -> None:
     assert client_for().get("/clubs/nope/").status_code == 404
 
 
+def test_a_director_creates_his_club_on_the_pages(dora: Any) -> None:
+    """/manage/ had no way to create a club: its director had to use the API before its events could belong to it."""
+    client = client_for(dora)
+    page = client.get("/manage/").content.decode()
+    assert "Create a club" in page and 'name="create-club-name"' in page
+    refused = client.post("/manage/", {"action": "create-club", "create-club-name": "  "})
+    assert refused.status_code == 400 and not Club.objects.exists()
+    created = client.post(
+        "/manage/", {"action": "create-club", "create-club-name": "Oslo BK", "create-club-public": "on"}
+    )
+    assert created.status_code == 302
+    club = Club.objects.get()
+    assert club.name == "Oslo BK" and list(club.directors.all()) == [dora]
+    page = client.get("/manage/").content.decode()
+    assert "Club “Oslo BK” created" in page and f'<option value="{club.pk}">Oslo BK</option>' in page
+    assert f'href="/clubs/{club.slug}/"' in page
+
+
 def test_a_director_of_a_club_creates_its_event_on_the_pages(dora: Any, django_user_model: Any) -> None:
     client = client_for(dora)
     assert "id_create-event-club" not in client.get("/manage/").content.decode(), "no club: the form as before"

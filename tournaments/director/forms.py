@@ -326,6 +326,15 @@ class CheckInAllForm(forms.Form):
         _choice(self, "entries").choices = [(e.pk, e.player.display_name) for e in entries]
 
 
+class ClubForm(forms.Form):
+    """A new club (services.clubs.create_club): its director is who creates it."""
+
+    name = forms.CharField(label=_("Club name"), max_length=200)
+    public = forms.BooleanField(
+        label=_("Public"), required=False, initial=True, help_text=_("Its page, its season and its rating list.")
+    )
+
+
 class WithdrawForm(forms.Form):
     reason = _reason(help_text=_("Kept with the entry. A match of his not yet finished is forfeited."))
     refund = forms.BooleanField(

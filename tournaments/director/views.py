@@ -64,6 +64,7 @@ from tournaments.pages import (
 from tournaments.selectors import director as reads
 from tournaments.selectors.money import event_cash
 from tournaments.selectors.venue import Venue, venue_of
+from tournaments.services.clubs import create_club
 from tournaments.services.money import FeeSettings, mark_paid, set_fees
 from tournaments.services.payouts import payout_flights, set_payouts, stored_table
 from tournaments.views import csv_cell
@@ -253,10 +254,18 @@ def _create_event(page: Page, target: Any, data: dict[str, Any]) -> tuple[str, s
     return message, reverse("director:event", args=[event.slug])
 
 
+def _create_club(page: Page, target: Any, data: dict[str, Any]) -> str:
+    club = create_club(actor=page.actor, name=data["name"], public=data["public"])
+    return _("Club “%(name)s” created: its events, roster, rating list and season are yours to run.") % {
+        "name": club.name
+    }
+
+
 HOME_ACTIONS = {
     "create-event": Action(
         f.EventForm, _create_event, options=lambda page, target: {"clubs": reads.directed_clubs(page.request.user)}
-    )
+    ),
+    "create-club": Action(f.ClubForm, _create_club),
 }
 
 
@@ -274,6 +283,8 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {
         "events": reads.directed_events(request.user),
         "event_form": _form(page, failed, HOME_ACTIONS, "create-event"),
+        "clubs": reads.directed_clubs(request.user),
+        "club_form": _form(page, failed, HOME_ACTIONS, "create-club"),
     }
     return _answer(request, "director/home.html", context, failed)
 
