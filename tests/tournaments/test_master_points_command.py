@@ -19,7 +19,7 @@ import pytest
 from django.core.management import call_command, execute_from_command_line
 
 from games.access import Actor
-from tests.tournaments.services.support import director_win, named, open_pairings
+from tests.tournaments.services.support import director_win, named, open_pairings, played_main_consolation
 from tournaments import services
 from tournaments.models import Division, Entry, Pairing
 
@@ -218,3 +218,16 @@ def test_an_unknown_event_or_system_exits_2_with_one_line(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.strip().splitlines() == [f"CommandError: {message}"]
+
+
+def test_the_table_lists_the_places_in_order(division_of: Callable[..., Division], as_director: Actor) -> None:
+    """Placement points to the top two only: the consolation's winner (main 5-8, two wins, 0.67) has more points
+    than the main's 3-4 (one win, 0.33), and the table printed him above them, under a "Place" column."""
+    division = division_of("main-consolation", 8, entry_mode="scoresheet", match_length=1)
+    played_main_consolation(division, as_director)
+    Division.objects.filter(pk=division.pk).update(points_places=2)
+    out = StringIO()
+    call_command("master_points", division.event.slug, stdout=out)
+    rows = [line.split() for line in out.getvalue().splitlines() if line[:6].strip()[:1].isdigit()]
+    places = [int(row[0].split("-")[0]) for row in rows]
+    assert places == sorted(places) and len(places) == 8, rows

@@ -56,7 +56,10 @@ def as_text(found: EventPoints) -> str:
             f"{d.name}: {d.players} players, division weight {d.weight:g}, top {d.places_paid} places paid ({state})",
             f"{'Place':>6}  {'Player':<28} {'Wins':>4} {'Wins pts':>9} {'Place pts':>9} {'Total':>8}",
         ]
-        for p in d.scored:
+        # By place, as the column reads (the JSON's order is by points): a player out early who won his consolation
+        # matches may have more points than one placed above him.
+        by_place = sorted(d.scored, key=lambda p: (p.place is None, p.place.first if p.place else 0, -p.earned.total))
+        for p in by_place:
             e = p.earned
             place = str(p.place) if p.place else "-"
             lines.append(
