@@ -54,6 +54,7 @@ def test_an_undone_no_show_forfeit_is_ready_first_in_the_queue_and_names_no_tabl
     assert forfeited.status == Pairing.Status.READY and forfeited.table_id is None and not forfeited.played_at
     assert "Table 1" not in html, "the page names no table the match does not hold"
     assert "first in the queue" in html, "the director is told where the match stands"
+    assert "playing, 0" not in html and "waiting for a table" in html, "ready again, not being played"
     assert f"<title>Match {forfeited.board} ·" in html
     api = client.get(f"/api/events/{division.event.slug}/divisions/{division.slug}/pairings/").json()
     rows = api["results"] if isinstance(api, dict) else api
