@@ -126,6 +126,7 @@ def test_no_take_back_is_offered_once_a_move_by_move_match_is_over(new_match: An
     winner = phones[last.entered_by_token.side]
     html = winner.page()
     assert 'id="take-back"' not in html and "Take back my last entry" not in html
+    assert "Ask for a correction" not in html and "Ask for a correction" not in phones[1 - winner.side].page()
     before = Action.objects.filter(match=match).count()
     refused = winner.post("take-back")
     assert refused.status_code == 409 and "the director corrects it" in error_of(refused.content.decode())
