@@ -8,10 +8,11 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from games.access import Actor
+from games import services as games
+from games.access import Actor, new_entry_token
 from tests.tournaments.services.support import director_win
 from tests.web.browser.conftest import Pages
-from tests.web.browser.test_flows import PASSWORD, log_in
+from tests.web.browser.test_flows import PASSWORD, log_in, open_entry_link
 from tournaments import services
 from tournaments.models import Pairing
 
@@ -91,3 +92,26 @@ def test_the_director_registers_before_starting_and_an_undone_forfeit_says_where
     head = " ".join(page.locator(".page-head, .breadcrumbs").all_inner_texts())
     assert "Table 1" not in head and "waiting for a table" in head and "playing" not in head
     assert "Table 1" not in page.title()
+
+
+def test_on_the_phone_a_correction_is_offered_only_once_the_opponent_has_entered_something(
+    pages: Pages, new_match: Any
+) -> None:
+    """390 px: Alice enters the opening roll and her play; Bob's phone offers no correction (he entered nothing),
+    Alice's offers her take-back; once Bob rolls, Alice's phone offers a correction instead."""
+    match = new_match(length=5)
+    alice, bob = (Actor(token=new_entry_token(match, side)) for side in (0, 1))
+    games.record_opening_roll(match.pk, actor=alice, dice=(3, 1), expected_seq=0)
+    games.record_play(match.pk, actor=alice, side=0, play="8/5 6/5", expected_seq=1)
+    bob_phone = open_entry_link(pages, match, 1, "phone")
+    expect(bob_phone.locator("#entry-prompt")).to_contain_text("Bob")
+    pages.shot(bob_phone, "bob-before-entering")
+    expect(bob_phone.get_by_text("Ask for a correction")).to_have_count(0)
+    expect(bob_phone.locator("#take-back")).to_have_count(0)
+    alice_phone = open_entry_link(pages, match, 0, "phone")
+    expect(alice_phone.locator("#take-back")).to_be_visible()
+    expect(alice_phone.get_by_text("Ask for a correction")).to_have_count(0)
+    games.record_roll(match.pk, actor=bob, side=1, dice=(6, 5), expected_seq=2)
+    alice_phone.reload()
+    expect(alice_phone.get_by_text("Ask for a correction")).to_be_visible()
+    pages.shot(alice_phone, "alice-after-bob-rolled")
