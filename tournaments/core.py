@@ -362,7 +362,11 @@ def resolve_division(
 
 # -- words ---------------------------------------------------------------------------------------------------------
 
-_BRACKET_NAMES = {Round.Bracket.MAIN: "Main", Round.Bracket.CONSOLATION: "Consolation", "last-chance": "Last chance"}
+_BRACKET_NAMES: dict[str, str] = {
+    Round.Bracket.MAIN: "Main",
+    Round.Bracket.CONSOLATION: "Consolation",
+    "last-chance": "Last chance",
+}
 
 
 def knockout_rounds(division: Division) -> int:
@@ -385,7 +389,7 @@ def knockout_round_words(number: int, rounds: int, *, short: bool = False) -> st
 
 
 #: Double elimination calls its brackets by the names players use.
-_DOUBLE_NAMES = {Round.Bracket.MAIN: "Winners'", Round.Bracket.CONSOLATION: "Losers'"}
+_DOUBLE_NAMES: dict[str, str] = {Round.Bracket.MAIN: "Winners'", Round.Bracket.CONSOLATION: "Losers'"}
 
 
 def round_words(rnd: Round, division: Division | None = None, *, final: bool = False, grand: int = 0) -> str:
