@@ -10,7 +10,7 @@ PORT ?= 8000
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help venv run test lint typecheck bench bench-tournaments clean
+.PHONY: help venv run venue venue-restore test lint typecheck bench bench-tournaments clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -36,6 +36,12 @@ run: $(RUN_STAMP) ## Install what running needs, migrate, load the demo event an
 	$(BIN)/python manage.py load_demo --login
 	@echo "bgmatch: http://$(HOST):$(PORT)/ (directors' pages: http://$(HOST):$(PORT)/manage/, log in as demo / demo)"
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+venue: $(RUN_STAMP) ## Serve a club night from this machine to the room's phones (PORT, PUBLIC_URL, DATABASE_URL; README: "Run your club night from a laptop")
+	$(BIN)/python -m config.venue serve --port $(PORT)
+
+venue-restore: $(RUN_STAMP) ## Put a backup back as the venue's database, the venue stopped (BACKUP=venue-data/backups/db-....sqlite3)
+	$(BIN)/python -m config.venue restore "$(BACKUP)"
 
 test: venv ## Run the whole test suite (extra pytest options: make test PYTEST_ARGS='-k health')
 	$(BIN)/pytest $(PYTEST_ARGS)

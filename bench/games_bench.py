@@ -512,9 +512,18 @@ def phase_api_in_process(users: Users, profile: bool) -> None:
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A free port on 127.0.0.1: the first free one of ``BENCH_PORTS`` ("8700-8749") when it is set (a machine
+    whose users each have a range), else one the system picks."""
+    first, _, last = os.environ.get("BENCH_PORTS", "").partition("-")
+    candidates = range(int(first), int(last or first) + 1) if first else [0]
+    for port in candidates:
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return int(s.getsockname()[1])
+    raise SystemExit(f"no free port in BENCH_PORTS={os.environ['BENCH_PORTS']}")
 
 
 class Server:

@@ -144,6 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             heading(f"schemathesis as {caller}: {CHECKS}, --max-examples {args.max_examples}, seed {args.seed}")
             har = work / f"{caller}.har"
             code, output, wall = run_schemathesis(args, port, callers[caller], har)
+            har.with_suffix(".log").write_text(output, encoding="utf-8")  # the whole output (--keep keeps it)
             statuses, failing = count(har)
             cases = sum(statuses.values())
             refusals = {status: n for status, n in sorted(statuses.items()) if 400 <= status < 500}

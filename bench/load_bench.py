@@ -91,7 +91,7 @@ def stack_env(args: argparse.Namespace, static_root: Path) -> dict[str, str]:
     if not args.production_throttles:
         # Every client here has one address and the race sends far faster than players do: the API's limits are
         # raised, so that the run measures the stack, not the throttles (bench/README.md, "Throttles").
-        for name in ("API_RATE_ANON", "API_RATE_USER", "API_RATE_ENTRY_LINK"):
+        for name in ("API_RATE_ANON", "API_RATE_USER", "API_RATE_ENTRY_LINK", "API_RATE_ANALYSIS"):
             env[name] = "1000000/min"
     return env
 
@@ -667,6 +667,21 @@ def phase_race(
 # -- main -------------------------------------------------------------------------------------------------------------
 
 
+def report_verdict(problems: list[str], started: float, clean: str) -> None:
+    """The verdict (``clean`` when there is no problem), the first problems, and the run's time."""
+    print(f"\n  VERDICT: {clean if not problems else 'PROBLEMS'} ({len(problems)} problems)")
+    for problem in problems[:20]:
+        print(f"    {problem}")
+    print(f"\ndone in {time.perf_counter() - started:.0f} s ({load()})")
+
+
+def kill_clients(running: list[subprocess.Popen[bytes]]) -> None:
+    """The load processes still running (an error or a signal ended the run)."""
+    for process in running:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL, help="a throwaway database (made, dropped)")
@@ -754,15 +769,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\n  server log: {sum(errors.values())} errors")
         for line, count in errors.most_common(10):
             print(f"    {count}x {line}")
-        verdict = "no lost, duplicated or illegal action; division converged" if not problems else "PROBLEMS"
-        print(f"\n  VERDICT: {verdict} ({len(problems)} problems)")
-        for problem in problems[:20]:
-            print(f"    {problem}")
-        print(f"\ndone in {time.perf_counter() - started:.0f} s ({load()})")
+        report_verdict(problems, started, "no lost, duplicated or illegal action; division converged")
     finally:
-        for process in running:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGKILL)
+        kill_clients(running)
         for process in reversed(processes):
             process.stop()
         release_database(args.database_url, created, keep=args.keep, kept=f", {args.redis_url} and the logs in {work}")

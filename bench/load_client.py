@@ -38,6 +38,7 @@ from games_bench import CLOSED, choose
 TIMEOUT = 120.0  # seconds for one request, connection included
 RETRIES = 3  # a request whose answer was lost (connection error, timeout, 5xx) is sent again with its key
 NETWORK = "network"  # the status recorded for a request that got no HTTP answer
+ENDING = "POST /api/matches/{id}/actions/ (ends the match)"
 
 
 @dataclass(slots=True)
@@ -167,6 +168,8 @@ async def table(http: Http, rec: Recorder, spec: dict[str, Any], deadline: float
         reply = answer.json()
         (seen["answered"] if answer.status == 201 else seen["retried"]).append(reply["action"]["seq"])
         state = reply["state"]
+        if state["status"] in CLOSED:  # the action that ends the match, timed apart
+            rec.samples[-1] = (ENDING, *rec.samples[-1][1:])
         seen["last"] = {k: state[k] for k in ("seq", "status", "score", "winner", "position_id", "match_id")}
         if think:
             await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
@@ -200,17 +203,19 @@ def live_urls(html: bytes) -> list[str]:
 
 async def spectator(
     http: Http, rec: Recorder, page: tuple[str, str], parts: list[tuple[str, str]], period: float, deadline: float,
-    rng: random.Random, stop: asyncio.Event,
+    rng: random.Random, stop: asyncio.Event, sent: dict[str, str] | None = None,
 ) -> None:  # fmt: skip
     """Load ``page`` once, then every ``period`` seconds poll each live part as htmx does: at the address in the
     part's ``hx-get`` (the page's, then each new answer's: it may carry where the client's view is), with the ETag
     the last answer from that address gave (the browser's cache keeps them by address). A part whose answer has no
-    ``hx-get`` has stopped polling (the match is over)."""
+    ``hx-get`` has stopped polling (the match is over). ``sent``: headers sent with every request (a director's
+    session cookie)."""
+    sent = sent or {}
     await sleep_until(rng.uniform(0, period), deadline, stop)
     if stop.is_set() or time.monotonic() >= deadline:
         return
     label, path = page
-    answer = await http.request("GET", path)
+    answer = await http.request("GET", path, sent)
     rec.add(label, answer)
     if answer.status != 200:
         rec.problem("page", {"path": path}, answer)
@@ -224,7 +229,7 @@ async def spectator(
         started = time.monotonic()
         for label, path in list(polled.items()):
             headers = {"If-None-Match": etags[path]} if path in etags else {}
-            answer = await http.request("GET", path, headers)
+            answer = await http.request("GET", path, {**sent, **headers})
             rec.add(label, answer)
             if answer.status in (200, 304) and "etag" in answer.headers:
                 etags[path] = answer.headers["etag"]
@@ -285,7 +290,17 @@ async def run_play(plan: dict[str, Any]) -> dict[str, Any]:
     rng = random.Random(plan["seed"])
     watchers = [
         asyncio.create_task(
-            spectator(http, rec, tuple(s["page"]), [tuple(p) for p in s["parts"]], s["period"], deadline, rng, stop)
+            spectator(
+                http,
+                rec,
+                tuple(s["page"]),
+                [tuple(p) for p in s["parts"]],
+                s["period"],
+                deadline,
+                rng,
+                stop,
+                s.get("headers"),
+            )
         )
         for s in plan["spectators"]
     ]

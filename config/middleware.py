@@ -6,6 +6,9 @@
   network dropped, PostgreSQL refused) answers a clean, retryable 503 instead of a 500: JSON ``{code, message}``
   under /api/ (the API's own views get the same from games/api/exceptions.py), a short page elsewhere, both with
   ``Retry-After``. The services write in one transaction each, so the failed request left nothing half-written.
+* :class:`PublicAddressMiddleware`: with ``PUBLIC_URL`` set, every absolute URL built from a request
+  (``request.build_absolute_uri``: entry links and their QR codes, the API's page links) names the public address,
+  whatever address the request came in on (a director working on the laptop itself at 127.0.0.1).
 """
 
 from __future__ import annotations
@@ -47,6 +50,18 @@ RELAXED = POLICY.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'
 RELAXED_PREFIXES = ("/api/docs/", "/admin/")
 
 
+class PublicAddressMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if settings.PUBLIC_URL:
+            # What Django's build_absolute_uri() prefixes to a path (a cached property, computed from the request's
+            # own scheme and Host otherwise).
+            request._current_scheme_host = settings.PUBLIC_URL.rstrip("/")  # type: ignore[attr-defined]
+        return self.get_response(request)
+
+
 class ContentSecurityPolicyMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -67,11 +82,14 @@ def is_database_unavailable(exc: BaseException) -> bool:
 
     PostgreSQL's driver raises OperationalError only for what the server or the network did (a connection refused,
     dropped or closed, the server shutting down, a statement timeout, a deadlock): all worth a retry. SQLite raises
-    it for malformed SQL too, so there it counts only once the connection itself is gone."""
+    it for malformed SQL too, so there it counts only once the connection itself is gone, or for a write lock still
+    held by another when the busy timeout ran out (``SQLITE_BUSY_TIMEOUT``: a retry will find it free)."""
     if isinstance(exc, InterfaceError):
         return True
     if not isinstance(exc, OperationalError):
         return False
+    if connection.vendor == "sqlite" and "database is locked" in str(exc):
+        return True
     return connection.vendor == "postgresql" or connection.connection is None or not connection.is_usable()
 
 

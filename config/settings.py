@@ -10,6 +10,7 @@ import os
 import shutil
 import warnings
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -34,6 +35,20 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def public_url(value: str) -> str:
+    """``PUBLIC_URL`` checked and normalised to ``scheme://host[:port]/`` ("" when unset)."""
+    value = value.strip()
+    if not value:
+        return ""
+    parts = urlsplit(value)
+    if parts.scheme not in {"http", "https"} or not parts.hostname or parts.path not in {"", "/"}:
+        raise ImproperlyConfigured(
+            f"PUBLIC_URL={value!r} is not the site's address: give http:// or https://, a host and at most a port, "
+            "e.g. PUBLIC_URL=http://192.168.1.20:8000/"
+        )
+    return f"{parts.scheme}://{parts.netloc}/"
+
+
 # --- Core ---------------------------------------------------------------------------------------------------
 
 DEBUG = env_bool("DEBUG", default=True)
@@ -44,8 +59,23 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
     SECRET_KEY = "django-insecure-dev-only-key-do-not-use-in-production"  # DEBUG only
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else "")
+# PUBLIC_URL: the address the players' phones use (`make venue` finds it, or it is given): every absolute link the
+# site builds (entry links and their QR codes, slips, e-mails, the API's pages) names it, whatever address the
+# request came in on, and the site answers it besides the loopback (the laptop's own browser).
+PUBLIC_URL = public_url(os.environ.get("PUBLIC_URL", ""))
+_LOOPBACK = "localhost,127.0.0.1,[::1]"
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", _LOOPBACK if DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+if PUBLIC_URL:
+    _public = urlsplit(PUBLIC_URL)
+    if "ALLOWED_HOSTS" not in os.environ:
+        _host = _public.hostname or ""
+        ALLOWED_HOSTS = [f"[{_host}]" if ":" in _host else _host, *_LOOPBACK.split(",")]
+    CSRF_TRUSTED_ORIGINS = [*CSRF_TRUSTED_ORIGINS, f"{_public.scheme}://{_public.netloc}"]
+    if _public.scheme == "http":
+        # A room's plain-HTTP address is not a secure context: browsers ignore Cross-Origin-Opener-Policy there and
+        # log an error on every page a phone opens, so the header is not sent.
+        SECURE_CROSS_ORIGIN_OPENER_POLICY = None
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -66,7 +96,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # With PUBLIC_URL set, every absolute URL built from a request names the public address.
+    "config.middleware.PublicAddressMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Cache-Control by audience (config/audience.py): before the session and CSRF middleware, to see their cookies.
+    "config.audience.CacheByAudienceMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -94,6 +128,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "config.context_processors.public_url",
             ],
         },
     },
@@ -116,6 +151,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
         "connect_timeout", int(os.environ.get("DATABASE_CONNECT_TIMEOUT") or "5")
     )
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite for a first look and a club night (`make venue`): several processes (the web server's workers, the
+    # Celery worker) write to one file. WAL lets readers go on while one writes; a transaction takes the write lock
+    # when it begins (IMMEDIATE), so a write never fails at once on a lock taken meanwhile; a write that meets the
+    # lock waits for it (SQLite retries for up to SQLITE_BUSY_TIMEOUT seconds) within the request.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "timeout": float(os.environ.get("SQLITE_BUSY_TIMEOUT") or "20"),
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -135,7 +182,8 @@ USE_TZ = True
 # --- Static files (WhiteNoise) ------------------------------------------------------------------------------
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where `collectstatic` puts the files WhiteNoise serves (`make venue`: its data folder).
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -175,7 +223,7 @@ if env_bool("BEHIND_TLS_PROXY", default=False):
 # legitimate body, a 256 KB player list, stays far below), 1000 fields and 10 files (every upload form takes one).
 # Past a limit the answer is a 400 that names it (config.urls.request_refused). Uploaded files over
 # FILE_UPLOAD_MAX_MEMORY_SIZE go to a temporary file; the views refuse a .mat over 1 MiB and a list over 256 KB, and
-# the proxy in front bounds the whole body (client_max_body_size in the README's nginx recipe).
+# the proxy in front bounds the whole body (client_max_body_size in deploy/nginx/bgmatch.conf.template).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 DATA_UPLOAD_MAX_NUMBER_FILES = 10
@@ -289,6 +337,7 @@ SPECTACULAR_SETTINGS = {
         "DecisionEnum": "tournaments.models.Pairing.Decision",
         "FollowupStatusEnum": "tournaments.services.followup.Sent",
         "TableStateEnum": "tournaments.api.serializers.TABLE_STATES",
+        "PaymentMethodEnum": "tournaments.api.serializers.PAYMENT_METHODS",
     },
 }
 
@@ -341,7 +390,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # is not retried (the division stays pending and `reconcile` sends the work later). The visibility timeout stays
 # well above the 10 s between a worker's refreshes of the messages it holds (point 3).
 CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
-CELERY_BROKER_TRANSPORT_OPTIONS = {
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
     "visibility_timeout": 30,
     "unacked_restore_interval": 5,
     "unacked_restore_throttle": 1,
@@ -349,6 +398,19 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_timeout": 2.0,
 }
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 0}
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    # A broker that needs no server (`make venue`): filesystem:///FOLDER keeps each message as a file in
+    # FOLDER/queue until a worker takes it (moved to FOLDER/taken, on the same disk, so that only one worker does);
+    # FOLDER/control holds which queues each exchange feeds.
+    _broker_folder = Path(urlsplit(CELERY_BROKER_URL).path or BASE_DIR / "broker")
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"  # Kombu's, each message written whole before it is seen
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_broker_folder / "queue"),
+        "data_folder_out": str(_broker_folder / "queue"),
+        "store_processed": True,
+        "processed_folder": str(_broker_folder / "taken"),
+        "control_folder": str(_broker_folder / "control"),
+    }
 # Celery beat: re-enqueue the follow-up of results whose tasks were lost (broker down, worker killed).
 CELERY_BEAT_SCHEDULE = {
     "reconcile-divisions": {"task": "tournaments.tasks.reconcile", "schedule": 60.0},
@@ -398,3 +460,5 @@ ANALYSIS_ATTEMPTS = int(os.environ.get("ANALYSIS_ATTEMPTS", "3"))
 ANALYSIS_AUTO = env_bool("ANALYSIS_AUTO", True)
 ANALYSIS_IMPORTED = env_bool("ANALYSIS_IMPORTED", False)
 ANALYSIS_MIN_DECISIONS = int(os.environ.get("ANALYSIS_MIN_DECISIONS", "50"))
+# API_RATE_ANALYSIS: requests for an analysis one account may make (POST /api/matches/ID/analysis/).
+API_RATE_ANALYSIS = os.environ.get("API_RATE_ANALYSIS", "30/hour")

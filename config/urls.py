@@ -5,10 +5,11 @@ from django.urls import include, path, re_path
 from django.views.generic import TemplateView
 
 from config import accounts, views
+from config.audience import shared
 from games.api.views import ApiNotFound, DocsPage, SchemaApi
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("", shared(TemplateView.as_view(template_name="home.html")), name="home"),
     path("health/", views.health, name="health"),
     path("health/workers/", views.health_workers, name="health-workers"),
     accounts.admin_login,  # the admin's login under the site's login limit

@@ -30,7 +30,7 @@ def _fail(message: str) -> int:
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
-    from engine.formats.gnubg_id import encode_position_id, split_gnubg_id
+    from engine.gnubg_id import encode_position_id, split_gnubg_id
     from engine.movegen import legal_plays
     from engine.position import Position
 

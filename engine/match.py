@@ -16,8 +16,9 @@ from engine.actions import Action, ConcedeMatch, PenaltyPoints
 from engine.cube import CubeState
 from engine.errors import EngineError, IllegalActionError, InvalidPositionError
 from engine.game import GameState, Outcome, Phase
-from engine.types import ResultKind
-from engine.variants import STANDARD, VARIANTS, WAITING, Variant
+from engine.gnubg_id import encode_game_match_id
+from engine.types import WAITING, ResultKind
+from engine.variants import STANDARD, VARIANTS, Variant
 
 SNAPSHOT_VERSION = 1
 
@@ -81,8 +82,6 @@ class MatchState:
 
     def match_id(self) -> str:
         """The GNU Backgammon Match ID of the current state (player 0 = side 0)."""
-        from engine.formats.gnubg_id import encode_game_match_id
-
         g = self.game
         phase = g.phase
         if phase is Phase.OPENING:

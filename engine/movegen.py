@@ -23,9 +23,8 @@ from typing import Any
 from engine.errors import NotationError
 from engine.moves import Play, Step
 from engine.position import Position
+from engine.types import BAR, WAITING
 
-BAR = 25
-WAITING = 26
 _SHIFT = tuple(1 << (4 * i) for i in range(27))
 _HIT_BASE = 108  # 27 slots x 4 bits
 _HIT = tuple(1 << (_HIT_BASE + i) for i in range(27))

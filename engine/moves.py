@@ -8,14 +8,20 @@ distinct resulting position.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from collections import Counter
+from typing import NamedTuple, Protocol, TypeVar
 
-from engine.types import BAR, OFF
+from engine.types import BAR, OFF, WAITING
 
-if TYPE_CHECKING:
-    from engine.position import Position
+_Result = TypeVar("_Result", covariant=True)
+_Applied = TypeVar("_Applied")
 
-WAITING = 26
+
+class Board(Protocol[_Result]):
+    """What a play is applied to: :class:`engine.position.Position`, which knows how (a play knows only its steps,
+    as python-chess's ``Move`` knows nothing of the board)."""
+
+    def apply(self, play: Play) -> _Result: ...
 
 
 class Step(NamedTuple):
@@ -50,19 +56,9 @@ class Play:
     def __reduce__(self) -> tuple[type[Play], tuple[tuple[Step, ...]]]:
         return (Play, (self.steps,))
 
-    def apply(self, position: Position) -> Position:
-        """The position after this play, still seen by the mover."""
-        from engine.position import Position
-
-        me = list(position.me)
-        opp = list(position.opp)
-        for src, dst, hit in self.steps:
-            me[src] -= 1
-            me[dst] += 1
-            if hit:
-                opp[25 - dst] -= 1
-                opp[BAR] += 1
-        return Position.trusted(tuple(me), tuple(opp))
+    def apply(self, position: Board[_Applied]) -> _Applied:
+        """The position after this play, still seen by the mover (``position.apply(play)``)."""
+        return position.apply(self)
 
     @property
     def dice_used(self) -> int:
@@ -78,8 +74,6 @@ class Play:
         return bool(self.steps)
 
     def __str__(self) -> str:
-        from engine.notation import format_play
-
         return format_play(self)
 
     def mat(self) -> str:
@@ -102,4 +96,52 @@ def _mat_point(point: int) -> int:
     return BAR if point == WAITING else point
 
 
-__all__ = ["OFF", "Play", "Step"]
+# -- writing -------------------------------------------------------------------------------------------------------
+
+
+def format_play(play: Play) -> str:
+    """GNU Backgammon's notation for ``play`` ("" when nothing is played).
+
+    >>> format_play(Play(((24, 18, False), (18, 13, False))))
+    '24/13'
+    >>> format_play(Play(((6, 0, False), (6, 0, False))))
+    '6/off(2)'
+    """
+    paths: list[list[tuple[int, bool]]] = []  # each path: [(point, hit_here), ...]
+    for step in sorted(play.steps, key=lambda s: (-_sort_src(s.src), -s.dst)):
+        for path in paths:
+            if path[-1][0] == step.src and path[-1][0] != 0:
+                path.append((step.dst, step.hit))
+                break
+        else:
+            paths.append([(step.src, False), (step.dst, step.hit)])
+    texts = []
+    for path in paths:
+        parts = [point_text(path[0][0])]
+        for point, hit in path[1:-1]:
+            if hit:
+                parts.append(f"{point_text(point)}*")
+        last, last_hit = path[-1]
+        parts.append(point_text(last) + ("*" if last_hit else ""))
+        texts.append("/".join(parts))
+    counts = Counter(texts)
+    ordered: list[str] = []
+    for text in texts:
+        if text in counts:
+            n = counts.pop(text)
+            ordered.append(f"{text}({n})" if n > 1 else text)
+    return " ".join(ordered)
+
+
+def point_text(point: int) -> str:
+    """A point as the notation writes it: "bar" (an Acey-Deucey checker still to enter too), "off", or its number."""
+    if point in (BAR, WAITING):
+        return "bar"
+    return "off" if point == 0 else str(point)
+
+
+def _sort_src(point: int) -> float:
+    return 25.5 if point == WAITING else point
+
+
+__all__ = ["OFF", "Board", "Play", "Step", "format_play", "point_text"]

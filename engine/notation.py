@@ -13,17 +13,16 @@ identical sub-moves grouped as ``(n)``, ``bar`` and ``off`` as words.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 from itertools import pairwise
 
 from engine.errors import AmbiguousPlayError, IllegalPlayError, NotationError
 from engine.movegen import LegalPlays, legal_plays
-from engine.moves import Play, Step
+from engine.moves import Play, Step, point_text
+from engine.moves import format_play as format_play  # written by the play itself; read here
 from engine.position import Position
+from engine.types import BAR, WAITING
 
-BAR = 25
-WAITING = 26
 _TOKEN = re.compile(r"[^\s,;]+")
 _GROUP = re.compile(r"^(?P<body>.+?)(?:\((?P<count>\d+)\))?(?P<star>\**)$")
 _POINT = re.compile(r"^(?P<point>\d{1,2}|bar|b|off|o)(?P<star>\**)$", re.IGNORECASE)
@@ -211,7 +210,7 @@ def _split_hop(hop: Hop, pool: list[int]) -> list[tuple[list[Step], list[int]]]:
 
 def _explain(hops: list[Hop], dice: tuple[int, int], position: Position, legal: LegalPlays) -> str:
     """A player-facing reason why the written play is not legal (RULES.md wording)."""
-    written = " ".join(f"{_pt(h.src)}/{_pt(h.dst)}" for h in hops)
+    written = " ".join(f"{point_text(h.src)}/{point_text(h.dst)}" for h in hops)
     pool = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
     expansions = _expansions(hops, pool, position)
     example = str(legal[0])
@@ -236,12 +235,12 @@ def _explain(hops: list[Hop], dice: tuple[int, int], position: Position, legal: 
                 where = "on the bar" if outside == BAR else f"on your {outside}-point"
                 if outside == WAITING:
                     where = "still to enter"
-                return f"{_pt(step.src)}/off is not allowed: a checker is still {where}"
+                return f"{point_text(step.src)}/off is not allowed: a checker is still {where}"
             die = step.src - step.dst if step.src - step.dst in pool else None
             higher = next((p for p in range(6, step.src, -1) if me[p]), None)
             if die is None and higher is not None:
                 return (
-                    f"{_pt(step.src)}/off is not allowed with a larger die while a checker is on your "
+                    f"{point_text(step.src)}/off is not allowed with a larger die while a checker is on your "
                     f"{higher}-point: move or bear off the higher checker first"
                 )
         me[src] -= 1
@@ -261,50 +260,3 @@ def _explain(hops: list[Hop], dice: tuple[int, int], position: Position, legal: 
 
 def _dice_text(dice: tuple[int, int]) -> str:
     return f"{dice[0]}-{dice[1]}"
-
-
-def _pt(point: int) -> str:
-    if point in (BAR, WAITING):
-        return "bar"
-    return "off" if point == 0 else str(point)
-
-
-# -- writing -------------------------------------------------------------------------------------------------------
-
-
-def format_play(play: Play) -> str:
-    """GNU Backgammon's notation for ``play`` ("" when nothing is played).
-
-    >>> format_play(Play(((24, 18, False), (18, 13, False))))
-    '24/13'
-    >>> format_play(Play(((6, 0, False), (6, 0, False))))
-    '6/off(2)'
-    """
-    paths: list[list[tuple[int, bool]]] = []  # each path: [(point, hit_here), ...]
-    for step in sorted(play.steps, key=lambda s: (-_sort_src(s.src), -s.dst)):
-        for path in paths:
-            if path[-1][0] == step.src and path[-1][0] != 0:
-                path.append((step.dst, step.hit))
-                break
-        else:
-            paths.append([(step.src, False), (step.dst, step.hit)])
-    texts = []
-    for path in paths:
-        parts = [_pt(path[0][0])]
-        for point, hit in path[1:-1]:
-            if hit:
-                parts.append(f"{_pt(point)}*")
-        last, last_hit = path[-1]
-        parts.append(_pt(last) + ("*" if last_hit else ""))
-        texts.append("/".join(parts))
-    counts = Counter(texts)
-    ordered: list[str] = []
-    for text in texts:
-        if text in counts:
-            n = counts.pop(text)
-            ordered.append(f"{text}({n})" if n > 1 else text)
-    return " ".join(ordered)
-
-
-def _sort_src(point: int) -> float:
-    return 25.5 if point == WAITING else point

@@ -13,8 +13,9 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from engine.errors import InvalidPositionError
-from engine.types import BAR, CHECKERS, ResultKind
-from engine.variants import STANDARD, WAITING, Variant
+from engine.gnubg_id import decode_position_id, encode_position_id
+from engine.types import BAR, CHECKERS, WAITING, ResultKind
+from engine.variants import STANDARD, Variant
 
 if TYPE_CHECKING:
     from engine.moves import Play
@@ -90,8 +91,6 @@ class Position:
         :raises NotationError: if the text is not a Position ID.
         :raises InvalidPositionError: if it decodes to an impossible position.
         """
-        from engine.formats.gnubg_id import decode_position_id
-
         not_on_roll, on_roll = decode_position_id(position_id)
         return cls(_from_gnubg_slots(on_roll), _from_gnubg_slots(not_on_roll))
 
@@ -116,8 +115,6 @@ class Position:
         :raises InvalidPositionError: for Acey-Deucey positions with checkers still waiting to enter, which the
             format cannot express.
         """
-        from engine.formats.gnubg_id import encode_position_id
-
         if self.me[WAITING] or self.opp[WAITING]:
             raise InvalidPositionError(
                 "a GNU Backgammon Position ID cannot show Acey-Deucey checkers that have not entered yet"
@@ -159,7 +156,15 @@ class Position:
 
     def apply(self, play: Play) -> Position:
         """The position after the mover makes ``play`` (still seen by the mover; call ``swapped()`` to pass)."""
-        return play.apply(self)
+        me = list(self.me)
+        opp = list(self.opp)
+        for src, dst, hit in play.steps:
+            me[src] -= 1
+            me[dst] += 1
+            if hit:
+                opp[25 - dst] -= 1
+                opp[BAR] += 1
+        return Position.trusted(tuple(me), tuple(opp))
 
     def checkers_at(self, point: int) -> int:
         """Signed count on the mover's ``point``: positive for the mover, negative for the opponent."""

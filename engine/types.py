@@ -1,7 +1,8 @@
 """Small shared values: point numbers, sides, and how a game was won.
 
 Points are numbered from the mover's own side (RULES.md, "Board and orientation"): 1..24 on the board,
-``BAR`` = 25 and ``OFF`` = 0, as GNU Backgammon and eXtreme Gammon write them.
+``BAR`` = 25 and ``OFF`` = 0, as GNU Backgammon and eXtreme Gammon write them, and ``WAITING`` = 26 for an
+Acey-Deucey checker not entered yet. Every module of the engine takes them from here.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import enum
 
 BAR = 25
 OFF = 0
+WAITING = 26
 CHECKERS = 15
 
 

@@ -11,10 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from engine.errors import InvalidPositionError
-from engine.types import BAR, CHECKERS
+from engine.types import BAR, CHECKERS, WAITING
 
 #: Slot of a side's checkers that have not yet entered the board (Acey-Deucey only).
-WAITING = 26
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,6 +54,14 @@ def is_director(user: Any, match: Match) -> bool:
     return any(check(user, match) for check in DIRECTOR_CHECKS)
 
 
+def directs_beyond_creation(user: Any, match: Match) -> bool:
+    """Staff, or a director accepted by a registered check (the directors of an event the match belongs to): not
+    merely the user who created or imported the match."""
+    if user is None or not user.is_authenticated:
+        return False
+    return bool(user.is_staff) or any(check(user, match) for check in DIRECTOR_CHECKS)
+
+
 def sides_of(actor: Actor, match: Match) -> set[int]:
     """The sides ``actor`` may act for as a player."""
     if actor.token is not None:
@@ -160,11 +168,59 @@ def claim_entry_token(token: EntryToken, phone: str) -> None:
     )
 
 
+def take_entry_token(match: Match, side: int, *, phone: str, held: Iterable[EntryToken]) -> EntryToken:
+    """The entry link of ``side`` of ``match`` for the phone ``phone`` that holds a live link of an earlier match of
+    the same player (``held``: the links its browser keeps): his next match is entered from "Your next match" in
+    one tap, without a new slip. The side's newest live link is taken (the one its slip prints; one is made if the
+    side has none) and bound to this phone as :func:`claim_entry_token` binds an opened link: a link another phone
+    holds stays refused, and the printed slip opens only on the phone that took it.
+
+    :raises ApplicationError: FORBIDDEN when the phone holds no live link of the side's player bound to it, or
+        another phone holds the side's link.
+    """
+    player_id = match.player1_id if side == 0 else match.player2_id
+    earlier = [
+        t
+        for t in held
+        if t.revoked_at is None
+        and t.phone
+        and t.phone == phone
+        and (t.match.player1_id if t.side == 0 else t.match.player2_id) == player_id
+    ]
+    if not earlier:
+        raise ApplicationError(
+            ErrorCode.FORBIDDEN,
+            "This phone holds no entry link of this player: open the entry link on your slip (scan its QR code).",
+        )
+    token = EntryToken.objects.filter(match=match, side=side, revoked_at__isnull=True).order_by("-pk").first()
+    if token is None:
+        token = new_entry_token(match, side)
+    claim_entry_token(token, phone)
+    return token
+
+
 def reissue_entry_token(match: Match, side: int) -> EntryToken:
     """A new entry link for ``side`` in one step: every live link of that side is revoked (the phones holding them
     are signed out) and a fresh one is made."""
     EntryToken.objects.filter(match=match, side=side, revoked_at__isnull=True).update(revoked_at=timezone.now())
     return new_entry_token(match, side)
+
+
+def access_api_entry_token(text: str) -> EntryToken:
+    """The live token of an ``X-Entry-Token`` header: as :func:`access_entry_token`, and refused once a phone has
+    opened the link (:func:`claim_entry_token`), so that whoever photographs a slip cannot play for its player
+    through the API. An app gets a link of its own from the director and never opens it in a browser.
+
+    :raises ApplicationError: FORBIDDEN, as :func:`access_entry_token`, or for a link a phone holds.
+    """
+    token = access_entry_token(text)
+    if token.phone:
+        raise ApplicationError(
+            ErrorCode.FORBIDDEN,
+            "this entry link is open on a phone, so it cannot be sent as X-Entry-Token: an app needs an entry link "
+            "of its own (ask the director for a new one and do not open it in a browser)",
+        )
+    return token
 
 
 def access_entry_token(text: str) -> EntryToken:

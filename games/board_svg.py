@@ -29,8 +29,7 @@ from engine.game import GameState, Phase
 from engine.moves import Play
 from engine.notation import format_play
 from engine.position import Position
-from engine.types import BAR, OFF
-from engine.variants import WAITING
+from engine.types import BAR, OFF, WAITING
 
 BOTTOM, TOP = 0, 1
 

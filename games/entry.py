@@ -11,7 +11,11 @@ Routes (games/entry_urls.py, under ``/play/``):
 - ``/play/match/<id>/``: the entry page, for whoever holds a side of the match: an entry link kept in the session,
   or the account of one of its players (``games.access.sides_of``). GET shows it; every form POSTs to it with the
   CSRF token, the sequence number the page showed (``expected_seq``) and a per-form idempotency key, and the
-  answer is a redirect back (303) or the page again with the refusal above the board (400, 403, 409).
+  answer is a redirect back (303) or the page again with the refusal above the board (400, 403, 409). The same
+  form sent again (its first answer lost on a dropped connection) is answered as the first one was and writes
+  nothing, for every kind (the idempotency key; an answer to a correction by its sameness). With JavaScript,
+  static/js/entry-outbox.js sends the forms itself and keeps on the phone those made while the network is down,
+  to send them in order when it is back.
 - ``/play/match/<id>/live/``: the live part of the page, polled by htmx; ``304`` while its ETag is current.
 
 Terms: a *seat* is the sides (0, 1) this visitor holds, each with the :class:`~games.access.Actor` that acts for
@@ -47,6 +51,7 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.functional import Promise
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
@@ -84,6 +89,10 @@ RESULT_KINDS = (
 STALE = gettext_lazy("Your opponent moved first: check the board and enter again.")
 NEW_LINK = gettext_lazy("Ask the director for a new link.")
 NOT_VALID = gettext_lazy("This entry link is not valid.")
+REPLACED = gettext_lazy(
+    "The director gave a new entry link for your side of this match: this phone no longer enters for it, and nothing "
+    "more is recorded from this page. Open the new link (your entry slip, printed again, carries it)."
+)
 
 
 # -- who holds a side ---------------------------------------------------------------------------------------------
@@ -123,6 +132,12 @@ def held_actors(request: HttpRequest, match: Match) -> dict[int, Actor]:
     return dict(sorted(actors.items()))
 
 
+def _replaced(request: HttpRequest, match: Match) -> bool:
+    """Whether this phone held an entry link of ``match`` that the director has since revoked ("Give a new link")."""
+    ids = held_token_ids(request)
+    return bool(ids) and EntryToken.objects.filter(pk__in=ids, match=match, revoked_at__isnull=False).exists()
+
+
 def _match(match_id: int) -> Match:
     match = Match.objects.select_related("player1", "player2", "winner").filter(pk=match_id).first()
     if match is None:
@@ -135,6 +150,22 @@ def _refused(request: HttpRequest, message: str) -> HttpResponse:
     response = render(request, "entry/refused.html", {"message": message, "new_link": NEW_LINK}, status=403)
     response["Referrer-Policy"] = "no-referrer"
     return response
+
+
+def phone_of(request: HttpRequest) -> str:
+    """This browser's phone id (the one its entry links are bound to), or "" before it opened one."""
+    phone = request.session.get(PHONE_KEY)
+    return phone if isinstance(phone, str) else ""
+
+
+def keep_entry_link(request: HttpRequest, entry_token: EntryToken, phone: str) -> None:
+    """Keep a link this phone took in its session (the newest last, at most :data:`MAX_HELD`)."""
+    kept = [i for i in held_token_ids(request) if i != entry_token.pk][-(MAX_HELD - 1) :]
+    # A new session key for every link taken: a session cookie planted in this browser beforehand (a shared phone,
+    # plain HTTP, a sibling subdomain) must not come to hold the link (session fixation).
+    request.session.cycle_key()
+    request.session[SESSION_KEY] = [*kept, entry_token.pk]
+    request.session[PHONE_KEY] = phone
 
 
 # -- the views ------------------------------------------------------------------------------------------------------
@@ -153,15 +184,10 @@ def exchange(request: HttpRequest, token: str) -> HttpResponse:
     except ApplicationError as exc:
         request.session[REFUSAL_KEY] = exc.message
         refusal = see_other(reverse("entry:refused"))
-        refusal.refusal = True  # type: ignore[attr-defined]  (counted by the rate limit as a refusal)
+        refusal.refusal = True  # type: ignore[attr-defined]  # counted by the rate limit as a refusal
         refusal["Referrer-Policy"] = "no-referrer"
         return refusal
-    kept = [i for i in held_token_ids(request) if i != entry_token.pk][-(MAX_HELD - 1) :]
-    # A new session key for every link taken: a session cookie planted in this browser beforehand (a shared phone,
-    # plain HTTP, a sibling subdomain) must not come to hold the link (session fixation).
-    request.session.cycle_key()
-    request.session[SESSION_KEY] = [*kept, entry_token.pk]
-    request.session[PHONE_KEY] = phone
+    keep_entry_link(request, entry_token, phone)
     response = redirect("entry:match", match_id=entry_token.match_id)
     response["Referrer-Policy"] = "no-referrer"
     return response
@@ -182,6 +208,8 @@ def entry_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match(match_id)
     actors = held_actors(request, match)
     if not actors:
+        if _replaced(request, match):
+            return _refused(request, str(REPLACED))
         return _refused(request, _("This page is for the players of this match: open your entry link again."))
     if request.method == "POST":
         return _post(request, match, actors)
@@ -194,6 +222,8 @@ def entry_live(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match(match_id)
     actors = held_actors(request, match)
     if not actors:
+        if _replaced(request, match):  # told at its next poll, and the page's forms go away
+            return render(request, "entry/_signed_out.html", {"message": REPLACED})
         return HttpResponse(status=403)
     versions = [panel.version(match) for panel in PANELS]
     asked = open_correction_request(match)
@@ -309,9 +339,8 @@ def _expected_seq(data: Mapping[str, Any]) -> int:
         raise ApplicationError(ErrorCode.INVALID_INPUT, _("This form is incomplete: reload the page.")) from None
 
 
-def _open_request_id(match: Match) -> int | None:
-    request = open_correction_request(match)
-    return request.pk if request is not None else None
+def _request_ids(match: Match) -> tuple[int, ...]:
+    return tuple(CorrectionRequest.objects.filter(match=match).values_list("pk", flat=True))
 
 
 def perform(match: Match, actors: dict[int, Actor], data: Mapping[str, Any]) -> services.Recorded | None:
@@ -330,12 +359,12 @@ def perform(match: Match, actors: dict[int, Actor], data: Mapping[str, Any]) -> 
     if kind == "take-back":
         return services.take_back(match.pk, side=side, **common)
     if kind == "ask-correction":
-        services.request_correction(
-            match.pk, side=side, actor=actor, reason=str(data.get("reason", "")), expected_seq=common["expected_seq"]
-        )
+        services.request_correction(match.pk, side=side, reason=str(data.get("reason", "")), **common)
         return None
     if kind == "answer-correction":
-        request = _int(data, "request", tuple(r for r in [_open_request_id(match)] if r), _("Reload the page."))
+        # Any request of this match: the service answers the same answer sent again (its first answer lost on the
+        # way) without writing, and refuses anything else about a request already answered.
+        request = _int(data, "request", _request_ids(match), _("Reload the page."))
         services.answer_correction(request, actor=actor, accept=data.get("accept") == "1")
         return None
     if kind == "opening-roll":
@@ -659,18 +688,16 @@ def _recent(match: Match) -> list[Action]:
 def last_words(state: MatchState, names: tuple[str, str], viewer: int, recent: list[Action]) -> str:
     """What the other side did last in this game, in words: "Bruno played 6-5: 24/18 18/13.", "Bruno doubled to
     2.", "Bruno took."; "" when the viewer acted last (or the game has not begun)."""
-    if not recent or recent[0].side not in (0, 1) or recent[0].side == viewer:
+    last = recent[0] if recent else None
+    if last is None or last.side not in (0, 1) or last.side == viewer or last.game_number != state.game_number:
         return ""
-    last = recent[0]
-    if last.game_number != state.game_number:
-        return ""
-    name = names[last.side]
+    name = names[0 if last.side == 0 else 1]
     if last.kind == Action.Kind.PLAY:
         roll = recent[1] if len(recent) > 1 else None
         dice = ""
         if roll is not None and roll.kind in ROLL_KINDS and roll.game_number == last.game_number:
-            pair = (roll.value, roll.value) if roll.kind == Action.Kind.CHOOSE_DOUBLE else (roll.die1, roll.die2)
-            dice = f"{max(pair)}-{min(pair)}" if None not in pair else ""
+            d1, d2 = (roll.value, roll.value) if roll.kind == Action.Kind.CHOOSE_DOUBLE else (roll.die1, roll.die2)
+            dice = f"{max(d1, d2)}-{min(d1, d2)}" if d1 is not None and d2 is not None else ""
         if not last.steps:
             return _("%(name)s could not move %(dice)s.") % {"name": name, "dice": dice}
         play = format_play(play_from_steps(last.steps))
@@ -678,7 +705,7 @@ def last_words(state: MatchState, names: tuple[str, str], viewer: int, recent: l
             return _("%(name)s played %(play)s.") % {"name": name, "play": play}
         return _("%(name)s played %(dice)s: %(play)s.") % {"name": name, "dice": dice, "play": play}
     cube = state.game.cube.value
-    words = {
+    words: dict[str, str] = {
         Action.Kind.DOUBLE: _("%(name)s doubled to %(value)s.") % {"name": name, "value": cube * 2},
         Action.Kind.TAKE: _("%(name)s took: the cube is at %(value)s.") % {"name": name, "value": cube},
         Action.Kind.REJECT_RESIGNATION: _("%(name)s rejected the resignation.") % {"name": name},
@@ -687,13 +714,13 @@ def last_words(state: MatchState, names: tuple[str, str], viewer: int, recent: l
 
 
 ROLL_KINDS = (Action.Kind.ROLL, Action.Kind.OPENING_ROLL, Action.Kind.CHOOSE_DOUBLE)
-END_WORDS = {
+END_WORDS: dict[str, Promise] = {
     Game.EndedBy.DROP: gettext_lazy("double dropped"),
     Game.EndedBy.RESIGNATION: gettext_lazy("resignation accepted"),
     Game.EndedBy.DIRECTOR: gettext_lazy("director's decision"),
     Game.EndedBy.CONCESSION: gettext_lazy("match conceded"),
 }
-KIND_WORDS = {2: gettext_lazy("gammon"), 3: gettext_lazy("backgammon")}
+KIND_WORDS: dict[int, Promise] = {2: gettext_lazy("gammon"), 3: gettext_lazy("backgammon")}
 
 
 def game_end(

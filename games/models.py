@@ -312,11 +312,19 @@ class CorrectionRequest(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     answered_at = models.DateTimeField(null=True, blank=True)
+    # The asking form's key: the same form sent again (its answer lost on the way) finds this request, whatever
+    # became of it since. NULL (not "") for "no key", as Action.idempotency_key.
+    idempotency_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
 
     class Meta:
         constraints = [
             models.UniqueConstraint(
                 fields=["match"], condition=Q(status="open"), name="one_open_correction_request_per_match"
+            ),
+            models.UniqueConstraint(
+                fields=["match", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="correction_request_idempotency_key_unique_per_match",
             ),
             models.CheckConstraint(condition=Q(side__in=[0, 1]), name="correction_request_side"),
         ]
@@ -358,6 +366,9 @@ class MatchAnalysis(models.Model):
     error = models.TextField(blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     requested_at = models.DateTimeField(auto_now_add=True)
+    requested_plies = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="while pending: the depth asked for (a new request replaces it)"
+    )
     finished_at = models.DateTimeField(null=True, blank=True)
     seconds = models.FloatField(null=True, blank=True, help_text="how long gnubg took")
     format_version = models.PositiveSmallIntegerField(

@@ -555,13 +555,13 @@ def take_back(
     """
     if side not in (0, 1):
         raise ApplicationError(ErrorCode.INVALID_INPUT, "a take-back is for side 0 or side 1")
+    _check_key(idempotency_key)
     with transaction.atomic():
         match = _lock(match_id)
         check_can_act(actor, match, side)
-        if idempotency_key is not None:
-            prior = Action.objects.filter(match=match, idempotency_key=idempotency_key).first()
-            if prior is not None:
-                return Recorded(match, prior, load_state(match), retried=True)
+        key = _correction_key(match, actor, idempotency_key, ("take-back", side), "")
+        if isinstance(key, Recorded):
+            return key  # a retry: the first answer (the same key for another request or sender is refused)
         _check_seq(match, expected_seq)
         directs = _directs(actor, match) and side not in sides_of(actor, match)
         if not directs and not may_take_back_after(match):
@@ -580,10 +580,7 @@ def take_back(
         for guard in TAKE_BACK_GUARDS:
             guard(match, side)
         who = "the director" if directs else match.player(side).display_name
-        recorded = _correct(match, actor, target, reason=f"taken back by {who}")
-        if idempotency_key is not None:
-            Action.objects.filter(pk=recorded.action.pk).update(idempotency_key=idempotency_key[:64])
-        return recorded
+        return _correct(match, actor, target, reason=f"taken back by {who}", key=key)
 
 
 def may_take_back_after(match: Match) -> bool:
@@ -621,20 +618,38 @@ def take_back_target(match: Match, side: int, *, director: bool = False) -> Acti
 
 
 def request_correction(
-    match_id: int, *, actor: Actor, side: int, reason: str, expected_seq: int | None = None
+    match_id: int,
+    *,
+    actor: Actor,
+    side: int,
+    reason: str,
+    expected_seq: int | None = None,
+    idempotency_key: str | None = None,
 ) -> CorrectionRequest:
     """A player asks to undo his last entry in force when his opponent has entered something since (too late to
     take it back): the opponent accepts it on his phone, or a director decides (:func:`answer_correction`).
-    Nothing changes in the log until then.
+    Nothing changes in the log until then. A retry with the same ``idempotency_key`` answers the first request,
+    whatever became of it since (the same side asking; another side's key is refused).
 
     :raises ApplicationError: INVALID_INPUT without a reason, CONFLICT with nothing of his to undo or a request
-        already waiting.
+        already waiting, IDEMPOTENCY_KEY_REUSED for a key that asked for another side.
     """
     if not reason.strip():
         raise ApplicationError(ErrorCode.INVALID_INPUT, "say what was wrong (your opponent and the director read it)")
+    _check_key(idempotency_key)
     with transaction.atomic():
         match = _lock(match_id)
         check_can_act(actor, match, side)
+        if idempotency_key is not None:
+            prior = CorrectionRequest.objects.filter(match=match, idempotency_key=idempotency_key).first()
+            if prior is not None:
+                if prior.side != side:
+                    raise ApplicationError(
+                        ErrorCode.IDEMPOTENCY_KEY_REUSED,
+                        f"the idempotency key {idempotency_key!r} already asked for a correction for the other side: "
+                        "a new request needs a new key",
+                    )
+                return prior
         _check_seq(match, expected_seq)
         if not may_take_back_after(match):
             raise ApplicationError(
@@ -651,7 +666,12 @@ def request_correction(
                 "it (a last entry nobody has answered yet: take it back)",
             )
         return CorrectionRequest.objects.create(
-            match=match, side=side, undoes=target, reason=reason.strip()[:500], asked_by_token=actor.token
+            match=match,
+            side=side,
+            undoes=target,
+            reason=reason.strip()[:500],
+            asked_by_token=actor.token,
+            idempotency_key=idempotency_key,
         )
 
 
@@ -675,9 +695,11 @@ def last_entry_of(match: Match, side: int) -> Action | None:
 def answer_correction(request_id: int, *, actor: Actor, accept: bool) -> CorrectionRequest:
     """The opponent of the player who asked (or a director) accepts or refuses a correction. Accepted, the entry
     and every entry in force after it are undone, latest first, each by a correction row of the log naming who
-    asked, who accepted and why; refused, nothing changes in the log.
+    asked, who accepted and why; refused, nothing changes in the log. The same answer sent again by whoever gave
+    it (its first answer lost on the way) answers the request as it stands, without writing.
 
-    :raises ApplicationError: NOT_FOUND, CONFLICT when already answered, FORBIDDEN for the player who asked.
+    :raises ApplicationError: NOT_FOUND, CONFLICT when already answered (otherwise), FORBIDDEN for the player who
+        asked.
     """
     request = CorrectionRequest.objects.filter(pk=request_id).first()
     if request is None:
@@ -686,6 +708,8 @@ def answer_correction(request_id: int, *, actor: Actor, accept: bool) -> Correct
         match = _lock(request.match_id)
         request = CorrectionRequest.objects.select_for_update().get(pk=request_id)
         if request.status != CorrectionRequest.Status.OPEN:
+            if _same_answer(request, actor, accept):
+                return request
             raise ApplicationError(ErrorCode.CONFLICT, f"this correction was already {request.status}")
         other = 1 - request.side
         check_can_act(actor, match, other)
@@ -702,6 +726,17 @@ def answer_correction(request_id: int, *, actor: Actor, accept: bool) -> Correct
         request.answered_by_user = actor.user if actor.user is not None and actor.user.is_authenticated else None
         request.save(update_fields=["status", "answered_at", "answered_by_token", "answered_by_user"])
         return request
+
+
+def _same_answer(request: CorrectionRequest, actor: Actor, accept: bool) -> bool:
+    """Whether ``request`` was answered ``accept`` by ``actor`` (his entry link, else his account)."""
+    status = CorrectionRequest.Status.ACCEPTED if accept else CorrectionRequest.Status.REFUSED
+    if request.status != status:
+        return False
+    if actor.token is not None:
+        return request.answered_by_token_id == actor.token.pk
+    user = actor.user
+    return user is not None and user.is_authenticated and request.answered_by_user_id == user.pk
 
 
 def _answerer(actor: Actor, match: Match, side: int) -> str:
@@ -1432,18 +1467,28 @@ def import_match(
 
 
 def import_log(
-    replay: LogReplay, *, source: str = "", created_by: Any = None, attach: Callable[[Match], None] | None = None
+    replay: LogReplay,
+    *,
+    source: str = "",
+    created_by: Any = None,
+    attach: Callable[[Match], None] | None = None,
+    by_name: bool = True,
 ) -> Match:
     """Store a checked .mat log (:func:`engine.formats.matlog.replay_record` with no fault) with the states its
-    check computed: the log is not replayed again.
+    check computed: the log is not replayed again. ``by_name``: as :func:`import_matches`.
 
     :raises ApplicationError: MATCH_TOO_LONG past the games or actions a match holds.
     """
-    return import_matches([MatchToImport.of_log(replay, source=source)], created_by=created_by, attach=attach)[0]
+    wanted = [MatchToImport.of_log(replay, source=source)]
+    return import_matches(wanted, created_by=created_by, attach=attach, by_name=by_name)[0]
 
 
 def import_matches(
-    wanted: Sequence[MatchToImport], *, created_by: Any = None, attach: Callable[[Match], None] | None = None
+    wanted: Sequence[MatchToImport],
+    *,
+    created_by: Any = None,
+    attach: Callable[[Match], None] | None = None,
+    by_name: bool = True,
 ) -> list[Match]:
     """Store whole matches (:class:`MatchToImport`, e.g. checked .mat logs) with their full action logs in one
     transaction, each exactly as :func:`import_match` stores one, and with the same statements whatever their
@@ -1452,10 +1497,14 @@ def import_matches(
     caller that must tell which stores them one by one). A finished match is signalled after the commit
     (games.hooks.match_finished, ``imported=True``; ``attached`` says whether ``attach`` was given).
 
+    ``by_name`` false (an import by an account anyone may have: a .mat can name anyone) makes a new player of every
+    name, so that a fabricated log never attaches to a real player of that name; true (the operator's command,
+    staff) takes the one player of exactly that name where there is one.
+
     :raises ApplicationError: INVALID_INPUT for a player's name no player may have.
     """
     with transaction.atomic():
-        pairs = _players_named([one.players for one in wanted])
+        pairs = _players_named([one.players for one in wanted], by_name=by_name)
         matches = []
         for one, (p1, p2) in zip(wanted, pairs, strict=True):
             match = new_match(
@@ -1581,14 +1630,16 @@ def _collect_game(games: list[dict[str, Any]], before: MatchState, after: MatchS
         games[-1].update(fields)
 
 
-def _players_named(pairs: Sequence[tuple[str, str]]) -> list[tuple[Player, Player]]:
+def _players_named(pairs: Sequence[tuple[str, str]], *, by_name: bool = True) -> list[tuple[Player, Player]]:
     """For each pair of names, in order, the players: for each name the one player with exactly this name, or a
     new one (two namesakes: a new player, never a guess); the same name twice is two players. A player made for
     an earlier pair counts for the later ones, as if the pairs were stored one after the other. One query for the
-    players there are, one INSERT for the new ones."""
+    players there are, one INSERT for the new ones. Not ``by_name``: no player is looked up, so each name is a new
+    player (one made for an earlier pair of the same call still counts for the later ones)."""
     wanted = [tuple(" ".join(name.split()) for name in names) for names in pairs]
     found: dict[str, list[Player]] = {}
-    for player in Player.objects.filter(display_name__in={text for texts in wanted for text in texts}).order_by("id"):
+    looked_up = {text for texts in wanted for text in texts} if by_name else set()
+    for player in Player.objects.filter(display_name__in=looked_up).order_by("id"):
         found.setdefault(player.display_name, []).append(player)
     new: list[Player] = []
 

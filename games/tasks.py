@@ -17,10 +17,11 @@ def ping() -> str:
 def analyse_match(match_id: int, plies: int | None = None) -> str:
     """Analyse a match with GNU Backgammon (routed to the ``analysis`` queue, config/settings.py).
 
-    The service owns the attempts and stores a failure with its error; the task only reports the outcome.
+    The service owns the attempts and stores a failure with its error; the task only reports the outcome. It does
+    the match's pending request as it stands when it runs (a newer depth asked for meanwhile replaced the older).
     """
     try:
-        return analysis_service.analyse_match(match_id, plies=plies).status
+        return analysis_service.run_requested(match_id, plies).status
     except (AnalysisFailedError, analysis_service.AnalysisRefusedError) as exc:
         return f"not analysed: {exc}"
     except Match.DoesNotExist:

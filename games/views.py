@@ -25,6 +25,7 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
+from config.audience import settled, shared
 from config.live import not_modified, shared_live_part
 from engine.errors import EngineError
 from games.analysis.selectors import match_summary, out_of_date_of_player, overall_pr, player_pr_history, pr_chart
@@ -63,6 +64,7 @@ def _live_context(data: PageData, etag: str) -> dict[str, object]:
     return {"data": data, "etag": etag, "polling": data.match.status not in CLOSED or data.analysis_pending}
 
 
+@shared
 @require_GET
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     """``/matches/<id>/``: the whole page; ``?at=<seq>`` adds the board after that entry of the move list, which
@@ -71,9 +73,11 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     at = _number(request, "at")
     data = page_data(match, game=_number(request, "game"), at=at)
     context = {**_live_context(data, etag_of(match)), **_replay_context(data, data.entry(at))}
-    return render(request, "games/match_detail.html", context)
+    response = render(request, "games/match_detail.html", context)
+    return response if context["polling"] else settled(response)
 
 
+@shared
 @require_GET
 def match_board(request: HttpRequest, match_id: int) -> HttpResponse:
     """``/matches/<id>/board/?at=<seq>``: the replay board fragment (what the page's script steps through)."""
@@ -106,6 +110,7 @@ def _moves_key(request: HttpRequest) -> ShownList | str | None:
     return ShownList(game, MovesKey(after, digest), request.GET.get("follow") == "1")
 
 
+@shared
 @require_GET
 def match_live(request: HttpRequest, match_id: int) -> HttpResponse:
     """``/matches/<id>/live/``: the live part, or 304 when nothing changed since the client's ETag.
@@ -139,12 +144,14 @@ def _match_live(request: HttpRequest, match_id: int, key: ShownList | None) -> H
     return response
 
 
+@shared
 @require_GET
 def match_mat_download(request: HttpRequest, match_id: int) -> HttpResponse:
     """``/matches/<id>/match.mat``: the match log in GNU Backgammon's .mat layout, as an attachment."""
     return _download(request, match_id, "mat")
 
 
+@shared
 @require_GET
 def match_sgf_download(request: HttpRequest, match_id: int) -> HttpResponse:
     """``/matches/<id>/match.sgf``: the match as GNU Backgammon's SGF, with its analysis when it has one, as an
@@ -160,9 +167,10 @@ def _download(request: HttpRequest, match_id: int, file_format: str) -> HttpResp
         return HttpResponse(str(exc), status=409, content_type="text/plain; charset=utf-8")
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.{file_format}"'
-    return response
+    return settled(response) if match.status in CLOSED else response
 
 
+@shared
 @require_GET
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     """``/players/<id>/``: a player's PR match by match (newest first, paged) and over all the analysed matches."""

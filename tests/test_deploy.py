@@ -66,6 +66,10 @@ def test_the_compose_file_the_env_example_and_the_readme_agree_with_the_settings
         "WEB_ADDRESS",
         "WEB_PORT",
         "ANALYSIS_CONCURRENCY",
+        "SERVER_NAME",
+        "TLS_DIR",
+        "HTTP_PORT",
+        "HTTPS_PORT",
     }
     readme = (root / "README.md").read_text()
     assert documented - compose_only <= passed, "set in .env.example but not passed to the containers"
@@ -116,7 +120,7 @@ def test_gunicorn_sends_no_server_header(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--config", "config/gunicorn_conf.py"]
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # generous on a loaded machine; a pass goes on at gunicorn's first answer
         while True:
             assert server.poll() is None, "gunicorn did not start"
             try:
@@ -132,3 +136,58 @@ def test_gunicorn_sends_no_server_header(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_compose_puts_the_repository_nginx_in_front_of_the_web_service() -> None:
+    """The proxy service is Debian's nginx with deploy/nginx's configuration: every variable of the template is
+    given (by compose or the image), it proxies to the web service once that is healthy, holds the certificate read
+    only, and listens on the HTTP and HTTPS ports .env.example names."""
+    import re
+
+    import yaml
+
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    proxy = compose["services"]["proxy"]
+    folder = ROOT / proxy["build"]
+    dockerfile = (folder / "Dockerfile").read_text()
+    assert "FROM debian:" in dockerfile and re.search(r"apt-get install .*\bnginx\b", dockerfile)
+    template = (folder / "bgmatch.conf.template").read_text()
+    wanted = set(re.findall(r"\$\{(BGMATCH_\w+)\}", template))
+    given = set(proxy["environment"]) | set(re.findall(r"(BGMATCH_\w+)=", dockerfile))
+    assert wanted <= given, f"not given to the proxy: {sorted(wanted - given)}"
+    rendered_by_start = set(re.findall(r"\$\{(BGMATCH_\w+)\}", (folder / "start").read_text()))
+    assert wanted <= rendered_by_start, f"not rendered by start: {sorted(wanted - rendered_by_start)}"
+    assert proxy["environment"]["BGMATCH_UPSTREAM"] == "web:8000"
+    assert proxy["depends_on"]["web"]["condition"] == "service_healthy"
+    assert any(volume.endswith(":/etc/bgmatch/tls:ro") for volume in proxy["volumes"])
+    assert sorted(proxy["ports"]) == ["${HTTPS_PORT:-443}:443", "${HTTP_PORT:-80}:80"]
+    assert {"SERVER_NAME", "TLS_DIR", "HTTP_PORT", "HTTPS_PORT"} <= set(_env_example())
+    for directive in (
+        "proxy_cache_path",
+        "proxy_cache_lock on",
+        "proxy_cache_use_stale updating",
+        "gzip on",
+        "X-Forwarded-For",
+        "X-Forwarded-Proto",
+        "ssl_certificate",
+        "proxy_no_cache $bgmatch_personal",
+    ):
+        assert directive in template, directive
+
+
+def _setting(name: str, **env: str) -> str:
+    dropped = ("DEBUG", "BEHIND_TLS_PROXY", "SECRET_KEY", "PUBLIC_URL", "DJANGO_ALLOW_ASYNC_UNSAFE")
+    clean = {k: v for k, v in os.environ.items() if k not in dropped}
+    code = f"import django; django.setup(); from django.conf import settings; print(repr(settings.{name}))"
+    command = [sys.executable, "-c", code]
+    env = {**clean, "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "0", "SECRET_KEY": "x" * 50, **env}
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=True).stdout
+
+
+def test_a_rooms_plain_http_address_sends_no_opener_policy_a_browser_would_refuse() -> None:
+    """Over http://<laptop>:8000/ a phone's browser ignores Cross-Origin-Opener-Policy and logs an error on every
+    page: the venue's plain-HTTP address does not send it; an HTTPS one, and a deployment, keep it."""
+    assert _setting("SECURE_CROSS_ORIGIN_OPENER_POLICY", PUBLIC_URL="http://club-laptop.test:8000/").strip() == "None"
+    kept = _setting("SECURE_CROSS_ORIGIN_OPENER_POLICY", PUBLIC_URL="https://club.example.org/").strip()
+    assert kept == "'same-origin'"
+    assert _setting("SECURE_CROSS_ORIGIN_OPENER_POLICY", ALLOWED_HOSTS="bg.example.org").strip() == "'same-origin'"

@@ -6,6 +6,7 @@ pairings, so the games services accept his corrections and decisions on them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db.models import Q
@@ -13,7 +14,7 @@ from django.db.models import Q
 from games.access import SYSTEM, Actor
 from games.errors import ApplicationError, ErrorCode
 from games.models import Match
-from tournaments.models import Event, Pairing
+from tournaments.models import Club, Event, Pairing
 
 
 def directs_event(user: Any, event: Event) -> bool:
@@ -27,14 +28,7 @@ def check_directs(actor: Actor, event: Event) -> None:
 
     :raises ApplicationError: NOT_AUTHENTICATED for nobody, FORBIDDEN for anyone else.
     """
-    if actor is SYSTEM:
-        return
-    if actor.token is not None:
-        raise ApplicationError(ErrorCode.FORBIDDEN, "an entry link cannot do a director's work")
-    if actor.user is None or not actor.user.is_authenticated:
-        raise ApplicationError(ErrorCode.NOT_AUTHENTICATED, "log in as a director of this event")
-    if not directs_event(actor.user, event):
-        raise ApplicationError(ErrorCode.FORBIDDEN, f"you are not a director of {event.name}")
+    _check_director(actor, lambda user: directs_event(user, event), "this event", event.name)
 
 
 def directs_match(user: Any, match: Match) -> bool:
@@ -45,3 +39,28 @@ def directs_match(user: Any, match: Match) -> bool:
 def directed_matches(user: Any) -> Q:
     """The DIRECTED_MATCHES hook: the matches of the events ``user`` directs."""
     return Q(pk__in=Pairing.objects.filter(division__event__directors=user, match__isnull=False).values("match_id"))
+
+
+def directs_club(user: Any, club: Club) -> bool:
+    if user is None or not user.is_authenticated:
+        return False
+    return bool(user.is_staff or club.directors.filter(pk=user.pk).exists())
+
+
+def check_directs_club(actor: Actor, club: Club) -> None:
+    """Raise unless ``actor`` is a director of ``club`` (or staff, or the system).
+
+    :raises ApplicationError: NOT_AUTHENTICATED for nobody, FORBIDDEN for anyone else.
+    """
+    _check_director(actor, lambda user: directs_club(user, club), club.name, club.name)
+
+
+def _check_director(actor: Actor, directs: Callable[[Any], bool], what: str, name: str) -> None:
+    if actor is SYSTEM:
+        return
+    if actor.token is not None:
+        raise ApplicationError(ErrorCode.FORBIDDEN, "an entry link cannot do a director's work")
+    if actor.user is None or not actor.user.is_authenticated:
+        raise ApplicationError(ErrorCode.NOT_AUTHENTICATED, f"log in as a director of {what}")
+    if not directs(actor.user):
+        raise ApplicationError(ErrorCode.FORBIDDEN, f"you are not a director of {name}")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +30,7 @@ from games.errors import ApplicationError, ErrorCode
 from games.models import Match
 from tournaments.models import ELIMINATION_FORMATS, Division, Pairing, Round
 from tournaments.pairing import brackets
+from tournaments.standings import cash
 
 Status = Pairing.Status
 Confirmation = Pairing.Confirmation
@@ -54,6 +55,9 @@ def lock_division(division_id: int) -> Division:
 COUNTED_CONFIRMATIONS = (Confirmation.NOT_NEEDED, Confirmation.CONFIRMED)
 #: The pairings whose result counts (what :func:`counts` says, as a filter).
 COUNTED = Q(status=Status.BYE, winner__isnull=False) | Q(status=Status.FINISHED, confirmation__in=COUNTED_CONFIRMATIONS)
+#: The decisions that make a result a forfeit: a match won, not over the board (tournaments/standings/tiebreakers.py
+#: says how one counts in the tie-breaks; a forfeit earns no master points, tournaments/points.py).
+FORFEITS = (Pairing.Decision.FORFEIT_NO_SHOW, Pairing.Decision.FORFEIT_WITHDRAWAL, Pairing.Decision.FORFEIT_PENALTY)
 
 
 def counts(pairing: Any) -> bool:
@@ -67,6 +71,30 @@ def result_counts(status: str, winner_id: int | None, confirmation: str) -> bool
     if status == Status.BYE:
         return winner_id is not None
     return status == Status.FINISHED and confirmation in COUNTED_CONFIRMATIONS
+
+
+# -- money ---------------------------------------------------------------------------------------------------------
+
+
+def fees_of(division: Division) -> cash.Fees:
+    """The division's money settings in cents (tournaments/standings/cash.py)."""
+    return cash.Fees(
+        entry_fee=cash.to_cents(division.entry_fee),
+        side_pool_fee=cash.to_cents(division.side_pool_fee),
+        house_share=division.house_share,
+        added_money=cash.to_cents(division.added_money),
+    )
+
+
+def has_fees(division: Division) -> bool:
+    """Whether the division takes fees or has added money: its prize pool is then computed from them."""
+    return bool(division.entry_fee or division.side_pool_fee or division.added_money)
+
+
+def pool_of(division: Division) -> cash.Pool:
+    """The division's prize pool and side pool from its players' payment marks (one query)."""
+    marks = division.entries.order_by().values_list("paid", "side_pool", "refunded")
+    return cash.pool_of(fees_of(division), [cash.Payment(fee, side, refunded) for fee, side, refunded in marks])
 
 
 # -- the state of a pairing ----------------------------------------------------------------------------------------
@@ -233,13 +261,39 @@ TABLE_ORDER = (
 )
 
 
-def round_length(division: Division, bracket: str, number: int, *, final: bool = False) -> int:
-    """The match length for a round: the most specific rule of ``bracket:N``, ``bracket:final``, ``bracket``."""
+def round_length(
+    division: Division, bracket: str, number: int, *, final: bool = False, semi_final: bool = False
+) -> int:
+    """The match length for a round: the most specific rule of ``bracket:N``, ``bracket:final`` (or
+    ``bracket:semi-final``), ``bracket``."""
     rules = division.round_lengths or {}
-    for key in (f"{bracket}:{number}", f"{bracket}:final" if final else None, bracket):
+    which = "final" if final else "semi-final" if semi_final else None
+    for key in (f"{bracket}:{number}", f"{bracket}:{which}" if which else None, bracket):
         if key and key in rules:
             return int(rules[key])
     return division.match_length
+
+
+#: The names of a round-length rule's bracket the pages use, for the stored one: a Swiss into a knockout's
+#: knockout is its main bracket ("Knockout final" is ``main:final``).
+ROUND_RULE_BRACKETS = {"knockout": str(Round.Bracket.MAIN), "last chance": "last-chance", "round robin": "round-robin"}
+#: The names of a rule's round the pages use, for the stored one.
+ROUND_RULE_ROUNDS = {"semi final": "semi-final", "semifinal": "semi-final", "semi": "semi-final"}
+
+
+def round_rule_key(key: str) -> str:
+    """A per-round length rule's key as stored, from the words a director writes: the pages' names of the rounds
+    (``knockout:final``, ``Knockout semi-final``) or the stored ones (``main:final``, ``swiss:5``), in any case."""
+    bracket, sep, which = " ".join(str(key).split()).lower().partition(":")
+    if not sep and " " in bracket:  # "knockout final", "knockout semi-final", "consolation 2"
+        head, _, tail = bracket.rpartition(" ")
+        if tail in ("final", "semi-final", *ROUND_RULE_ROUNDS) or tail.isdigit():
+            bracket, sep, which = head, ":", tail
+    if bracket.endswith(" round"):  # "knockout round 1"
+        bracket = bracket.removesuffix(" round")
+    bracket = ROUND_RULE_BRACKETS.get(bracket.strip(), bracket.strip())
+    which = ROUND_RULE_ROUNDS.get(which.strip(), which.strip())
+    return f"{bracket}:{which}" if sep else bracket
 
 
 # -- the plan and the bracket --------------------------------------------------------------------------------------
@@ -260,6 +314,8 @@ def plan_of(division: Division, entrants: int | None = None) -> brackets.Plan:
     if fmt == Division.Format.LAST_CHANCE:
         options["last_chance_drop_rounds"] = division.last_chance_drop_rounds
         options["last_chance_places"] = division.last_chance_places
+    if division.walkover_as_bye:
+        options["walkover_as_bye"] = True
     try:
         return brackets.plan_bracket(entrants, fmt, **options)
     except ValueError as exc:
@@ -329,9 +385,16 @@ def resolve_division(
     plan = plan or plan_of(division)
     finished = {p.key: p for p in pairings if counts(p) and p.status == Status.FINISHED}
 
+    walkovers = _walkovers(division) if division.walkover_as_bye else set()
+
     def resolve(results: dict[str, int | None]) -> dict[str, brackets.NodeState]:
         return brackets.resolve(
-            plan, seeds=seeds, results=results, places=places, places_closed=division.last_chance_closed
+            plan,
+            seeds=seeds,
+            results=results,
+            places=places,
+            places_closed=division.last_chance_closed,
+            walkovers=walkovers,
         )
 
     def same_players(key: str, states: dict[str, brackets.NodeState]) -> bool:
@@ -358,6 +421,19 @@ def resolve_division(
         if not more:
             return states
         results.update(more)
+
+
+def _walkovers(division: Division) -> set[str]:
+    """The main round-1 slots won by a walkover: a forfeit (a no-show or a withdrawal) whose match holds nothing
+    but the forfeit."""
+    rows = division.pairings.filter(
+        round__bracket=Round.Bracket.MAIN,
+        round__number=1,
+        status=Status.FINISHED,
+        decision__in=(Pairing.Decision.FORFEIT_NO_SHOW, Pairing.Decision.FORFEIT_WITHDRAWAL),
+        match__seq=1,
+    )
+    return set(rows.values_list("key", flat=True))
 
 
 # -- words ---------------------------------------------------------------------------------------------------------
@@ -405,7 +481,7 @@ def round_words(rnd: Round, division: Division | None = None, *, final: bool = F
         return knockout_round_words(rnd.number, knockout_rounds(division))
     if grand:
         return "Grand final" if grand == 1 else "Grand final reset (if needed)"
-    names = _DOUBLE_NAMES if division.format == Division.Format.DOUBLE else _BRACKET_NAMES
+    names: Mapping[str, str] = _DOUBLE_NAMES if division.format == Division.Format.DOUBLE else _BRACKET_NAMES
     bracket = names.get(rnd.bracket, _BRACKET_NAMES.get(rnd.bracket))
     if bracket is None:
         return f"Round {rnd.number}"

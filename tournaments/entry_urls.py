@@ -10,6 +10,7 @@ app_name = "pairing_entry"
 
 urlpatterns = [
     path("next/", entry_views.next_match, name="next"),
+    path("<id:pairing_id>/enter/", entry_views.enter, name="enter"),
     path("<id:pairing_id>/confirm/", entry_views.confirm, name="confirm"),
     path("<id:pairing_id>/dispute/", entry_views.dispute, name="dispute"),
 ]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 
-from django.contrib.humanize.templatetags.humanize import ordinal
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.urls import reverse
@@ -18,15 +17,16 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from config.live import not_modified
-from games.access import Actor
-from games.entry import held_actors, held_tokens, see_other
+from games.access import Actor, take_entry_token
+from games.entry import held_actors, held_tokens, keep_entry_link, phone_of, see_other
 from games.errors import ApplicationError
 from games.models import Match, Player
 from tournaments import services
 from tournaments.core import round_words
-from tournaments.models import Pairing
-from tournaments.pages import call_words
-from tournaments.selectors import finished_place_of, next_pairing_for
+from tournaments.models import Entry, Pairing
+from tournaments.pages import call_words, place_words
+from tournaments.selectors import final_prize_of, finished_place_of, next_pairing_for
+from tournaments.standings.payouts import cents_text
 
 #: How often "Your next match" asks whether a call was made (seconds).
 NEXT_POLL_SECONDS = 5
@@ -53,7 +53,13 @@ def _answering(request: HttpRequest, pairing: Pairing, match: Match) -> Actor | 
 
 
 def _refused(
-    request: HttpRequest, match: Match, message: str, status: int, *, disputed: Pairing | None = None, reason: str = ""
+    request: HttpRequest,
+    match: Match | None,
+    message: str,
+    status: int,
+    *,
+    disputed: Pairing | None = None,
+    reason: str = "",
 ) -> HttpResponse:
     """The refusal, with a way back to the entry page; a refused dispute is shown again with its reason kept."""
     context = {"message": message, "match": match, "disputed": disputed, "reason": reason}
@@ -89,6 +95,30 @@ def dispute(request: HttpRequest, pairing_id: int) -> HttpResponse:
     return see_other(reverse("entry:match", args=[match.pk]))
 
 
+@require_POST
+def enter(request: HttpRequest, pairing_id: int) -> HttpResponse:
+    """``/play/pairings/<id>/enter/``: "Enter this match" on "Your next match": the phone that holds a player's
+    earlier entry link takes his side's link of this match (bound to it, as an opened link is) and goes to its entry
+    page, without a new slip. Another phone, or a visitor without such a link, is refused (403)."""
+    match = _pairing(pairing_id)[1]
+    held = held_tokens(request)
+    players = {t.match.player(t.side).pk for t in held}
+    sides = [side for side in (0, 1) if match.player(side).pk in players]
+    if not sides:
+        message = _(
+            "Only a player of this match can enter it from his phone: open the entry link on your slip (scan its "
+            "QR code)."
+        )
+        return _refused(request, None, message, 403)
+    try:
+        taken = [take_entry_token(match, side, phone=phone_of(request), held=held) for side in sides]
+    except ApplicationError as exc:
+        return _refused(request, None, exc.message, exc.status)
+    for token in taken:
+        keep_entry_link(request, token, phone_of(request))
+    return see_other(reverse("entry:match", args=[match.pk]))
+
+
 @never_cache
 @require_GET
 def next_match(request: HttpRequest) -> HttpResponse:
@@ -97,10 +127,12 @@ def next_match(request: HttpRequest) -> HttpResponse:
     changed), so that a call shows without a reload."""
     players: dict[int, Player] = {}
     last_match: dict[int, int] = {}  # the latest match each player holds the entry link of: "back to it"
+    held_matches: set[int] = set()
     for token in held_tokens(request):
         player = token.match.player(token.side)
         players.setdefault(player.pk, player)
         last_match[player.pk] = max(last_match.get(player.pk, 0), token.match_id)
+        held_matches.add(token.match_id)
     user = request.user
     if user.is_authenticated:
         for player in Player.objects.filter(user=user).order_by("pk"):
@@ -112,6 +144,7 @@ def next_match(request: HttpRequest) -> HttpResponse:
     for row in rows:
         held = last_match.get(row["player"].pk)  # type: ignore[attr-defined]
         pairing = row["pairing"]
+        _offer_entry(row, held is not None, held_matches)
         if held is not None and (pairing is None or getattr(pairing, "match_id", None) != held):
             row["back_url"] = reverse("entry:match", args=[held])
     etag = _etag(rows)
@@ -125,6 +158,20 @@ def next_match(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def _offer_entry(row: dict[str, object], holds_link: bool, held_matches: set[int]) -> None:
+    """How the row's player enters his next match from here: its entry page when this phone holds its link already
+    (or his account plays it), else "Enter this match" for a phone that holds his earlier link (it takes this
+    match's link in one tap)."""
+    pairing = row["pairing"]
+    match_id = getattr(pairing, "match_id", None)
+    if match_id is None or row.get("entry_url"):
+        return
+    if match_id in held_matches:
+        row["entry_url"] = reverse("entry:match", args=[match_id])
+    elif holds_link:
+        row["enter_url"] = reverse("pairing_entry:enter", args=[pairing.pk])  # type: ignore[attr-defined]
+
+
 def _etag(rows: list[dict[str, object]]) -> str:
     """What the part shows of each row: the player, his next match, its table and call, its state (or his place
     once his division is over)."""
@@ -135,20 +182,24 @@ def _etag(rows: list[dict[str, object]]) -> str:
     return '"' + hashlib.sha256(repr(shown).encode()).hexdigest()[:24] + '"'
 
 
-def _ordinal(place: str) -> str:
-    """ "3" -> "3rd", "3-4" -> "3rd-4th"."""
-    return "-".join(ordinal(part) for part in place.split("-"))
-
-
 def _over_words(player: Player) -> str:
-    """ "The Open is over: you finished 3rd-4th." once the player's division is over (and none of his runs)."""
+    """ "The Open is over: you finished 3rd-4th." once the player's division is over (and none of his runs), with
+    his prize when the published payout table pays him ("... 3rd-4th: your prize is 100.00.")."""
     found = finished_place_of(player)
     if found is None:
         return ""
     division, place = found
     if not place:
         return _("%(division)s is over.") % {"division": division.name}
-    return _("%(division)s is over: you finished %(place)s.") % {"division": division.name, "place": _ordinal(place)}
+    words = {"division": division.name, "place": place_words(place)}
+    entry_id = Entry.objects.filter(division=division, player=player).values_list("pk", flat=True).first()
+    prize = final_prize_of(division, entry_id) if entry_id is not None else None
+    if prize is None:
+        return _("%(division)s is over: you finished %(place)s.") % words
+    return _("%(division)s is over: you finished %(place)s, and your prize is %(prize)s.") % {
+        **words,
+        "prize": cents_text(prize),
+    }
 
 
 def _next_row(player: Player, pairing: Pairing | None, user: object) -> dict[str, object]:

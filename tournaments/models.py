@@ -15,6 +15,8 @@ Terms
 - A **table** is a table of the venue: the event's, one numbering for all its divisions. A pairing holds a table
   only while it is ready or being played (tournaments/services/tables.py assigns them); byes, waiting slots and
   finished matches hold none, and no two pairings ever hold the same table (a unique constraint).
+- A **club** runs events week after week: its directors, its **roster** (one record per person: registering in a
+  club's event finds the roster's player, tournaments/names.py) and its rating list, which its events are rated on.
 - **Standings** rows are a cache computed by a task from confirmed results; **ratings** rows are a cache of a
   rating list recomputed from its history in match order.
 
@@ -23,6 +25,8 @@ The truth is the match log in games/ plus the director decisions recorded on pai
 """
 
 from __future__ import annotations
+
+from decimal import Decimal
 
 from django.conf import settings
 from django.db import models
@@ -68,6 +72,27 @@ class RatingList(models.Model):
         return self.name
 
 
+class Club(models.Model):
+    """A club: its directors, its roster of players (one record per person across its events) and its rating list.
+    An event may belong to one (tournaments/services/clubs.py)."""
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=100, unique=True)
+    directors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="directed_clubs")
+    players = models.ManyToManyField(Player, blank=True, related_name="clubs", help_text="the roster")
+    rating_list = models.ForeignKey(
+        RatingList, null=True, blank=True, on_delete=models.SET_NULL, related_name="clubs", help_text="its events'"
+    )
+    public = models.BooleanField(default=True, help_text="its page is public")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Event(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft"
@@ -85,11 +110,17 @@ class Event(models.Model):
     public = models.BooleanField(default=True, help_text="spectators can follow it")
     directors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="directed_events")
     rating_list = models.ForeignKey(RatingList, null=True, blank=True, on_delete=models.SET_NULL, related_name="events")
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.PROTECT, related_name="events", help_text="the club running it"
+    )
     tables_given = models.BooleanField(
         default=False, help_text="the director gave the venue's tables; otherwise there are as many as needed"
     )
     analyse_imported = models.BooleanField(
         default=False, help_text="GNU Backgammon analyses each match imported into the event as it is imported"
+    )
+    points_weight = models.FloatField(
+        default=1.0, help_text="master points: the event's weight (1.0 a main event, less for a club night)"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -100,6 +131,7 @@ class Event(models.Model):
                 condition=Q(ends_on__isnull=True) | Q(starts_on__isnull=True) | Q(ends_on__gte=models.F("starts_on")),
                 name="event_ends_after_it_starts",
             ),
+            models.CheckConstraint(condition=Q(points_weight__gt=0), name="event_points_weight_positive"),
         ]
 
     def __str__(self) -> str:
@@ -204,6 +236,11 @@ class Division(models.Model):
         null=True, blank=True, help_text="main rounds whose losers drop into the consolation (empty: the default)"
     )
     last_chance_drop_rounds = models.PositiveSmallIntegerField(default=1)
+    walkover_as_bye = models.BooleanField(
+        default=False,
+        help_text="formats with a consolation: a main round-1 walkover (a forfeit, nothing played) counts like a bye "
+        "for entry into the consolation, so its winner who loses his first match played enters it",
+    )
     last_chance_places = models.PositiveSmallIntegerField(default=0, help_text="places for late entries/buy-backs")
     last_chance_closed = models.BooleanField(default=False)
     grand_final_reset = models.BooleanField(default=True)
@@ -216,6 +253,29 @@ class Division(models.Model):
         blank=True,
         help_text='the payout table: {"mode": "percent", "pool": "1000", "ties": "split", "published": false, '
         '"flights": {"main": ["50", "30", "20"]}} (tournaments/services/payouts.py)',
+    )
+    entry_fee = models.DecimalField(
+        max_digits=9, decimal_places=2, default=Decimal(0), help_text="what each player pays to enter (0: free)"
+    )
+    side_pool_fee = models.DecimalField(
+        max_digits=9, decimal_places=2, default=Decimal(0), help_text="an optional side pool's fee (0: no side pool)"
+    )
+    side_pool_prizes = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="the side pool's percentages by rank among its players, best first (empty: all to the best)",
+    )
+    house_share = models.DecimalField(
+        max_digits=5, decimal_places=2, default=Decimal(0), help_text="percent of the entry fees paid the club keeps"
+    )
+    added_money = models.DecimalField(
+        max_digits=9, decimal_places=2, default=Decimal(0), help_text="money the club or a sponsor adds to the pool"
+    )
+    points_weight = models.FloatField(
+        default=1.0, help_text="master points: the division's weight (USBGF: 1.0 open, 0.7 intermediate, 0.5 novice)"
+    )
+    points_places = models.PositiveSmallIntegerField(
+        default=4, help_text="master points: how many places earn placement points"
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTRATION)
     standings_status = models.CharField(max_length=16, choices=Work.choices, default=Work.CURRENT)
@@ -232,6 +292,16 @@ class Division(models.Model):
             models.CheckConstraint(condition=Q(format__in=FORMATS), name="division_format_known"),
             models.CheckConstraint(
                 condition=Q(match_length__gte=1) & Q(match_length__lte=99), name="division_length_1_99"
+            ),
+            models.CheckConstraint(
+                condition=Q(entry_fee__gte=0) & Q(side_pool_fee__gte=0) & Q(added_money__gte=0),
+                name="division_money_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(house_share__gte=0) & Q(house_share__lte=100), name="division_house_share_percent"
+            ),
+            models.CheckConstraint(
+                condition=Q(points_weight__gt=0) & Q(points_places__gte=1), name="division_points_settings"
             ),
         ]
 
@@ -270,6 +340,10 @@ class Division(models.Model):
 
 
 class Entry(models.Model):
+    class Payment(models.TextChoices):
+        CASH = "cash"
+        TRANSFER = "transfer"
+
     class Status(models.TextChoices):
         REGISTERED = "registered"
         CHECKED_IN = "checked_in", "checked in"
@@ -287,6 +361,17 @@ class Entry(models.Model):
     checked_in_at = models.DateTimeField(null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
     withdrawal_reason = models.TextField(blank=True)
+    paid = models.CharField(
+        max_length=16, choices=Payment.choices, blank=True, help_text="how the entry fee was paid (empty: not paid)"
+    )
+    side_pool = models.CharField(
+        max_length=16,
+        choices=Payment.choices,
+        blank=True,
+        help_text="how the side pool fee was paid (empty: not in it)",
+    )
+    paid_at = models.DateTimeField(null=True, blank=True)
+    refunded = models.BooleanField(default=False, help_text="withdrawn before the start and given the fees back")
 
     class Meta:
         ordering = ["division", "seed", "id"]

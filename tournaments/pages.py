@@ -11,12 +11,14 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.utils.functional import Promise
 from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext as _n
 
 from games.errors import ApplicationError
 from games.models import Match
@@ -27,13 +29,14 @@ from tournaments.core import (
     knockout_round_words,
     knockout_rounds,
     pairing_state,
+    pairing_words,
     plan_of,
     play_order,
     round_words,
 )
 from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
 from tournaments.pairing.brackets import Plan, Winner
-from tournaments.selectors.common import Payouts, payouts_of, standings_table
+from tournaments.selectors.common import SIDE_POOL, Payouts, corrected_pairings, payouts_of, standings_table
 from tournaments.selectors.public import (
     bracket_finals,
     divisions_with_players,
@@ -178,6 +181,51 @@ def format_words(division: Division) -> str:
     if division.format == Division.Format.ROUND_ROBIN and division.double_round_robin:
         return _("double round robin")
     return words
+
+
+def lengths_words(division: Division) -> str:
+    """The division's match lengths as its header says them: ``1-point matches``, then each per-round rule by the
+    round's name on the pages: ``1-point matches; Knockout final: 3 points``."""
+    words = _n("%(length)s-point matches", "%(length)s-point matches", division.match_length) % {
+        "length": division.match_length
+    }
+    rules = [
+        _("%(round)s: %(points)s") % {"round": _rule_words(division, key), "points": _points(length)}
+        for key, length in sorted((division.round_lengths or {}).items(), key=lambda rule: _rule_order(rule[0]))
+    ]
+    return "; ".join([words, *rules])
+
+
+def _points(length: int) -> str:
+    return _n("%(length)s point", "%(length)s points", length) % {"length": length}
+
+
+def _rule_order(key: str) -> tuple[int, int, str]:
+    bracket, _sep, which = key.partition(":")
+    rank = {"": 0, "semi-final": 2, "final": 3}.get(which, 1)
+    return (list(BRACKET_WORDS).index(bracket) if bracket in BRACKET_WORDS else 9, rank, which.zfill(3))
+
+
+def _rule_words(division: Division, key: str) -> str:
+    """A per-round length rule's round as the pages name it: ``main:final`` is "Knockout final" in a Swiss into a
+    knockout ("Main draw final" elsewhere), ``swiss:5`` "Round 5", ``consolation`` "Consolation"."""
+    bracket, _sep, which = key.partition(":")
+    if bracket in (Round.Bracket.SWISS, Round.Bracket.ROUND_ROBIN):
+        if not which:
+            return _("every round") if not division.is_swiss_knockout else _("every Swiss round")
+        if which == "final":
+            return _("the last round") if not division.is_swiss_knockout else _("the last Swiss round")
+        return _("Round %(number)s") % {"number": which}
+    name = str(bracket_words(division, bracket))
+    if division.is_swiss_knockout and bracket == Round.Bracket.MAIN and which.isdigit():
+        return knockout_round_words(int(which), knockout_rounds(division))
+    if which == "final":
+        return _("%(bracket)s final") % {"bracket": name}
+    if which == "semi-final":
+        return _("%(bracket)s semi-finals") % {"bracket": name}
+    if which:
+        return _("%(bracket)s round %(number)s") % {"bracket": name, "number": which}
+    return name
 
 
 def bracket_words(division: Division, bracket: str) -> StrOrPromise:
@@ -589,6 +637,10 @@ class StandingsView:
     tiebreaks: list[TiebreakColumn]
     flights: list[tuple[str, StrOrPromise]] = field(default_factory=list)  # (bracket, its place column's words)
     prize_columns: list[StrOrPromise] = field(default_factory=list)  # the published payout table's columns
+    prizes_to_come: bool = False  # a published payout table whose paid places nobody holds yet: no empty column
+    # The registration seeds beside the names; not once a Swiss into a knockout has drawn its knockout, whose own
+    # seeds (the Swiss places) are the ones its pairings and bracket show on the same page.
+    seeds: bool = True
 
 
 def _standings_rounds(division: Division) -> list[int] | None:
@@ -627,6 +679,11 @@ def standings_view(division: Division, asked: int | None) -> StandingsView:
         for row in found
     ]
     shown = [r for r in rounds if r > 0]
+    # In the Swiss of a Swiss into a knockout (or before any paid place is held) every prize cell would be empty:
+    # no column then, and the table says when the prizes show.
+    to_come = payouts.published and not any(any(row.prizes) for row in rows)
+    if to_come:
+        rows = [replace(row, prizes=[]) for row in rows]
     return StandingsView(
         rows=rows,
         rounds=shown,
@@ -634,7 +691,9 @@ def standings_view(division: Division, asked: int | None) -> StandingsView:
         asked=asked,
         tiebreaks=tiebreaks,
         flights=flights,
-        prize_columns=prize_columns(payouts),
+        prize_columns=[] if to_come else prize_columns(payouts),
+        prizes_to_come=to_come,
+        seeds=not division.knockout_drawn,
     )
 
 
@@ -651,6 +710,7 @@ PRIZE_WORDS: dict[str, StrOrPromise] = {
     Round.Bracket.MAIN: gettext_lazy("Prize"),
     Round.Bracket.CONSOLATION: gettext_lazy("Consolation prize"),
     Round.Bracket.LAST_CHANCE: gettext_lazy("Last-chance prize"),
+    SIDE_POOL: gettext_lazy("Side pool"),
 }
 
 
@@ -670,8 +730,9 @@ def prize_cells(payouts: Payouts, entry_id: int) -> list[str]:
 
 
 def remainder_notes(payouts: Payouts) -> list[str]:
-    """What rounding to cents left over, and what shared places pay beyond the table, per flight: said beside the
-    table."""
+    """What rounding to cents left over, what shared places pay beyond the table, and (once the division is over)
+    the prizes of places nobody reached, and the prizes one prize per player leaves unpaid, per flight: said beside
+    the table."""
     left = [
         _("%(flight)s: %(cents)s left over by rounding to cents.")
         % {"flight": PRIZE_WORDS[flight], "cents": cents_text(cents)}
@@ -687,7 +748,19 @@ def remainder_notes(payouts: Payouts) -> list[str]:
         for flight, cents in payouts.over.items()
         if cents
     ]
-    return left + over
+    unreached = [
+        _("%(flight)s: %(cents)s left over, the prizes of places nobody reached.")
+        % {"flight": PRIZE_WORDS[flight], "cents": cents_text(cents)}
+        for flight, cents in payouts.unreached.items()
+        if cents
+    ]
+    forgone = [
+        _("%(flight)s: %(cents)s left over, not paid to players who have a larger prize (one prize per player).")
+        % {"flight": PRIZE_WORDS[flight], "cents": cents_text(cents)}
+        for flight, cents in payouts.forgone.items()
+        if cents
+    ]
+    return left + over + unreached + forgone
 
 
 def place_columns(rows: Iterable[Standing]) -> list[tuple[str, StrOrPromise]]:
@@ -707,6 +780,7 @@ class DivisionSummary:
     players: int
     current: list[str]
     champions: list[tuple[StrOrPromise, list[Entry]]]
+    lengths: str = ""
 
 
 def division_summaries(event: Event) -> list[DivisionSummary]:
@@ -724,6 +798,7 @@ def division_summaries(event: Event) -> list[DivisionSummary]:
                 players=getattr(d, "players", 0),  # annotated by divisions_with_players
                 current=_current_words(d, rounds[d.pk]) if d.status == Division.Status.RUNNING else [],
                 champions=champions.get(d.pk, []),
+                lengths=lengths_words(d),
             )
         )
     return out
@@ -745,6 +820,51 @@ def _current_words(division: Division, rounds: list[tuple[str, int | None, int]]
         if open_min is not None:  # named as every page names it (tournaments.core.round_words)
             out.append(round_words(Round(bracket=bracket, number=open_min), division))
     return out
+
+
+def correction_notes(division: Division, pairings: Iterable[Pairing] | None = None) -> list[str]:
+    """What the division page says of the results a director corrected: "Round 2, Table 1: Per Foss v Ola Dahl: the
+    director corrected the result (the wrong winner was entered)." and how the later rounds take it. From
+    ``pairings`` when the page has read them all (with their rounds and players), else one query, none when the
+    division's page fingerprint says it has no corrected result (``corrected``, :func:`division_for_page`)."""
+    if pairings is not None:
+        corrected = [p for p in pairings if p.decision == Pairing.Decision.DIRECTOR]
+        corrected.sort(key=lambda p: (p.round.number, p.round.bracket, p.board))
+    elif hasattr(division, "corrected") and not division.corrected:
+        corrected = []
+    else:
+        corrected = corrected_pairings(division)
+    notes = []
+    for pairing in corrected:
+        words = pairing_words(pairing, division)
+        why = f" ({pairing.decision_reason})" if pairing.decision_reason else ""
+        notes.append(_("%(pairing)s: the director corrected the result%(why)s.") % {"pairing": words, "why": why})
+    if notes and division.format in (Division.Format.SWISS, Division.Format.SWISS_KNOCKOUT):
+        notes.append(
+            _(
+                "The standings count the corrected results; the later Swiss rounds' pairings stand, and their boards "
+                "say the score groups as they are now."
+            )
+        )
+    return notes
+
+
+def place_words(place: str) -> str:
+    """A place as people say it: "3" -> "3rd", "3-4" -> "3rd-4th"."""
+    return "-".join(str(ordinal(part)) for part in place.split("-"))
+
+
+def final_titles(division: Division) -> dict[int, StrOrPromise]:
+    """A finished division's players by entry id, each with what he finished: the winners' titles
+    (:func:`champion_titles`), everyone else his place ("Finished 2nd", "Finished 3rd-4th"); empty while the division
+    is played (two queries)."""
+    titles = champion_titles(division)
+    if not titles:
+        return {}
+    for row in standings_table(division):
+        place = str((row.places or {}).get(Round.Bracket.MAIN) or row.rank)
+        titles.setdefault(row.entry_id, _("Finished %(place)s") % {"place": place_words(place)})
+    return titles
 
 
 def champion_titles(division: Division) -> dict[int, StrOrPromise]:
@@ -841,6 +961,7 @@ class DisplayBoard:
     score: str
     state: str
     waiting: int = 0
+    length: int = 0  # the match's length: the score is read against it ("2-1, to 3")
 
 
 @dataclass(frozen=True)
@@ -902,6 +1023,7 @@ def _display_board(division: Division, board: Any, titles: dict[int, StrOrPromis
         score=score,
         state="waiting" if waiting else str(board.state),
         waiting=waiting,
+        length=p.length,
     )
 
 

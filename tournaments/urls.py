@@ -1,5 +1,5 @@
-"""Public pages of events: events list, event, the venue display, division (standings, pairings, bracket), a round,
-live parts, downloads."""
+"""Public pages of events: events list, a club, event, the venue display, division (standings, pairings, bracket),
+a round, live parts, downloads."""
 
 from django.urls import path
 
@@ -12,6 +12,7 @@ _ROUND = _DIVISION + "rounds/<slug:bracket>/<int:number>/"
 
 urlpatterns = [
     path("events/", views.event_list, name="event-list"),
+    path("clubs/<slug:club>/", views.club_detail, name="club-detail"),
     path("events/<slug:event>/", views.event_detail, name="event-detail"),
     path("events/<slug:event>/pr/", views.event_pr, name="event-pr"),
     path("display/<slug:event>/", views.event_display, name="event-display"),

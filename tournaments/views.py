@@ -46,6 +46,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModif
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from config.audience import settled, shared
 from config.live import not_modified, shared_live_part
 from tournaments.core import PairingState, round_words
 from tournaments.models import Division, Entry, Event, Round
@@ -54,6 +55,7 @@ from tournaments.pages import (
     EVENT_STATUS_WORDS,
     RoundView,
     bracket_views,
+    correction_notes,
     counts_of,
     current_from,
     current_round_ids,
@@ -62,11 +64,13 @@ from tournaments.pages import (
     division_summaries,
     etag_of,
     format_words,
+    lengths_words,
     round_links,
     round_titles_of,
     round_views,
     standings_view,
 )
+from tournaments.selectors import clubs as club_reads
 from tournaments.selectors import events_visible_to, standings_table
 from tournaments.selectors.director import board_of, event_divisions, event_rounds
 from tournaments.selectors.public import division_for_page, pairings_of, pr_by_depth, pr_table, rounds_with_counts
@@ -98,6 +102,7 @@ def _big(request: HttpRequest) -> bool:
     return request.GET.get("big") == "1"
 
 
+@shared
 @require_GET
 def event_list(request: HttpRequest) -> HttpResponse:
     """``/events/``: the events the visitor may see, running ones first, then upcoming, then past."""
@@ -114,6 +119,18 @@ def event_list(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/event_list.html", {"page": page, "rows": rows})
 
 
+@shared
+@require_GET
+def club_detail(request: HttpRequest, club: str) -> HttpResponse:
+    """``/clubs/<club>/``: its events to come and played, its rating list, its recent champions."""
+    found = club_reads.visible_club(request.user, club)
+    if found is None:
+        raise Http404("no such club")
+    page = club_reads.club_page(found, request.user)
+    upcoming = [(event, EVENT_STATUS_WORDS.get(event.status, event.status)) for event in page.upcoming]
+    return render(request, "tournaments/club_detail.html", {"page": page, "club": found, "upcoming": upcoming})
+
+
 @require_GET
 def event_detail(request: HttpRequest, event: str) -> HttpResponse:
     """``/events/<event>/``: the event and its divisions."""
@@ -126,6 +143,7 @@ def event_detail(request: HttpRequest, event: str) -> HttpResponse:
     return render(request, "tournaments/event_detail.html", context)
 
 
+@shared
 @require_GET
 def division_detail(request: HttpRequest, event: str, division: str) -> HttpResponse:
     """``/events/<event>/<division>/``: standings, the current round's pairings, the bracket, the list of rounds
@@ -146,6 +164,8 @@ def division_detail(request: HttpRequest, event: str, division: str) -> HttpResp
         "division": found,
         "event": found.event,
         "format": format_words(found),
+        "lengths": lengths_words(found),
+        "corrections": correction_notes(found),
         "status": DIVISION_STATUS_WORDS.get(found.status, found.status),
         "big": _big(request),
         "polling": _polling(found),
@@ -159,7 +179,8 @@ def division_detail(request: HttpRequest, event: str, division: str) -> HttpResp
         "bracket_etag": etag_of(found, "bracket"),
         "champion": _champion_of(found, views),
     }
-    return render(request, "tournaments/division_detail.html", context)
+    response = render(request, "tournaments/division_detail.html", context)
+    return response if context["polling"] else settled(response)
 
 
 def _find_round(found: Division, bracket: str, number: int) -> tuple[Round | None, list[Round]]:
@@ -195,6 +216,7 @@ def _round_context(found: Division, chosen: Round, rounds: Sequence[Round]) -> d
     }
 
 
+@shared
 @require_GET
 def division_round(request: HttpRequest, event: str, division: str, bracket: str, number: int) -> HttpResponse:
     """``/events/<event>/<division>/rounds/<bracket>/<number>/``: one round's table, the links to the others, and
@@ -216,9 +238,17 @@ def division_round(request: HttpRequest, event: str, division: str, bracket: str
             "next": links[at + 1] if at + 1 < len(links) else None,
         }
     )
-    return render(request, "tournaments/division_round.html", context)
+    response = render(request, "tournaments/division_round.html", context)
+    return settled(response) if _round_settled(context) else response
 
 
+def _round_settled(context: dict[str, Any]) -> bool:
+    """Whether the round's table has finished changing: the division is no longer in play, or every pairing of the
+    round is decided."""
+    return not context["polling"] or all(view.open == 0 and not view.conditional for view in context["views"])
+
+
+@shared
 @require_GET
 def division_round_live(request: HttpRequest, event: str, division: str, bracket: str, number: int) -> HttpResponse:
     """``/events/<event>/<division>/rounds/<bracket>/<number>/live/``: the round's live part, or 304 when nothing
@@ -256,6 +286,7 @@ def _champion_of(division: Division, views: Sequence[RoundView]) -> Entry | None
     return last.a.entry if last.a.won else last.b.entry
 
 
+@shared
 @require_GET
 def division_live(request: HttpRequest, event: str, division: str, part: str) -> HttpResponse:
     """``/events/<event>/<division>/live/<part>/``: one live part, or 304 when nothing changed since the client's
@@ -318,6 +349,7 @@ def csv_cell(value: object) -> str:
     return "'" + text if text.startswith(_FORMULA_STARTS) else text
 
 
+@shared
 @require_GET
 def division_results_csv(request: HttpRequest, event: str, division: str) -> HttpResponse:
     """``/events/<event>/<division>/results.csv``: one line per pairing with a player, in round order; its round by
@@ -353,6 +385,7 @@ def division_results_csv(request: HttpRequest, event: str, division: str) -> Htt
     return response
 
 
+@shared
 @require_GET
 def event_pr(request: HttpRequest, event: str) -> HttpResponse:
     """``/events/<event>/pr/``: the PR table of the event's analysed matches (one query past the event's)."""
@@ -362,6 +395,7 @@ def event_pr(request: HttpRequest, event: str) -> HttpResponse:
     return render(request, "tournaments/pr_table.html", context)
 
 
+@shared
 @require_GET
 def division_pr(request: HttpRequest, event: str, division: str) -> HttpResponse:
     """``/events/<event>/<division>/pr/``: the PR table of the division's analysed matches."""
@@ -387,6 +421,7 @@ def _display_page(request: HttpRequest) -> int:
     return int(raw) if raw.isdigit() and len(raw) < 6 else 0
 
 
+@shared
 @require_GET
 def event_display(request: HttpRequest, event: str) -> HttpResponse:
     """``/display/<event>/``: the venue display, for a TV or a projector: the calls, the current rounds' boards with
@@ -396,6 +431,7 @@ def event_display(request: HttpRequest, event: str) -> HttpResponse:
     return render(request, "tournaments/display.html", context)
 
 
+@shared
 @require_GET
 def event_display_live(request: HttpRequest, event: str) -> HttpResponse:
     """``/display/<event>/live/?page=N``: screen N of the display (304 when the client holds it already)."""

@@ -7,6 +7,8 @@ at the bottom right), with point numbers in X's numbering, as GNU Backgammon's t
 from __future__ import annotations
 
 from engine.errors import NotationError
+from engine.formats.xgid import parse_xgid, xgid_to_gnubg
+from engine.gnubg_id import decode_match_id, split_gnubg_id
 from engine.position import Position
 
 _ROWS = 5
@@ -17,9 +19,6 @@ def describe(text: str) -> str:
 
     :raises EngineError: if the text is none of these.
     """
-    from engine.formats.gnubg_id import decode_match_id, split_gnubg_id
-    from engine.formats.xgid import parse_xgid, xgid_to_gnubg
-
     raw = text.strip()
     header: list[str] = []
     if raw.upper().startswith("XGID=") or raw.count(":") >= 8:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from engine.errors import NotationError
-from engine.formats.gnubg_id import MatchIdFields, check_board_pair, encode_match_id, encode_position_id
+from engine.gnubg_id import MatchIdFields, check_board_pair, encode_match_id, encode_position_id
 
 __all__ = ["XGID", "XGIDDice", "format_xgid", "parse_xgid", "xgid_to_gnubg"]
 

@@ -10,6 +10,7 @@ Nothing here touches the database.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import selectors
 import shutil
@@ -22,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+
+log = logging.getLogger(__name__)
 
 SERVER = Path(__file__).with_name("gnubg_server.py")
 MARKER = "@@bgmatch "
@@ -119,7 +122,9 @@ class Gnubg:
         self.timings.request = time.perf_counter() - began
         if not answer.get("ok"):
             self.close()
-            raise AnalysisFailedError(f"GNU Backgammon reported: {answer.get('error')}")
+            # What gnubg's Python raised goes to the worker's log, never to the analysis status visitors read.
+            log.warning("GNU Backgammon's analysis failed: %s", answer.get("error"))
+            raise AnalysisFailedError("GNU Backgammon could not analyse this match (its error is in the worker's log)")
         self.timings.inside = dict(answer.get("seconds") or {})
         return dict(answer["match"])
 
@@ -162,7 +167,8 @@ class Gnubg:
             self.process.stdin.flush()
         except (BrokenPipeError, OSError) as exc:
             self.close()
-            raise AnalysisFailedError(f"GNU Backgammon exited before the request was sent: {exc}") from exc
+            log.warning("GNU Backgammon exited before the request was sent: %s", exc)
+            raise AnalysisFailedError("GNU Backgammon exited before the match was sent to it") from exc
         return self._read_answer()
 
     def _read_answer(self) -> dict[str, Any]:
@@ -180,7 +186,8 @@ class Gnubg:
                             return dict(json.loads(line[len(MARKER) :]))
                         except ValueError as exc:
                             self.close()
-                            raise AnalysisFailedError(f"GNU Backgammon answered what cannot be read: {exc}") from exc
+                            log.warning("GNU Backgammon's answer cannot be read: %s", exc)
+                            raise AnalysisFailedError("GNU Backgammon answered what cannot be read") from exc
                     continue
                 left = deadline - time.monotonic()
                 if left <= 0 or not selector.select(left):

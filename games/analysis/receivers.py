@@ -10,7 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.db import DatabaseError
 
-from games.analysis.service import GNUBG_VARIANTS, request_analysis, should_analyse
+from games.analysis.service import GNUBG_VARIANTS, AnalysisRefusedError, request_analysis, should_analyse
 from games.hooks import GAME_ANALYSIS_CHECKS
 from games.models import Match, MatchAnalysis
 
@@ -29,6 +29,8 @@ def on_match_changed(sender: Any, match_id: int, imported: bool = False, attache
         match = Match.objects.get(pk=match_id)
         if should_analyse(match, imported=imported) or (not imported and _has_analysis(match_id)):
             request_analysis(match_id)
+    except AnalysisRefusedError as exc:  # a match finished before any play (a forfeit): nothing to analyse
+        log.info("match %s is not analysed: %s", match_id, exc)
     except DatabaseError:
         log.exception("could not request the analysis of match %s", match_id)
 
@@ -45,5 +47,7 @@ def on_game_finished(sender: Any, match_id: int, **kwargs: Any) -> None:
             return
         if any(check(match) for check in GAME_ANALYSIS_CHECKS):
             request_analysis(match_id)
+    except AnalysisRefusedError as exc:  # a game resigned before any play
+        log.info("match %s is not analysed yet: %s", match_id, exc)
     except DatabaseError:
         log.exception("could not request the analysis of match %s", match_id)

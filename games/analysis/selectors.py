@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db.models import Count, F, QuerySet, Sum
 
-from games.models import Decision, Match, MatchAnalysis, PlayerAnalysis
+from games.models import Action, Decision, Match, MatchAnalysis, PlayerAnalysis
 
 
 def analysis_report(analysis: MatchAnalysis) -> dict[str, Any]:
@@ -70,6 +70,18 @@ def unanalysable_reason(match: Match) -> str:
     if match.entry_mode != Match.EntryMode.MOVES:
         return "Analysis is not available: only the game results of this match were recorded"
     return ""
+
+
+def nothing_to_analyse(match: Match) -> str:
+    """Why an analysable match cannot be analysed yet (no play of its log is in force: gnubg has nothing to
+    analyse), or "" when it can. One query."""
+    undone = Action.objects.filter(match=match, kind=Action.Kind.CORRECTION).values("undoes_id")
+    if Action.objects.filter(match=match, kind=Action.Kind.PLAY).exclude(pk__in=undone).exists():
+        return ""
+    return (
+        f"there is nothing to analyse yet: no play of match {match.pk} has been entered; ask again once the "
+        "players have moved"
+    )
 
 
 #: What a match page says of an analysis done in an older format, until it is redone.
@@ -214,14 +226,14 @@ def overall_pr(rows: QuerySet[PlayerAnalysis]) -> list[OverallPr]:
         .values("analysis__plies")
         .annotate(
             matches=Count("id"),
-            decisions=Sum(F("unforced_moves") + F("close_cube_decisions")),
+            decision_count=Sum(F("unforced_moves") + F("close_cube_decisions")),
             error=Sum(F("chequer_error") + F("cube_error")),
         )
         .order_by("analysis__plies")
     )
     found = []
     for t in totals:
-        decisions, error = t["decisions"] or 0, t["error"] or 0.0
+        decisions, error = t["decision_count"] or 0, t["error"] or 0.0
         pr = 500.0 * error / decisions if decisions else 0.0
         found.append(OverallPr(t["analysis__plies"], t["matches"], decisions, pr))
     return found

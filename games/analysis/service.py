@@ -11,6 +11,7 @@ correction's own request redoes it. An analysis done in an older format is asked
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import time
 from collections.abc import Iterable
@@ -22,7 +23,13 @@ from django.utils import timezone
 
 from engine.errors import EngineError
 from games.analysis.engine import AnalysisFailedError, AnalysisUnavailableError, gnubg_version, worker_gnubg
-from games.analysis.selectors import GNUBG_VARIANTS, is_up_to_date, out_of_date_analyses, unanalysable_reason
+from games.analysis.selectors import (
+    GNUBG_VARIANTS,
+    is_up_to_date,
+    nothing_to_analyse,
+    out_of_date_analyses,
+    unanalysable_reason,
+)
 from games.export import match_mat
 from games.hooks import IMPORT_ANALYSIS_CHECKS
 from games.models import Decision, Match, MatchAnalysis, PlayerAnalysis
@@ -39,7 +46,7 @@ class AnalysisRefusedError(Exception):
     """This match cannot be analysed (its variant, its entry mode, no moves); the message says why."""
 
 
-def analyse_match(match_id: int, *, plies: int | None = None) -> MatchAnalysis:
+def analyse_match(match_id: int, *, plies: int | None = None, request: dt.datetime | None = None) -> MatchAnalysis:
     """Analyse a match with gnubg at ``plies`` (settings.ANALYSIS_PLIES by default) and store the result.
 
     gnubg is tried settings.ANALYSIS_ATTEMPTS times (a crash or a timeout restarts it); after the last failure
@@ -49,6 +56,9 @@ def analyse_match(match_id: int, *, plies: int | None = None) -> MatchAnalysis:
     :raises AnalysisRefusedError: the match cannot be analysed (stored as ``unavailable`` with the reason).
     :raises AnalysisUnavailableError: gnubg cannot be run here (stored as ``unavailable``).
     :raises AnalysisFailedError: every attempt failed (stored as ``failed``).
+
+    ``request``: the ``requested_at`` of the pending request this run answers (:func:`run_requested`); when a newer
+    request replaced it meanwhile, the outcome is not stored and the analysis stays pending for the newer one.
     """
     plies = settings.ANALYSIS_PLIES if plies is None else plies
     match = Match.objects.select_related("player1", "player2").get(pk=match_id)
@@ -58,7 +68,7 @@ def analyse_match(match_id: int, *, plies: int | None = None) -> MatchAnalysis:
     try:
         mat_text, seq = _mat_of(match)
     except AnalysisRefusedError as exc:
-        _store_outcome(match, MatchAnalysis.Status.UNAVAILABLE, plies=plies, error=str(exc))
+        _store_outcome(match, MatchAnalysis.Status.UNAVAILABLE, plies=plies, error=str(exc), request=request)
         raise
     attempts = max(1, settings.ANALYSIS_ATTEMPTS)
     for attempt in range(1, attempts + 1):
@@ -66,36 +76,77 @@ def analyse_match(match_id: int, *, plies: int | None = None) -> MatchAnalysis:
             began = time.perf_counter()
             engine = gnubg_version()
             report = worker_gnubg().analyse(mat_text, plies=plies)
-            return _store(match, report, seq=seq, plies=plies, engine=engine, seconds=time.perf_counter() - began)
+            took = time.perf_counter() - began
+            return _store(match, report, seq=seq, plies=plies, engine=engine, seconds=took, request=request)
         except AnalysisUnavailableError as exc:
-            _store_outcome(match, MatchAnalysis.Status.UNAVAILABLE, plies=plies, error=str(exc), attempts=attempt)
+            status = MatchAnalysis.Status.UNAVAILABLE
+            _store_outcome(match, status, plies=plies, error=str(exc), attempts=attempt, request=request)
             raise
         except AnalysisFailedError as exc:
             log.warning("analysis of match %s failed (attempt %s of %s): %s", match_id, attempt, attempts, exc)
             if attempt == attempts:
-                _store_outcome(match, MatchAnalysis.Status.FAILED, plies=plies, error=str(exc), attempts=attempt)
+                status = MatchAnalysis.Status.FAILED
+                _store_outcome(match, status, plies=plies, error=str(exc), attempts=attempt, request=request)
                 raise
     raise AssertionError("unreachable")  # pragma: no cover
 
 
 def request_analysis(match_id: int, *, plies: int | None = None) -> MatchAnalysis:
-    """Mark a match's analysis pending and enqueue it on the ``analysis`` queue after the commit.
+    """Ask for a match's analysis at ``plies`` (settings.ANALYSIS_PLIES by default): mark it pending and enqueue it
+    on the ``analysis`` queue after the commit.
 
-    :raises AnalysisRefusedError: the match cannot be analysed (nothing is written).
+    One job per match: while a request is pending, a new one replaces its depth and enqueues nothing (the job
+    queued for the first does the latest request when it runs, :func:`run_requested`); a request pending for longer
+    than a job can take (:func:`_lost`) is enqueued again. An analysis already done of the log as it stands, at
+    that depth, is left as it is and nothing is enqueued.
+
+    :raises AnalysisRefusedError: the match cannot be analysed, or not yet (nothing is written).
     """
     from games.tasks import analyse_match as analyse_match_task
 
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         check_analysable(match)
+        check_something_to_analyse(match)
         analysis, _ = MatchAnalysis.objects.get_or_create(match=match)
         asked = settings.ANALYSIS_PLIES if plies is None else plies
-        if not is_up_to_date(analysis, match) or analysis.plies != asked:
-            analysis.status = MatchAnalysis.Status.PENDING
-            analysis.error = ""
-            analysis.save(update_fields=["status", "error"])
-        transaction.on_commit(lambda: analyse_match_task.delay(match_id, plies))
+        if is_up_to_date(analysis, match) and analysis.plies == asked:
+            return analysis
+        queued = analysis.status == MatchAnalysis.Status.PENDING and analysis.requested_plies is not None
+        queued = queued and not _lost(analysis)
+        analysis.status, analysis.error, analysis.requested_plies = MatchAnalysis.Status.PENDING, "", asked
+        analysis.requested_at = timezone.now()
+        analysis.save(update_fields=["status", "error", "requested_plies", "requested_at"])
+        if not queued:
+            transaction.on_commit(lambda: analyse_match_task.delay(match_id, asked))
     return analysis
+
+
+def run_requested(match_id: int, plies: int | None = None) -> MatchAnalysis:
+    """The job of :func:`request_analysis` (the Celery task): analyse the match at the depth of its pending
+    request (``plies`` for a job queued before requests kept theirs), and again while newer requests replaced the
+    one being done. Raises as :func:`analyse_match`."""
+    for _run in range(RUNS_PER_JOB):
+        pending = MatchAnalysis.objects.filter(match_id=match_id, status=MatchAnalysis.Status.PENDING).first()
+        request = None
+        if pending is not None and pending.requested_plies is not None:
+            plies, request = pending.requested_plies, pending.requested_at
+        analysis = analyse_match(match_id, plies=plies, request=request)
+        analysis.refresh_from_db()
+        if analysis.status != MatchAnalysis.Status.PENDING:
+            break
+    return analysis
+
+
+#: Runs one job makes at most while newer requests (or corrections of the log) keep replacing the one it did.
+RUNS_PER_JOB = 5
+
+
+def _lost(analysis: MatchAnalysis) -> bool:
+    """Whether a pending request has waited longer than its job can take (every attempt timed out, and ten
+    minutes more in the queue): its job is taken as lost (a broker restarted) and the request enqueued again."""
+    limit = settings.ANALYSIS_TIMEOUT * max(1, settings.ANALYSIS_ATTEMPTS) + 600
+    return (timezone.now() - analysis.requested_at).total_seconds() > limit
 
 
 def requeue_out_of_date(*, limit: int | None = None) -> list[int]:
@@ -136,9 +187,18 @@ def check_analysable(match: Match) -> None:
         raise AnalysisRefusedError(reason)
 
 
+def check_something_to_analyse(match: Match) -> None:
+    """:raises AnalysisRefusedError: with the reason, for a match with no play yet (gnubg has nothing to analyse
+    and fails on it)."""
+    reason = nothing_to_analyse(match)
+    if reason:
+        raise AnalysisRefusedError(reason)
+
+
 def _mat_of(match: Match) -> tuple[str, int]:
     """The .mat text of the log in force and the seq it was read at."""
     check_analysable(match)
+    check_something_to_analyse(match)
     with transaction.atomic():
         locked = Match.objects.select_for_update().select_related("player1", "player2").get(pk=match.pk)
         try:
@@ -148,11 +208,18 @@ def _mat_of(match: Match) -> tuple[str, int]:
         return text, locked.seq
 
 
-def _store_outcome(match: Match, status: str, *, plies: int, error: str, attempts: int = 0) -> None:
+def _store_outcome(
+    match: Match, status: str, *, plies: int, error: str, attempts: int = 0, request: dt.datetime | None = None
+) -> None:
     with transaction.atomic():
         analysis, _ = MatchAnalysis.objects.select_for_update().get_or_create(match=match)
+        if _replaced(analysis, request):
+            return  # a newer request is pending: its run says how it went
+        analysis.requested_plies = None
         if is_up_to_date(analysis, match):
-            return  # a good analysis of this log stands; a failed redo does not erase it
+            analysis.status = MatchAnalysis.Status.DONE  # a good analysis of this log stands; a failed redo
+            analysis.save(update_fields=["status", "requested_plies"])  # does not erase it
+            return
         analysis.players.all().delete()
         analysis.decisions.all().delete()
         analysis.status, analysis.plies, analysis.error = status, plies, error
@@ -160,7 +227,21 @@ def _store_outcome(match: Match, status: str, *, plies: int, error: str, attempt
         analysis.save()
 
 
-def _store(match: Match, report: dict[str, Any], *, seq: int, plies: int, engine: str, seconds: float) -> MatchAnalysis:
+def _replaced(analysis: MatchAnalysis, request: dt.datetime | None) -> bool:
+    """Whether the pending request a run answered (its ``requested_at``) was replaced by a newer one meanwhile."""
+    return request is not None and analysis.status == MatchAnalysis.Status.PENDING and analysis.requested_at != request
+
+
+def _store(
+    match: Match,
+    report: dict[str, Any],
+    *,
+    seq: int,
+    plies: int,
+    engine: str,
+    seconds: float,
+    request: dt.datetime | None = None,
+) -> MatchAnalysis:
     games = report.get("games") or []
     info = report.get("match-info") or {}
     if info.get("match-length") != match.length or "stats" not in report:
@@ -171,6 +252,11 @@ def _store(match: Match, report: dict[str, Any], *, seq: int, plies: int, engine
         if locked.seq != seq:
             log.info("match %s changed while gnubg analysed it; its new request redoes it", match.pk)
             return analysis
+        if _replaced(analysis, request):
+            log.info(
+                "the analysis of match %s was asked for again while gnubg ran; the newer request is done", match.pk
+            )
+            return analysis
         analysis.players.all().delete()
         analysis.decisions.all().delete()
         PlayerAnalysis.objects.bulk_create(
@@ -180,6 +266,7 @@ def _store(match: Match, report: dict[str, Any], *, seq: int, plies: int, engine
         analysis.status, analysis.plies, analysis.engine, analysis.error = MatchAnalysis.Status.DONE, plies, engine, ""
         analysis.match_seq, analysis.seconds, analysis.finished_at = seq, seconds, timezone.now()
         analysis.attempts, analysis.format_version = 0, MatchAnalysis.FORMAT_VERSION
+        analysis.requested_plies = None
         analysis.save()
     return analysis
 

@@ -4,6 +4,8 @@ Three ways in (DESIGN.md, "Access"): the browser's session, ``Authorization: Tok
 player's per-side entry link sent as ``X-Entry-Token: <token text>``. An entry link, when sent, is the credential
 of the request (it wins over a session): ``request.user`` is anonymous and ``request.auth`` is the
 :class:`~games.models.EntryToken`. A forged or revoked link is refused with 403 and the access module's message.
+A link a phone has opened belongs to that phone (games.access.claim_entry_token) and is refused here: whoever
+photographs a slip cannot play for that player; an app asks the director for a link of its own.
 
 This module is loaded by DRF's settings: it must not import ``rest_framework.views`` (or drf-spectacular), which
 import those settings back. The OpenAPI description of the entry link lives in :mod:`games.api.schema`.
@@ -19,7 +21,7 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 
 from games import access
-from games.access import Actor, access_entry_token
+from games.access import Actor, access_api_entry_token
 from games.errors import ApplicationError
 from games.models import EntryToken, Match
 
@@ -40,7 +42,7 @@ class EntryTokenAuthentication(BaseAuthentication):
         if not text:
             return None
         try:
-            token = access_entry_token(text)
+            token = access_api_entry_token(text)  # refused for a link a phone has opened
         except ApplicationError as exc:
             raise EntryTokenRefused(exc.message) from None
         return AnonymousUser(), token
@@ -76,6 +78,8 @@ class ReadOpenWriteAuthenticated(IsAuthenticatedOrEntryToken):
     """Anyone reads; a write needs a logged-in user or an entry link (anonymous callers get 401, as on every other
     write), and the view or service decides what they may do."""
 
+    anonymous_reads = True  # the schema documents its reads with the empty security requirement (games.api.schema)
+
     def has_permission(self, request: Request, view: Any) -> bool:
         return request.method in permissions.SAFE_METHODS or super().has_permission(request, view)
 
@@ -84,6 +88,7 @@ class CanAddPlayersOrReadOnly(permissions.BasePermission):
     """Anyone reads; staff and users with ``games.add_player`` register players."""
 
     message = "only directors (staff, or users allowed to add players) can register players"
+    anonymous_reads = True
 
     def has_permission(self, request: Request, view: Any) -> bool:
         if request.method in permissions.SAFE_METHODS:

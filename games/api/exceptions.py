@@ -94,8 +94,23 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         fields = _fields(exc.detail)
         response.data = {"code": str(ErrorCode.INVALID_INPUT), "message": _first_message(fields), "fields": fields}
     elif isinstance(exc, exceptions.APIException):
-        response.data = {"code": str(_code(exc, response.status_code)), "message": _text(exc.detail)}
+        message = _text(exc.detail)
+        if isinstance(exc, exceptions.NotAuthenticated):
+            message = _wrong_scheme(context["request"]) or message
+        response.data = {"code": str(_code(exc, response.status_code)), "message": message}
     return response
+
+
+def _wrong_scheme(request: Any) -> str:
+    """What is wrong with an ``Authorization`` header no authentication read (``Bearer KEY``), or "" without one."""
+    words = request.META.get("HTTP_AUTHORIZATION", "").split()
+    if not words or words[0].lower() == "token":
+        return ""
+    scheme = words[0][:20]
+    return (
+        f'the Authorization header\'s scheme "{scheme}" is not read here: send "Authorization: Token <key>" '
+        "(python manage.py drf_create_token USER makes a key), or your entry link as X-Entry-Token"
+    )
 
 
 def _code(exc: exceptions.APIException, status_code: int) -> ErrorCode:

@@ -44,6 +44,40 @@ class CharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+class BooleanField(serializers.BooleanField):
+    """JSON ``true`` or ``false``, never ``"yes"``, ``"true"``, ``1`` or ``"on"`` (which DRF's own field, made for
+    HTML forms, reads as true: a payout table was published by ``{"published": "yes"}``)."""
+
+    default_error_messages = {"invalid": "expected true or false (JSON booleans, not text or a number)"}  # noqa: RUF012
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
+class SlugField(serializers.RegexField):
+    """A slug (letters, digits, hyphens, underscores), or "" where the server makes one: its documented pattern
+    accepts the documented default "" (openapi-spec-validator checks that a default matches its own pattern)."""
+
+    default_error_messages = {  # noqa: RUF012
+        "invalid": "use only letters, digits, hyphens and underscores (or leave it empty to have one made)"
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(r"^[-a-zA-Z0-9_]*$", **kwargs)
+
+
+class CountryField(serializers.RegexField):
+    """An ISO 3166 alpha-2 country code (``NO``), or "" for none (the default, which its pattern accepts)."""
+
+    default_error_messages = {"invalid": "give a two-letter country code (ISO 3166 alpha-2, such as NO), or none"}  # noqa: RUF012
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs = {"required": False, "allow_blank": True, "default": "", "help_text": "ISO 3166 alpha-2 code", **kwargs}
+        super().__init__(r"^([A-Za-z]{2})?$", **kwargs)
+
+
 class FloatField(serializers.FloatField):
     """A JSON number: ``1500`` or ``1500.5``, never ``"1500"`` or ``true``."""
 
@@ -77,6 +111,23 @@ class PrimaryKeyRelatedField(relations.PrimaryKeyRelatedField):
         if not _is_integer(data):
             self.fail("incorrect_type", data_type=type(data).__name__)
         return super().to_internal_value(data)
+
+
+class VisiblePlayerField(PrimaryKeyRelatedField):
+    """A player's id among the players the caller may see (games.selectors.players_visible_to, the rule of
+    ``/api/players/ID/``): a player entered only in private events the caller cannot see is refused with the very
+    message of an id that does not exist, so that walking ids reads no hidden name. The caller is the ``user`` of
+    the serializer's context (anonymous without one)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        from games.models import Player
+
+        super().__init__(queryset=Player.objects.all(), **kwargs)
+
+    def get_queryset(self) -> Any:
+        from games.selectors import players_visible_to
+
+        return players_visible_to(self.context.get("user"))
 
 
 class QueryIntegerField(serializers.IntegerField):

@@ -117,9 +117,7 @@ class PlayerWithStaffFieldsDoc(PlayerSerializer):
 class PlayerInput(serializers.Serializer):
     display_name = serializers.CharField(max_length=100)
     club = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
-    country = serializers.RegexField(
-        r"^[A-Za-z]{2}$", required=False, allow_blank=True, default="", help_text="ISO 3166 alpha-2 code"
-    )
+    country = strict.CountryField()
     contact = serializers.CharField(
         max_length=200, required=False, allow_blank=True, default="", help_text="e-mail or phone; shown to staff only"
     )
@@ -142,7 +140,7 @@ class LiveStatePlayerDoc(serializers.Serializer):
 class CubeDoc(serializers.Serializer):
     value = serializers.IntegerField()
     owner = serializers.IntegerField(allow_null=True, help_text="side owning the cube; null when centred")
-    usable = serializers.BooleanField(help_text="false in the Crawford game")
+    usable = strict.BooleanField(help_text="false in the Crawford game")
 
 
 class ResignationDoc(serializers.Serializer):
@@ -163,8 +161,8 @@ class LiveStateDoc(serializers.Serializer):
     score = serializers.ListField(child=serializers.IntegerField())
     winner = serializers.IntegerField(allow_null=True, help_text="side that won the match")
     game_number = serializers.IntegerField()
-    crawford = serializers.BooleanField(help_text="this game is the Crawford game")
-    post_crawford = serializers.BooleanField()
+    crawford = strict.BooleanField(help_text="this game is the Crawford game")
+    post_crawford = strict.BooleanField()
     phase = serializers.ChoiceField(choices=[p.value for p in Phase])
     on_roll = serializers.IntegerField(allow_null=True)
     to_act = serializers.IntegerField(allow_null=True, help_text="side that decides next")
@@ -231,13 +229,13 @@ class MatchDetailSerializer(MatchSerializer):
 
 
 class MatchInput(serializers.Serializer):
-    player1 = strict.PrimaryKeyRelatedField(queryset=Player.objects.all(), help_text="side 0")
-    player2 = strict.PrimaryKeyRelatedField(queryset=Player.objects.all(), help_text="side 1")
+    player1 = strict.VisiblePlayerField(help_text="side 0")
+    player2 = strict.VisiblePlayerField(help_text="side 1")
     length = strict.IntegerField(min_value=0, max_value=99, help_text="points to win; 0 for money play")
     variant = serializers.ChoiceField(choices=list(VARIANTS), default="standard")
-    crawford = serializers.BooleanField(default=True)
+    crawford = strict.BooleanField(default=True)
     entry_mode = serializers.ChoiceField(choices=Match.EntryMode.choices, default=Match.EntryMode.MOVES)
-    private = serializers.BooleanField(default=False, help_text="hidden from spectators")
+    private = strict.BooleanField(default=False, help_text="hidden from spectators")
 
 
 class MatchFilter(strict.QueryParams):
@@ -482,7 +480,7 @@ class ForfeitInput(ReasonInput):
 
 
 class CorrectionInput(ReasonInput):
-    override = serializers.BooleanField(
+    override = strict.BooleanField(
         default=False,
         help_text="correct a final result even though a later tournament match that depends on it has started",
     )
@@ -538,6 +536,7 @@ class ErrorDoc(serializers.Serializer):
     message = serializers.CharField()
     fields = serializers.DictField(required=False, help_text="field errors (400 invalid_input)")
     seq = serializers.IntegerField(required=False, help_text="the match's current seq (409 stale_sequence)")
+    table = serializers.IntegerField(required=False, help_text="the table's number (404 unknown_table)")
 
 
 class LogFaultDoc(serializers.Serializer):
@@ -645,12 +644,12 @@ class DecisionSerializer(serializers.ModelSerializer):
 class MatchAnalysisSerializer(serializers.ModelSerializer):
     current = serializers.SerializerMethodField(
         help_text=(
-            "the analysis is of the log as it stands and in the current format (format_version): when false, it is "
-            "being redone"
+            "the figures are done, of the log as it stands and in the current format (format_version): when false "
+            "(pending, failed, out of date), they are an earlier analysis's, or none"
         )
     )
-    players = PlayerAnalysisSerializer(many=True, read_only=True)
-    decisions = DecisionSerializer(many=True, read_only=True)
+    players = serializers.SerializerMethodField()
+    decisions = serializers.SerializerMethodField()
 
     class Meta:
         model = MatchAnalysis
@@ -663,6 +662,7 @@ class MatchAnalysisSerializer(serializers.ModelSerializer):
             "match_seq",
             "format_version",
             "current",
+            "requested_plies",
             "attempts",
             "finished_at",
             "players",
@@ -671,8 +671,23 @@ class MatchAnalysisSerializer(serializers.ModelSerializer):
 
     def get_current(self, analysis: MatchAnalysis) -> bool:
         return bool(
-            analysis.match_seq == analysis.match.seq and analysis.format_version == MatchAnalysis.FORMAT_VERSION
+            analysis.status == MatchAnalysis.Status.DONE
+            and analysis.match_seq == analysis.match.seq
+            and analysis.format_version == MatchAnalysis.FORMAT_VERSION
         )
+
+    @extend_schema_field(PlayerAnalysisSerializer(many=True))
+    def get_players(self, analysis: MatchAnalysis) -> list[dict[str, Any]]:
+        """Per player (none in the answer to a request: an earlier analysis's figures are not the one asked for)."""
+        if self.context.get("request_only"):
+            return []
+        return PlayerAnalysisSerializer(analysis.players.all(), many=True).data
+
+    @extend_schema_field(DecisionSerializer(many=True))
+    def get_decisions(self, analysis: MatchAnalysis) -> list[dict[str, Any]]:
+        if self.context.get("request_only"):
+            return []
+        return DecisionSerializer(analysis.decisions.all(), many=True).data
 
 
 class AnalysisRequestInput(serializers.Serializer):

@@ -20,7 +20,7 @@ class CountedThrottle(SimpleRateThrottle):
     """A throttle whose request history is kept in the rate limits' counters (the shared cache, or this process's
     memory while it is unreachable)."""
 
-    cache = counters  # type: ignore[assignment]
+    cache = counters
 
 
 class EntryLinkThrottle(CountedThrottle):
@@ -51,5 +51,22 @@ class AccountThrottle(CountedThrottle):
 
     def get_cache_key(self, request: Request, view: Any) -> str | None:
         if entry_token(request) is not None or not (request.user and request.user.is_authenticated):
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
+
+
+class AnalysisRequestThrottle(CountedThrottle):
+    """Requests for an analysis, per account (``API_RATE_ANALYSIS``, read at each request): each may cost GNU
+    Backgammon minutes, and the tournaments' analyses wait behind them."""
+
+    scope = "analysis"
+
+    def get_rate(self) -> str:
+        from django.conf import settings
+
+        return str(settings.API_RATE_ANALYSIS)
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        if request.method != "POST" or not (request.user and request.user.is_authenticated):
             return None
         return self.cache_format % {"scope": self.scope, "ident": request.user.pk}

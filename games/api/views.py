@@ -13,6 +13,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import HttpResponse
 from drf_spectacular.utils import (
@@ -33,7 +34,7 @@ from engine.errors import EngineError, FormatError
 from engine.formats.mat import read_mat
 from engine.formats.matlog import replay_record
 from games import selectors, services
-from games.access import Actor, is_director, new_entry_token, revoke_entry_token
+from games.access import Actor, directs_beyond_creation, is_director, new_entry_token, revoke_entry_token
 from games.analysis.selectors import player_pr_history
 from games.analysis.service import AnalysisRefusedError, request_analysis
 from games.api import serializers as s
@@ -47,6 +48,7 @@ from games.api.auth import (
 from games.api.exceptions import ApiError, JsonErrors
 from games.api.history import answer_state
 from games.api.schema import EntryTokenScheme  # noqa: F401  (registers the extension)
+from games.api.throttles import AnalysisRequestThrottle
 from games.errors import ApplicationError, ErrorCode
 from games.export import match_file
 from games.hooks import import_target
@@ -172,7 +174,7 @@ class MatchListCreateApi(generics.ListAPIView):
         return matches
 
     def post(self, request: Request) -> Response:
-        match = services.start_match(**_valid(s.MatchInput, request.data), created_by=request.user)
+        match = services.start_match(**_valid(s.MatchInput, request.data, user=request.user), created_by=request.user)
         return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
 
 
@@ -559,7 +561,9 @@ class MatchImportApi(APIView):
         if replay.fault is not None:
             raise _invalid_log(replay.fault.message, replay.fault.as_dict())
         source = os.path.basename(upload.name or "")[:200]
-        match = services.import_log(replay, source=source, created_by=request.user, attach=attach)
+        # A .mat can name anyone: only staff's imports take the existing player of a name (services.import_matches).
+        by_name = bool(request.user.is_staff)
+        match = services.import_log(replay, source=source, created_by=request.user, attach=attach, by_name=by_name)
         return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
 
 
@@ -599,28 +603,53 @@ class MatchAnalysisApi(APIView):
         analysis = MatchAnalysis.objects.filter(match=match).select_related("match").first()
         if analysis is None:
             raise ApplicationError(ErrorCode.NOT_FOUND, f"match {match_id} has not been analysed: a director can ask")
-        analysis = (
-            MatchAnalysis.objects.select_related("match")
-            .prefetch_related("decisions", Prefetch("players", PlayerAnalysis.objects.select_related("player")))
-            .get(pk=analysis.pk)
-        )
-        return Response(s.MatchAnalysisSerializer(analysis).data)
+        return Response(s.MatchAnalysisSerializer(_analysis_with_figures(analysis.pk)).data)
+
+    def get_throttles(self) -> list[Any]:
+        return [*super().get_throttles(), AnalysisRequestThrottle()]
 
     @extend_schema(
         summary="Ask for the match to be analysed (again, if its log changed or at another depth)",
+        description=(
+            "One request per match is pending at a time: asking again while it waits replaces its depth. A depth "
+            "above the site's (`ANALYSIS_PLIES`) is for staff and the directors of an event the match belongs to. "
+            "The 202 answer is the request (`status` pending, `requested_plies`, `current` false) without the "
+            "figures of an earlier analysis; a 200 says the analysis asked for is done already (with its figures)."
+        ),
         request=s.AnalysisRequestInput,
-        responses={202: s.MatchAnalysisSerializer, **s.ERROR_RESPONSES},
+        responses={
+            202: s.MatchAnalysisSerializer,
+            200: OpenApiResponse(s.MatchAnalysisSerializer, description="already done, of the log as it stands"),
+            **s.ERROR_RESPONSES,
+        },
     )
     def post(self, request: Request, match_id: int) -> Response:
         match = _directed_match(request, match_id)
-        data = s.AnalysisRequestInput(data=request.data)
-        data.is_valid(raise_exception=True)
+        plies = _valid(s.AnalysisRequestInput, request.data).get("plies")
+        if plies is not None and plies > settings.ANALYSIS_PLIES and not directs_beyond_creation(request.user, match):
+            raise ApplicationError(
+                ErrorCode.FORBIDDEN,
+                f"an analysis deeper than {settings.ANALYSIS_PLIES} plies (this site's depth) is for staff and the "
+                "directors of an event this match belongs to: leave out plies to have it analysed at the site's depth",
+            )
         try:
-            analysis = request_analysis(match.pk, plies=data.validated_data.get("plies"))
+            analysis = request_analysis(match.pk, plies=plies)
         except AnalysisRefusedError as exc:
             raise ApplicationError(ErrorCode.CONFLICT, str(exc)) from exc
         analysis.refresh_from_db()
-        return Response(s.MatchAnalysisSerializer(analysis).data, status=status.HTTP_202_ACCEPTED)
+        if analysis.status != MatchAnalysis.Status.PENDING:  # done already at that depth: nothing was queued
+            analysis = _analysis_with_figures(analysis.pk)
+            return Response(s.MatchAnalysisSerializer(analysis).data)
+        answer = s.MatchAnalysisSerializer(analysis, context={"request_only": True}).data
+        return Response(answer, status=status.HTTP_202_ACCEPTED)
+
+
+def _analysis_with_figures(pk: int) -> MatchAnalysis:
+    return (
+        MatchAnalysis.objects.select_related("match")
+        .prefetch_related("decisions", Prefetch("players", PlayerAnalysis.objects.select_related("player")))
+        .get(pk=pk)
+    )
 
 
 class PlayerAnalysisListApi(generics.ListAPIView):

@@ -9,7 +9,8 @@
  *   offered. Undo takes back the last step. The play so far is written into the notation field, and a complete
  *   play is the engine's own notation, so "Submit" records exactly the legal play the taps describe.
  * - Each form is sent once: its buttons are disabled once it is submitted (the server's idempotency key makes a
- *   second request harmless anyway).
+ *   second request harmless anyway). The match's own forms are sent by static/js/entry-outbox.js, which keeps
+ *   them on the phone while the network is down; this guard is for the panels' forms.
  *
  * No inline script and no eval: the page runs under a Content-Security-Policy of script-src 'self'.
  */

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from engine import Position, legal_plays
-from engine.formats.gnubg_id import decode_position_id, encode_position_id
+from engine.gnubg_id import decode_position_id, encode_position_id
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parent / "data"

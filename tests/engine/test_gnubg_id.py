@@ -1,4 +1,4 @@
-"""GNU Backgammon Position ID and Match ID codecs (engine/formats/gnubg_id.py; FORMATS.md sections 3, 4)."""
+"""GNU Backgammon Position ID and Match ID codecs (engine/gnubg_id.py; FORMATS.md sections 3, 4)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from engine import gnubg_id
 from engine.errors import InvalidPositionError, NotationError
-from engine.formats import gnubg_id
-from engine.formats.gnubg_id import (
+from engine.gnubg_id import (
     MatchIdFields,
     decode_match_id,
     decode_position_id,

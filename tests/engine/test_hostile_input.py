@@ -1,5 +1,6 @@
 """Hostile input: arbitrary text and mutated real match logs never make the readers raise anything but the
-engine's own errors, and never hang (Hypothesis's deadline bounds the time of every example).
+engine's own errors, and never hang (a hang never ends and CI's job times out; no deadline is set on an example,
+whose time depends on the machine's load).
 
 Covered: the .mat reader and replayer (and the contract-B report built on them), the play-notation parser, GNU
 Backgammon Position and Match IDs, XGIDs.
@@ -12,20 +13,20 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Position
 from engine.errors import EngineError
 from engine.formats.check import check_text
-from engine.formats.gnubg_id import decode_match_id, decode_position_id
 from engine.formats.mat import read_mat
 from engine.formats.matlog import replay_record
 from engine.formats.xgid import parse_xgid
+from engine.gnubg_id import decode_match_id, decode_position_id
 from engine.notation import parse_hops, parse_play
 from tests.engine.corpus import CORPUS
 
-BOUNDED = settings(max_examples=300, deadline=2000, suppress_health_check=[HealthCheck.too_slow])
+BOUNDED = settings(max_examples=300)  # no deadline, too_slow off: the suite's profile (tests/conftest.py)
 MAT_ALPHABET = st.sampled_from(
     list("0123456789 :/*()-\n\t\r;[]\"'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ?é")
 )

@@ -12,7 +12,7 @@ import pytest
 from engine import BAR, OFF, AmbiguousPlayError, IllegalPlayError, NotationError, Play, Position, legal_plays
 from engine.errors import EngineError
 from engine.notation import format_play, parse_hops, parse_play
-from engine.variants import WAITING
+from engine.types import WAITING
 
 ALL_ROLLS = [(d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1)]
 START = Position.initial()
@@ -312,3 +312,12 @@ def test_error_kinds_are_engine_errors_and_distinct() -> None:
     assert issubclass(IllegalPlayError, EngineError)
     assert issubclass(AmbiguousPlayError, EngineError)
     assert not issubclass(IllegalPlayError, NotationError)
+
+
+def test_format_play_doctests() -> None:
+    """format_play lives with the play it writes (engine/moves.py); its examples hold."""
+    import doctest
+
+    from engine import moves
+
+    assert doctest.testmod(moves).failed == 0

@@ -33,7 +33,8 @@ from engine.errors import EngineError
 from engine.game import Phase as GamePhase
 from engine.match import MatchState
 from engine.notation import parse_play
-from engine.variants import ACEY_DEUCEY, ACEY_DEUCEY_ENTER_ALL, WAITING, Variant
+from engine.types import WAITING
+from engine.variants import ACEY_DEUCEY, ACEY_DEUCEY_ENTER_ALL, Variant
 from tests.engine.reference import reference_results
 
 VARIANTS = (STANDARD, NACKGAMMON, ACEY_DEUCEY, ACEY_DEUCEY_ENTER_ALL)

@@ -12,7 +12,8 @@ from engine import BAR, NACKGAMMON, STANDARD, Position, ResultKind, legal_plays
 from engine.actions import ChooseDouble, Double, Move, OpeningRoll, Roll
 from engine.errors import IllegalActionError, InvalidPositionError
 from engine.game import GameState, Phase
-from engine.variants import ACEY_DEUCEY, ACEY_DEUCEY_ENTER_ALL, WAITING, Variant, get_variant
+from engine.types import WAITING
+from engine.variants import ACEY_DEUCEY, ACEY_DEUCEY_ENTER_ALL, Variant, get_variant
 from tests.engine.reference import reference_results
 
 ALL_ROLLS = [(d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1)]

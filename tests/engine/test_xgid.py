@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from engine.errors import InvalidPositionError, NotationError
 from engine.formats import xgid as xgid_module
-from engine.formats.gnubg_id import MatchIdFields, decode_match_id, decode_position_id
 from engine.formats.xgid import XGID, format_xgid, parse_xgid, xgid_to_gnubg
+from engine.gnubg_id import MatchIdFields, decode_match_id, decode_position_id
 
 Side = tuple[int, ...]
 

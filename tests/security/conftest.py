@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from django.apps import apps
 from django.db import connection
+from django.db.models import Q
 
 from games import services as games
 from games.access import SYSTEM, Actor, new_entry_token, revoke_entry_token, token_text
@@ -21,7 +22,7 @@ from games.models import EntryToken, Match
 from tests.tournaments.api.support import enter_result
 from tests.tournaments.conftest import eager_tasks  # noqa: F401 (an autouse fixture)
 from tournaments import services
-from tournaments.models import Division, Event, Pairing
+from tournaments.models import Club, Division, Event, Pairing
 
 #: The apps whose rows a request may write (plus the users and their API tokens).
 WRITABLE_APPS = ("games", "tournaments", "auth", "authtoken")
@@ -65,6 +66,7 @@ class World:
       confirmation of side 1.
     - ``reg``: a 4-player Swiss still registering.
     - ``money``: a money session started by dora outside the event.
+    - ``club``: a club directed by dora (the event is not one of its events).
 
     ``links[(match, side)]`` are live entry links, ``revoked[(match, side)]`` revoked ones.
     """
@@ -79,6 +81,7 @@ class World:
     links: dict[tuple[str, int], EntryToken] = field(default_factory=dict)
     revoked: dict[tuple[str, int], EntryToken] = field(default_factory=dict)
     spare_link: EntryToken | None = None
+    club: Club | None = None
 
     def match(self, key: str) -> Match:
         return Match.objects.get(pk=self.matches[key].pk)
@@ -91,6 +94,13 @@ class World:
 
     def revoked_text(self, key: str, side: int) -> str:
         return token_text(self.revoked[(key, side)])
+
+
+def director_result(pairing: Pairing, director: Actor) -> None:
+    """The director enters side 0's win of a 1-point scoresheet match, and the division is synced."""
+    match = Match.objects.get(pk=pairing.match_id)
+    games.record_game_result(match.pk, actor=director, winner=0, kind=1, expected_seq=match.seq)
+    services.sync_division(pairing.division_id)
 
 
 @pytest.fixture
@@ -122,16 +132,31 @@ def world(request: pytest.FixtureRequest, django_user_model: Any) -> World:
     assert awaiting.confirmation == Pairing.Confirmation.AWAITING and awaiting.confirmation_side == 1
 
     reg = new_division("swiss", 4, event=event)
+
+    # A 4-player Swiss whose round 1 is over and round 2 paired: "earlier" is a round-1 match, "next" the round-2
+    # pairing of its side-0 player (his next match, entered from "Your next match" by the phone holding his link).
+    later = services.start_division(
+        new_division("swiss", 4, event=event, entry_mode="scoresheet", match_length=1, rounds_planned=2), actor=as_dora
+    )
+    round_1 = list(Pairing.objects.filter(division=later).order_by("board"))
+    for board in round_1:
+        director_result(board, as_dora)
+    services.pair_next_round(later, actor=as_dora)
+    earlier = round_1[0]
+    following = Pairing.objects.get(
+        Q(entry_a=earlier.entry_a_id) | Q(entry_b=earlier.entry_a_id), division=later, round__number=2
+    )
     money = games.start_match(
         player1=games.create_player(display_name="Mona"),
         player2=games.create_player(display_name="Nils"),
         length=0,
         created_by=dora,
     )
-    pairings = {"live": live, "fresh": fresh, "other": other, "sheet": awaiting}
+    pairings = {"live": live, "fresh": fresh, "other": other, "sheet": awaiting, "earlier": earlier, "next": following}
     matches = {key: Match.objects.get(pk=p.match_id) for key, p in pairings.items()}
     matches["money"] = money
     found = World(event, moves, sheet, reg, pairings, matches, users)
+    found.club = services.create_club(actor=as_dora, name="Oslo BK")
     for key, match in matches.items():
         for side in (0, 1):
             found.links[(key, side)] = new_entry_token(match, side)

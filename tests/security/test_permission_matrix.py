@@ -91,6 +91,8 @@ API_MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("tournaments_api:entry-check-in", "POST"):     (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:entry-seed", "POST"):         (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:entry-withdraw", "POST"):     (401, 403, 403, 403, 403, 403, 403, 200, 200),
+    ("tournaments_api:entry-payment", "POST"):      (401, 403, 403, 403, 403, 403, 403, 200, 200),
+    ("tournaments_api:division-money", "POST"):     (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:division-start", "POST"):     (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:division-pair-next-round", "POST"): (401, 403, 403, 403, 403, 403, 403, 409, 409),
     ("tournaments_api:division-close-lc", "POST"):  (401, 403, 403, 403, 403, 403, 403, 409, 409),
@@ -106,6 +108,10 @@ API_MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("tournaments_api:pairing-dispute", "POST"):    (401, 403, 200, 403, 403, 403, 403, 403, 403),
     ("tournaments_api:pairing-forfeit", "POST"):    (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:pairing-penalty", "POST"):    (401, 403, 403, 403, 403, 403, 403, 200, 200),
+    ("tournaments_api:event-master-points", "POST"): (401, 403, 403, 403, 403, 403, 403, 200, 200),
+    ("tournaments_api:club-list", "POST"):          (401, 201, 401, 401, 401, 403, 201, 201, 201),
+    ("tournaments_api:club-directors", "POST"):     (401, 403, 403, 403, 403, 403, 403, 204, 204),
+    ("tournaments_api:club-roster", "POST"):        (401, 403, 403, 403, 403, 403, 403, 201, 201),
 }  # fmt: skip
 
 # Director pages: login first (an entry link kept in the session is no login); another event is a 403 page (it is
@@ -144,6 +150,8 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("director:division", "POST swap"):             (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "POST forfeit"):          (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "POST payouts"):          (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
+    ("director:division", "POST money"):            (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
+    ("director:division", "POST pay"):              (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:match", "GET"):                      (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
     ("director:match", "POST confirm"):             (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:match", "POST forfeit"):             (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
@@ -164,6 +172,8 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("director:final-standings", "POST"):           (LOGIN, 405, LOGIN, LOGIN, LOGIN, LOGIN, 405, 405, 405),
     ("director:payouts-csv", "GET"):                (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
     ("director:payouts-csv", "POST"):               (LOGIN, 405, LOGIN, LOGIN, LOGIN, LOGIN, 405, 405, 405),
+    ("director:cash-sheet", "GET"):                 (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
+    ("director:cash-sheet", "POST"):                (LOGIN, 405, LOGIN, LOGIN, LOGIN, LOGIN, 405, 405, 405),
     # Entry pages: for whoever holds a side of the match (a link opened in this browser, or a player's account);
     # the match's directors and staff enter for either side without a link. /play/<token>/ opens the caller's link
     # (a forged one for callers without a link); a refused link is redirected (303) to /play/refused/, a 403 page
@@ -174,6 +184,9 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("entry:match", "POST roll"):                   (403, 403, 303, 403, 403, 403, 403, 303, 303),
     ("entry:live", "GET"):                          (403, 403, 200, 200, 403, 403, 403, 200, 200),
     ("pairing_entry:next", "GET"):                  (403, 403, 200, 200, 200, 403, 403, 403, 403),
+    # "Enter this match" on "Your next match": only the phone holding the player's earlier link takes the next
+    # match's link (own: the earlier match's link of that player; other: his opponent's, who does not play it).
+    ("pairing_entry:enter", "POST"):                (403, 403, 303, 403, 403, 403, 403, 403, 403),
     ("pairing_entry:confirm", "POST"):              (403, 403, 303, 403, 403, 403, 403, 303, 303),
     ("pairing_entry:dispute", "POST"):              (403, 403, 303, 403, 403, 403, 403, 403, 403),
 }  # fmt: skip
@@ -302,6 +315,10 @@ API_CALLS: dict[tuple[str, str], Call] = {
     ("tournaments_api:entry-check-in", "POST"): Call("live", _entry_api("entry-check-in")),
     ("tournaments_api:entry-seed", "POST"): Call("live", _entry_api("entry-seed"), lambda w: {"seed": 1}),
     ("tournaments_api:entry-withdraw", "POST"): Call("live", _entry_api("entry-withdraw"), lambda w: {"reason": "ill"}),
+    ("tournaments_api:entry-payment", "POST"): Call("live", _entry_api("entry-payment"), lambda w: {"fee": "cash"}),
+    ("tournaments_api:division-money", "POST"): Call(
+        "live", _division_api("division-money", "reg"), lambda w: {"entry_fee": 5, "house_share": 10}
+    ),
     ("tournaments_api:division-start", "POST"): Call("live", _division_api("division-start", "reg")),
     ("tournaments_api:division-pair-next-round", "POST"): Call(
         "live", _division_api("division-pair-next-round", "moves")
@@ -342,6 +359,22 @@ API_CALLS: dict[tuple[str, str], Call] = {
         _pairing_api("pairing-penalty", "fresh"),
         lambda w: {"against": _player_of(w, "fresh"), "points": 1, "reason": "slow play"},
     ),
+    ("tournaments_api:event-master-points", "POST"): Call(
+        "live",
+        lambda w: reverse("tournaments_api:event-master-points", args=[w.event.slug]),
+        lambda w: {"event_weight": 0.5},
+    ),
+    ("tournaments_api:club-list", "POST"): Call("live", lambda w: "/api/clubs/", lambda w: {"name": "New club"}),
+    ("tournaments_api:club-directors", "POST"): Call(
+        "live",
+        lambda w: reverse("tournaments_api:club-directors", args=[w.club.slug]),  # type: ignore[union-attr]
+        lambda w: {"username": "stan"},
+    ),
+    ("tournaments_api:club-roster", "POST"): Call(
+        "live",
+        lambda w: reverse("tournaments_api:club-roster", args=[w.club.slug]),  # type: ignore[union-attr]
+        lambda w: {"name": "Newcomer"},
+    ),
 }
 
 
@@ -349,7 +382,7 @@ def _page(name: str, division: str = "", key: str = "") -> Callable[[World], str
     def url(w: World) -> str:
         if name == "home":
             return reverse("director:home")
-        if name in ("event", "event-venue-live"):
+        if name in ("event", "event-venue-live", "cash-sheet"):
             return reverse(f"director:{name}", args=[w.event.slug])
         found = getattr(w, division)
         if name == "match":
@@ -436,6 +469,12 @@ PAGE_CALLS: dict[tuple[str, str], Call] = {
     ("director:division", "POST end-swiss"): Call("live", _page("division", "moves"), _form("end-swiss")),
     ("director:division", "POST unpair"): Call("live", _page("division", "moves"), _form("unpair")),
     ("director:division", "POST repair"): Call("live", _page("division", "moves"), _form("repair")),
+    ("director:division", "POST money"): Call(
+        "live", _page("division", "moves"), _form("money", entry_fee="5", side_pool_fee="10")
+    ),
+    ("director:division", "POST pay"): Call(
+        "live", _page("division", "reg"), _form("pay", lambda w: _reg_entry(w).pk, fee="transfer")
+    ),
     ("director:division", "POST payouts"): Call(
         "live", _page("division", "moves"), _form("payouts", mode="amount", ties="split", main="30, 20")
     ),
@@ -498,6 +537,8 @@ PAGE_CALLS: dict[tuple[str, str], Call] = {
     ("director:final-standings", "POST"): Call("live", _page("final-standings", "moves")),
     ("director:payouts-csv", "GET"): Call("live", _page("payouts-csv", "moves")),
     ("director:payouts-csv", "POST"): Call("live", _page("payouts-csv", "moves")),
+    ("director:cash-sheet", "GET"): Call("live", _page("cash-sheet")),
+    ("director:cash-sheet", "POST"): Call("live", _page("cash-sheet")),
     ("entry:exchange", "GET"): Call("live", lambda w: ""),  # the caller's own link: see _request
     ("entry:refused", "GET"): Call("live", lambda w: reverse("entry:refused")),
     ("entry:match", "GET"): Call("live", lambda w: reverse("entry:match", args=[w.matches["live"].pk]), side=1),
@@ -509,6 +550,9 @@ PAGE_CALLS: dict[tuple[str, str], Call] = {
     ),
     ("entry:live", "GET"): Call("live", lambda w: reverse("entry:live", args=[w.matches["live"].pk]), side=1),
     ("pairing_entry:next", "GET"): Call("live", lambda w: reverse("pairing_entry:next")),
+    ("pairing_entry:enter", "POST"): Call(
+        "earlier", lambda w: reverse("pairing_entry:enter", args=[w.pairings["next"].pk])
+    ),
     ("pairing_entry:confirm", "POST"): Call(
         "sheet", lambda w: reverse("pairing_entry:confirm", args=[w.pairings["sheet"].pk]), side=1
     ),

@@ -10,8 +10,10 @@ import pytest
 from rest_framework.test import APIClient
 
 from games import services as games
-from games.access import new_entry_token, token_text
+from games.access import Actor, new_entry_token, token_text
+from games.models import Match
 from tournaments import services
+from tournaments.models import Entry
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
@@ -117,3 +119,43 @@ def test_a_player_only_in_private_events_is_hidden_from_who_may_not_see_them(
         client.force_authenticate(user)
         assert _names(client, "hanna") == {"Hanna Free", "Hidden Hanna"}, who
         assert client.get(f"/api/players/{hanna.pk}/").status_code == 200, who
+
+
+def test_a_match_cannot_be_started_with_players_one_may_not_see(
+    private_event_players: dict[str, Any], director: Any, django_user_model: Any
+) -> None:
+    """A plain user starting a match with players entered only in a private event would publish their names on the
+    new match's pages: they are refused exactly as an id that does not exist is (nothing tells them apart)."""
+    hanna, free = private_event_players["hanna"], private_event_players["free"]
+    eve = APIClient()
+    eve.force_authenticate(django_user_model.objects.create_user(username="eve", password=None))
+    hidden = eve.post("/api/matches/", {"player1": hanna.pk, "player2": free.pk, "length": 1}, format="json")
+    missing = eve.post("/api/matches/", {"player1": 999999, "player2": free.pk, "length": 1}, format="json")
+    assert hidden.status_code == missing.status_code == 400, hidden.json()
+    assert hidden.json()["message"] == missing.json()["message"].replace("999999", str(hanna.pk))
+    assert "Hidden Hanna" not in hidden.content.decode()
+    assert not Match.objects.exists()
+    # The event's director sees her and may start the match.
+    dora = APIClient()
+    dora.force_authenticate(director)
+    started = dora.post("/api/matches/", {"player1": hanna.pk, "player2": free.pk, "length": 1}, format="json")
+    assert started.status_code == 201, started.json()
+
+
+def test_a_player_one_may_not_see_cannot_be_entered_by_id_in_another_event(
+    private_event_players: dict[str, Any], django_user_model: Any
+) -> None:
+    """The same for an entry: a director of another event entering a hidden player by id learns nothing."""
+    cora = django_user_model.objects.create_user(username="cora", password=None)
+    event = services.create_event(actor=Actor(user=cora), name="Cora's night")
+    division = services.create_division(
+        event, actor=Actor(user=cora), settings=services.DivisionSettings(name="Open", format="swiss", rounds_planned=3)
+    )
+    url = f"/api/events/{event.slug}/divisions/{division.slug}/entries/"
+    client = APIClient()
+    client.force_authenticate(cora)
+    hidden = client.post(url, {"player": private_event_players["hanna"].pk}, format="json")
+    missing = client.post(url, {"player": 999999}, format="json")
+    assert hidden.status_code == missing.status_code == 400, hidden.json()
+    assert "Hidden Hanna" not in hidden.content.decode()
+    assert not Entry.objects.filter(division=division).exists()

@@ -22,6 +22,7 @@ import re
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -371,6 +372,31 @@ def test_a_double_elimination_event_round_trips_losslessly(importer: Any) -> Non
     check_lossless(trip)
     pairings = [p for d in document(trip.first)["divisions"] for p in d["pairings"]]
     assert any(p["conditional"] for p in pairings) and any(p["confirmation"] == "confirmed" for p in pairings)
+
+
+def test_a_divisions_money_round_trips_with_its_payments(importer: Any) -> None:
+    """The fees, the side pool's table and who paid how (and a refund) travel with the event, amounts exactly."""
+    event = simulated("single", 4)
+    division = event.divisions.get()
+    division.entry_fee, division.side_pool_fee, division.house_share = Decimal("5.50"), Decimal(10), Decimal("12.5")
+    division.added_money, division.side_pool_prizes = Decimal(20), ["70", "30"]
+    division.save()
+    entries = list(division.entries.order_by("pk"))
+    Entry.objects.filter(pk=entries[0].pk).update(paid="cash", side_pool="transfer")
+    Entry.objects.filter(pk=entries[1].pk).update(paid="transfer", refunded=True)
+    trip = round_trip(event, importer)
+    check_lossless(trip)
+    copy = trip.imported.divisions.get()
+    assert (copy.entry_fee, copy.side_pool_fee, copy.house_share, copy.added_money, copy.side_pool_prizes) == (
+        Decimal("5.50"),
+        Decimal("10.00"),
+        Decimal("12.50"),
+        Decimal("20.00"),
+        ["70", "30"],
+    )
+    marks = list(copy.entries.order_by("pk").values_list("paid", "side_pool", "refunded"))
+    assert marks[:2] == [("cash", "transfer", False), ("transfer", "", True)]
+    assert document(trip.first)["divisions"][0]["entry_fee"] == "5.50"
 
 
 def test_a_swiss_into_a_knockout_round_trips_with_its_knockout_seeds(importer: Any) -> None:

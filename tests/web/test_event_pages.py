@@ -289,6 +289,7 @@ def test_the_pairings_of_a_running_elimination_with_consolation(client: Client, 
     assert scripts == [
         '<script src="/static/vendor/htmx/htmx.min.js" defer>',
         '<script src="/static/js/events.js" defer>',
+        '<script src="/static/js/connection.js" defer>',
     ]
     assert '<meta name="htmx-config"' in html
 
@@ -403,7 +404,7 @@ def test_the_division_page_links_each_round_to_a_page_with_its_table(
     live_one, live_two = round_url(division, "swiss", 1, live=True), round_url(division, "swiss", 2, live=True)
     assert f'hx-get="{live_one}" hx-trigger="every 5s" hx-swap="outerHTML"' in page
     first = client.get(live_one)
-    assert first.status_code == 200 and first["Cache-Control"] == "no-cache"
+    assert first.status_code == 200 and first["Cache-Control"] == "public, max-age=0, s-maxage=1"
     assert f'data-etag="{first["ETag"].replace(chr(34), "&quot;")}"' in page
     assert 'id="round"' in first.content.decode() and "Round 1 · 1-point matches" in first.content.decode()
     with django_assert_num_queries(1):
@@ -509,7 +510,7 @@ def test_a_live_part_answers_304_until_what_it_shows_changes(
     for part in ("standings", "pairings", "bracket"):
         first = client.get(live_url(division, part))
         assert first.status_code == 200 and first["ETag"].startswith('"')
-        assert first["Cache-Control"] == "no-cache"
+        assert first["Cache-Control"] == "public, max-age=0, s-maxage=1"
         tags[part] = first["ETag"]
         assert f'data-etag="{first["ETag"].replace(chr(34), "&quot;")}"' in first.content.decode()
         with django_assert_num_queries(1):

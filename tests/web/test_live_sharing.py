@@ -62,7 +62,7 @@ def test_spectators_share_a_part_without_a_query(director: Any, django_assert_nu
             same = Client().get(live_url(division, part))
             unchanged = Client().get(live_url(division, part), headers={"if-none-match": first["ETag"]})
         assert same.status_code == 200 and same.content == first.content and same["ETag"] == first["ETag"]
-        assert same["Cache-Control"] == "no-cache"
+        assert same["Cache-Control"] == "public, max-age=0, s-maxage=1"
         assert unchanged.status_code == 304 and unchanged["ETag"] == first["ETag"] and unchanged.content == b""
 
 

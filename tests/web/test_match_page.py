@@ -146,6 +146,7 @@ def test_the_page_has_no_inline_script_and_nothing_from_another_site(client: Cli
     assert scripts == [
         '<script src="/static/vendor/htmx/htmx.min.js" defer>',
         '<script src="/static/js/match-viewer.js" defer>',
+        '<script src="/static/js/connection.js" defer>',
     ]
     assert not re.search(r"""(src|href)=["'](https?:)?//""", html)
     assert ' hx-get="/matches/' in html and 'hx-trigger="every 3s"' in html
@@ -248,7 +249,7 @@ def test_live_answers_200_then_304_with_its_etag_and_200_again_after_a_write(
     first = client.get(url("match-live", match))
     assert first.status_code == 200
     etag = first["ETag"]
-    assert etag.startswith('"') and first["Cache-Control"] == "no-cache"
+    assert etag.startswith('"') and first["Cache-Control"] == "public, max-age=0, s-maxage=1"
     assert f'data-etag="{etag.replace(chr(34), "&quot;")}"' in first.content.decode()
     with django_assert_num_queries(1):
         again = client.get(url("match-live", match), HTTP_IF_NONE_MATCH=etag)

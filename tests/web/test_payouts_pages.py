@@ -74,7 +74,7 @@ def test_the_printed_standings_and_the_csv_show_the_prizes(finished: Division, d
     answer = client.get(manage(finished) + "payouts.csv")
     assert answer["Content-Type"].startswith("text/csv") and "payouts.csv" in answer["Content-Disposition"]
     lines = list(csv.reader(io.StringIO(answer.content.decode())))
-    assert lines[0] == ["rank", "player", "Place", "Consolation place", "Prize"]
+    assert lines[0] == ["rank", "player", "place", "consolation place", "prize"]
     assert lines[1] == ["1", "P01", "1", "", "166.66"]
     assert ["3", "P03", "3-4", "", "33.33"] in lines and lines[-1] == ["Prize: 0.02 left over by rounding to cents."]
 
@@ -112,7 +112,7 @@ def test_the_players_list_of_a_finished_division_names_its_winners(finished: Div
 
     assert status_of("P01") == "champion", "the main draw's winner"
     assert status_of("P05") == "consolation winner"
-    assert status_of("P02") == "eliminated"
+    assert status_of("P02") == "finished 2nd"  # his place, not "eliminated"
 
 
 def test_best_says_on_the_page_what_it_pays_beyond_the_table(finished: Division, director: Any) -> None:
@@ -139,3 +139,17 @@ def test_prizes_shown_while_the_division_runs_say_so(
     stored = client.post(manage(division), form(main="60, 40", consolation=""))
     page = client.get(stored["Location"]).content.decode()
     assert "The division is still running: these are the prizes of the places as they stand now." in page
+
+
+def test_one_prize_per_player_is_ticked_on_the_form_and_said_under_the_table(finished: Division, director: Any) -> None:
+    """Main 5-8 are the consolation's players: ticked, each keeps his larger prize and the rest is said left over."""
+    client = director_client(director)
+    table = form(main="40, 20, 10, 10, 2, 2, 2, 2", consolation="5, 3, 1, 1", one_prize="on")
+    stored = client.post(manage(finished), table)
+    assert stored.status_code == 302
+    finished.refresh_from_db()
+    assert finished.payouts["one_prize"] is True
+    page = client.get(stored["Location"]).content.decode()
+    tick = page.split('name="payouts-one_prize"')[1].split(">")[0]
+    assert "checked" in tick, "the form shows the stored table"
+    assert "Prize: 40.00 left over, not paid to players who have a larger prize (one prize per player)." in page

@@ -104,7 +104,7 @@ def test_the_director_runs_a_swiss_into_a_knockout_from_the_pages(dora: Any) -> 
     printable = text_of(client.get(url + "final-standings/"))
     assert "3-4" in printable and "<td>50.00</td>" in printable
     lines = list(csv.reader(io.StringIO(text_of(client.get(url + "payouts.csv")))))
-    assert lines[0] == ["rank", "player", "Place", "Prize"]
+    assert lines[0] == ["rank", "player", "place", "prize"]
     rows = {line[1]: line for line in lines[1:] if len(line) == 4}
     places = sorted((line[2] for line in rows.values()), key=lambda place: int(place.split("-")[0]))
     assert places[:4] == ["1", "2", "3-4", "3-4"] and all(int(p.split("-")[0]) >= 5 for p in places[4:])

@@ -10,6 +10,7 @@ Every status is an enum of the schema, named in settings (``ENUM_NAME_OVERRIDES`
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django.core.validators import ProhibitNullCharactersValidator
@@ -21,7 +22,18 @@ from games.api import fields as strict
 from games.models import Match, Player
 from tournaments import services
 from tournaments.core import round_words
-from tournaments.models import Division, Entry, Event, Pairing, Rating, RatingChange, RatingList, Round, Standing
+from tournaments.models import (
+    Club,
+    Division,
+    Entry,
+    Event,
+    Pairing,
+    Rating,
+    RatingChange,
+    RatingList,
+    Round,
+    Standing,
+)
 from tournaments.services.followup import Sent
 from tournaments.standings.payouts import cents_text
 from tournaments.standings.tiebreakers import Tiebreak
@@ -57,6 +69,9 @@ class EventSerializer(serializers.ModelSerializer):
     rating_list = serializers.SlugRelatedField(
         read_only=True, allow_null=True, slug_field="slug", help_text="the rating list's slug, if any"
     )
+    club = serializers.SlugRelatedField(
+        read_only=True, allow_null=True, slug_field="slug", help_text="the club running it, if any"
+    )
 
     class Meta:
         model = Event
@@ -71,6 +86,8 @@ class EventSerializer(serializers.ModelSerializer):
             "public",
             "analyse_imported",
             "rating_list",
+            "points_weight",
+            "club",
             "created_at",
         )
         read_only_fields: tuple[str, ...] = fields
@@ -162,11 +179,14 @@ class DivisionSerializer(serializers.ModelSerializer):
             "double_round_robin",
             "drop_rounds",
             "last_chance_drop_rounds",
+            "walkover_as_bye",
             "last_chance_places",
             "last_chance_closed",
             "grand_final_reset",
             "auto_pair",
             "analyse_each_game",
+            "points_weight",
+            "points_places",
             "status",
             "standings_status",
             "standings_error",
@@ -189,7 +209,7 @@ class DivisionSerializer(serializers.ModelSerializer):
         return BYE_RULE
 
     @extend_schema_field(
-        serializers.BooleanField(
+        strict.BooleanField(
             allow_null=True,
             help_text="a running Swiss, to its directors: a correction changed the score groups the current round "
             "was paired on and none of its matches has started, so it can be paired again (swiss/repair/)",
@@ -203,7 +223,7 @@ class DivisionSerializer(serializers.ModelSerializer):
 
 class EventInput(serializers.Serializer):
     name = serializers.CharField(max_length=200)
-    slug = serializers.SlugField(
+    slug = strict.SlugField(
         max_length=100,
         required=False,
         allow_blank=True,
@@ -214,9 +234,24 @@ class EventInput(serializers.Serializer):
     time_zone = serializers.CharField(max_length=64, default="UTC", help_text="an IANA name such as Europe/Oslo")
     starts_on = serializers.DateField(required=False, allow_null=True, default=None)
     ends_on = serializers.DateField(required=False, allow_null=True, default=None)
-    public = serializers.BooleanField(default=True, help_text="spectators can follow it")
-    analyse_imported = serializers.BooleanField(
+    public = strict.BooleanField(default=True, help_text="spectators can follow it")
+    analyse_imported = strict.BooleanField(
         default=False, help_text="GNU Backgammon analyses each match imported into the event as it is imported"
+    )
+    points_weight = strict.FloatField(
+        min_value=0.01,
+        max_value=10,
+        default=1.0,
+        help_text="master points: the event's weight (1 for a main event, less for a club night)",
+    )
+    club = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Club.objects.all(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="the club running it (its directors only): its players come from the club's roster and it is "
+        "rated on the club's rating list",
     )
 
 
@@ -233,7 +268,7 @@ class DivisionInput(serializers.Serializer):
     """The fields of ``tournaments.services.DivisionSettings`` (the service checks how they fit together)."""
 
     name = serializers.CharField(max_length=100)
-    slug = serializers.SlugField(
+    slug = strict.SlugField(
         max_length=100, required=False, allow_blank=True, default="", help_text="made from the name if empty"
     )
     format = serializers.ChoiceField(choices=Division.Format.choices)
@@ -245,8 +280,8 @@ class DivisionInput(serializers.Serializer):
         default=None,
         help_text='per-round lengths: {"main:final": 11, "main:1": 5, "consolation": 5, "swiss:5": 9}',
     )
-    crawford = serializers.BooleanField(default=True)
-    casual = serializers.BooleanField(
+    crawford = strict.BooleanField(default=True)
+    casual = strict.BooleanField(
         default=False, help_text="no doubling cube and no gammons: every game is worth one point (beginners' events)"
     )
     variant = serializers.ChoiceField(choices=list(VARIANTS), default="standard")
@@ -278,14 +313,28 @@ class DivisionInput(serializers.Serializer):
         help_text="a Swiss into a knockout (swiss-knockout): the top 4, 8, 16 or 32 of the Swiss standings go into "
         "a seeded single elimination (0 for every other format)",
     )
-    double_round_robin = serializers.BooleanField(default=False)
+    double_round_robin = strict.BooleanField(default=False)
     drop_rounds = strict.IntegerField(min_value=0, max_value=20, required=False, allow_null=True, default=None)
     last_chance_drop_rounds = strict.IntegerField(min_value=0, max_value=20, default=1)
+    walkover_as_bye = strict.BooleanField(
+        default=False,
+        help_text="formats with a consolation: a main round-1 walkover (a forfeit, nothing played) counts like a bye "
+        "for entry into the consolation (its winner, beaten in his next match, enters it)",
+    )
     last_chance_places = strict.IntegerField(min_value=0, max_value=1024, default=0)
-    grand_final_reset = serializers.BooleanField(default=True)
-    auto_pair = serializers.BooleanField(default=False, help_text="Swiss: pair the next round when all results are in")
-    analyse_each_game = serializers.BooleanField(
+    grand_final_reset = strict.BooleanField(default=True)
+    auto_pair = strict.BooleanField(default=False, help_text="Swiss: pair the next round when all results are in")
+    analyse_each_game = strict.BooleanField(
         default=False, help_text="GNU Backgammon analyses each game of a match as it ends, not only the finished match"
+    )
+    points_weight = strict.FloatField(
+        min_value=0.01,
+        max_value=10,
+        default=1.0,
+        help_text="master points: the division's weight (USBGF: 1 open, 0.7 intermediate, 0.5 novice)",
+    )
+    points_places = strict.IntegerField(
+        min_value=1, max_value=1024, default=4, help_text="master points: how many places earn placement points"
     )
 
     def validate_round_lengths(self, value: dict[str, int] | None) -> dict[str, int] | None:
@@ -313,19 +362,32 @@ class EntrySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class EntryInput(serializers.Serializer):
-    """An existing player (``player``) or a new one (``name``, ``club``, ``country``)."""
+class PlayerChoiceInput(serializers.Serializer):
+    """An existing player (``player``) or one by name (``name``, ``club``, ``country``): in a club's event or roster,
+    the roster's player of that name, else a new one."""
 
     body_required = True  # one of the two (games.api.schema.AutoSchema)
 
-    player = strict.PrimaryKeyRelatedField(
-        queryset=Player.objects.all(), required=False, allow_null=True, default=None, help_text="an existing player"
-    )
+    player = strict.VisiblePlayerField(required=False, allow_null=True, default=None, help_text="an existing player")
     name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="", help_text="a new player")
-    club = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
-    country = serializers.RegexField(
-        r"^[A-Za-z]{2}$", required=False, allow_blank=True, default="", help_text="ISO 3166 alpha-2 code"
+    club = serializers.CharField(max_length=100, required=False, allow_blank=True, default="", help_text="as text")
+    country = strict.CountryField()
+    new_player = strict.BooleanField(
+        default=False,
+        help_text="a club's event or roster: the name is a new person, not one of the roster's players it is close "
+        "to (a close name is refused with player_to_choose and its candidates until the player or this is given)",
     )
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if (data["player"] is None) == (not data["name"].strip()):
+            raise serializers.ValidationError("give either an existing player's id or a new player's name")
+        return data
+
+
+class EntryInput(PlayerChoiceInput):
+    """An existing player (``player``) or a new one (``name``, ``club``, ``country``), with the entry's rating, seed
+    and last-chance place."""
+
     rating = strict.FloatField(
         required=False, allow_null=True, default=None, help_text="declared rating, used for seeding"
     )
@@ -333,11 +395,6 @@ class EntryInput(serializers.Serializer):
     place = serializers.CharField(
         max_length=40, required=False, allow_blank=True, default="", help_text="a last-chance place (late entry)"
     )
-
-    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
-        if (data["player"] is None) == (not data["name"].strip()):
-            raise serializers.ValidationError("give either an existing player's id or a new player's name")
-        return data
 
 
 class EntryImportInput(serializers.Serializer):
@@ -382,7 +439,7 @@ class ImportResultDoc(serializers.Serializer):
 
 
 class CheckInInput(serializers.Serializer):
-    present = serializers.BooleanField(default=True, help_text="false undoes a check-in")
+    present = strict.BooleanField(default=True, help_text="false undoes a check-in")
 
 
 class SeedInput(serializers.Serializer):
@@ -391,13 +448,88 @@ class SeedInput(serializers.Serializer):
 
 class WithdrawInput(serializers.Serializer):
     reason = serializers.CharField(max_length=MAX_REASON, required=False, allow_blank=True, default="")
+    refund = strict.BooleanField(
+        default=False, help_text="before the start only: the fees he paid go back to him and count in no pool"
+    )
+
+
+PAYMENT_METHODS = ["", "cash", "transfer"]
+
+
+class PaymentInput(serializers.Serializer):
+    """A payment marked at the door; a field left out leaves its mark as it is."""
+
+    fee = serializers.ChoiceField(
+        choices=PAYMENT_METHODS, required=False, help_text='how the entry fee was paid ("": not paid)'
+    )
+    side_pool = serializers.ChoiceField(
+        choices=PAYMENT_METHODS, required=False, help_text='how the side pool fee was paid ("": not in the side pool)'
+    )
+
+
+class PaymentSerializer(serializers.Serializer):
+    entry = serializers.IntegerField(source="pk", help_text="the entry's id")
+    name = serializers.CharField(source="player.display_name")
+    paid = serializers.ChoiceField(choices=PAYMENT_METHODS, help_text='how the entry fee was paid ("": not paid)')
+    side_pool = serializers.ChoiceField(choices=PAYMENT_METHODS, help_text='"": not in the side pool')
+    refunded = strict.BooleanField(help_text="withdrawn before the start and given the fees back")
+
+
+def _amount_field(help_text: str, *, most: str = "9999999.99") -> Any:
+    return strict.DecimalField(
+        min_value=Decimal(0),
+        max_value=Decimal(most),
+        max_digits=9,
+        decimal_places=2,
+        default=Decimal(0),
+        help_text=help_text,
+    )
+
+
+class MoneyInput(serializers.Serializer):
+    """A division's fees (all of them: what is left out is 0)."""
+
+    entry_fee = _amount_field("what each player pays to enter (0: free)")
+    side_pool_fee = _amount_field("an optional side pool's fee (0: no side pool)")
+    house_share = _amount_field("percent of the entry fees paid the club keeps", most="100")
+    added_money = _amount_field("money the club or a sponsor adds to the prize pool")
+    side_pool_prizes = serializers.ListField(
+        child=strict.DecimalField(min_value=Decimal(0), max_value=Decimal(100), max_digits=5, decimal_places=2),
+        max_length=64,
+        default=list,
+        help_text="the side pool's percentages by rank among its players, best first (empty: all to the best)",
+    )
+
+
+def _cents(help_text: str) -> Any:
+    return serializers.IntegerField(help_text=f"{help_text} (cents)")
+
+
+class MoneySerializer(serializers.Serializer):
+    """A division's fees, what its pools hold from the payments marked, its cash sheet's lines and each entry's
+    payment (its directors only)."""
+
+    division = serializers.CharField(help_text="the division's slug")
+    entry_fee = serializers.DecimalField(max_digits=9, decimal_places=2)
+    side_pool_fee = serializers.DecimalField(max_digits=9, decimal_places=2)
+    house_share = serializers.DecimalField(max_digits=5, decimal_places=2)
+    added_money = serializers.DecimalField(max_digits=9, decimal_places=2)
+    side_pool_prizes = serializers.ListField(child=serializers.CharField())
+    prize_pool = _cents("fees paid, less the refunds and the house share, plus the added money")
+    side_pool = _cents("side pool fees paid, less the refunds")
+    house = _cents("the house's share of the fees")
+    paid_in = _cents("fees and side pool fees received, refunded ones included")
+    refunded = _cents("given back to players who withdrew before the start")
+    paid_out = _cents("the prizes the standings pay now, side pool included")
+    left_over = _cents("what stays in the cash box once the added money is put in and refunds and prizes are paid")
+    payments = PaymentSerializer(many=True)
 
 
 # -- running a division ----------------------------------------------------------------------------------------------
 
 
 class StartInput(serializers.Serializer):
-    only_checked_in = serializers.BooleanField(
+    only_checked_in = strict.BooleanField(
         required=False,
         allow_null=True,
         default=None,
@@ -409,13 +541,13 @@ class SwapInput(serializers.Serializer):
     first = strict.IntegerField(min_value=1, help_text="an entry id")
     second = strict.IntegerField(min_value=1, help_text="an entry id")
     reason = serializers.CharField(max_length=MAX_REASON, help_text="shown on the pairing")
-    allow_rematch = serializers.BooleanField(
+    allow_rematch = strict.BooleanField(
         required=False, default=False, help_text="Swiss: swap even though it pairs two players who have met"
     )
 
 
 class PairRoundInput(serializers.Serializer):
-    allow_rematches = serializers.BooleanField(
+    allow_rematches = strict.BooleanField(
         required=False,
         default=False,
         help_text="when no rematch-free pairing exists, pair the fewest rematches (each board says so)",
@@ -562,7 +694,7 @@ class VenueTableSerializer(serializers.Serializer):
     number = serializers.IntegerField(source="table.number", help_text="numbered from 1 for the whole event")
     name = serializers.CharField(source="table.name", help_text='its name ("Feature table"), or "" for its number')
     label = serializers.CharField(source="table.label", help_text='how people name it: "Table 7", "Feature table"')
-    held = serializers.BooleanField(source="table.held", help_text="held back: a match goes to it only by hand")
+    held = strict.BooleanField(source="table.held", help_text="held back: a match goes to it only by hand")
     state = serializers.SerializerMethodField()
     division = serializers.CharField(
         source="pairing.division.slug", allow_null=True, default=None, help_text="the division of the match it holds"
@@ -595,7 +727,7 @@ class VenueSerializer(serializers.Serializer):
     first: earlier rounds first, the main flight before the consolation and the last chance, then the match waiting
     longest)."""
 
-    tables_given = serializers.BooleanField(
+    tables_given = strict.BooleanField(
         help_text="the director gave the tables (a count or named tables); false: as many as there are matches"
     )
     tables = VenueTableSerializer(source="seats", many=True)
@@ -622,7 +754,7 @@ class TablesInput(serializers.Serializer):
         },
         help_text='one table each, numbered from 1 in order: its name ("Feature table"), or "" for its number',
     )
-    as_needed = serializers.BooleanField(
+    as_needed = strict.BooleanField(
         required=False, help_text="true: as many tables as there are matches to play (the tables so far are kept)"
     )
 
@@ -761,7 +893,11 @@ class PayoutsInput(serializers.Serializer):
         help_text="the prize pool (needed for percentages)",
     )
     ties = serializers.ChoiceField(choices=PAYOUT_TIES, default="split")
-    published = serializers.BooleanField(default=False, help_text="show the payouts on the public standings")
+    published = strict.BooleanField(default=False, help_text="show the payouts on the public standings")
+    one_prize = strict.BooleanField(
+        default=False,
+        help_text="one prize per player: a player placed in the prizes of several flights is paid only the largest",
+    )
     flights = serializers.DictField(
         child=serializers.ListField(child=strict.DecimalField(), max_length=MAX_PAID_PLACES),
         default=dict,
@@ -771,7 +907,7 @@ class PayoutsInput(serializers.Serializer):
 
 class FlightSizeDoc(serializers.Serializer):
     players = serializers.IntegerField(help_text="the most players the flight can have")
-    known = serializers.BooleanField(
+    known = strict.BooleanField(
         help_text="false while who enters it is not yet known (`players` is then the most it can have)"
     )
     why = serializers.CharField(help_text="while not known: what it waits for")
@@ -792,7 +928,10 @@ class PayoutsSerializer(serializers.Serializer):
         help_text="the prize pool (null: none)",
     )
     ties = serializers.ChoiceField(choices=PAYOUT_TIES, read_only=True)
-    published = serializers.BooleanField(read_only=True)
+    published = strict.BooleanField(read_only=True)
+    one_prize = strict.BooleanField(
+        read_only=True, help_text="a player placed in the prizes of several flights is paid only the largest"
+    )
     flights = serializers.DictField(
         child=serializers.ListField(
             child=serializers.DecimalField(max_digits=None, decimal_places=None, coerce_to_string=False)
@@ -920,3 +1059,122 @@ class PrRowSerializer(serializers.Serializer):
 class PrTableDoc(serializers.Serializer):
     min_decisions = serializers.IntegerField()
     rows = PrRowSerializer(many=True, help_text="by depth (plies), shallowest first, then best PR first")
+
+
+# -- master points -------------------------------------------------------------------------------------------------
+
+
+class MasterPointsDivisionSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    slug = serializers.CharField()
+    players = serializers.IntegerField(help_text="the field: the log2 of it sizes the placement points")
+    weight = serializers.FloatField(help_text="the division's weight (1 unless set)")
+    places_paid = serializers.IntegerField(help_text="how many places earn placement points")
+    finished = strict.BooleanField(help_text="false: the places are those so far")
+    standings_current = strict.BooleanField(help_text="false: the standings are being computed")
+
+
+class MasterPointsPlayerSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    division = serializers.CharField(help_text="the division's name")
+    place = serializers.IntegerField(allow_null=True, help_text='the best place of a shared one (3 for "3-4")')
+    places = serializers.CharField(allow_null=True, help_text='the place as shown, "3-4" when shared')
+    match_wins = serializers.IntegerField(help_text="matches won over the board (no byes, no forfeits)")
+    match_win_points = serializers.FloatField()
+    placement_points = serializers.FloatField()
+    total = serializers.FloatField()
+
+
+class MasterPointsSerializer(serializers.Serializer):
+    """An event's master points (the same object as ``manage.py master_points SLUG --json``)."""
+
+    event = serializers.CharField()
+    system = serializers.CharField()
+    event_weight = serializers.FloatField()
+    divisions = MasterPointsDivisionSerializer(many=True)
+    players = MasterPointsPlayerSerializer(many=True)
+
+
+class DivisionPointsInput(serializers.Serializer):
+    weight = serializers.FloatField(
+        min_value=0.01, max_value=10, help_text="USBGF: 1 open, 0.7 intermediate, 0.5 novice"
+    )
+    places_paid = strict.IntegerField(min_value=1, max_value=1024, default=4)
+
+
+class MasterPointsInput(serializers.Serializer):
+    event_weight = serializers.FloatField(
+        min_value=0.01, max_value=10, required=False, allow_null=True, default=None, help_text="unchanged if null"
+    )
+    divisions = serializers.DictField(
+        child=DivisionPointsInput(), required=False, default=dict, help_text="by division slug"
+    )
+
+
+# -- clubs ---------------------------------------------------------------------------------------------------------
+
+
+class ClubSerializer(serializers.ModelSerializer):
+    rating_list = serializers.CharField(
+        source="rating_list.slug", read_only=True, allow_null=True, help_text="its events' rating list"
+    )
+
+    class Meta:
+        model = Club
+        fields = ("slug", "name", "public", "rating_list", "created_at")
+        read_only_fields = fields
+
+
+class ClubInput(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    slug = serializers.SlugField(
+        max_length=100, required=False, allow_blank=True, default="", help_text="made from the name if empty"
+    )
+    public = strict.BooleanField(default=True, help_text="its page is public")
+
+
+class ClubEventSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Event
+        fields = ("slug", "name", "starts_on", "status")
+        read_only_fields = fields
+
+
+class ClubRatingSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.display_name")
+    rating = serializers.FloatField()
+    experience = serializers.IntegerField()
+    matches = serializers.IntegerField()
+
+
+class ClubChampionSerializer(serializers.Serializer):
+    event = serializers.CharField(source="event.slug")
+    division = serializers.CharField(source="division.slug")
+    division_name = serializers.CharField(source="division.name")
+    player = serializers.IntegerField(source="player.pk")
+    name = serializers.CharField(source="player.display_name")
+
+
+class ClubPageSerializer(serializers.Serializer):
+    """A club with its events to come and played, the top of its rating list and its recent champions."""
+
+    club = ClubSerializer()
+    upcoming = ClubEventSerializer(many=True)
+    recent = ClubEventSerializer(many=True)
+    ratings = ClubRatingSerializer(many=True)
+    champions = ClubChampionSerializer(many=True)
+
+
+class RosterPlayerSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="display_name")
+    events = serializers.IntegerField(read_only=True, default=0, help_text="the club's events he entered")
+
+    class Meta:
+        model = Player
+        fields = ("id", "name", "club", "country", "events")
+        read_only_fields = fields
+
+
+class RosterInput(PlayerChoiceInput):
+    """An existing player (``player``) or one by name: the roster's player named so, or a new one."""

@@ -11,13 +11,14 @@ lists; the other lists inside a division (entries, rounds, standings) are not: t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
@@ -25,7 +26,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.access import sides_of
-from games.api.auth import IsAuthenticatedOrEntryToken, actor_of, entry_token
+from games.api.auth import IsAuthenticatedOrEntryToken, ReadOpenWriteAuthenticated, actor_of, entry_token
 from games.api.parsers import JSONParser
 from games.api.schema import EntryTokenScheme  # noqa: F401  (registers the extension)
 from games.api.serializers import ErrorDoc
@@ -33,17 +34,21 @@ from games.errors import ApplicationError, ErrorCode
 from games.models import Player
 from games.selectors import players_visible_to
 from tournaments import selectors, services
-from tournaments.access import check_directs, directs_event
+from tournaments.access import check_directs, check_directs_club, directs_event
 from tournaments.api import serializers as s
-from tournaments.models import Division, Entry, Event, Pairing, RatingList
+from tournaments.models import Club, Division, Entry, Event, Pairing, RatingList
 from tournaments.selectors import api as reads
+from tournaments.selectors import clubs as club_reads
+from tournaments.selectors.money import division_cash
+from tournaments.selectors.points import SYSTEMS, master_points, points_report
 from tournaments.selectors.public import PrRow, pr_table
 from tournaments.selectors.venue import venue_of
+from tournaments.services import money
 from tournaments.services import payouts as payout_tables
 
 
-def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
+def _valid(serializer_class: type[serializers.Serializer], data: Any, **context: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data, context=context)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
 
@@ -61,11 +66,8 @@ _ERROR_TEXT = {
 }
 
 
-class ReadOrActor(IsAuthenticatedOrEntryToken):
+class ReadOrActor(ReadOpenWriteAuthenticated):
     """Anyone reads; a user or an entry-link holder writes (what he may write is the services' decision)."""
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        return request.method in permissions.SAFE_METHODS or super().has_permission(request, view)
 
 
 class HasEntryToken(permissions.BasePermission):
@@ -145,7 +147,7 @@ class EventListCreateApi(generics.ListAPIView):
     queryset = Event.objects.none()  # for the schema; get_queryset answers
 
     def get_queryset(self) -> QuerySet[Event]:
-        return selectors.events_visible_to(self.request.user).select_related("rating_list")
+        return selectors.events_visible_to(self.request.user).select_related("rating_list", "club")
 
     def post(self, request: Request) -> Response:
         event = services.create_event(actor=actor_of(request), **_valid(s.EventInput, request.data))
@@ -173,14 +175,21 @@ class EventDirectorAddApi(APIView):
     )
     def post(self, request: Request, event: str) -> Response:
         found = _event(request, event)
-        username = _valid(s.DirectorInput, request.data)["username"]
-        user = get_user_model().objects.filter(username=username).first()
         actor = actor_of(request)
-        if user is None:
-            check_directs(actor, found)  # only directors learn which usernames exist
-            raise serializers.ValidationError({"username": [f"there is no user {username!r}"]})
+        user = _director_to_add(request, lambda: check_directs(actor, found))
         services.add_director(found, actor=actor, user=user)
         return Response({"event": found.slug, "directors": reads.event_directors(found)})
+
+
+def _director_to_add(request: Request, check: Callable[[], None]) -> Any:
+    """The user named by a DirectorInput; an unknown name is told only to those ``check`` lets through (only
+    directors learn which usernames exist)."""
+    username = _valid(s.DirectorInput, request.data)["username"]
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        check()
+        raise serializers.ValidationError({"username": [f"there is no user {username!r}"]})
+    return user
 
 
 class EventQueueApi(APIView):
@@ -419,7 +428,9 @@ class EntryListCreateApi(APIView):
     )
     def post(self, request: Request, event: str, division: str) -> Response:
         found = _division(request, event, division)
-        entry = services.register_player(found, actor=actor_of(request), **_valid(s.EntryInput, request.data))
+        entry = services.register_player(
+            found, actor=actor_of(request), **_valid(s.EntryInput, request.data, user=request.user)
+        )
         return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
@@ -487,6 +498,64 @@ class EntryWithdrawApi(_EntryActionApi):
 
     def perform(self, entry: Entry, request: Request, data: dict[str, Any]) -> Entry:
         return services.withdraw_entry(entry, actor=actor_of(request), **data)
+
+
+class EntryPaymentApi(APIView):
+    permission_classes = (permissions.IsAuthenticated,)
+
+    @extend_schema(
+        summary="Mark how a player paid his entry fee or his side pool fee (its directors)",
+        request=s.PaymentInput,
+        responses={200: s.PaymentSerializer, **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, event: str, division: str, entry_id: int) -> Response:
+        entry = _entry(_division(request, event, division), entry_id)
+        data = _valid(s.PaymentInput, request.data)
+        done = money.mark_paid(entry, actor=actor_of(request), fee=data.get("fee"), side_pool=data.get("side_pool"))
+        return Response(s.PaymentSerializer(done).data)
+
+
+class DivisionMoneyApi(APIView):
+    permission_classes = (permissions.IsAuthenticated,)
+
+    @extend_schema(
+        summary="A division's fees, its pools, its cash sheet and who paid (its directors)",
+        responses={200: s.MoneySerializer, **_errors(401, 403, 404)},
+    )
+    def get(self, request: Request, event: str, division: str) -> Response:
+        found = _division(request, event, division)
+        check_directs(actor_of(request), found.event)
+        return _money_answer(found)
+
+    @extend_schema(
+        summary="Set a division's fees (refused whole, with what to change)",
+        request=s.MoneyInput,
+        responses={200: s.MoneySerializer, **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, event: str, division: str) -> Response:
+        found = _division(request, event, division)
+        data = _valid(s.MoneyInput, request.data)
+        stored = money.set_fees(found, actor=actor_of(request), settings=money.FeeSettings(**data))
+        return _money_answer(stored)
+
+
+def _money_answer(division: Division) -> Response:
+    sheet = division_cash(division)
+    pool = sheet.sheet.pool
+    body = {
+        "division": division.slug,
+        **{name: getattr(division, name) for name in ("entry_fee", "side_pool_fee", "house_share", "added_money")},
+        "side_pool_prizes": division.side_pool_prizes,
+        "prize_pool": pool.prize_pool,
+        "side_pool": pool.side_pool,
+        "house": pool.house,
+        "paid_in": sheet.sheet.paid_in,
+        "refunded": sheet.sheet.refunded,
+        "paid_out": sheet.sheet.paid_out,
+        "left_over": sheet.sheet.left_over,
+        "payments": division.entries.select_related("player").order_by("player__display_name"),
+    }
+    return Response(s.MoneySerializer(body).data)
 
 
 # -- rounds, pairings, standings -------------------------------------------------------------------------------------
@@ -581,6 +650,7 @@ class PayoutsApi(APIView):
             ties=data["ties"],
             published=data["published"],
             flights=flights,
+            one_prize=data["one_prize"],
         )
         return _payouts_answer(stored)
 
@@ -589,6 +659,118 @@ def _payouts_answer(division: Division) -> Response:
     sizes = {flight: asdict(size) for flight, size in payout_tables.flight_sizes(division).items()}
     body = {"division": division.slug, **payout_tables.stored_table(division), "sizes": sizes}
     return Response(s.PayoutsSerializer(body).data)
+
+
+class EventMasterPointsApi(APIView):
+    permission_classes = (ReadOrActor,)
+
+    @extend_schema(
+        summary="The event's master points (USBGF 2019): per player of its divisions, match wins and place",
+        parameters=[OpenApiParameter("system", str, enum=list(SYSTEMS), default=SYSTEMS[0])],
+        responses={200: s.MasterPointsSerializer, **_errors(400, 404)},
+    )
+    def get(self, request: Request, event: str) -> Response:
+        found = _event(request, event)
+        system = request.query_params.get("system", SYSTEMS[0])
+        if system not in SYSTEMS:
+            raise ApplicationError(
+                ErrorCode.INVALID_INPUT, f"unknown points system {system!r}: use {', '.join(SYSTEMS)}"
+            )
+        return Response(s.MasterPointsSerializer(points_report(master_points(found, system=system))).data)
+
+    @extend_schema(
+        summary="Set the weights of the event and of its divisions, and the places that earn placement points",
+        request=s.MasterPointsInput,
+        responses={200: s.MasterPointsSerializer, **_errors(400, 401, 403, 404)},
+    )
+    def post(self, request: Request, event: str) -> Response:
+        found = _event(request, event)
+        data = _valid(s.MasterPointsInput, request.data)
+        divisions = {slug: (d["weight"], d["places_paid"]) for slug, d in data["divisions"].items()}
+        found = services.set_points_weights(
+            found, actor=actor_of(request), weight=data["event_weight"], divisions=divisions
+        )
+        return Response(s.MasterPointsSerializer(points_report(master_points(found))).data)
+
+
+# -- clubs ---------------------------------------------------------------------------------------------------------
+
+
+def _club(request: Request, slug: str) -> Club:
+    club = club_reads.visible_club(request.user, slug)
+    if club is None:
+        raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no club {slug!r}")
+    return club
+
+
+class ClubListCreateApi(generics.ListAPIView):
+    permission_classes = (ReadOrActor,)
+    serializer_class = s.ClubSerializer
+    queryset = Club.objects.none()  # for the schema; get_queryset answers
+
+    def get_queryset(self) -> QuerySet[Club]:
+        return club_reads.clubs_visible_to(self.request.user).select_related("rating_list").order_by("name", "id")
+
+    @extend_schema(
+        summary="Create a club (with its rating list); you become its first director",
+        request=s.ClubInput,
+        responses={201: s.ClubSerializer, **_errors(400, 401, 409)},
+    )
+    def post(self, request: Request) -> Response:
+        club = services.create_club(actor=actor_of(request), **_valid(s.ClubInput, request.data))
+        return Response(s.ClubSerializer(club).data, status=status.HTTP_201_CREATED)
+
+
+class ClubDetailApi(APIView):
+    permission_classes = (permissions.AllowAny,)
+
+    @extend_schema(
+        summary="A club: its events to come and played, the top of its rating list, its recent champions",
+        responses={200: s.ClubPageSerializer, **_errors(404)},
+    )
+    def get(self, request: Request, club: str) -> Response:
+        page = club_reads.club_page(_club(request, club), request.user)
+        return Response(s.ClubPageSerializer(page).data)
+
+
+class ClubDirectorAddApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="Make a user a director of the club",
+        request=s.DirectorInput,
+        responses={204: None, **_errors(400, 401, 403, 404)},
+    )
+    def post(self, request: Request, club: str) -> Response:
+        found = _club(request, club)
+        actor = actor_of(request)
+        user = _director_to_add(request, lambda: check_directs_club(actor, found))
+        services.add_club_director(found, actor=actor, user=user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ClubRosterApi(APIView):
+    permission_classes = (ReadOrActor,)
+
+    @extend_schema(
+        summary="A club's roster: its players, each with the number of its events he entered",
+        responses={200: s.RosterPlayerSerializer(many=True), **_errors(404)},
+    )
+    def get(self, request: Request, club: str) -> Response:
+        return Response(s.RosterPlayerSerializer(club_reads.roster_of(_club(request, club)), many=True).data)
+
+    @extend_schema(
+        summary="Put a player on the roster (an existing one, the roster's player of that name, or a new one; a "
+        "name close to the roster's is refused with player_to_choose and its candidates)",
+        request=s.RosterInput,
+        responses={201: s.RosterPlayerSerializer, **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, club: str) -> Response:
+        found = _club(request, club)
+        data = _valid(s.RosterInput, request.data)
+        data["club_text"] = data.pop("club")
+        player = services.add_to_roster(found, actor=actor_of(request), **data)
+        return Response(s.RosterPlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
 # -- answering for a result, director decisions on a pairing ---------------------------------------------------------

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.variants import VARIANTS
 from games.models import Match
-from tournaments.models import KNOCKOUT_SIZES, Division, Entry
+from tournaments.models import KNOCKOUT_SIZES, Club, Division, Entry
 from tournaments.services import MAX_TABLES
 from tournaments.standings.tiebreakers import Tiebreak
 
@@ -89,6 +89,19 @@ class EventForm(forms.Form):
         required=False,
         help_text=_("GNU Backgammon analyses each .mat match imported into the event as it is imported."),
     )
+    club = forms.ModelChoiceField(
+        label=_("Club"),
+        queryset=Club.objects.none(),
+        required=False,
+        help_text=_("A club night: its players come from the club's roster and it is rated on the club's list."),
+    )
+
+    def __init__(self, *args: Any, clubs: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if clubs is None or not clubs.exists():
+            del self.fields["club"]  # a director of no club sees the form as before
+        else:
+            cast(forms.ModelChoiceField, self.fields["club"]).queryset = clubs
 
 
 class DivisionForm(forms.Form):
@@ -100,8 +113,9 @@ class DivisionForm(forms.Form):
         required=False,
         max_length=1000,
         help_text=_(
-            "Optional, comma-separated: <code>main:final=11, main:1=5, consolation=5, swiss:5=9</code>. "
-            "A round without a rule is played to the match length."
+            "Optional, comma-separated: <code>main:final=11, main:1=5, consolation=5, swiss:5=9</code>; a Swiss "
+            "into a knockout's rounds by their names on the pages: <code>knockout:semi-final=5, knockout:final=7"
+            "</code>. A round without a rule is played to the match length."
         ),
     )
     crawford = forms.BooleanField(label=_("Crawford rule"), required=False, initial=True)
@@ -147,7 +161,7 @@ class DivisionForm(forms.Form):
         coerce=int,
         initial=0,
         required=False,
-        empty_value=0,
+        empty_value=0,  # type: ignore[arg-type]  # an int field: no choice means no knockout
         help_text=_(
             "Swiss into a knockout only: after the Swiss rounds the top players of the standings go into a single "
             "elimination seeded by them (1 v 8, 2 v 7...); a tie at the cut line is broken by the tie-breaks."
@@ -159,6 +173,14 @@ class DivisionForm(forms.Form):
         min_value=1,
         max_value=20,
         help_text=_("Elimination with a consolation: the main rounds whose losers drop in (empty: the default)."),
+    )
+    walkover_as_bye = forms.BooleanField(
+        label=_("A round-1 walkover counts like a bye"),
+        required=False,
+        help_text=_(
+            "Elimination with a consolation: a player given his main round-1 match by forfeit (nothing played) who "
+            "loses his next match lost his first match played, and enters the consolation like a seed with a bye."
+        ),
     )
     last_chance_places = forms.IntegerField(
         label=_("Last-chance places"),
@@ -231,10 +253,28 @@ class RegisterForm(forms.Form):
         help_text=_("Once the division has started: the free place a late entry or a buy-back takes."),
     )
 
+    #: In a club's event, once a name close to the roster's was refused: the roster's player it is, or "new".
+    choice = forms.CharField(label=_("Who is it?"), required=False, widget=forms.HiddenInput)
+
     def __init__(self, *args: Any, last_chance: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not last_chance:
             del self.fields["place"]
+
+    def clean_choice(self) -> str:
+        choice = self.cleaned_data.get("choice", "").strip()
+        if choice and choice != "new" and not choice.isdigit():
+            raise forms.ValidationError(_("Choose one of the players offered, or a new player."))
+        return choice
+
+    def refused(self, code: str, extra: dict[str, Any]) -> None:
+        """A name close to the club's roster: offer its candidates and a new player, for the director to choose."""
+        if code != "player_to_choose":
+            return
+        name = self.data.get(self.add_prefix("name"), "")
+        offered = [(str(c["id"]), str(c["label"])) for c in extra.get("candidates", [])]
+        offered.append(("new", _("A new player: %(name)s") % {"name": " ".join(str(name).split())}))
+        self.fields["choice"].widget = forms.RadioSelect(choices=offered)
 
 
 class ImportForm(forms.Form):
@@ -288,6 +328,56 @@ class CheckInAllForm(forms.Form):
 
 class WithdrawForm(forms.Form):
     reason = _reason(help_text=_("Kept with the entry. A match of his not yet finished is forfeited."))
+    refund = forms.BooleanField(
+        label=_("Refund his fees"),
+        required=False,
+        help_text=_("What he paid goes back to him and counts in no pool (before the start only)."),
+    )
+
+    def __init__(self, *args: Any, refundable: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not refundable:
+            del self.fields["refund"]
+
+
+class PayForm(forms.Form):
+    """A payment marked at the door: how the entry fee (``fee``) or the side pool fee (``side``) was paid; empty
+    takes the mark back. A field not sent leaves its mark as it is."""
+
+    # Which ways of paying there are is the service's to say (services.money.mark_paid), in its words.
+    fee = forms.CharField(required=False, max_length=16, widget=forms.HiddenInput)
+    side = forms.CharField(required=False, max_length=16, widget=forms.HiddenInput)
+
+
+class MoneyForm(forms.Form):
+    """A division's fees (services.money.set_fees checks them and says what to change)."""
+
+    entry_fee = forms.CharField(label=_("Entry fee"), required=False, max_length=20, help_text=_("0 or empty: free."))
+    house_share = forms.CharField(
+        label=_("House share (%)"),
+        required=False,
+        max_length=20,
+        help_text=_("The part of the entry fees paid that the club keeps; 0 returns them all."),
+    )
+    added_money = forms.CharField(
+        label=_("Added money"), required=False, max_length=20, help_text=_("Given by the club or a sponsor.")
+    )
+    side_pool_fee = forms.CharField(
+        label=_("Side pool fee"),
+        required=False,
+        max_length=20,
+        help_text=_("An optional second fee; the side pool is returned whole to those in it. 0 or empty: none."),
+    )
+    side_pool_prizes = forms.CharField(
+        label=_("Side pool pays (%)"),
+        required=False,
+        max_length=200,
+        help_text=_("By rank among its players, best first, separated by commas: 70, 30. Empty: all to the best."),
+    )
+
+    def clean_side_pool_prizes(self) -> list[str]:
+        text = self.cleaned_data.get("side_pool_prizes") or ""
+        return [part.strip().removesuffix("%").strip() for part in text.split(",") if part.strip()]
 
 
 class SeedForm(forms.Form):
@@ -499,6 +589,11 @@ class PayoutsForm(forms.Form):
     )
     consolation = forms.CharField(label=_("Consolation"), required=False, max_length=2000)
     last_chance = forms.CharField(label=_("Last chance"), required=False, max_length=2000)
+    one_prize = forms.BooleanField(
+        label=_("One prize per player"),
+        required=False,
+        help_text=_("A player placed in the prizes of several flights is paid only the largest of them."),
+    )
     published = forms.BooleanField(
         label=_("Publish"), required=False, help_text=_("Show the payouts on the public standings.")
     )
@@ -509,3 +604,5 @@ class PayoutsForm(forms.Form):
         for name in PAYOUT_FLIGHT_FIELDS.values():
             if name not in shown:
                 del self.fields[name]
+        if len(shown) < 2:
+            del self.fields["one_prize"]  # one flight: one prize per player already

@@ -13,6 +13,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("<slug:event>/", views.event_page, name="event"),
     path("<slug:event>/live/venue/", views.event_venue_live, name="event-venue-live"),
+    path("<slug:event>/cash/", views.cash_sheet, name="cash-sheet"),
     path("<slug:event>/<slug:division>/", views.division_page, name="division"),
     path("<slug:event>/<slug:division>/match/<slug:key>/", views.match_page, name="match"),
     path("<slug:event>/<slug:division>/final-standings/", views.final_standings, name="final-standings"),

@@ -48,11 +48,13 @@ from games.models import Match
 from games.selectors import entry_words, open_correction_request
 from tournaments import selectors, services
 from tournaments.access import directs_event
-from tournaments.core import round_robin_lead, round_words
+from tournaments.core import has_fees, pool_of, round_robin_lead, round_words
 from tournaments.director import forms as f
 from tournaments.models import Division, Entry, Event, Pairing, Round
 from tournaments.pages import (
-    champion_titles,
+    TIEBREAK_COLUMNS,
+    correction_notes,
+    final_titles,
     place_columns,
     prize_cells,
     prize_columns,
@@ -60,7 +62,9 @@ from tournaments.pages import (
     tiebreak_name,
 )
 from tournaments.selectors import director as reads
+from tournaments.selectors.money import event_cash
 from tournaments.selectors.venue import Venue, venue_of
+from tournaments.services.money import FeeSettings, mark_paid, set_fees
 from tournaments.services.payouts import payout_flights, set_payouts, stored_table
 from tournaments.views import csv_cell
 
@@ -202,6 +206,8 @@ def _perform(page: Page, actions: dict[str, Action], done: str) -> HttpResponse 
         outcome = action.run(page, target, form.cleaned_data)
     except ApplicationError as exc:
         form.add_error(None, _refusal(exc.message))
+        if hasattr(form, "refused"):  # a form that offers a way out of the refusal (a player to choose)
+            form.refused(str(exc.code), exc.extra)
         return Failed(name, key, form, exc.status if 400 <= exc.status < 500 else 400)
     message, done = outcome if isinstance(outcome, tuple) else (outcome, done)
     messages.success(request, message)
@@ -247,7 +253,11 @@ def _create_event(page: Page, target: Any, data: dict[str, Any]) -> tuple[str, s
     return message, reverse("director:event", args=[event.slug])
 
 
-HOME_ACTIONS = {"create-event": Action(f.EventForm, _create_event)}
+HOME_ACTIONS = {
+    "create-event": Action(
+        f.EventForm, _create_event, options=lambda page, target: {"clubs": reads.directed_clubs(page.request.user)}
+    )
+}
 
 
 @director_page
@@ -450,6 +460,13 @@ def _tables_text(venue: Venue) -> str:
 
 
 def _register(page: Page, target: Any, data: dict[str, Any]) -> str:
+    choice = data.pop("choice", "")
+    if choice == "new":
+        data["new_player"] = True
+    elif choice:
+        data["player"] = reads.roster_choice(page.division_.event, int(choice))
+        if data["player"] is None:
+            raise ApplicationError(ErrorCode.INVALID_INPUT, _("That player is not on the club's roster: choose again."))
     entry = services.register_player(page.division_, actor=page.actor, **data)
     return _("%(name)s is registered.") % {"name": entry.player.display_name}
 
@@ -473,12 +490,59 @@ def _check_in_all(page: Page, target: Any, data: dict[str, Any]) -> str:
 
 #: The actions of the players' list that a page using htmx sends without a reload: the answer is the rows changed,
 #: the count and the message (a refusal: the whole list, with what was refused).
-_IN_PLACE = ("check-in", "check-in-all")
+_IN_PLACE = ("check-in", "check-in-all", "pay")
+#: Of those, the ones about one row, answered with that row.
+_ONE_ROW = ("check-in", "pay")
 
 
 def _withdraw(page: Page, entry: Entry, data: dict[str, Any]) -> str:
-    services.withdraw_entry(entry, actor=page.actor, reason=data["reason"])
+    refund = data.get("refund", False)
+    services.withdraw_entry(entry, actor=page.actor, reason=data["reason"], refund=refund)
+    if refund:
+        return _("%(name)s has withdrawn, and his fees are refunded.") % {"name": entry.player.display_name}
     return _("%(name)s has withdrawn.") % {"name": entry.player.display_name}
+
+
+_PAID_WORDS = {"cash": _("in cash"), "transfer": _("by transfer")}
+
+
+def _pay(page: Page, entry: Entry, data: dict[str, Any]) -> str:
+    sent = page.request.POST
+    fee = data["fee"] if f"pay-{entry.pk}-fee" in sent else None
+    side = data["side"] if f"pay-{entry.pk}-side" in sent else None
+    entry = mark_paid(entry, actor=page.actor, fee=fee, side_pool=side)
+    name = entry.player.display_name
+    if side is not None:
+        if not side:
+            return _("%(name)s is out of the side pool.") % {"name": name}
+        return _("%(name)s paid the side pool %(how)s.") % {"name": name, "how": _PAID_WORDS[side]}
+    if not fee:
+        return _("%(name)s has not paid: the mark is taken back.") % {"name": name}
+    return _("%(name)s paid %(how)s.") % {"name": name, "how": _PAID_WORDS[fee]}
+
+
+def _money(page: Page, target: Any, data: dict[str, Any]) -> str:
+    settings = FeeSettings(
+        entry_fee=data["entry_fee"],
+        side_pool_fee=data["side_pool_fee"],
+        house_share=data["house_share"],
+        added_money=data["added_money"],
+        side_pool_prizes=data["side_pool_prizes"],
+    )
+    division = set_fees(page.division_, actor=page.actor, settings=settings)
+    if not (division.entry_fee or division.side_pool_fee or division.added_money):
+        return _("%(name)s is free to enter.") % {"name": division.name}
+    return _("The fees of %(name)s are stored: mark who paid in the players' list.") % {"name": division.name}
+
+
+def _money_initial(division: Division) -> dict[str, Any]:
+    return {
+        "entry_fee": division.entry_fee,
+        "side_pool_fee": division.side_pool_fee,
+        "house_share": division.house_share,
+        "added_money": division.added_money,
+        "side_pool_prizes": ", ".join(division.side_pool_prizes),
+    }
 
 
 def _seed(page: Page, entry: Entry, data: dict[str, Any]) -> str:
@@ -563,6 +627,7 @@ def _payouts(page: Page, target: Any, data: dict[str, Any]) -> str:
         ties=data["ties"],
         published=data["published"],
         flights=flights,
+        one_prize=data.get("one_prize", False),
     )
     if not division.payouts["flights"]:
         return _("The payout table is empty: nobody is paid.")
@@ -573,7 +638,7 @@ def _payouts(page: Page, target: Any, data: dict[str, Any]) -> str:
 
 def _payouts_initial(division: Division) -> dict[str, Any]:
     table = stored_table(division)
-    initial: dict[str, Any] = {name: table[name] for name in ("mode", "pool", "ties", "published")}
+    initial: dict[str, Any] = {name: table[name] for name in ("mode", "pool", "ties", "published", "one_prize")}
     for flight, values in table["flights"].items():
         initial[f.PAYOUT_FLIGHT_FIELDS[flight]] = ", ".join(values)
     return initial
@@ -582,7 +647,7 @@ def _payouts_initial(division: Division) -> dict[str, Any]:
 def _payout_table(division: Division, *, always: bool = False) -> dict[str, Any]:
     """The latest standings with each row's places and prizes, the columns, and what rounding left over (without
     a payout table no rows, and no query, unless ``always``)."""
-    wanted = always or bool((division.payouts or {}).get("flights"))
+    wanted = always or bool((division.payouts or {}).get("flights")) or bool(division.side_pool_fee)
     rows = selectors.standings_table(division) if wanted else []
     payouts = selectors.payouts_of(division, rows)
     flights = place_columns(rows)
@@ -682,7 +747,16 @@ DIVISION_ACTIONS = {
     "import": Action(f.ImportForm, _import),
     "check-in": Action(f.CheckInForm, _check_in, target=_entry_target),
     "check-in-all": Action(f.CheckInAllForm, _check_in_all, options=lambda page, target: {"entries": _entries(page)}),
-    "withdraw": Action(f.WithdrawForm, _withdraw, target=_entry_target),
+    "withdraw": Action(
+        f.WithdrawForm,
+        _withdraw,
+        target=_entry_target,
+        options=lambda page, target: {
+            "refundable": page.division_.status == Division.Status.REGISTRATION and has_fees(page.division_)
+        },
+    ),
+    "pay": Action(f.PayForm, _pay, target=_entry_target),
+    "money": Action(f.MoneyForm, _money),
     "seed": Action(f.SeedForm, _seed, target=_entry_target),
     "start": Action(f.StartForm, _start),
     "pair-next": Action(f.PairRoundForm, _pair_next),
@@ -723,7 +797,7 @@ def division_page(request: HttpRequest, event: str, division: str) -> HttpRespon
         said = [str(m) for m in messages.get_messages(request)]
         found = _division(request, event, division)
         page = Page(request, found.event, found)
-        one = request.POST.get("action") == "check-in"
+        one = request.POST.get("action") in _ONE_ROW
         entry = reads.division_entry(found, request.POST.get("target", "")) if one and failed is None else None
         if entry is not None:
             context = {**_row_context(page, entry), "event": found.event, "division": found, "said": said}
@@ -756,8 +830,10 @@ def division_page(request: HttpRequest, event: str, division: str) -> HttpRespon
         "forms": {
             **forms_shown,
             "payouts": _form(page, failed, DIVISION_ACTIONS, "payouts", initial=_payouts_initial(found)),
+            "money": _form(page, failed, DIVISION_ACTIONS, "money", initial=_money_initial(found)),
         },
         "payouts": _payout_table(found),
+        "money": pool_of(found) if has_fees(found) else None,
     }
     if found.in_swiss_phase and found.status == Division.Status.RUNNING:
         steering = {
@@ -770,16 +846,20 @@ def division_page(request: HttpRequest, event: str, division: str) -> HttpRespon
         current = max((group.round for group in _rounds(page)), key=lambda rnd: rnd.number, default=None)
         offered = current is not None and current.number > 1 and services.round_needs_repairing(found, current)
         context["repair_offered"] = offered
+    context["corrections"] = correction_notes(
+        found, [board.pairing for group in _rounds(page) for board in group.boards]
+    )
     return _answer(request, "director/division.html", context, failed)
 
 
 def _players_context(page: Page, failed: Failed | None) -> dict[str, Any]:
     """The players' list of the division page (also answered alone to a check-in sent without a reload)."""
     found = page.division_
-    titles = champion_titles(found)
+    titles = final_titles(found)  # once the division is over: each player's title or place, not "eliminated"
     rows = [_player_row(page, failed, entry) for entry in _entries(page)]
     for row in rows:
-        row["title"] = titles.get(row["entry"].pk, "")
+        withdrawn = row["entry"].status == Entry.Status.WITHDRAWN
+        row["title"] = "" if withdrawn else titles.get(row["entry"].pk, "")
     return {
         "rows": rows,
         "registering": found.status == Division.Status.REGISTRATION,
@@ -802,11 +882,16 @@ def _player_row(page: Page, failed: Failed | None, entry: Entry) -> dict[str, An
         row["seed"], row["seed_failed"] = _row_form(
             page, failed, "seed", entry, _("Set the seed"), seed=None if entry.seed is None else str(entry.seed)
         )
+    key = str(entry.pk)
     if registering and not withdrawn:
         # The button and its hidden field are written by the row's template; the form is only wanted for its error.
-        key = str(entry.pk)
         is_failed = failed is not None and (failed.action, failed.target) == ("check-in", key)
-        row["check_in"] = failed.form if is_failed else True
+        row["check_in"] = failed.form if failed is not None and is_failed else True
+    division = page.division_
+    if (division.entry_fee or division.side_pool_fee) and not entry.refunded:
+        # Payments at the door: buttons written by the row's template; the form is only wanted for its error.
+        is_failed = failed is not None and (failed.action, failed.target) == ("pay", key)
+        row["pay"] = failed.form if failed is not None and is_failed else True
     return row
 
 
@@ -1026,6 +1111,8 @@ def match_page(request: HttpRequest, event: str, division: str, key: str) -> Htt
         "forfeit": forfeit,
         "analysis": match_analysis_of(match) if match is not None and match.seq else None,
         "ahead": _ahead(found) if match is None and pairing.status == Pairing.Status.READY else None,
+        # A correction of this result changed the score groups the current Swiss round was paired on: where to go.
+        "repair_offered": pairing.decision == Pairing.Decision.DIRECTOR and services.round_needs_repairing(found),
         "forms": {
             name.replace("-", "_"): _form(page, failed, MATCH_ACTIONS, name, initial=seq)
             for name in ("confirm", "forfeit", "penalty", "replace-result", "reopen", "undo", "new-link", "make-match")
@@ -1093,6 +1180,14 @@ def scorecards(request: HttpRequest, event: str, division: str, bracket: str, nu
 
 @director_page
 @require_GET
+def cash_sheet(request: HttpRequest, event: str) -> HttpResponse:
+    """The night's cash sheet, printable: each division's fees in, refunds, house share, prizes out, what is left."""
+    found = _event(request, event)
+    return render(request, "director/cash_sheet.html", {"event": found, "cash": event_cash(found)})
+
+
+@director_page
+@require_GET
 def final_standings(request: HttpRequest, event: str, division: str) -> HttpResponse:
     """The division's standings, printable (with a note while they are not final)."""
     found = _division(request, event, division)
@@ -1118,6 +1213,8 @@ def final_standings(request: HttpRequest, event: str, division: str) -> HttpResp
         "flights": flights,
         "prize_columns": prize_columns(payouts),
         "remainders": remainder_notes(payouts),
+        "legend": [TIEBREAK_COLUMNS[code] for code in codes if code in TIEBREAK_COLUMNS],
+        "after_round": rows[0].after_round if rows else None,
     }
     return render(request, "director/final_standings.html", context)
 
@@ -1132,7 +1229,9 @@ def payouts_csv(request: HttpRequest, event: str, division: str) -> HttpResponse
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{found.event.slug}-{found.slug}-payouts.csv"'
     writer = csv.writer(response)
-    header = ["rank", "player", *(str(words) for _, words in shown["flights"]), *map(str, shown["prize_columns"])]
+    # One style with the results CSV: lower-case column names ("rank,player,place,prize").
+    header = ["rank", "player", *(str(words).lower() for _, words in shown["flights"])]
+    header += [str(words).lower() for words in shown["prize_columns"]]
     writer.writerow([csv_cell(cell) for cell in header])
     for item in shown["table"]:
         row = item["row"]

@@ -61,7 +61,7 @@ entrants has ``m - 1`` nodes; every non-seed source has an explanation. ``resolv
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 from functools import cached_property, lru_cache
@@ -204,12 +204,16 @@ def plan_bracket(
     last_chance_places: int = 0,
     progressive: bool = False,
     reset: bool = True,
+    walkover_as_bye: bool = False,
 ) -> Plan:
     """Plan every match of a division of ``entrants`` seeds in ``format`` (see the module docstring).
+    ``walkover_as_bye``: a main round-1 match may be a walkover, which counts like a bye for the first losses (its
+    winner, beaten in round 2, lost his first match played): every main round-2 loser is then a conditional
+    consolation entrant, and :func:`resolve` is told which round-1 matches were walkovers.
 
     :raises ValueError: an unknown format, an empty field, or an option outside what the format allows.
     """
-    options = (drop_rounds, last_chance_drop_rounds, last_chance_places, progressive, reset)
+    options = (drop_rounds, last_chance_drop_rounds, last_chance_places, progressive, reset, walkover_as_bye)
     return _plan(entrants, format, *options)
 
 
@@ -222,12 +226,15 @@ def _plan(
     last_chance_places: int,
     progressive: bool,
     reset: bool,
+    walkover_as_bye: bool = False,
 ) -> Plan:
     fmt = _parse_format(format)
     if entrants < 1:
         raise ValueError(f"a bracket needs at least one player, got {entrants}")
     _refuse_foreign_options(fmt, drop_rounds, last_chance_drop_rounds, last_chance_places, progressive, reset)
-    graph = _Graph(entrants, last_chance_places)
+    if walkover_as_bye and fmt in (BracketFormat.SINGLE, BracketFormat.DOUBLE_ELIMINATION):
+        raise ValueError(f"walkover_as_bye does not apply to the {fmt} format (it has no consolation)")
+    graph = _Graph(entrants, last_chance_places, walkover_as_bye)
     main_rounds = rounds(bracket_size(entrants))
     _add_main(graph, entrants)
     drops, lc_drops = 0, 0
@@ -382,11 +389,17 @@ Counts: TypeAlias = dict[int, float]
 _NEW: Counts = {0: 1.0}  # a player new to a bracket, surely there, has played none of its matches
 
 
+#: With walkovers counted as byes, the chance the planner gives a main round-1 match of being a walkover: it only
+#: makes the loser of each round-2 match a conditional consolation entrant, and barely moves the expected rematches.
+_WALKOVER = 0.05
+
+
 class _Graph:
     """The nodes planned so far, with the expected seed and the likely history of any source."""
 
-    def __init__(self, entrants: int, places: int) -> None:
+    def __init__(self, entrants: int, places: int, walkovers: bool = False) -> None:
         self.entrants = entrants
+        self.walkovers = walkovers
         self.places = tuple(f"last-chance place {i}" for i in range(1, places + 1))
         self.nodes: dict[str, Node] = {}
         self.drops: list[Drop] = []
@@ -420,10 +433,11 @@ class _Graph:
             if isinstance(source, Loser):
                 found = {0: self._qualifying(node, source.within)} if pa and pb else {}
             else:
+                walkover = _WALKOVER if self.walkovers and node.bracket == MAIN and node.round == 1 else 0.0
                 for counts, alone, other in ((da, 1 - pb, pb), (db, 1 - pa, pa)):
                     for c, p in counts.items():
-                        found[c + 1] = found.get(c + 1, 0.0) + p * other / 2
-                        found[c] = found.get(c, 0.0) + p * alone
+                        found[c + 1] = found.get(c + 1, 0.0) + p * other / 2 * (1 - walkover)
+                        found[c] = found.get(c, 0.0) + p * alone + p * other / 2 * walkover
             self._occupancy[source] = {c: p for c, p in found.items() if p > 0}
         return self._occupancy[source]
 
@@ -738,6 +752,7 @@ class _Inputs(Generic[PlayerT]):
     places: Mapping[str, PlayerT]
     closed: bool
     played: Counter[tuple[PlayerT, str]]  # matches played so far by a player in a bracket
+    walkovers: Collection[str] = ()
 
 
 def resolve(
@@ -747,8 +762,11 @@ def resolve(
     results: Mapping[str, PlayerT | None],
     places: Mapping[str, PlayerT],
     places_closed: bool,
+    walkovers: Collection[str] = (),
 ) -> dict[str, NodeState[PlayerT]]:
     """The state of every node given the seeded players, the winners recorded so far and the filled places.
+    ``walkovers``: finished nodes that were walkovers counted like byes (nothing played): they are no match for the
+    first losses (see ``plan_bracket``'s ``walkover_as_bye``).
 
     A result of None is a double forfeit: the node is finished with neither a winner nor a loser, so the sides it
     feeds hold nobody (the next opponent has a bye, or the next node is empty).
@@ -759,12 +777,12 @@ def resolve(
         one of the node's players; a player on both sides of a node.
     """
     _check_inputs(plan, seeds, results, places)
-    inputs = _Inputs(seeds, results, places, places_closed, Counter())
+    inputs = _Inputs(seeds, results, places, places_closed, Counter(), walkovers)
     states: dict[str, NodeState[PlayerT]] = {}
     for node in plan.nodes:
         state = states[node.key] = _state(node, states, inputs)
-        if state.status is Status.FINISHED:
-            inputs.played.update(((state.a, node.bracket), (state.b, node.bracket)))
+        if state.status is Status.FINISHED and node.key not in walkovers:
+            inputs.played.update((player, node.bracket) for player in (state.a, state.b) if player is not None)
     return states
 
 
@@ -849,7 +867,9 @@ def _side(
 
 
 def champion(plan: Plan, states: Mapping[str, NodeState[PlayerT]], bracket: str = MAIN) -> PlayerT | None:
-    """The bracket's champion once decided: its final's winner (after a skipped reset, the grand final's)."""
+    """The bracket's champion once decided: its final's winner (after a skipped reset, the grand final's). A
+    consolation or last chance that only one player reached (the others it could have had were nobody, so he walked
+    over byes) was not played: it has no champion."""
     key = plan.final_key(bracket)
     if key is None:
         return None
@@ -857,7 +877,11 @@ def champion(plan: Plan, states: Mapping[str, NodeState[PlayerT]], bracket: str 
     node = plan.node(key)
     if state.status is Status.SKIPPED and isinstance(node.a, Loser):
         state = states[node.a.key]
-    return state.winner if state.status in (Status.FINISHED, Status.BYE) else None
+    winner = state.winner if state.status in (Status.FINISHED, Status.BYE) else None
+    if winner is None or bracket == MAIN:
+        return winner
+    played = (s for n, s in zip(plan.nodes, (states[n.key] for n in plan.nodes), strict=True) if n.bracket == bracket)
+    return winner if any(s.status is Status.FINISHED and winner in (s.a, s.b) for s in played) else None
 
 
 def dependents(plan: Plan, key: str) -> list[str]:

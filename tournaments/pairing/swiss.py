@@ -11,12 +11,15 @@ What a round's pairing is, in order of importance:
    otherwise, and the reason says so. A bye counts as a match win (``score`` + 1, set by the caller).
 3. The fewest and smallest floats: boards between players of different scores are counted by the square of their
    score difference (a board 3 v 1 costs as much as four boards 3 v 2), and their sum is made as small as it can be.
-4. The stated order (:func:`ideal_boards`): the field is sorted by score (descending) and seed (ascending); a score
+4. Float history: a player paired down in the last round (he met a lower score) is not paired down again, and one
+   pulled up (he met a higher score) is not pulled up again, when a pairing as good by 1-3 avoids it. Each board
+   counts its players who would float the same way twice running, and the sum is made as small as it can be.
+5. The stated order (:func:`ideal_boards`): the field is sorted by score (descending) and seed (ascending); a score
    group's players meet top half against bottom half (1v5, 2v6, 3v7, 4v8 in a group of 8); in a group of odd size
    its lowest player floats down to meet the highest of the next group. Each player's distance (in places of the
    sorted field) from his partner in that order is squared and summed, and the sum is made as small as it can be.
 
-These four are one weight per board, compared in that order, and the pairing is a maximum-cardinality,
+These five are one weight per board, compared in that order, and the pairing is a maximum-cardinality,
 maximum-weight matching of the players (every pair that may meet is an edge; the bye is one more vertex): the best
 pairing by that weight, with no search limit that can give up while a pairing exists.
 
@@ -51,10 +54,15 @@ FIRST_WINDOW = 6
 REACH = 24
 
 
+#: How a player floated in the last round (:attr:`SwissPlayer.floated`): paired down (he met a lower score), pulled
+#: up (he met a higher score), or neither.
+DOWN, UP, LEVEL = -1, 1, 0
+
+
 @dataclass(frozen=True)
 class SwissPlayer:
     """A player's state before a round. ``rank`` is the initial seed (lower = stronger); ``score`` counts match
-    wins, a bye included."""
+    wins, a bye included; ``floated`` how he floated in the last round (:data:`DOWN`, :data:`UP` or :data:`LEVEL`)."""
 
     id: PlayerId
     rank: int
@@ -62,6 +70,7 @@ class SwissPlayer:
     opponents: frozenset[PlayerId] = frozenset()
     had_bye: bool = False
     withdrawn: bool = False
+    floated: int = LEVEL
 
 
 @dataclass(frozen=True)
@@ -132,7 +141,8 @@ class _Field:
         n = len(players)
         top, bottom = max((p.score for p in players), default=0), min((p.score for p in players), default=0)
         # The unit of each tier of the weight: more than the most that all boards can add up to in the tier below.
-        self.float_unit = n * n * n + 1  # the order: at most 2 n**2 a board
+        self.repeat_unit = n * n * n + 1  # the order: at most 2 n**2 a board
+        self.float_unit = self.repeat_unit * (n + 1)  # floats twice the same way: at most 2 a board
         self.bye_unit = self.float_unit * (n * (top - bottom) ** 2 + 1)
         self.rematch_unit = self.bye_unit * (n + 1)
         self.base = self.rematch_unit * (n + 1)
@@ -143,11 +153,20 @@ class _Field:
     def order_cost(self, i: int, j: int) -> int:
         return (j - self.ideal[i]) ** 2 + (i - self.ideal[j]) ** 2 if i in self.ideal and j in self.ideal else 0
 
+    def repeat_floats(self, i: int, j: int) -> int:
+        """The board's players who would float the same way as in the last round (0, 1 or 2)."""
+        a, b = self.players[i], self.players[j]
+        if a.score == b.score:
+            return 0
+        high, low = (a, b) if a.score > b.score else (b, a)
+        return (high.floated == DOWN) + (low.floated == UP)
+
     def weight(self, i: int, j: int) -> int:
         """The board's weight (larger is better): the base less its costs, tier by tier."""
         if j == _BYE:
             return self.base - self.bye_unit * self.bye_order[i]
         cost = self.order_cost(i, j) + self.float_unit * (self.players[i].score - self.players[j].score) ** 2
+        cost += self.repeat_unit * self.repeat_floats(i, j)
         if j in self.met[i]:
             cost += self.rematch_unit
         return self.base - cost
@@ -313,6 +332,8 @@ def _board(field: _Field, i: int, j: int) -> Pairing:
         reason = f"score group {a.score}"
     else:
         reason = f"pulled up from score group {b.score} to score group {a.score}"
+        if field.repeat_floats(i, j):
+            reason += " (no pairing as good keeps a player from floating the same way as last round)"
     if j in field.met[i]:
         return Pairing(a.id, b.id, f"rematch (no rematch-free pairing exists): {reason}", rematch=True)
     return Pairing(a.id, b.id, reason)

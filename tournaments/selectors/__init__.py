@@ -13,9 +13,11 @@ What a division is (its plan, counted results, the state of a pairing) comes fro
 """
 
 from tournaments.selectors.common import (
+    corrected_pairings,
     director_queue,
     divisions_visible_to,
     events_visible_to,
+    final_prize_of,
     finished_place_of,
     next_pairing_for,
     pairings_of,
@@ -25,9 +27,11 @@ from tournaments.selectors.common import (
 )
 
 __all__ = [
+    "corrected_pairings",
     "director_queue",
     "divisions_visible_to",
     "events_visible_to",
+    "final_prize_of",
     "finished_place_of",
     "next_pairing_for",
     "pairings_of",

@@ -27,7 +27,7 @@ _PAIRING_RELATED = (
 
 
 def visible_event(user: Any, slug: str) -> Event | None:
-    return events_visible_to(user).select_related("rating_list").filter(slug=slug).first()
+    return events_visible_to(user).select_related("rating_list", "club").filter(slug=slug).first()
 
 
 def visible_division(user: Any, event_slug: str, division_slug: str) -> Division | None:

@@ -15,7 +15,9 @@ from django.urls import reverse
 
 from games.hooks import EventLink
 from games.models import Player
+from tournaments.core import has_fees, pool_of
 from tournaments.models import Division, Entry, Event, ImportedMatch, Pairing, Round, Standing
+from tournaments.standings import cash
 from tournaments.standings import payouts as pay
 from tournaments.standings.places import Place
 
@@ -66,6 +68,8 @@ class Payouts:
     remainder: dict[str, int] = field(default_factory=dict)
     published: bool = False
     over: dict[str, int] = field(default_factory=dict)  # per flight, the cents shared places pay beyond the table
+    unreached: dict[str, int] = field(default_factory=dict)  # per flight, once over: the prizes of places nobody took
+    forgone: dict[str, int] = field(default_factory=dict)  # per flight: prizes not paid, one prize per player
 
     def of(self, entry_id: int) -> list[int | None]:
         """The entry's cents in each of the table's flights (None: nothing)."""
@@ -84,7 +88,10 @@ def _parse_place(text: str) -> Place | None:
         return None
 
 
-def _flight_places(division: Division, rows: list[Standing], flight: str) -> dict[int, Place]:
+def flight_places_of(division: Division, rows: list[Standing], flight: str) -> dict[int, Place]:
+    """The places in ``flight`` of the standings ``rows`` by entry id: the one rule for places that payouts and
+    master points are paid on (a knockout's per flight; a Swiss's or round robin's ranks, players level sharing the
+    places they span; a Swiss into a knockout's once its knockout is drawn)."""
     if division.is_swiss_knockout and not division.knockout_drawn:
         return {}  # its places come from the knockout, not from the Swiss standings
     if division.is_elimination or division.knockout_drawn:  # places per flight (a knockout's: one flight)
@@ -100,22 +107,82 @@ def payouts_of(division: Division, rows: list[Standing]) -> Payouts:
     """The payouts of the standings ``rows`` by the division's payout table (empty without one)."""
     table = division.payouts or {}
     stored = table.get("flights") or {}
-    if not stored:
+    money = pool_of(division) if has_fees(division) else None
+    if not stored and not (money and money.side_pool):
         return Payouts()
-    pool = Decimal(table["pool"]) if table.get("pool") else None
+    pool = prize_pool(division, money)
     flights = [flight for flight in (b.value for b in Round.Bracket) if flight in stored]
     paid: dict[int, dict[str, int]] = {}
     remainder: dict[str, int] = {}
     over: dict[str, int] = {}
+    unreached: dict[str, int] = {}
+    settled = division.status == Division.Status.FINISHED  # no place left to take: what nobody took is left over
     for flight in flights:
         values = [Decimal(v) for v in stored[flight]]
-        prizes = pay.flight_prizes(values, mode=table["mode"], pool=pool, what=flight)
-        result = pay.flight_payouts(_flight_places(division, rows, flight), prizes.cents, table["ties"])
+        if table["mode"] == pay.PERCENT and not pool:
+            prizes = pay.Prizes(tuple(0 for _ in values))  # a pool from fees nobody has paid yet
+        else:
+            prizes = pay.flight_prizes(values, mode=table["mode"], pool=pool, what=flight)
+        places = flight_places_of(division, rows, flight)
+        result = pay.flight_payouts(places, prizes.cents, table["ties"], settled=settled)
         for entry, cents in result.paid.items():
             paid.setdefault(entry, {})[flight] = cents
         remainder[flight] = prizes.remainder + result.remainder
         over[flight] = result.over
-    return Payouts(flights, paid, remainder, bool(table.get("published")), over)
+        unreached[flight] = result.unreached
+    forgone = _one_prize_each(paid, flights) if table.get("one_prize") else {}
+    if money and money.side_pool:  # beside the table's flights: one prize per player leaves it alone
+        side, remainder[SIDE_POOL] = _side_pool(division, rows, money.side_pool)
+        for entry, cents in side.items():
+            paid.setdefault(entry, {})[SIDE_POOL] = cents
+        flights.append(SIDE_POOL)
+    return Payouts(flights, paid, remainder, bool(table.get("published")), over, unreached, forgone)
+
+
+def _one_prize_each(paid: dict[int, dict[str, int]], flights: list[str]) -> dict[str, int]:
+    """One prize per player: whoever is paid in several flights keeps the largest prize (the earlier flight's, main
+    first, when equal); the others are not paid. Returns, per flight, the cents so left unpaid."""
+    forgone = dict.fromkeys(flights, 0)
+    for prizes in paid.values():
+        if len(prizes) < 2:
+            continue
+        kept = max(prizes, key=lambda flight: (prizes[flight], -flights.index(flight)))
+        for flight in [f for f in prizes if f != kept]:
+            forgone[flight] += prizes.pop(flight)
+    return forgone
+
+
+#: The side pool, paid beside the flights of the payout table (tournaments/standings/cash.py).
+SIDE_POOL = "side-pool"
+
+
+def prize_pool(division: Division, money: cash.Pool | None) -> Decimal | None:
+    """The pool the payout table's percentages are of: the one the director typed, else the entry fees' (``money``,
+    :func:`tournaments.core.pool_of`), else none."""
+    table = division.payouts or {}
+    if table.get("pool"):
+        return Decimal(table["pool"])
+    if money is not None:
+        return Decimal(money.prize_pool) / 100
+    return None
+
+
+def _side_pool(division: Division, rows: list[Standing], side_pool: int) -> tuple[dict[int, int], int]:
+    """The side pool's payouts: its players ranked by their places in the main flight; while some of them have no
+    place yet (still playing), they hold the best ranks and what those pay waits for them."""
+    members = set(division.entries.exclude(side_pool="").filter(refunded=False).order_by().values_list("pk", flat=True))
+    places = flight_places_of(division, rows, Round.Bracket.MAIN)
+    placed: dict[Place, list[int]] = {}
+    for entry in members & places.keys():
+        placed.setdefault(places[entry], []).append(entry)
+    waiting = sorted(members - places.keys())
+    groups = [waiting] if waiting else []
+    groups += [sorted(placed[place]) for place in sorted(placed, key=lambda place: (place.first, place.last))]
+    percentages = [Decimal(v) for v in division.side_pool_prizes] or [Decimal(100)]
+    paid, left = cash.side_pool_payouts(side_pool, percentages, groups)
+    for entry in waiting:
+        left += paid.pop(entry, 0)
+    return paid, left
 
 
 def rounds_of(division: Division) -> list[Round]:
@@ -171,6 +238,22 @@ def finished_place_of(player: Player) -> tuple[Division, str] | None:
     if row is None:
         return entry.division, ""
     return entry.division, str((row.places or {}).get("main") or row.rank)
+
+
+def corrected_pairings(division: Division) -> list[Pairing]:
+    """The division's results a director corrected (``Pairing.Decision.DIRECTOR``), in round order (one query)."""
+    rows = division.pairings.filter(decision=Pairing.Decision.DIRECTOR)
+    rows = rows.select_related("round", "table", "entry_a__player", "entry_b__player")
+    return list(rows.order_by("round__number", "round__bracket", "board"))
+
+
+def final_prize_of(division: Division, entry_id: int) -> int | None:
+    """What the division's published payout table pays the entry by its final standings, in cents (None: no
+    published table, or nothing for this player)."""
+    if not (division.payouts or {}).get("published"):
+        return None
+    payouts = payouts_of(division, standings_table(division))
+    return payouts.total(entry_id) or None
 
 
 def events_of_matches(user: Any, match_ids: Collection[int]) -> dict[int, EventLink]:

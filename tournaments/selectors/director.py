@@ -18,10 +18,10 @@ from django.db import transaction
 from django.db.models import Case, Count, F, Q, QuerySet, Value, When
 
 from games.access import new_entry_token, token_text
-from games.models import EntryToken, Game, Match
+from games.models import EntryToken, Game, Match, Player
 from games.selectors import Forfeit, forfeit_of, games_played
 from tournaments.core import STILL_OPEN, PairingState, bracket_rank, pairing_state
-from tournaments.models import ELIMINATION_FORMATS, Division, Entry, Event, Pairing, Round
+from tournaments.models import ELIMINATION_FORMATS, Club, Division, Entry, Event, Pairing, Round
 
 Status = Pairing.Status
 _BOARD_RELATED = ("round", "entry_a__player", "entry_b__player", "match", "table")
@@ -136,7 +136,9 @@ def _active_round_ids(pairings: QuerySet[Pairing]) -> set[int]:
 
 
 def _round_order(qs: QuerySet[Round]) -> QuerySet[Round]:
-    return qs.order_by("division_id", "number", bracket_rank(), "id")
+    """Rounds in play order: a Swiss into a knockout's Swiss rounds before its knockout's."""
+    swiss_first = Case(When(bracket=Round.Bracket.SWISS, then=Value(0)), default=Value(1))
+    return qs.order_by("division_id", swiss_first, "number", bracket_rank(), "id")
 
 
 def current_boards(event: Event) -> dict[int, list[RoundBoards]]:
@@ -161,10 +163,13 @@ def event_rounds(event: Event) -> dict[int, list[Round]]:
 
 
 def division_rounds(division: Division) -> list[RoundBoards]:
-    """Every round of the division with its boards, in play order; the current ones flagged (three queries)."""
+    """Every round of the division with its boards, in play order; the current ones flagged (three queries), none
+    once the division is over."""
     pairings = Pairing.objects.filter(division=division)
     rounds = list(_round_order(division.rounds.all()).values_list("id", "division_id"))
     current = _current_rounds(rounds, _active_round_ids(pairings))
+    if division.status == Division.Status.FINISHED:
+        current = set()
     rows = _boards(pairings).order_by(_SWISS_FIRST, "round__number", bracket_rank("round__bracket"), "board")
     return _group(list(rows), current)
 
@@ -256,3 +261,19 @@ def sheet_lines(boards: list[Board], build_url: Any) -> list[SheetLine]:
         a, b = (build_url("/play/" + token_text(tokens[(played.pk, side)]) + "/") for side in (0, 1))
         lines.append(SheetLine(board, (a, b)))
     return lines
+
+
+def roster_choice(event: Event, player_id: int) -> Player | None:
+    """The player ``player_id`` of the roster of the event's club (None outside it, or for an event without a
+    club): the player a director chose for a name close to the roster's."""
+    if event.club_id is None:
+        return None
+    return Player.objects.filter(pk=player_id, clubs=event.club_id).first()
+
+
+def directed_clubs(user: Any) -> QuerySet[Club]:
+    """The clubs ``user`` directs (staff: every club), by name: those he may run an event for."""
+    if user is None or not user.is_authenticated:
+        return Club.objects.none()
+    clubs = Club.objects.all() if user.is_staff else Club.objects.filter(directors=user)
+    return clubs.order_by("name", "id")

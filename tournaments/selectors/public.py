@@ -96,6 +96,8 @@ def _fingerprint() -> dict[str, Any]:
         "names_changed": _per_division(entries, Max("player__updated_at")),
         "entrants": _per_division(entries.filter(seed__isnull=False, late=False), Count("id")),
         "standings_rows": _per_division(Standing.objects.all(), Max("id")),  # every recompute writes new rows
+        # The results a director corrected (None: none), which the page lists only when there are some.
+        "corrected": _per_division(pairings.filter(decision=Pairing.Decision.DIRECTOR), Count("id")),
     }
 
 

@@ -3,6 +3,7 @@
 The use cases, re-exported here:
 
 - events: events, directors, divisions, registration (one by one, CSV), check-in, seeds;
+- clubs: clubs, their directors and rosters (a club's events enter the roster's players: one record per person);
 - start: starting a division: the field, the seeds and the draw;
 - advance: the director moves a division on (pairs the next Swiss round, closes the last-chance places) and
   steers a Swiss (ends it, changes its rounds, takes back the current round and pairs it again);
@@ -31,6 +32,7 @@ from tournaments.services.advance import (
     set_swiss_rounds,
     unpair_round,
 )
+from tournaments.services.clubs import add_club_director, add_to_roster, create_club
 from tournaments.services.events import (
     DivisionSettings,
     add_director,
@@ -43,6 +45,7 @@ from tournaments.services.events import (
     import_entries_csv,
     register_player,
     remove_director,
+    set_points_weights,
     set_seed,
 )
 from tournaments.services.followup import Sent, request_followup, schedule_followup
@@ -65,13 +68,16 @@ __all__ = [
     "MAX_TABLES",
     "DivisionSettings",
     "Sent",
+    "add_club_director",
     "add_director",
+    "add_to_roster",
     "award_forfeit",
     "check_in",
     "check_in_all",
     "close_event",
     "close_last_chance_places",
     "confirm_result",
+    "create_club",
     "create_division",
     "create_event",
     "create_rating_list",
@@ -93,6 +99,7 @@ __all__ = [
     "round_needs_repairing",
     "schedule_followup",
     "seat_match",
+    "set_points_weights",
     "set_seed",
     "set_swiss_rounds",
     "set_tables",

@@ -51,6 +51,7 @@ import secrets
 import zipfile
 import zoneinfo
 from collections.abc import Iterable, Sequence
+from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -98,7 +99,7 @@ NOTES = (
 
 # The fields copied as they are, per record (references, nested lists and derived values are handled apart).
 EVENT_FIELDS = ("name", "slug", "venue", "time_zone", "starts_on", "ends_on", "status", "public", "analyse_imported",
-    "created_at",
+    "points_weight", "created_at",
 )  # fmt: skip
 DIVISION_FIELDS = (
     "name",
@@ -120,12 +121,20 @@ DIVISION_FIELDS = (
     "double_round_robin",
     "drop_rounds",
     "last_chance_drop_rounds",
+    "walkover_as_bye",
     "last_chance_places",
     "last_chance_closed",
     "grand_final_reset",
     "auto_pair",
     "analyse_each_game",
     "payouts",
+    "points_weight",
+    "points_places",
+    "entry_fee",
+    "side_pool_fee",
+    "side_pool_prizes",
+    "house_share",
+    "added_money",
     "status",
     "standings_status",
     "standings_error",
@@ -144,6 +153,10 @@ ENTRY_FIELDS = (
     "checked_in_at",
     "withdrawn_at",
     "withdrawal_reason",
+    "paid",
+    "side_pool",
+    "paid_at",
+    "refunded",
 )
 ROUND_FIELDS = ("bracket", "number", "length", "seed", "created_at")
 PAIRING_FIELDS = (
@@ -233,8 +246,25 @@ IMPORTED_MATCH_FIELDS = ("created_at",)
 #: Fields added since version 1 of the format was first written: a file made before them lacks them, and reads as
 #: the field's default (what the setting meant before it existed). A field added later goes here too.
 ADDED_SINCE_FIRST_WRITTEN: dict[type[models.Model], frozenset[str]] = {
-    Event: frozenset({"analyse_imported"}),
-    Division: frozenset({"casual", "forfeit_tiebreaks", "analyse_each_game", "payouts", "knockout_size"}),
+    Event: frozenset({"analyse_imported", "points_weight"}),
+    Division: frozenset(
+        {
+            "casual",
+            "forfeit_tiebreaks",
+            "analyse_each_game",
+            "payouts",
+            "knockout_size",
+            "walkover_as_bye",
+            "points_weight",
+            "points_places",
+            "entry_fee",
+            "side_pool_fee",
+            "side_pool_prizes",
+            "house_share",
+            "added_money",
+        }
+    ),
+    Entry: frozenset({"paid", "side_pool", "paid_at", "refunded"}),
     Standing: frozenset({"places"}),
     Match: frozenset({"casual"}),
     Pairing: frozenset({"played_at"}),
@@ -248,6 +278,7 @@ HANDLED_APART: dict[type[models.Model], dict[str, str]] = {
         "directors": "not carried over: users differ",
         "rating_list": "the rating_list record",
         "tables_given": "the venue's tables are the room's, given again where the event is run",
+        "club": "not carried over: a club, its roster and its directors belong to the installation it runs on",
     },
     Division: {
         "id": "id",
@@ -462,6 +493,8 @@ def _plain(obj: models.Model, fields: Iterable[str]) -> dict[str, Any]:
 
 
 def _value(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return str(value)  # an amount, exactly: "5.00"
     if isinstance(value, dt.datetime):
         return value.astimezone(dt.UTC).isoformat()
     if isinstance(value, dt.date):
@@ -978,8 +1011,8 @@ def _json_kind(field: models.Field) -> type | None:
         return int
     if isinstance(field, models.FloatField):
         return float
-    if isinstance(field, (models.CharField, models.TextField)):
-        return str
+    if isinstance(field, (models.CharField, models.TextField, models.DecimalField)):
+        return str  # an amount as text, exactly: "5.00"
     return None
 
 

@@ -45,7 +45,8 @@ def draw_brackets(
         if key not in rounds:
             grand_final = division.format == Division.Format.DOUBLE and node.bracket == "main"
             final = node.round == last[node.bracket] or (grand_final and node.round > plan.main_rounds)
-            length = round_length(division, node.bracket, node.round, final=final)
+            semi_final = not grand_final and node.round == last[node.bracket] - 1
+            length = round_length(division, node.bracket, node.round, final=final, semi_final=semi_final)
             rounds[key] = Round(division=division, bracket=node.bracket, number=node.round, length=length)
     Round.objects.bulk_create(rounds.values())
 

@@ -24,11 +24,13 @@ from games.access import SYSTEM, Actor
 from games.errors import ApplicationError, ErrorCode
 from games.models import Match, Player
 from games.services import create_player
-from tournaments.access import check_directs, directs_event
-from tournaments.core import plan_of
-from tournaments.models import FORMATS, KNOCKOUT_SIZES, Division, Entry, Event, ImportedMatch, RatingList
+from tournaments.access import check_directs, check_directs_club, directs_event
+from tournaments.core import plan_of, round_rule_key
+from tournaments.models import FORMATS, KNOCKOUT_SIZES, Club, Division, Entry, Event, ImportedMatch, RatingList
 from tournaments.pairing.swiss import late_entry_allowed
+from tournaments.points import DEFAULT_PLACES_PAID
 from tournaments.services.advance import MAX_SWISS_ROUNDS, check_place_free
+from tournaments.services.clubs import join_roster, roster_player
 from tournaments.standings.tiebreakers import Tiebreak
 
 MAX_IMPORT_ROWS = 5000
@@ -64,8 +66,11 @@ def create_event(
     public: bool = True,
     rating_list: RatingList | None = None,
     analyse_imported: bool = False,
+    points_weight: float = 1.0,
+    club: Club | None = None,
 ) -> Event:
-    """Create an event; the user creating it becomes its first director."""
+    """Create an event; the user creating it becomes its first director. An event of a club (created by one of its
+    directors) enters the club's roster players and is rated on the club's rating list unless given another."""
     user = actor.user if actor.user is not None and actor.user.is_authenticated else None
     if actor.token is not None or (user is None and actor.user is not None):
         raise ApplicationError(ErrorCode.NOT_AUTHENTICATED, "log in to create an event")
@@ -78,6 +83,10 @@ def create_event(
         raise _invalid(f"unknown time zone {time_zone!r}; use an IANA name such as Europe/Oslo") from None
     if starts_on and ends_on and ends_on < starts_on:
         raise _invalid("the event cannot end before it starts")
+    _check_points_weight(points_weight, "the event's")
+    if club is not None:
+        check_directs_club(actor, club)
+        rating_list = rating_list or club.rating_list
     if slug and slugify(slug) != slug:
         raise _invalid(f"{slug!r} is not a valid address part: use lower-case letters, digits and hyphens")
     with transaction.atomic():
@@ -93,6 +102,8 @@ def create_event(
             public=public,
             rating_list=rating_list,
             analyse_imported=analyse_imported,
+            points_weight=points_weight,
+            club=club,
             status=Event.Status.REGISTRATION,
         )
         if user is not None:
@@ -123,9 +134,9 @@ def import_target(slug: str, actor: Actor) -> Callable[[Match], None] | None:
     return partial(attach_imported_match, event)
 
 
-def attach_imported_match(event: Event, match: Match) -> ImportedMatch:
+def attach_imported_match(event: Event, match: Match) -> None:
     """Record that ``match`` was imported into ``event`` (called inside the import's transaction)."""
-    return ImportedMatch.objects.create(event=event, match=match)
+    ImportedMatch.objects.create(event=event, match=match)
 
 
 def close_event(event: Event, *, actor: Actor) -> Event:
@@ -199,10 +210,13 @@ class DivisionSettings:
     double_round_robin: bool = False
     drop_rounds: int | None = None
     last_chance_drop_rounds: int = 1
+    walkover_as_bye: bool = False
     last_chance_places: int = 0
     grand_final_reset: bool = True
     auto_pair: bool = False
     analyse_each_game: bool = False
+    points_weight: float = 1.0
+    points_places: int = DEFAULT_PLACES_PAID
 
 
 def create_division(event: Event, *, actor: Actor, settings: DivisionSettings, slug: str = "") -> Division:
@@ -218,7 +232,7 @@ def create_division(event: Event, *, actor: Actor, settings: DivisionSettings, s
         division = Division(
             event=event,
             slug=slug,
-            round_lengths=settings.round_lengths or {},
+            round_lengths=_round_rules(settings.round_lengths or {}),
             tiebreaks=settings.tiebreaks if settings.tiebreaks is not None else list(DEFAULT_TIEBREAKS),
             **fields,
         )
@@ -235,8 +249,7 @@ def _validate_settings(s: DivisionSettings) -> None:
         raise _invalid(f"unknown format {s.format!r}; choose one of {', '.join(FORMATS)}")
     if not 1 <= s.match_length <= 99:
         raise _invalid(f"matches are played to 1-99 points, not {s.match_length}")
-    for key, length in (s.round_lengths or {}).items():
-        _validate_round_length(key, length)
+    _round_rules(s.round_lengths or {})
     known = {t.value for t in Tiebreak}
     for code in s.tiebreaks or []:
         if code not in known:
@@ -271,14 +284,77 @@ def _validate_settings(s: DivisionSettings) -> None:
         raise _invalid("entry mode is 'moves' or 'scoresheet'")
     if s.last_chance_places and s.format != Division.Format.LAST_CHANCE:
         raise _invalid("last-chance places exist only in the main-consolation-lastchance format")
+    _check_points_weight(s.points_weight, "the division's")
+    _check_points_places(s.points_places)
 
 
-def _validate_round_length(key: str, length: Any) -> None:
-    bracket, _, which = str(key).partition(":")
+#: The largest weight a director may give an event or a division for master points.
+MAX_POINTS_WEIGHT = 10.0
+
+
+def _check_points_weight(weight: float, whose: str) -> None:
+    if isinstance(weight, bool) or not (isinstance(weight, int | float) and 0 < weight <= MAX_POINTS_WEIGHT):
+        raise _invalid(
+            f"{whose} weight for master points is {weight!r}: give a number above 0 and at most "
+            f"{MAX_POINTS_WEIGHT:g} (1 for an open main event; USBGF: 0.7 intermediate, 0.5 novice)"
+        )
+
+
+def _check_points_places(places: int) -> None:
+    if isinstance(places, bool) or not (isinstance(places, int) and 1 <= places <= 1024):
+        raise _invalid(f"placement points go to 1-1024 places (4 by default), not {places!r}")
+
+
+def set_points_weights(
+    event: Event,
+    *,
+    actor: Actor,
+    weight: float | None = None,
+    divisions: dict[str, tuple[float, int]] | None = None,
+) -> Event:
+    """Set the event's weight for master points and, per division slug, its weight and the places that earn
+    placement points. Everything is checked before anything is stored."""
+    check_directs(actor, event)
+    divisions = divisions or {}
+    if weight is not None:
+        _check_points_weight(weight, "the event's")
+    known = dict(event.divisions.values_list("slug", "pk"))
+    for slug, (division_weight, places) in divisions.items():
+        if slug not in known:
+            raise _invalid(f"{event.name} has no division {slug!r}: its divisions are {', '.join(sorted(known))}")
+        _check_points_weight(division_weight, f"{slug}'s")
+        _check_points_places(places)
+    with transaction.atomic():
+        if weight is not None:
+            Event.objects.filter(pk=event.pk).update(points_weight=weight)
+        for slug, (division_weight, places) in divisions.items():
+            Division.objects.filter(pk=known[slug]).update(points_weight=division_weight, points_places=places)
+    event.refresh_from_db()
+    return event
+
+
+def _round_rules(rules: dict[str, Any]) -> dict[str, int]:
+    """The per-round lengths as stored (:func:`tournaments.core.round_rule_key`: ``knockout:final`` is stored as
+    ``main:final``), each checked; two names of one round are refused."""
+    stored: dict[str, int] = {}
+    named: dict[str, str] = {}
+    for key, length in rules.items():
+        rule = round_rule_key(key)
+        _validate_round_length(key, rule, length)
+        if rule in stored:
+            raise _invalid(f"round lengths {named[rule]!r} and {key!r} name the same round: keep one of them")
+        stored[rule], named[rule] = length, str(key)
+    return stored
+
+
+def _validate_round_length(key: str, rule: str, length: Any) -> None:
+    bracket, _, which = rule.partition(":")
     if bracket not in ("main", "consolation", "last-chance", "swiss", "round-robin"):
-        raise _invalid(f"round length {key!r}: start with main, consolation, last-chance, swiss or round-robin")
-    if which and which != "final" and not which.isdigit():
-        raise _invalid(f"round length {key!r}: after the colon put a round number or 'final'")
+        raise _invalid(
+            f"round length {key!r}: start with knockout (or main), consolation, last-chance, swiss or round-robin"
+        )
+    if which and which not in ("final", "semi-final") and not which.isdigit():
+        raise _invalid(f"round length {key!r}: after the colon put a round number, 'semi-final' or 'final'")
     if not isinstance(length, int) or not 1 <= length <= 99:
         raise _invalid(f"round length {key!r}: {length!r} is not a match length of 1-99 points")
 
@@ -297,8 +373,13 @@ def register_player(
     rating: float | None = None,
     seed: int | None = None,
     place: str = "",
+    new_player: bool = False,
 ) -> Entry:
     """Enter a player (an existing one, or a new one by name) in a division.
+
+    In a club's event a name is looked up on the club's roster (tournaments/services/clubs.py): the roster's player
+    named exactly so is entered; a close name is refused with the candidates (``player_to_choose``) unless
+    ``new_player`` says it is another person; a new player joins the roster.
 
     Before the start anyone may be entered. Once a Swiss division runs, a late entry is allowed while at most half
     its rounds have been played; a last-chance division takes late entries and buy-backs into its free places.
@@ -307,9 +388,14 @@ def register_player(
     with transaction.atomic():
         division = Division.objects.select_for_update().get(pk=division.pk)
         late = _check_open_for_entry(division, place)
+        roster = _club_locked(division)
+        if player is None and roster is not None:
+            player = roster_player(roster, name=name, new_player=new_player)
         if player is None:
             _check_name_free(division, name, club)
             player = create_player(display_name=name, club=club, country=country)
+        if roster is not None:
+            join_roster(roster, player)
         if rating is not None and not 0 < rating < 10000:
             raise _invalid(f"a rating of {rating} is out of range (1-9999)")
         if seed is not None and not 1 <= seed <= MAX_SEED:
@@ -327,6 +413,14 @@ def register_player(
                 )
         except IntegrityError:
             raise ApplicationError(ErrorCode.CONFLICT, f"seed {seed} is already taken in {division.name}") from None
+
+
+def _club_locked(division: Division) -> Club | None:
+    """The club of the division's event, its row locked: two registrations of one new name in two of its events at
+    once make one record, not two."""
+    if division.event.club_id is None:
+        return None
+    return Club.objects.select_for_update().get(pk=division.event.club_id)
 
 
 def _check_name_free(division: Division, name: str, club: str) -> None:
@@ -404,8 +498,9 @@ class ImportReport:
     errors: list[str]
 
 
-#: The columns of a players' list without a header row, in this order.
-CSV_COLUMNS = ("name", "club", "country", "rating", "seed")
+#: The columns of a players' list without a header row, in this order. ``player``, in a club's event: the roster's
+#: player (his number) a name close to the roster's is, or ``new`` for a new person.
+CSV_COLUMNS = ("name", "club", "country", "rating", "seed", "player")
 
 
 def import_entries_csv(division: Division, *, actor: Actor, text: str) -> ImportReport:
@@ -442,6 +537,7 @@ def import_entries_csv(division: Division, *, actor: Actor, text: str) -> Import
     if errors:
         listed = "; ".join(f"line {line}: {problem}" for line, problem in sorted(errors, key=lambda e: e[0]))
         raise _invalid(f"fix these lines and send the list again: {listed}")
+    _check_roster_choices(division, parsed, first)
     created: list[Entry] = []
     with transaction.atomic():
         for line, fields in enumerate(parsed, start=first):
@@ -487,6 +583,32 @@ def _clashes(division: Division, parsed: list[dict[str, Any]], first: int) -> li
     return clashes
 
 
+def _check_roster_choices(division: Division, parsed: list[dict[str, Any]], first: int) -> None:
+    """In a club's event: every line whose name is close to the roster's (or shared by namesakes) and says neither
+    which player it is nor ``new``, all at once, with their candidates (nothing is registered)."""
+    club = division.event.club
+    if club is None:
+        return
+    unsure, lines = [], []
+    for line, fields in enumerate(parsed, start=first):
+        if fields.get("player") is not None or fields.get("new_player"):
+            continue
+        try:
+            roster_player(club, name=fields["name"])
+        except ApplicationError as exc:
+            if exc.code != ErrorCode.PLAYER_TO_CHOOSE:
+                raise
+            unsure.append(f"line {line}: {exc.message}")
+            lines.append({"line": line, "name": fields["name"], "candidates": exc.extra["candidates"]})
+    if unsure:
+        raise ApplicationError(
+            ErrorCode.PLAYER_TO_CHOOSE,
+            "nothing was registered; say who these players are in a player column (the roster player's number, or "
+            "new for a new player) and send the list again: " + "; ".join(unsure),
+            lines=lines,
+        )
+
+
 def _parse_row(row: dict[str, Any]) -> dict[str, Any]:
     """The fields of one line; a ValueError naming every problem of the line (not only the first)."""
     problems: list[str] = []
@@ -510,6 +632,15 @@ def _parse_row(row: dict[str, Any]) -> dict[str, Any]:
         problems.append(f"seed {fields['seed']} is outside 1-{MAX_SEED}")
     if "rating" in fields and not 0 < fields["rating"] < 10000:
         problems.append(f"rating {fields['rating']} is outside 1-9999")
+    chosen = (row.get("player") or "").strip().lstrip("#")
+    if chosen.lower() == "new":
+        fields["new_player"] = True
+    elif chosen.isdigit():
+        fields["player"] = Player.objects.filter(pk=int(chosen)).first()
+        if fields["player"] is None:
+            problems.append(f"there is no player {chosen}")
+    elif chosen:
+        problems.append(f"player {chosen!r} is neither a player's number nor new")
     if problems:
         raise ValueError(", ".join(problems))
     return fields

@@ -19,7 +19,7 @@ from django.db import transaction
 from games.access import Actor
 from games.errors import ApplicationError, ErrorCode
 from tournaments.access import check_directs, directs_event
-from tournaments.core import lock_division, plan_of
+from tournaments.core import has_fees, lock_division, plan_of
 from tournaments.models import Division, Entry, Pairing, Round
 from tournaments.pairing import brackets
 from tournaments.standings import payouts as pay
@@ -125,13 +125,14 @@ def _external_sources(plan: brackets.Plan, flight: str) -> list[brackets.Source]
 
 def stored_table(division: Division) -> dict:
     """The division's payout table as stored, with the defaults of a division that has none: percentages, no pool,
-    shared places split, not published, no flight paid."""
+    shared places split, not published, a player paid in every flight he places in, no flight paid."""
     table = division.payouts or {}
     return {
         "mode": table.get("mode", pay.PERCENT),
         "pool": table.get("pool"),
         "ties": table.get("ties", pay.SPLIT),
         "published": bool(table.get("published", False)),
+        "one_prize": bool(table.get("one_prize", False)),
         "flights": dict(table.get("flights") or {}),
     }
 
@@ -156,15 +157,18 @@ def set_payouts(
     ties: str,
     published: bool,
     flights: Mapping[str, str],
+    one_prize: bool = False,
 ) -> Division:
     """Store the division's payout table: ``flights`` maps a flight to its prizes, comma-separated, place 1 first
-    (percentages of ``pool`` or fixed amounts, by ``mode``); ``ties`` is how a shared place is paid."""
+    (percentages of ``pool`` or fixed amounts, by ``mode``); ``ties`` is how a shared place is paid; ``one_prize``:
+    a player placed in the prizes of several flights is paid only the largest of them."""
     check_directs(actor, division.event)
     try:
         table = _checked(division, mode=mode, pool=pool, ties=ties, flights=flights)
     except pay.PayoutError as exc:
         raise ApplicationError(ErrorCode.INVALID_INPUT, f"The payout table is not stored: {exc}.") from None
     table["published"] = bool(published)
+    table["one_prize"] = bool(one_prize)
     with transaction.atomic():
         division = lock_division(division.pk)
         division.payouts = table
@@ -187,6 +191,8 @@ def _checked(
             raise pay.PayoutError(f"the prize pool {pool!r} is not a number: give it as 1000 or 1000.50") from None
         if not amount.is_finite() or amount < 0:
             raise pay.PayoutError(f"the prize pool is {pool}: give 0 or more")
+        if amount > pay.MAX_AMOUNT:
+            raise pay.PayoutError(f"the prize pool is {pool}, more than a pool can be: give at most {pay.MAX_AMOUNT}")
     known = payout_flights(division)
     unknown = sorted(set(flights) - set(known))
     if unknown:
@@ -198,7 +204,9 @@ def _checked(
         values = pay.parse_values(flights.get(flight, ""), what=what)
         pay.check_places(len(values), sizes[flight].players, what=what, size=sizes[flight].words(what))
         if values:
-            pay.flight_prizes(values, mode=mode, pool=amount, what=what)
+            # A pool from the entry fees may still be empty (nobody has paid yet): the percentages are checked alone.
+            from_fees = mode == pay.PERCENT and amount is None and has_fees(division)
+            pay.flight_prizes(values, mode=mode, pool=Decimal(100) if from_fees else amount, what=what)
             stored[flight] = [str(v) for v in values]
     if mode == pay.PERCENT:
         total = sum((Decimal(v) for values in stored.values() for v in values), Decimal(0))

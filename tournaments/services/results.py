@@ -21,7 +21,8 @@ from tournaments.core import bracket_slot, lock_division, pairing_words, plan_of
 from tournaments.models import Division, Entry, Pairing, Round
 from tournaments.pairing import brackets
 from tournaments.services.followup import schedule_followup
-from tournaments.services.sync import SyncReport, make_matches, sync_locked_division
+from tournaments.services.money import check_refund
+from tournaments.services.sync import SyncReport, double_forfeit, make_matches, sync_locked_division
 
 Confirmation = Pairing.Confirmation
 
@@ -155,14 +156,18 @@ def give_penalty(pairing: Pairing, *, actor: Actor, against: Entry, points: int,
     return pairing
 
 
-def withdraw_entry(entry: Entry, *, actor: Actor, reason: str) -> Entry:
-    """Withdraw a player: no further pairings; a match of his not yet finished is forfeited to the opponent."""
+def withdraw_entry(entry: Entry, *, actor: Actor, reason: str, refund: bool = False) -> Entry:
+    """Withdraw a player: no further pairings; a match of his not yet finished is forfeited to the opponent.
+    ``refund``: before the start, the fees he paid go back to him and count in no pool (services/money.py)."""
     with transaction.atomic():
         division = lock_division(entry.division_id)
         check_directs(actor, division.event)
         entry = Entry.objects.select_related("player").get(pk=entry.pk)
         if entry.status == Entry.Status.WITHDRAWN:
             raise ApplicationError(ErrorCode.CONFLICT, f"{entry.player.display_name} has already withdrawn")
+        if refund:
+            check_refund(division, entry)
+            entry.refunded = True
         if division.format == Division.Format.ROUND_ROBIN and division.status == Division.Status.RUNNING:
             # Every match of his still to play is forfeited below, the ones not due yet too: they are made now.
             unmade = division.pairings.filter(Q(entry_a=entry) | Q(entry_b=entry), match__isnull=True)
@@ -171,9 +176,8 @@ def withdraw_entry(entry: Entry, *, actor: Actor, reason: str) -> Entry:
         entry.withdrawal_reason = reason.strip()
         if division.status == Division.Status.REGISTRATION:
             entry.seed = None  # not drawn: his seed is free for another player
-        entry.save(update_fields=["status", "withdrawn_at", "withdrawal_reason", "seed"])
-        if division.has_bracket:
-            _undo_unplayed_forfeit_wins(entry)
+        entry.save(update_fields=["status", "withdrawn_at", "withdrawal_reason", "seed", "refunded"])
+        _undo_unplayed_forfeit_wins(entry, bracket=division.has_bracket)
         _forfeit_open_matches(entry, actor, reason)
         if division.status != Division.Status.REGISTRATION:
             sync_locked_division(division)
@@ -181,10 +185,11 @@ def withdraw_entry(entry: Entry, *, actor: Actor, reason: str) -> Entry:
     return entry
 
 
-def _undo_unplayed_forfeit_wins(entry: Entry) -> None:
-    """In a bracket, a match a withdrawing player was given by forfeit because his opponent had withdrawn, and in
-    which nothing was played, is no win: both players have now withdrawn. Its match is voided; the sync then makes
-    the slot a double forfeit (nobody wins it, and the slots it feeds hold nobody)."""
+def _undo_unplayed_forfeit_wins(entry: Entry, *, bracket: bool) -> None:
+    """A match a withdrawing player was given by forfeit because his opponent had withdrawn, and in which nothing
+    was played, is no win: both players have now withdrawn, so it is a double forfeit whichever went first. Its
+    match is voided; in a bracket the sync then makes the slot a double forfeit (nobody wins it, and the slots it
+    feeds hold nobody), in a Swiss or a round robin the board is one at once (it scores for neither)."""
     won = Pairing.objects.filter(
         division_id=entry.division_id,
         winner=entry,
@@ -200,6 +205,8 @@ def _undo_unplayed_forfeit_wins(entry: Entry) -> None:
         assert pairing.match_id is not None  # the filter on match__status
         games.reopen_match(pairing.match_id, actor=SYSTEM, reason=why, override=True)
         games.void_match(pairing.match_id, actor=SYSTEM, reason=why)
+        if not bracket:
+            double_forfeit(pairing, SyncReport())
 
 
 def _forfeit_open_matches(entry: Entry, actor: Actor, reason: str) -> None:
@@ -262,6 +269,8 @@ def _refuse_started(pairing: Pairing, entry: Entry, division: Division) -> None:
 def _swap_seeds(division: Division, first: Entry, second: Entry, reason: str) -> None:
     for entry in (first, second):
         _current(division, entry)
+    a: int | None
+    b: int | None
     if division.is_swiss_knockout:  # the knockout's seeds, drawn from the Swiss standings
         seeds = list(division.knockout_seeds)
         if first.pk not in seeds or second.pk not in seeds:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
 from django.db.models import F
@@ -36,13 +36,16 @@ from tournaments import ratings
 from tournaments.core import (
     COUNTED,
     COUNTED_CONFIRMATIONS,
+    FORFEITS,
     PLAYABLE,
     STILL_OPEN,
     UNCONFIRMED,
     lock_division,
+    plan_of,
     result_counts,
 )
 from tournaments.models import Division, Pairing, Rating, RatingChange, RatingList, Round, Standing
+from tournaments.pairing.brackets import Loser, Plan
 from tournaments.standings.places import Place, flight_places
 from tournaments.standings.tiebreakers import ForfeitRule, PlayerId, Result, Row, Tiebreak, standings
 
@@ -50,16 +53,25 @@ from tournaments.standings.tiebreakers import ForfeitRule, PlayerId, Result, Row
 #: decision (a bracket bye may have its player on either side).
 _Counted = tuple[int, str, int, int | None, int | None, int, int, int, str]
 #: The columns of a :data:`_Counted`, in order.
-_COUNTED_COLUMNS = ("round__number", "round__bracket", "board", "entry_a", "entry_b", "winner", "score_a", "score_b")
-_COUNTED_COLUMNS += ("decision",)
+_COUNTED_COLUMNS = (
+    "round__number",
+    "round__bracket",
+    "board",
+    "entry_a",
+    "entry_b",
+    "winner",
+    "score_a",
+    "score_b",
+    "decision",
+)
 #: An entry as read: id, seed, status.
 _Entry = tuple[int, int | None, str]
+#: A double forfeit of a bracket (both players withdrew before playing it): round number, bracket, board, a, b.
+_Doubled = tuple[int, str, int, int, int]
 #: The slots of a bracket still to be played (or whose result waits for a confirmation or a director), by bracket
 #: and round.
 _Pending = dict[tuple[str, int], int]
 #: The compared columns of a standings row, in this order; ``results_version`` is written, not compared.
-#: The decisions that make a result a forfeit (tournaments/standings/tiebreakers.py says how one counts).
-FORFEITS = (Pairing.Decision.FORFEIT_NO_SHOW, Pairing.Decision.FORFEIT_WITHDRAWAL, Pairing.Decision.FORFEIT_PENALTY)
 _COMPARED = (
     "after_round",
     "entry_id",
@@ -97,18 +109,23 @@ def recompute_standings(division_id: int) -> int:
         )
         counted: list[_Counted] = []
         pending: _Pending = defaultdict(int)
-        for *values, status, confirmation in read:
-            if values[5] is not None and result_counts(status, values[5], confirmation):
-                counted.append(tuple(values))  # type: ignore[arg-type]
+        doubled: list[_Doubled] = []
+        for row in read:
+            values, status, confirmation = cast(_Counted, row[:9]), row[9], row[10]
+            winner: int | None = values[5]
+            if winner is not None and result_counts(status, winner, confirmation):
+                counted.append(values)
             elif _to_be_played(status, confirmation):
                 pending[(values[1], values[0])] += 1
+            elif values[8] == Pairing.Decision.DOUBLE_FORFEIT and values[3] is not None and values[4] is not None:
+                doubled.append((values[0], values[1], values[2], values[3], values[4]))
         entries: list[_Entry] = list(
             division.entries.exclude(seed__isnull=True, place="").values_list("pk", "seed", "status")
         )
         if division.is_elimination:
-            rows = _elimination_rows(division, entries, counted, pending)
+            rows = _elimination_rows(division, entries, counted, pending, doubled)
         elif division.is_swiss_knockout:
-            rows = _swiss_knockout_rows(division, entries, counted, pending)
+            rows = _swiss_knockout_rows(division, entries, counted, pending, doubled)
         else:
             rows = _table_rows(division, entries, counted, _playing(division))
         _write_changed_tables(division, rows)
@@ -185,11 +202,17 @@ def _table_rows(
 
 
 def _swiss_knockout_rows(
-    division: Division, entries: list[_Entry], counted: list[_Counted], pending: _Pending
+    division: Division,
+    entries: list[_Entry],
+    counted: list[_Counted],
+    pending: _Pending,
+    doubled: Sequence[_Doubled] = (),
 ) -> list[tuple[Any, ...]]:
     """A Swiss into a knockout: a table after each Swiss round (the Swiss results only), and once the knockout is
     drawn one table more, after the last Swiss round's (:func:`knockout_table`): the knockout's players first,
-    placed by how far they went (1, 2, 3-4, 5-8...), then everyone else by his final Swiss standing."""
+    placed by how far they went (1, 2, 3-4, 5-8...), then everyone else by his final Swiss standing. Its won, lost
+    and points columns count every match, the knockout's included, and so does its points difference (+/-, points
+    for less points against); the other tie-breaks are those of the Swiss rounds that ranked it."""
     swiss = [c for c in counted if c[1] == Round.Bracket.SWISS]
     rows = _table_rows(division, entries, swiss)
     if not division.knockout_drawn:
@@ -202,7 +225,7 @@ def _swiss_knockout_rows(
             player = c[3] if c[3] is not None else c[4]
             assert player is not None
             tally[player][0] -= 1
-    places = knockout_places(division, order, knockout, pending)
+    places = knockout_places(division, order, knockout, pending, doubled)
     at = {row.player: row for row in order}
 
     def key(pk: int) -> tuple[int, int]:
@@ -217,8 +240,11 @@ def _swiss_knockout_rows(
         rank = rank if k == previous else position
         previous = k
         tiebreaks = {t.value: v for t, v in at[pk].tiebreaks.items()} if pk in at else {}
+        counts = tally.get(pk, (0, 0, 0, 0, 0))
+        if Tiebreak.POINTS_DIFF.value in tiebreaks:  # beside Pts for and against, over every match as they are
+            tiebreaks[Tiebreak.POINTS_DIFF.value] = counts[3] - counts[4]
         flights = {Round.Bracket.MAIN.value: str(places[pk])} if pk in places else {}
-        rows.append((after, pk, rank, *tally.get(pk, (0, 0, 0, 0, 0)), tiebreaks, flights))
+        rows.append((after, pk, rank, *counts, tiebreaks, flights))
     return rows
 
 
@@ -244,17 +270,25 @@ def swiss_standings(
 
 
 def knockout_places(
-    division: Division, order: list[Row], knockout: list[_Counted], pending: _Pending
+    division: Division,
+    order: list[Row],
+    knockout: list[_Counted],
+    pending: _Pending,
+    doubled: Sequence[_Doubled] = (),
 ) -> dict[int, Place]:
     """The places of a Swiss into a knockout: the knockout's players by how far they went, as in a knockout (each
     slot still to be played keeps a place at its round, first place is kept for the champion until it is over; a
     player still in has none yet), then every other player after them by his Swiss standing (players sharing a
-    Swiss position share the places they span)."""
+    Swiss position share the places they span). The two players of a knockout match both withdrew from are out at
+    its round."""
     finished = division.status == Division.Status.FINISHED
     qualified = list(division.knockout_seeds)
     played = [c for c in knockout if c[3] is not None and c[4] is not None]
-    out_at = {_loser(c): c[0] for c in played}
-    todo = {} if finished else {n: k for (bracket, n), k in pending.items() if bracket == Round.Bracket.MAIN}
+    out_at: dict[int, float] = {_loser(c): c[0] for c in played}
+    out_at.update({player: d[0] for d in doubled if d[1] == Round.Bracket.MAIN for player in d[3:]})
+    todo: dict[float, int] = (
+        {} if finished else {n: k for (bracket, n), k in pending.items() if bracket == Round.Bracket.MAIN}
+    )
     champion = max(knockout, key=lambda c: (c[0], c[2]))[5] if finished and knockout else None
     places = flight_places(out_at, champion, todo)
     taken = set(qualified)
@@ -301,15 +335,20 @@ def _to_be_played(status: str, confirmation: str) -> bool:
 
 
 def _elimination_rows(
-    division: Division, entries: list[_Entry], counted: list[_Counted], pending: _Pending
+    division: Division,
+    entries: list[_Entry],
+    counted: list[_Counted],
+    pending: _Pending,
+    doubled: Sequence[_Doubled] = (),
 ) -> list[tuple[Any, ...]]:
     """The one table of an elimination division: ranked by the main place (double elimination: by the order of
     elimination), players still in first; each row carries its places per flight (tournaments/standings/places.py).
-    Byes are advances, not wins: a bye counts in ``byes`` only."""
+    Byes are advances, not wins: a bye counts in ``byes`` only. ``doubled``: the double forfeits, whose players are
+    out at the stage of that match."""
     tally = _tally([_result(c) for c in counted], division.forfeit_tiebreaks)
     for row in tally.values():
         row[0] -= row[2]  # a bye is not a match won
-    places = _flight_places(division, counted, pending)
+    places = _flight_places(division, counted, pending, doubled)
     main = places.get(Round.Bracket.MAIN, {})
 
     finished = division.status == Division.Status.FINISHED
@@ -332,26 +371,31 @@ def _elimination_rows(
     return rows
 
 
-def _flight_places(division: Division, counted: list[_Counted], pending: _Pending) -> dict[str, dict[int, Place]]:
+def _flight_places(
+    division: Division, counted: list[_Counted], pending: _Pending, doubled: Sequence[_Doubled] = ()
+) -> dict[str, dict[int, Place]]:
     """The places of each flight. The main flight's are known as players go out (everyone is in it from the start):
     each of its slots still to be played keeps a place at its round, and first place is kept for the champion until
     the flight is over. A consolation's or last chance's are placed once that flight is over (until then players may
     still drop in, and a slot waiting for them may turn into a bye), and only for a flight where a match was played
     (a lone player walking over byes takes no place in it). In double elimination the main and losers' brackets are
-    one flight, ``main``: a player is out at his second loss, or at a loss in the grand final that ends it."""
+    one flight, ``main``: a player is out at his second loss, or at a loss in the grand final that ends it. The two
+    players of a double forfeit are out at its stage (its round), level with the losers of that round: a player is
+    placed by the stage he reached, whether he lost there or withdrew."""
     finished = division.status == Division.Status.FINISHED
     played = [c for c in counted if c[3] is not None and c[4] is not None]
     if finished:
         pending = {}
     if division.format == Division.Format.DOUBLE:
-        return {Round.Bracket.MAIN: _double_places(division, counted, played, pending)}
+        return {Round.Bracket.MAIN: _double_places(division, counted, played, pending, doubled)}
     out: dict[str, dict[int, Place]] = {}
     for flight in (Round.Bracket.MAIN, Round.Bracket.CONSOLATION, Round.Bracket.LAST_CHANCE):
         matches = [c for c in played if c[1] == flight]
-        todo = {number: n for (bracket, number), n in pending.items() if bracket == flight}
+        todo: dict[float, int] = {number: n for (bracket, number), n in pending.items() if bracket == flight}
         if flight != Round.Bracket.MAIN and (todo or not matches):
             continue
-        out_at = {_loser(c): c[0] for c in matches}
+        out_at: dict[int, float] = {_loser(c): c[0] for c in matches}
+        out_at.update({player: d[0] for d in doubled if d[1] == flight for player in d[3:]})
         champion = None
         if not todo and flight == Round.Bracket.MAIN:
             champion = _main_champion(division, counted)
@@ -367,12 +411,18 @@ _GRAND_FINAL = 1000
 
 
 def _double_places(
-    division: Division, counted: list[_Counted], played: list[_Counted], pending: _Pending
+    division: Division,
+    counted: list[_Counted],
+    played: list[_Counted],
+    pending: _Pending,
+    doubled: Sequence[_Doubled] = (),
 ) -> dict[int, Place]:
     """Double elimination as one flight, placed by the order of elimination: out at the second loss (once the
     flight is over, the grand final's loser too, beaten once when no reset is played); a loss in the grand final
     or the reset goes furthest, then the losers' bracket rounds, later further. Each losers' bracket match still to
-    be played keeps a place at its round, and the grand final one for the runner-up to come."""
+    be played keeps a place at its round, and the grand final one for the runner-up to come. The players of a
+    double forfeit are out at its stage: a losers' bracket round's, or, in the main bracket, just before the
+    losers' bracket round its loser would have dropped into (the grand final's: just behind its loser)."""
     main_losses: dict[int, int] = defaultdict(int)
     losers_bracket: dict[int, int] = {}
     for c in played:
@@ -382,15 +432,32 @@ def _double_places(
             losers_bracket[_loser(c)] = c[0]  # a loss in the losers' bracket puts him out
     over = not pending
     champion = _main_champion(division, counted) if over else None
-    out_at = {
+    out_at: dict[int, float] = {
         p: losers_bracket.get(p, _GRAND_FINAL)
         for p in main_losses.keys() | losers_bracket.keys()
         if p != champion and (main_losses.get(p, 0) + (p in losers_bracket) >= 2 or over)
     }
-    todo = {number: n for (bracket, number), n in pending.items() if bracket == Round.Bracket.CONSOLATION}
+    if doubled:
+        drops_into = _drop_rounds(plan_of(division))
+        for number, bracket, _board, a, b in doubled:
+            stage = number if bracket == Round.Bracket.CONSOLATION else drops_into.get(number, _GRAND_FINAL) - 0.5
+            out_at.update({a: stage, b: stage})
+    todo: dict[float, int] = {
+        number: n for (bracket, number), n in pending.items() if bracket == Round.Bracket.CONSOLATION
+    }
     if not over and _GRAND_FINAL not in out_at.values():
         todo[_GRAND_FINAL] = 1
     return flight_places(out_at, champion, todo)
+
+
+def _drop_rounds(plan: Plan) -> dict[int, int]:
+    """Double elimination: the losers' bracket round each main round's losers drop into."""
+    found: dict[int, int] = {}
+    for node in plan.nodes:
+        for source in (node.a, node.b):
+            if node.bracket == Round.Bracket.CONSOLATION and isinstance(source, Loser):
+                found.setdefault(int(source.key.rsplit("-", 2)[1]), node.round)
+    return found
 
 
 def _loser(c: _Counted) -> int:

@@ -9,6 +9,7 @@ by the director's request (tournaments/services/advance.py).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -19,7 +20,7 @@ from games.bulk import copy_new_rows
 from games.errors import ApplicationError, ErrorCode
 from tournaments.core import COUNTED, result_counts, round_length
 from tournaments.models import Division, Entry, Pairing, Round
-from tournaments.pairing.swiss import NoPairingError, PlayerId, SwissPlayer, pair_round
+from tournaments.pairing.swiss import LEVEL, NoPairingError, PlayerId, SwissPlayer, pair_round
 
 Status = Pairing.Status
 #: A board to create: entry a, entry b (None for a bye), the reason shown on the pairing.
@@ -31,7 +32,9 @@ BOARD_FIELDS = ["division_id", "round_id", "key", "board", "entry_a_id", "entry_
 BOARD_FIELDS += ["winner_id", "match_id"]
 
 
-def board_rows(rnd: Round, boards: list[Board], matches: Iterator[int] | None = None) -> Iterator[tuple[Any, ...]]:
+def board_rows(
+    rnd: Round, boards: list[Board], matches: Iterator[int | None] | None = None
+) -> Iterator[tuple[Any, ...]]:
     """The rows of a round's pairings (values of :data:`BOARD_FIELDS`), one per :data:`Board`, numbered from board 1,
     byes last. ``matches``: the ids of the boards' matches, in board order, when they are made with the boards (a
     board with its match is ready; without, the sync makes it)."""
@@ -110,14 +113,17 @@ def _why_unpaired(division: Division, players: list[SwissPlayer]) -> str:
 
 def swiss_players(division: Division, *, before: int | None = None) -> list[SwissPlayer]:
     """Every entry's state before the next round (or before round ``before``), from the counted results (two
-    reads of plain values)."""
+    reads of plain values); how each floated in the last round compares the scores the two had before it."""
     entries = list(division.entries.exclude(seed__isnull=True).values_list("pk", "seed", "status"))
     score = {pk: 0 for pk, _, _ in entries}
     met: dict[int, set[int]] = {pk: set() for pk, _, _ in entries}
     byes: set[int] = set()
     pairings = division.pairings if before is None else division.pairings.filter(round__number__lt=before)
-    rows = pairings.values_list("entry_a_id", "entry_b_id", "status", "winner_id", "confirmation")
-    for a, b, status, winner, confirmation in rows.order_by():
+    columns = ("round__number", "entry_a_id", "entry_b_id", "status", "winner_id", "confirmation")
+    rows = list(pairings.values_list(*columns).order_by())
+    last = max((row[0] for row in rows), default=0)
+    won_last: dict[int, int] = {}
+    for number, a, b, status, winner, confirmation in rows:
         if b is None:
             byes.add(a)
         else:
@@ -125,6 +131,14 @@ def swiss_players(division: Division, *, before: int | None = None) -> list[Swis
             met[b].add(a)
         if winner is not None and result_counts(status, winner, confirmation):
             score[winner] += 1
+            if number == last:
+                won_last[winner] = 1
+    floated: dict[int, int] = {}
+    for number, a, b, *_ in rows:
+        if number == last and b is not None and a in score and b in score:
+            had_a, had_b = score[a] - won_last.get(a, 0), score[b] - won_last.get(b, 0)
+            drift = (had_a > had_b) - (had_a < had_b)  # 1: a met a lower score (paired down), b was pulled up
+            floated[a], floated[b] = -drift, drift
     return [
         SwissPlayer(
             id=pk,
@@ -133,6 +147,7 @@ def swiss_players(division: Division, *, before: int | None = None) -> list[Swis
             opponents=frozenset(met[pk]),
             had_bye=pk in byes,
             withdrawn=status == Entry.Status.WITHDRAWN,
+            floated=floated.get(pk, LEVEL),
         )
         for pk, seed, status in entries
     ]
@@ -159,3 +174,40 @@ def round_needs_repairing(division: Division, current: Round | None = None) -> b
     except NoPairingError:
         return False
     return stored != {frozenset((int(p.a), None if p.b is None else int(p.b))) for p in fresh.pairings}
+
+
+#: A Swiss board's reason as the pairing wrote it: its score groups (a rematch says so first), and what a correction
+#: since added (:func:`follow_score_groups`).
+_GROUPS = re.compile(
+    r"^(?P<pre>rematch \(no rematch-free pairing exists\): )?"
+    r"(?P<label>score group \d+|pulled up from score group \d+ to score group \d+)"
+    r"(?: \(paired as (?P<paired>[^()]+) before a correction\))?$"
+)
+
+
+def follow_score_groups(division: Division, *, after: int) -> int:
+    """After a correction of a result of Swiss round ``after``: each later Swiss round's boards name the score groups
+    of the results as they are now, and what they were paired as ("score group 1 (paired as score group 2 before a
+    correction)"); the boards themselves stand. Returns the boards whose words changed."""
+    later = list(division.rounds.filter(bracket=Round.Bracket.SWISS, number__gt=after).order_by("number"))
+    changed: list[Pairing] = []
+    for rnd in later:
+        wins: dict[int, int] = {}
+        counted = division.pairings.filter(
+            COUNTED, winner__isnull=False, round__bracket=Round.Bracket.SWISS, round__number__lt=rnd.number
+        )
+        for winner in counted.values_list("winner_id", flat=True):
+            wins[winner] = wins.get(winner, 0) + 1
+        for board in rnd.pairings.filter(entry_a__isnull=False, entry_b__isnull=False):
+            found = _GROUPS.match(board.reason)
+            if found is None:
+                continue
+            paired = found["paired"] or found["label"]
+            a, b = sorted((wins.get(board.entry_a_id or 0, 0), wins.get(board.entry_b_id or 0, 0)), reverse=True)
+            now = f"score group {a}" if a == b else f"pulled up from score group {b} to score group {a}"
+            words = now if now == paired else f"{now} (paired as {paired} before a correction)"
+            if (found["pre"] or "") + words != board.reason:
+                board.reason = (found["pre"] or "") + words
+                changed.append(board)
+    Pairing.objects.bulk_update(changed, ["reason"])
+    return len(changed)

@@ -44,7 +44,7 @@ from tournaments.models import Division, Entry, Event, Pairing, Round
 from tournaments.pairing.round_robin import due_pairings
 from tournaments.services.bracket import advance_brackets
 from tournaments.services.knockout import draw_knockout, knockout_due
-from tournaments.services.swiss import pair_swiss_round
+from tournaments.services.swiss import follow_score_groups, pair_swiss_round
 from tournaments.services.tables import assign_tables
 
 Status = Pairing.Status
@@ -111,6 +111,7 @@ class SyncReport:
     matches: list[str] = field(default_factory=list)
     paired: int | None = None
     finished: bool = False
+    corrected: list[int] = field(default_factory=list)  # the rounds of the results a director corrected
 
     @property
     def changed(self) -> bool:
@@ -139,6 +140,10 @@ def sync_locked_division(division: Division) -> SyncReport:
     live = list(live_rows.select_related("match").defer("match__state").order_by("id"))
     taken = [pairing for pairing in live if _take_result(pairing, report)]
     update_rows(Pairing, taken, _RESULT_FIELDS)
+    if report.corrected:  # the later Swiss rounds stand: their boards say the score groups as they are now
+        numbers = Round.objects.filter(pk__in=report.corrected, bracket=Round.Bracket.SWISS).values_list("number")
+        for (number,) in numbers:
+            follow_score_groups(division, after=number)
     touched = live
     if division.has_bracket:
         touched, filled = advance_brackets(division, live)
@@ -207,10 +212,20 @@ def _take_result(pairing: Pairing, report: SyncReport) -> bool:
             pairing.played_at = ""
     elif winner != pairing.winner_id or (score_a, score_b) != (pairing.score_a, pairing.score_b):
         pairing.confirmation = Pairing.Confirmation.CONFIRMED  # a director's correction of a final result
+        # The result stands by the director's decision: the pages and the results CSV say so, with his reason.
+        pairing.decision, pairing.decision_reason = Pairing.Decision.DIRECTOR, _correction_reason(match)
+        report.corrected.append(pairing.round_id)
     pairing.status, pairing.winner_id, pairing.score_a, pairing.score_b = new
     pairing.updated_at = timezone.now()
     report.results.append(pairing.key)
     return True
+
+
+def _correction_reason(match: Match) -> str:
+    """The reason the director gave for the match's latest correction ("" when none was recorded)."""
+    reason = Action.objects.filter(match=match, kind=Action.Kind.CORRECTION).order_by("-seq").values_list("reason")
+    found = reason.first()
+    return found[0] if found else ""
 
 
 def _outcome(pairing: Pairing, match: Match) -> tuple[str, int | None, int, int]:
@@ -260,7 +275,7 @@ def _detach(pairing: Pairing, why: str) -> None:
 def _start_matches(division: Division, pairings: list[Pairing], report: SyncReport, taken: list[Pairing]) -> bool:
     """Create the match of every slot whose two players are known: one INSERT for the matches, one UPDATE for the
     slots, whatever the size of the round. A slot whose two players have both withdrawn gets no match: it is a
-    double forfeit (:func:`_double_forfeit`). True when there was one."""
+    double forfeit (:func:`double_forfeit`). True when there was one."""
     if division.format != Division.Format.ROUND_ROBIN:
         todo = [p for p in pairings if p.match_id is None and p.status == Status.READY and p.entry_b_id is not None]
         return make_matches(division, todo, report)
@@ -311,7 +326,7 @@ def make_matches(division: Division, todo: list[Pairing], report: SyncReport) ->
     }
     gone = [p for p in todo if all(entries[e][1] == Entry.Status.WITHDRAWN for e in _entry_ids(p))]
     for pairing in gone:
-        _double_forfeit(pairing, report)
+        double_forfeit(pairing, report)
     todo = [p for p in todo if p not in gone]
     if not todo:
         return bool(gone)
@@ -360,11 +375,13 @@ def _forfeit_withdrawn(pairing: Pairing, loser: int, report: SyncReport) -> None
     pairing.save(update_fields=_RESULT_FIELDS)
 
 
-def _double_forfeit(pairing: Pairing, report: SyncReport) -> None:
+def double_forfeit(pairing: Pairing, report: SyncReport) -> None:
     """Both players of a slot have withdrawn: nobody wins it. The slot is finished without a winner and without a
-    match; in a bracket each side it feeds is nobody (the next opponent has a bye), in a Swiss or a round robin
-    neither player scores and the standings count it for neither."""
-    pairing.status, pairing.winner_id = Status.FINISHED, None
+    match (a match voided because both had withdrawn is taken off it); in a bracket each side it feeds is nobody
+    (the next opponent has a bye), in a Swiss or a round robin neither player scores and the standings count it for
+    neither."""
+    pairing.status, pairing.winner_id, pairing.match = Status.FINISHED, None, None
+    pairing.score_a, pairing.score_b = 0, 0
     pairing.decision, pairing.decision_reason = Pairing.Decision.DOUBLE_FORFEIT, "both players had withdrawn"
     pairing.confirmation, pairing.confirmation_side = Pairing.Confirmation.NOT_NEEDED, None
     pairing.updated_at = timezone.now()

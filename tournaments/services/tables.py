@@ -94,7 +94,8 @@ def assign_tables(event_id: int, *, tables_given: bool | None = None) -> list[in
     to_seat: list[int] = []
     waits: set[tuple[int, int]] = set()  # (division, player): an earlier match of his in the division is waiting
     if unseated and (free or not tables_given):
-        with closing(queue.iterator(chunk_size=2000)) as rows:
+        # The iterator is a generator: closing it ends the server-side cursor when the loop stops early.
+        with closing(queue.iterator(chunk_size=2000)) as rows:  # type: ignore[type-var]
             for pk, division, a, b in rows:
                 if (division, a) in waits or (division, b) in waits:
                     continue  # a round robin's player plays his rounds in order
@@ -206,7 +207,8 @@ def _table(event: Event, number: int, *, create: bool = False) -> Table:
 def _check_players_free(pairing: Pairing, event_id: int) -> None:
     """A match seated by hand: neither of its players is at another table of the event with a match not over (he
     would be called to two tables at once)."""
-    players = Entry.objects.filter(pk__in=(pairing.entry_a_id, pairing.entry_b_id)).values_list("player_id", flat=True)
+    entries = [pk for pk in (pairing.entry_a_id, pairing.entry_b_id) if pk is not None]
+    players = Entry.objects.filter(pk__in=entries).values_list("player_id", flat=True)
     busy = (
         Pairing.objects.filter(division__event_id=event_id, table__isnull=False, status__in=PLAYABLE)
         .exclude(pk=pairing.pk)

@@ -43,17 +43,23 @@ class Prizes:
 
 @dataclass(frozen=True)
 class FlightPayouts:
-    """What each placed player of a flight is paid (cents), the cents left over by splitting shared places, and the
-    cents paid beyond the table (a shared place paid by ``best``)."""
+    """What each placed player of a flight is paid (cents), the cents left over by splitting shared places, the
+    cents paid beyond the table (a shared place paid by ``best``), and, once the flight is over, the cents of the
+    places nobody reached (``unreached``: a flight with fewer players than its table, or one that was not played)."""
 
     paid: dict
     remainder: int = 0
     over: int = 0
+    unreached: int = 0
 
 
 def to_cents(amount: Decimal) -> int:
     """Whole cents of an amount, rounded down."""
     return int((amount * 100).to_integral_value(rounding=ROUND_DOWN))
+
+
+#: The largest prize pool or prize (12 digits, two of them decimals: the pool's bound on the page and in the API).
+MAX_AMOUNT = Decimal("9999999999.99")
 
 
 def parse_values(text: str, *, what: str) -> list[Decimal]:
@@ -75,6 +81,8 @@ def parse_values(text: str, *, what: str) -> list[Decimal]:
             raise PayoutError(f"{what}: place {n + 1} is {part!r}, not a number")
         if value < 0:
             raise PayoutError(f"{what}: place {n + 1} is {part}, a negative prize: give 0 or more")
+        if value > MAX_AMOUNT:
+            raise PayoutError(f"{what}: place {n + 1} is {part}, more than a prize can be: give at most {MAX_AMOUNT}")
         if value.as_tuple().exponent < -2:  # type: ignore[operator]
             raise PayoutError(f"{what}: place {n + 1} is {part}: give at most two decimals")
         values.append(value)
@@ -111,9 +119,16 @@ def check_places(count: int, players: int, *, what: str, size: str = "") -> None
         raise PayoutError(f"{what}: the table pays {count} places but {size}: remove the last {count - players}")
 
 
-def flight_payouts(places: Mapping[P, Place], prizes: Sequence[int], tie_rule: str) -> FlightPayouts:
+def flight_payouts(
+    places: Mapping[P, Place], prizes: Sequence[int], tie_rule: str, *, settled: bool = False
+) -> FlightPayouts:
     """What each placed player earns (cents): ``places`` from :func:`flight_places`, ``prizes`` by place (place 1
-    first), shared places paid by ``tie_rule``. Players who earn nothing are left out.
+    first), shared places paid by ``tie_rule``. Players who earn nothing are left out. ``settled``: the flight is
+    over, so a place nobody holds will never be reached and its prize is ``unreached`` (while it is played, such a
+    place is still to be taken).
+
+    >>> flight_payouts({"a": Place(1, 1)}, [500, 300], SPLIT, settled=True).unreached
+    300
 
     >>> places = {"a": Place(1, 1), "b": Place(2, 3), "c": Place(2, 3)}
     >>> sorted(flight_payouts(places, [500, 300, 101], SPLIT).paid.items())
@@ -144,7 +159,9 @@ def flight_payouts(places: Mapping[P, Place], prizes: Sequence[int], tie_rule: s
         remainder += left
         if each:
             paid.update(dict.fromkeys(players, each))
-    return FlightPayouts(paid, remainder, over)
+    held = {n for place in groups for n in range(place.first, place.last + 1)}
+    unreached = sum(prize(n) for n in range(1, len(prizes) + 1) if n not in held) if settled else 0
+    return FlightPayouts(paid, remainder, over, unreached)
 
 
 def cents_text(cents: int) -> str:

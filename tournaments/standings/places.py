@@ -38,7 +38,7 @@ class Place:
 
 
 def flight_places(
-    out_at: Mapping[P, int], champion: P | None, pending: Mapping[int, int] | None = None
+    out_at: Mapping[P, float], champion: P | None, pending: Mapping[float, int] | None = None
 ) -> dict[P, Place]:
     """The places of a flight: ``out_at`` maps each player who is out to his stage (higher went further), the
     champion (None until decided) is first, and ``pending`` counts by stage the players still to go out there (one

@@ -80,14 +80,14 @@ def other_lengths(division: Division) -> str:
 
 
 @register.filter
-def player(entry: Entry | None, seed: int | None = None) -> SafeString | str:
-    """``<span class="player">``: the seed (the entry's, or ``seed``: the knockout's), the name, the club and
-    country, and a badge when withdrawn."""
+def player(entry: Entry | None, seed: int | None = None, *, seeded: bool = True) -> SafeString | str:
+    """``<span class="player">``: the seed (the entry's, or ``seed``: the knockout's; none when not ``seeded``), the
+    name, the club and country, and a badge when withdrawn."""
     if entry is None:
         return ""
     person: Any = entry.player
     parts = ['<span class="player">']
-    seed = seed or entry.seed
+    seed = (seed or entry.seed) if seeded else None
     if seed:
         parts.append(f'<span class="seed"><span class="visually-hidden">{escape(_("seed"))} </span>{seed}</span> ')
     name, where = person.name_and_where  # the club said once (games.models.Player.name_and_where)
@@ -143,7 +143,8 @@ def standings_row(item: Any, standings: Any) -> SafeString:
     gone = f' <span class="muted">{escape(_("(withdrawn)"))}</span>' if withdrawn else ""
     return mark_safe(  # the player is escaped by player(), the places and labels by escape(), numbers by _number()
         f'<tr><td class="rank"{_label(_("Rank"))}>{_number(row.rank)}</td>'
-        f'<th scope="row"{_label(_("Player"))}>{player(row.entry)}{gone}</th>{places}{cells}{tiebreaks}{prizes}</tr>'
+        f'<th scope="row"{_label(_("Player"))}>{player(row.entry, seeded=standings.seeds)}{gone}</th>'
+        f"{places}{cells}{tiebreaks}{prizes}</tr>"
     )
 
 

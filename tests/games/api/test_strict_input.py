@@ -138,8 +138,14 @@ def _leaves(field: Any) -> Iterator[Any]:
         yield from _leaves(child)
 
 
-LENIENT = (serializers.IntegerField, serializers.FloatField, relations.PrimaryKeyRelatedField)
-STRICT = (strict.IntegerField, strict.FloatField, strict.PrimaryKeyRelatedField, strict.QueryIntegerField)
+LENIENT = (serializers.IntegerField, serializers.FloatField, serializers.BooleanField, relations.PrimaryKeyRelatedField)
+STRICT = (
+    strict.IntegerField,
+    strict.FloatField,
+    strict.BooleanField,
+    strict.PrimaryKeyRelatedField,
+    strict.QueryIntegerField,
+)
 
 
 def test_every_input_of_the_api_uses_the_strict_fields() -> None:
@@ -154,3 +160,33 @@ def test_every_input_of_the_api_uses_the_strict_fields() -> None:
                     assert isinstance(leaf, STRICT), f"{cls.__name__}.{name}: use games.api.fields"
                     query = isinstance(leaf, strict.QueryIntegerField)
                     assert query == cls.__name__.endswith("Filter"), f"{cls.__name__}.{name}"
+
+
+def test_every_boolean_input_of_the_api_takes_json_true_and_false_only() -> None:
+    """``"yes"``, ``"true"``, ``1`` and ``"on"`` were read as true (``{"published": "yes"}`` published a payout
+    table): every boolean field of every input refuses them, naming the field."""
+    seen = 0
+    for cls in _input_serializers():
+        for field in cls().fields.values():
+            if isinstance(field, serializers.BooleanField) and not field.read_only:
+                seen += 1
+                for text in ("yes", "true", 1, "on", "1"):
+                    with pytest.raises(serializers.ValidationError, match="expected true or false"):
+                        field.run_validation(text)
+                assert (field.run_validation(True), field.run_validation(False)) == (True, False)
+    assert seen >= 15
+
+
+def test_text_is_not_read_as_true_on_tables_and_payouts(division_of: Callable[..., Division], director: Any) -> None:
+    division = division_of("swiss", 4)
+    event = division.event.slug
+    client = logged_in(director)
+    tables = client.post(f"/api/events/{event}/tables/", {"as_needed": "yes"}, format="json")
+    assert (
+        refused(tables, "as_needed")["message"]
+        == "as_needed: expected true or false (JSON booleans, not text or a number)"
+    )
+    url = f"/api/events/{event}/divisions/{division.slug}/payouts/"
+    body = {"mode": "amount", "flights": {"main": [100]}, "published": "yes"}
+    refused(client.post(url, body, format="json"), "published")
+    assert not Division.objects.get(pk=division.pk).payouts

@@ -84,3 +84,37 @@ def test_a_director_entry_is_not_a_players_to_take_back(new_match, cast, refused
         services.take_back(match.pk, actor=alice, side=0, expected_seq=1)
     back = services.take_back(match.pk, actor=cast.as_director, side=0, expected_seq=1)
     assert back.action.reason == "taken back by the director"
+
+
+# -- its idempotency key: the rule of every action ---------------------------------------------------------------------
+
+
+def test_a_take_back_retried_with_its_key_answers_the_first_row(new_match) -> None:
+    match = new_match()
+    alice, _bob = links(match)
+    services.record_opening_roll(match.pk, actor=alice, dice=(3, 1), expected_seq=0)
+    services.record_play(match.pk, actor=alice, side=0, play="8/5 6/5", expected_seq=1)
+    first = services.take_back(match.pk, actor=alice, side=0, expected_seq=2, idempotency_key="tb-1")
+    again = services.take_back(match.pk, actor=alice, side=0, expected_seq=2, idempotency_key="tb-1")
+    assert (first.retried, again.retried) == (False, True) and again.action.pk == first.action.pk
+    assert first.action.request_digest, "the request is kept with its key, as every action's is"
+    assert Match.objects.get(pk=match.pk).seq == 3, "one row"
+
+
+def test_a_take_backs_key_used_by_another_sender_or_for_another_request_is_refused(new_match, refused) -> None:
+    """The same key from the opponent's phone, or a key that served another action, was answered as if recorded
+    (the first row, retried): it is refused with the first row's seq, and nothing is written."""
+    match = new_match()
+    alice, bob = links(match)
+    services.record_opening_roll(match.pk, actor=alice, dice=(3, 1), expected_seq=0)
+    services.record_play(match.pk, actor=alice, side=0, play="8/5 6/5", expected_seq=1, idempotency_key="k")
+    with refused(match, ErrorCode.IDEMPOTENCY_KEY_REUSED, "'k'", "for a different request (action 2") as err:
+        services.take_back(match.pk, actor=alice, side=0, expected_seq=2, idempotency_key="k")
+    assert err.value.status == 422 and err.value.extra == {"seq": 2}
+    services.take_back(match.pk, actor=alice, side=0, expected_seq=2, idempotency_key="tb")
+    services.record_play(match.pk, actor=alice, side=0, play="24/21 24/23", expected_seq=3)
+    services.record_roll(match.pk, actor=bob, side=1, dice=(6, 5), expected_seq=4)
+    with refused(match, ErrorCode.IDEMPOTENCY_KEY_REUSED, "'tb'", "by another sender"):
+        services.take_back(match.pk, actor=bob, side=1, expected_seq=5, idempotency_key="tb")
+    with refused(match, ErrorCode.INVALID_INPUT, "1 to 64 characters"):
+        services.take_back(match.pk, actor=bob, side=1, expected_seq=5, idempotency_key="x" * 65)

@@ -132,3 +132,31 @@ def test_only_its_directors_set_it(played: Division, stranger: Any, other_direct
         answer = logged_in(user).post(division_url(played, "payouts/"), TABLE, format="json")
         assert answer.status_code == 403 and answer.json()["code"] == "forbidden"
     assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("table", "words"),
+    [
+        ({"mode": "amount", "flights": {"main": [1e308]}}, "main flight: place 1 is 1E+308, more than a prize can be"),
+        ({"mode": "amount", "flights": {"main": [100, 10000000000]}}, "place 2 is 10000000000, more than"),
+    ],
+)
+def test_a_prize_is_bounded_as_the_pool_is(played: Division, director: Any, table: dict[str, Any], words: str) -> None:
+    """``1e308`` was stored, and the payouts CSV printed a 309-digit prize: a prize, like the pool, is at most
+    9,999,999,999.99, and the refusal says so."""
+    answer = logged_in(director).post(division_url(played, "payouts/"), table, format="json")
+    assert answer.status_code == 400, answer.content
+    message = answer.json()["message"]
+    assert words in message and "at most 9999999999.99" in message, message
+    assert Division.objects.get(pk=played.pk).payouts in (None, {}), "nothing stored"
+
+
+def test_one_prize_per_player_through_the_api(played: Division, director: Any) -> None:
+    client = logged_in(director)
+    table = {**TABLE, "one_prize": True, "flights": {"main": [40, 20, 10, 10, 2, 2, 2, 2], "consolation": [5, 3, 1, 1]}}
+    answer = client.post(division_url(played, "payouts/"), table, format="json")
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["one_prize"] is True
+    rows = {r["name"]: r["prizes"] for r in client.get(division_url(played, "standings/")).json()["rows"]}
+    assert rows["P05"] == {"consolation": "50.00"} and rows["P08"] == {"main": "20.00"}, "each keeps the larger"
+    assert client.post(division_url(played, "payouts/"), TABLE, format="json").json()["one_prize"] is False

@@ -29,7 +29,7 @@ def test_events_are_listed_newest_first_and_paginated(anon: APIClient, as_direct
     assert first["results"][0]["name"] == "Club night 54"
     assert set(first["results"][0]) == {
         "slug", "name", "venue", "time_zone", "starts_on", "ends_on", "status", "public", "analyse_imported",
-        "rating_list", "created_at",
+        "rating_list", "points_weight", "club", "created_at",
     }  # fmt: skip
     assert len(anon.get("/api/events/?page_size=10&page=6").json()["results"]) == 5
     assert anon.get("/api/events/?page=9").status_code == 404

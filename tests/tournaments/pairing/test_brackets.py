@@ -758,3 +758,42 @@ def test_small_fields() -> None:
     assert pair.node("consolation-1-0").b == Empty()  # a lone entrant's bye: the losers' bracket still has a final
     assert plan_bracket(2, "progressive-consolation").drop_rounds == 0
     assert plan_bracket(48, "progressive-consolation").drop_rounds == 5
+
+
+def test_a_last_chance_only_one_player_reaches_has_no_champion() -> None:
+    """Six players, the better seed always winning: main-2-0's and main-2-1's losers had played two main matches,
+    so neither enters the consolation; its one match (5 v 6) is its only one, so the last chance holds only the
+    loser of it, who walks over a bye. He never played there: the last chance has no champion (the consolation
+    does: seed 5 won a match in it)."""
+    plan = plan_bracket(6, "main-consolation-lastchance")
+    results = {"main-1-1": "p4", "main-1-3": "p3", "main-2-0": "p1", "main-2-1": "p2", "main-3-0": "p1"}
+    states = resolved(plan, {**results, "consolation-1-0": "p5"})
+    assert states["last-chance-1-0"].status is Status.BYE and states["last-chance-1-0"].winner == "p6"
+    assert champion(plan, states, LAST_CHANCE) is None
+    assert champion(plan, states, CONSOLATION) == "p5"
+    assert champion(plan, states) == "p1"
+
+
+def test_a_round_1_walkover_counted_like_a_bye_lets_its_winner_enter_the_consolation() -> None:
+    """Eight players, main with consolation. Seed 1's round-1 opponent does not show (a walkover); seed 1 then loses
+    his round-2 match, his first match played. With ``walkover_as_bye`` he enters the consolation, as a seed with a
+    bye would; without it he does not (he had two main matches); formats without a consolation refuse the option."""
+    results = {"main-1-0": "p1", "main-1-1": "p4", "main-1-2": "p2", "main-1-3": "p3", "main-2-0": "p4"}
+    results |= {"main-2-1": "p2", "consolation-1-0": "p8", "consolation-1-1": "p6"}
+    plain = plan_bracket(8, "main-consolation")
+    assert not any(isinstance(s, Loser) and s.key.startswith("main-2-") for n in plain.nodes for s in sources(n))
+    plan = plan_bracket(8, "main-consolation", walkover_as_bye=True)
+    conditional = [s for n in plan.nodes for s in sources(n) if isinstance(s, Loser) and s.key.startswith("main-2-")]
+    assert set(conditional) == {Loser("main-2-0", within=1), Loser("main-2-1", within=1)}
+
+    def consolation_players(walkovers: set[str]) -> set[str | None]:
+        seeds = {k: f"p{k}" for k in range(1, 9)}
+        states = resolve(plan, seeds=seeds, results=results, places={}, places_closed=True, walkovers=walkovers)
+        return {p for n in plan.nodes if n.bracket == CONSOLATION for p in (states[n.key].a, states[n.key].b)}
+
+    entrants = consolation_players({"main-1-0"})
+    assert "p1" in entrants, "the walkover's winner lost his first match played"
+    assert "p3" not in entrants, "main-2-1's loser had played two main matches"
+    assert "p1" not in consolation_players(set()), "had he played round 1, he would have played two main matches"
+    with pytest.raises(ValueError, match="walkover_as_bye does not apply to the single format"):
+        plan_bracket(8, "single", walkover_as_bye=True)

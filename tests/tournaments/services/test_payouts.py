@@ -13,7 +13,9 @@ from tests.tournaments.services.support import play_out, played_main_consolation
 from tests.tournaments.services.test_places_in_progress import play_bracket
 from tournaments import selectors, services
 from tournaments.models import Division
-from tournaments.services.payouts import FlightSize, flight_sizes, set_payouts
+from tournaments.pages import remainder_notes
+from tournaments.services.payouts import FlightSize, flight_sizes, set_payouts, stored_table
+from tournaments.simulation import champions
 
 sizes = flight_sizes
 
@@ -228,3 +230,56 @@ def test_a_swiss_into_a_knockout_pays_nothing_before_its_knockout(
     # After a Swiss round its leaders are not its winners: the places, and so the prizes, come from the knockout.
     assert not division.knockout_drawn and selectors.standings_table(division)
     assert paid(division) == {}
+
+
+def test_a_last_chance_only_one_player_reaches_names_no_champion_and_its_prizes_are_left_over(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """Six players, the better seed always winning: the last chance holds only the loser of the consolation's one
+    match, who walks over a bye. It was not played: no champion, no place, and its prizes (accepted while two players
+    could still reach it) are stated as left over once the division is over, like a place no flight reached."""
+    division = division_of("main-consolation-lastchance", 6, entry_mode="scoresheet", match_length=1)
+    table = {"main": "50, 20", "consolation": "10, 5", "last-chance": "4, 1"}
+    set_payouts(division, actor=as_director, mode="percent", pool="1000", ties="split", published=True, flights=table)
+    played_main_consolation(division, as_director)
+    assert division.status == Division.Status.FINISHED
+    assert champions(division)["last-chance"] is None
+    rows = selectors.standings_table(division)
+    assert not any("last-chance" in row.places for row in rows)
+    payouts = selectors.payouts_of(division, rows)
+    assert payouts.unreached == {"main": 0, "consolation": 0, "last-chance": 5000}
+    assert "Last-chance prize: 50.00 left over, the prizes of places nobody reached." in [
+        str(note) for note in remainder_notes(payouts)
+    ]
+
+
+@pytest.mark.parametrize("one_prize", [False, True])
+def test_one_prize_per_player_across_flights(
+    division_of: Callable[..., Division], as_director: Actor, one_prize: bool
+) -> None:
+    """Main 5-8 and the whole consolation are the same four players: with one prize per player each keeps the larger
+    of his two prizes and what he does not take is stated as left over."""
+    division = finished(division_of, as_director)
+    table = {"main": "40, 20, 10, 10, 2, 2, 2, 2", "consolation": "5, 3, 1, 1"}
+    division = set_payouts(
+        division,
+        actor=as_director,
+        mode="percent",
+        pool="1000",
+        ties="split",
+        published=True,
+        flights=table,
+        one_prize=one_prize,
+    )
+    got = paid(division)
+    if not one_prize:
+        assert got["P05"] == {"main": 2000, "consolation": 5000} and got["P08"] == {"main": 2000, "consolation": 1000}
+        return
+    assert got["P05"] == {"consolation": 5000}, "the consolation's first prize is larger than his share of 5-8"
+    assert got["P06"] == {"consolation": 3000}
+    assert got["P07"] == got["P08"] == {"main": 2000}, "his share of 5-8 is larger than his share of 3-4"
+    payouts = selectors.payouts_of(division, selectors.standings_table(division))
+    assert payouts.forgone == {"main": 4000, "consolation": 2000}
+    said = "Consolation prize: 20.00 left over, not paid to players who have a larger prize (one prize per player)."
+    assert said in [str(note) for note in remainder_notes(payouts)]
+    assert stored_table(division)["one_prize"] is True

@@ -14,6 +14,8 @@ from games.errors import ApplicationError, ErrorCode
 from tests.tournaments.services.support import director_win, enter_win, link, named, pairing, snapshot
 from tournaments import services
 from tournaments.models import Division, Entry, Pairing, Round
+from tournaments.pairing.swiss import DOWN, LEVEL, UP
+from tournaments.services.swiss import swiss_players
 
 pytestmark = pytest.mark.django_db
 
@@ -118,3 +120,20 @@ def test_auto_pair_pairs_the_next_round_when_the_last_result_counts(
     assert division.status == Division.Status.FINISHED
     assert len(meetings(division)) == 9 == len(set(meetings(division)))
     assert named(division, "P01").standings.get(after_round=3).wins == 3
+
+
+def test_the_last_rounds_floats_are_read_for_the_next_pairing(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """Round 1: 1 v 4, 2 v 5, 3 v 6, the better seed winning; round 2 floats P03 down to P04 (three on one win).
+    Before round 3, P03 was paired down and P04 pulled up; the others met their own score."""
+    division = services.start_division(swiss(division_of, 6, 3), actor=as_director)
+    play_round(division, 1, as_director)
+    services.pair_next_round(division, actor=as_director)
+    assert frozenset({named(division, "P03").pk, named(division, "P04").pk}) in meetings(division)
+    play_round(division, 2, as_director)
+    floated = {named(division, f"P0{i}").pk: i for i in range(1, 7)}
+    got = {floated[p.id]: p.floated for p in swiss_players(division)}
+    assert got == {1: LEVEL, 2: LEVEL, 3: DOWN, 4: UP, 5: LEVEL, 6: LEVEL}
+    before_round_2 = {floated[p.id]: p.floated for p in swiss_players(division, before=2)}
+    assert set(before_round_2.values()) == {LEVEL}

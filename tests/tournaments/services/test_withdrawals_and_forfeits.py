@@ -246,3 +246,62 @@ def test_how_a_forfeit_counts_in_the_standings_is_the_divisions_setting(
     assert (row.wins, row.losses) == (1, 0), "the forfeit is a match win"
     assert (row.points_for, row.points_against) == points
     assert absent.tiebreaks["buchholz"] == (0 if rule == "left-out" else 1), "the winner as his opponent, or not"
+
+
+@pytest.mark.parametrize("first_gone", ["a", "b"])
+def test_a_swiss_board_whose_two_players_withdraw_one_after_the_other_scores_for_neither(
+    division_of: Callable[..., Division], as_director: Actor, committed: Callable, first_gone: str
+) -> None:
+    """The first withdrawal forfeits the unplayed board to the opponent; when the opponent withdraws too before
+    anything was played, the board is a double forfeit (README: it scores for neither), whichever went first."""
+    division = services.start_division(scoresheet(division_of, "swiss", 6, rounds_planned=2), actor=as_director)
+    board = Pairing.objects.filter(division=division, round__number=1).order_by("board").first()
+    assert board is not None
+    a, b = Entry.objects.get(pk=board.entry_a_id), Entry.objects.get(pk=board.entry_b_id)
+    first, second = (a, b) if first_gone == "a" else (b, a)
+    with committed():
+        services.withdraw_entry(first, actor=as_director, reason="went home")
+    assert pairing(division, board.key).winner_id == second.pk, "the opponent is given the board"
+    with committed():
+        services.withdraw_entry(second, actor=as_director, reason="went home too")
+    board = pairing(division, board.key)
+    assert (board.status, board.winner_id, board.decision) == (Pairing.Status.FINISHED, None, Decision.DOUBLE_FORFEIT)
+    others = Pairing.objects.filter(division=division, round__number=1).exclude(pk=board.pk)
+    for other in others:
+        director_win(other, Entry.objects.get(pk=other.entry_a_id), as_director)
+    services.recompute_standings(division.pk)
+    for gone in (a, b):
+        row = Standing.objects.get(division=division, after_round=1, entry=gone)
+        assert (row.wins, row.losses) == (0, 0), "a double forfeit scores for neither"
+    assert Standing.objects.filter(division=division, after_round=1, wins=1).count() == 2
+    services.pair_next_round(division, actor=as_director)
+    round2 = Pairing.objects.filter(division=division, round__number=2)
+    assert {e for p in round2 for e in (p.entry_a_id, p.entry_b_id)} == {
+        e for p in others for e in (p.entry_a_id, p.entry_b_id)
+    }
+
+
+@pytest.mark.parametrize("walkover_as_bye", [False, True])
+def test_a_round_1_walkover_counts_like_a_bye_for_the_consolation_when_the_division_says_so(
+    division_of: Callable[..., Division], as_director: Actor, committed: Callable, walkover_as_bye: bool
+) -> None:
+    """P08 does not show for main round 1: P01 wins it by forfeit, then loses to P04 in round 2, his first match
+    played. With the division's ``walkover_as_bye`` he enters the consolation, like a seed with a bye; by default
+    (as before) he had two main matches and does not."""
+    division = scoresheet(division_of, "main-consolation", 8, walkover_as_bye=walkover_as_bye)
+    services.start_division(division, actor=as_director)
+    p1, p8 = named(division, "P01"), named(division, "P08")
+    with committed():
+        services.award_forfeit(pairing(division, "main-1-0"), actor=as_director, loser=p8, kind="no-show", reason="-")
+    for key in ("main-1-1", "main-1-2", "main-1-3"):
+        slot = pairing(division, key)
+        director_win(slot, Entry.objects.get(pk=slot.entry_a_id), as_director)
+    director_win(pairing(division, "main-2-0"), named(division, "P04"), as_director)
+    director_win(pairing(division, "main-2-1"), named(division, "P02"), as_director)
+    play_out(division, as_director)
+    consolation = Pairing.objects.filter(division=division, round__bracket="consolation")
+    entered = {e for p in consolation for e in (p.entry_a_id, p.entry_b_id) if e is not None}
+    assert (p1.pk in entered) is walkover_as_bye
+    assert named(division, "P03").pk not in entered, "main-2-1's loser played two main matches"
+    division.refresh_from_db()
+    assert division.status == Division.Status.FINISHED and division.walkover_as_bye is walkover_as_bye

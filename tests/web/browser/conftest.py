@@ -25,6 +25,7 @@ VIEWPORTS = {
     "phone": {"width": 390, "height": 844},
     "small-phone": {"width": 360, "height": 740},
     "desktop": {"width": 1280, "height": 800},
+    "laptop": {"width": 1366, "height": 768},  # the most common laptop screen
     "display": {"width": 1920, "height": 1080},  # the venue display's TV or projector
 }
 
@@ -79,7 +80,8 @@ class Pages:
         self.contexts: list[Any] = []
 
     def open(self, path: str, *, viewport: str = "desktop") -> Any:
-        touch = viewport not in ("desktop", "display")  # a phone is tapped: ``locator.tap()`` needs a touch screen
+        # A phone is tapped: ``locator.tap()`` needs a touch screen.
+        touch = viewport not in ("desktop", "laptop", "display")
         context = self.browser.new_context(viewport=VIEWPORTS[viewport], base_url=self.base_url, has_touch=touch)
         context.set_default_timeout(10_000)  # a step that has not happened in 10 s will not: fail fast
         self.contexts.append(context)

@@ -1,0 +1,95 @@
+"""Reads of clubs: the clubs a user may see, a club's page (its events to come and played, its rating list, its
+recent champions) and its roster. Each runs a fixed number of queries whatever the number of events or players.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.utils import timezone
+
+from games.models import Player
+from tournaments.models import Club, Division, Event, Rating, Standing
+from tournaments.selectors.common import events_visible_to
+
+#: How many events, champions and rated players a club's page lists.
+RECENT = 10
+RATED = 50
+
+
+def clubs_visible_to(user: Any) -> QuerySet[Club]:
+    """Public clubs, plus the private ones a user directs (staff: all)."""
+    qs = Club.objects.all()
+    if user is not None and user.is_authenticated:
+        if user.is_staff:
+            return qs
+        return qs.filter(Q(public=True) | Q(directors=user)).distinct()
+    return qs.filter(public=True)
+
+
+def visible_club(user: Any, slug: str) -> Club | None:
+    return clubs_visible_to(user).filter(slug=slug).select_related("rating_list").first()
+
+
+@dataclass(frozen=True)
+class Champion:
+    event: Event
+    division: Division
+    player: Player
+
+
+@dataclass(frozen=True)
+class ClubPage:
+    club: Club
+    upcoming: list[Event] = field(default_factory=list)
+    recent: list[Event] = field(default_factory=list)
+    ratings: list[Rating] = field(default_factory=list)
+    champions: list[Champion] = field(default_factory=list)
+
+
+def club_page(club: Club, user: Any, *, today: dt.date | None = None) -> ClubPage:
+    """What a club's page shows ``user``: its events to come (not finished, soonest first) and its last events
+    played (finished, latest first) among those ``user`` may see, the top of its rating list, and the champions of
+    its last finished divisions (five queries)."""
+    today = today or timezone.localdate()
+    events = events_visible_to(user).filter(club=club)
+    upcoming = list(
+        events.exclude(status=Event.Status.FINISHED)
+        .filter(Q(starts_on__isnull=True) | Q(starts_on__gte=today) | Q(status=Event.Status.RUNNING))
+        .order_by("starts_on", "id")[:RECENT]
+    )
+    recent = list(events.filter(status=Event.Status.FINISHED).order_by("-starts_on", "-id")[:RECENT])
+    ratings: list[Rating] = []
+    if club.rating_list_id is not None:
+        ratings = list(
+            Rating.objects.filter(rating_list_id=club.rating_list_id)
+            .select_related("player")
+            .order_by("-rating", "player__display_name")[:RATED]
+        )
+    last_table = (
+        Standing.objects.filter(division=OuterRef("division")).order_by("-after_round").values("after_round")[:1]
+    )
+    firsts = (
+        Standing.objects.filter(
+            division__event__in=events,
+            division__status=Division.Status.FINISHED,
+            rank=1,
+            after_round=Subquery(last_table),
+        )
+        .select_related("division__event", "entry__player")
+        .order_by("-division__finished_at", "-division_id", "entry__seed")[:RECENT]
+    )
+    champions = [Champion(row.division.event, row.division, row.entry.player) for row in firsts]
+    return ClubPage(club, upcoming, recent, ratings, champions)
+
+
+def roster_of(club: Club) -> list[Player]:
+    """The club's roster, by name, each player with ``events``: how many of the club's events he entered."""
+    return list(
+        club.players.annotate(
+            events=Count("entries__division__event", filter=Q(entries__division__event__club=club), distinct=True)
+        ).order_by("display_name", "pk")
+    )

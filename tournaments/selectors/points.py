@@ -1,0 +1,166 @@
+"""Master points of an event (contract H, ``manage.py master_points``): per player of each of its divisions, the
+matches he won over the board, his place, and the points the system gives them (tournaments/points.py).
+
+- **Matches won**: the counted results (:data:`tournaments.core.COUNTED`) of every flight of the division (main,
+  consolation, last chance, Swiss rounds) won over the board: a bye, a forfeit (:data:`tournaments.core.FORFEITS`)
+  and a match the games app marks forfeited are not matches won. Each counts at its pairing's length.
+- **Places**: those of the main flight of the stored standings, by the rule the payouts are paid on
+  (:func:`tournaments.selectors.common.flight_places_of`): a knockout's places as players go out (the champion once
+  the final is played), a Swiss's or round robin's ranks, a Swiss into a knockout's knockout and then its Swiss
+  ranks. A player with no place yet earns no placement points.
+- **Players** of a division: the rows of its standings (every player who took part: seeded, or a late entry); before
+  its start, its entries not withdrawn. Their number is the field of the placement formula.
+
+Reads a fixed number of queries per division, whatever the size of its field.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.models import Match
+from tournaments import points
+from tournaments.core import COUNTED_CONFIRMATIONS, FORFEITS
+from tournaments.models import Division, Entry, Event, Pairing, Round
+from tournaments.selectors.common import flight_places_of, standings_table
+from tournaments.standings.places import Place
+
+#: The systems :func:`master_points` knows, by the name the command takes.
+SYSTEMS = (points.USBGF,)
+
+
+@dataclass(frozen=True)
+class PlayerPoints:
+    """One player's master points in one division."""
+
+    name: str
+    division: str
+    place: Place | None
+    earned: points.Earned
+
+
+@dataclass(frozen=True)
+class DivisionPoints:
+    """A division's settings for master points and whether its places are final."""
+
+    name: str
+    slug: str
+    players: int
+    weight: float
+    places_paid: int
+    finished: bool
+    standings_current: bool
+    scored: list[PlayerPoints] = field(default_factory=list)  # best total first
+
+
+@dataclass(frozen=True)
+class EventPoints:
+    event: Event
+    system: str
+    divisions: list[DivisionPoints] = field(default_factory=list)
+
+    @property
+    def players(self) -> list[PlayerPoints]:
+        """Every division's players, division by division."""
+        return [p for d in self.divisions for p in d.scored]
+
+
+def master_points(event: Event, *, system: str = points.USBGF) -> EventPoints:
+    """The master points of every player of the event's divisions, division by division, best total first.
+
+    :raises ValueError: for a system not in :data:`SYSTEMS`.
+    """
+    if system not in SYSTEMS:
+        raise ValueError(f"unknown points system {system!r}: use {', '.join(SYSTEMS)}")
+    won = _lengths_won(event)
+    result = EventPoints(event, system)
+    for division in event.divisions.order_by("id"):
+        rows = standings_table(division)
+        if rows:
+            players = [(row.entry_id, row.entry.player.display_name) for row in rows]
+            places = flight_places_of(division, rows, Round.Bracket.MAIN)
+        else:
+            entries = division.entries.exclude(status=Entry.Status.WITHDRAWN).select_related("player")
+            players = [(entry.pk, entry.player.display_name) for entry in entries.order_by("seed", "id")]
+            places = {}
+        scored = DivisionPoints(
+            division.name,
+            division.slug,
+            len(players),
+            division.points_weight,
+            division.points_places,
+            division.status == Division.Status.FINISHED,
+            division.standings_status == Division.Work.CURRENT,
+        )
+        for entry_id, name in players:
+            place = places.get(entry_id)
+            earned = points.usbgf_points(
+                won.get(entry_id, []),
+                None if place is None else (place.first, place.last),
+                len(players),
+                places_paid=division.points_places,
+                event_weight=event.points_weight,
+                division_weight=division.points_weight,
+            )
+            scored.scored.append(PlayerPoints(name, division.name, place, earned))
+        scored.scored.sort(key=lambda p: (-p.earned.total, p.place or Place(10**9, 10**9), p.name))
+        result.divisions.append(scored)
+    return result
+
+
+def _lengths_won(event: Event) -> dict[int, list[int]]:
+    """The lengths of the matches each entry of the event won over the board, by entry id (one query)."""
+    won = (
+        Pairing.objects.filter(
+            division__event=event,
+            status=Pairing.Status.FINISHED,
+            confirmation__in=COUNTED_CONFIRMATIONS,
+            winner__isnull=False,
+            entry_a__isnull=False,
+            entry_b__isnull=False,
+        )
+        .exclude(decision__in=FORFEITS)
+        .exclude(match__status=Match.Status.FORFEITED)
+        .values_list("winner_id", "length")
+    )
+    lengths: dict[int, list[int]] = defaultdict(list)
+    for winner, length in won:
+        lengths[winner].append(length)
+    return lengths
+
+
+def points_report(found: EventPoints) -> dict[str, Any]:
+    """The master points as plain values (contract H's JSON, and the API's answer): ``place`` is the best place of a
+    shared one (3 for "3-4"), ``places`` the place as shown; the points are floats, unrounded."""
+    return {
+        "event": found.event.slug,
+        "system": found.system,
+        "event_weight": float(found.event.points_weight),
+        "divisions": [
+            {
+                "name": d.name,
+                "slug": d.slug,
+                "players": d.players,
+                "weight": float(d.weight),
+                "places_paid": d.places_paid,
+                "finished": d.finished,
+                "standings_current": d.standings_current,
+            }
+            for d in found.divisions
+        ],
+        "players": [
+            {
+                "name": p.name,
+                "division": p.division,
+                "place": None if p.place is None else p.place.first,
+                "places": None if p.place is None else str(p.place),
+                "match_wins": p.earned.match_wins,
+                "match_win_points": float(p.earned.match_win_points),
+                "placement_points": float(p.earned.placement_points),
+                "total": float(p.earned.total),
+            }
+            for p in found.players
+        ],
+    }

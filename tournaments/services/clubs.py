@@ -1,0 +1,123 @@
+"""Clubs and their rosters: one record per person across a club's events.
+
+A club has directors, a roster of players and a rating list (made with the club), which its events are rated on, so a
+player's rating carries from one club night to the next because he is the same record. Registering a player by name
+in a club's event looks the name up on the roster (tournaments/names.py): the one player named exactly so is
+entered; a name close to the roster's (case, accents, a typo, an initial, the other order), or shared by namesakes,
+is refused with ``player_to_choose`` and the candidates, for the director to choose one (``player``) or to say it is
+a new person (``new_player``). Nothing is merged silently. A new player joins the roster.
+
+Every function checks the actor's rights, validates, and writes in one transaction; a refusal writes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from games.access import Actor
+from games.errors import ApplicationError, ErrorCode
+from games.models import Player
+from games.services import create_player
+from tournaments.access import check_directs_club
+from tournaments.models import Club, RatingList
+from tournaments.names import roster_matches, spaced
+
+
+def _unique_slug(model: Any, text: str) -> str:
+    base = slugify(text)[:80] or "club"
+    slug, n = base, 1
+    while model.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def create_club(*, actor: Actor, name: str, slug: str = "", public: bool = True) -> Club:
+    """Create a club with its rating list; the user creating it becomes its first director."""
+    user = actor.user if actor.user is not None and actor.user.is_authenticated else None
+    if user is None or actor.token is not None:
+        raise ApplicationError(ErrorCode.NOT_AUTHENTICATED, "log in to create a club")
+    name = spaced(name)
+    if not name:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "a club needs a name")
+    if len(name) > 200:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "a club's name has at most 200 characters")
+    if slug and slugify(slug) != slug:
+        raise ApplicationError(
+            ErrorCode.INVALID_INPUT, f"{slug!r} is not a valid address part: use lower-case letters, digits and hyphens"
+        )
+    with transaction.atomic():
+        if slug and Club.objects.filter(slug=slug).exists():
+            raise ApplicationError(ErrorCode.CONFLICT, f"a club with the address {slug!r} already exists")
+        rating_list = RatingList.objects.create(name=name, slug=_unique_slug(RatingList, name))
+        rating_list.owners.add(user)
+        club = Club.objects.create(
+            name=name, slug=slug or _unique_slug(Club, name), rating_list=rating_list, public=public
+        )
+        club.directors.add(user)
+    return club
+
+
+def add_club_director(club: Club, *, actor: Actor, user: Any) -> None:
+    """Make ``user`` a director of the club (and an owner of its rating list)."""
+    check_directs_club(actor, club)
+    with transaction.atomic():
+        club.directors.add(user)
+        if club.rating_list is not None:
+            club.rating_list.owners.add(user)
+
+
+def roster_player(club: Club, *, name: str, new_player: bool = False) -> Player | None:
+    """The roster's player a registration of ``name`` enters: the one named exactly so; None for a new person (no
+    one close, or ``new_player``). Reads the roster in one statement, whatever its size.
+
+    :raises ApplicationError: PLAYER_TO_CHOOSE with ``candidates`` when the name is close to the roster's or shared
+        by namesakes, unless ``new_player``.
+    """
+    if new_player:
+        return None
+    found = roster_matches(name, club.players.values_list("pk", "display_name").iterator())
+    if len(found.exact) == 1:
+        return Player.objects.get(pk=found.exact[0])
+    ids = found.exact or found.close
+    if not ids:
+        return None
+    candidates = list(Player.objects.filter(pk__in=ids).order_by("display_name", "pk"))
+    labels = "; ".join(p.label for p in candidates)
+    why = "namesakes on" if found.exact else "close to names on"
+    raise ApplicationError(
+        ErrorCode.PLAYER_TO_CHOOSE,
+        f"{spaced(name)!r} is {why} {club.name}'s roster: {labels}. Choose the player it is, or enter "
+        f"{spaced(name)} as a new player",
+        candidates=[{"id": p.pk, "name": p.display_name, "label": p.label} for p in candidates],
+    )
+
+
+def join_roster(club: Club, player: Player) -> None:
+    """Put ``player`` on the club's roster (nothing if he is on it)."""
+    club.players.add(player)
+
+
+def add_to_roster(
+    club: Club,
+    *,
+    actor: Actor,
+    player: Player | None = None,
+    name: str = "",
+    club_text: str = "",
+    country: str = "",
+    new_player: bool = False,
+) -> Player:
+    """Put a player on the roster: an existing one (``player``), the roster's player named exactly ``name``, or a new
+    one (refused with the candidates when the name is close to the roster's, unless ``new_player``)."""
+    check_directs_club(actor, club)
+    with transaction.atomic():
+        if player is None:
+            player = roster_player(club, name=name, new_player=new_player)
+        if player is None:
+            player = create_player(display_name=name, club=club_text, country=country)
+        join_roster(club, player)
+    return player
