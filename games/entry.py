@@ -457,6 +457,8 @@ def correction_of(
     if match.status == Match.Status.VOID or not match.seq:
         return None
     if request is None:
+        if not services.may_take_back_after(match):
+            return None  # a move-by-move match over: the director corrects it (games.services.request_correction)
         players = [side for side, actor in actors.items() if side in sides_of(actor, match)]
         # Offered once something entered by another follows his last entry (before that, he takes it back).
         asking = next((side for side in players if services.last_entry_of(match, side) is not None), None)

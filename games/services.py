@@ -584,9 +584,10 @@ def take_back(
 
 
 def may_take_back_after(match: Match) -> bool:
-    """Whether a player may still take back his last entry in the match's state: while it is played, and once it
-    is over only in a scoresheet match, whose last result waits for the opponent's confirmation
-    (:data:`games.hooks.TAKE_BACK_GUARDS` refuse it once he confirmed). A move-by-move match over is over."""
+    """Whether a player may still take back his last entry, or ask for a correction, in the match's state: while
+    it is played, and once it is over only in a scoresheet match, whose last result waits for the opponent's
+    confirmation (:data:`games.hooks.TAKE_BACK_GUARDS` refuse a take-back once he confirmed). A move-by-move match
+    over is over: the director corrects it."""
     return match.status not in _CLOSED or (
         match.status == Match.Status.FINISHED and match.entry_mode == Match.EntryMode.SCORESHEET
     )
@@ -650,6 +651,11 @@ def request_correction(
                     )
                 return prior
         _check_seq(match, expected_seq)
+        if not may_take_back_after(match):
+            raise ApplicationError(
+                ErrorCode.MATCH_CLOSED,
+                f"the match is over ({match.get_status_display().lower()}): the director corrects it now",
+            )
         if CorrectionRequest.objects.filter(match=match, status=CorrectionRequest.Status.OPEN).exists():
             raise ApplicationError(ErrorCode.CONFLICT, "a correction is already asked for in this match: wait for it")
         target = last_entry_of(match, side)

@@ -156,11 +156,12 @@ def pairing_state(pairing: Pairing) -> PairingState:
     match = pairing.match
     if match is not None and match.status in _MATCH_OVER:
         return PairingState.FINISHING
-    # A voided match has not been taken off its pairing yet: the pairing is played again with a new match.
+    # A voided match has not been taken off its pairing yet: the pairing is played again with a new match. A log
+    # whose every entry was undone (a forfeit undone) is not started: its match is scheduled again, 0-0.
     started = (
         match is not None
         and match.status != Match.Status.VOID
-        and (match.status == Match.Status.IN_PROGRESS or bool(match.seq))
+        and (match.status == Match.Status.IN_PROGRESS or (bool(match.seq) and match.status != Match.Status.SCHEDULED))
     )
     if pairing.status == Status.PLAYING or started:
         return PairingState.PLAYING

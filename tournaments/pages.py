@@ -823,11 +823,8 @@ def _current_words(division: Division, rounds: list[tuple[str, int | None, int]]
         return [_("round %(number)s of %(total)s") % {"number": number, "total": total}]
     out = []
     for bracket, open_min, _last in sorted(rounds, key=lambda r: BRACKET_ORDER.get(r[0], 9)):
-        if open_min is not None and division.is_swiss_knockout:
-            out.append(knockout_round_words(open_min, knockout_rounds(division)))
-        elif open_min is not None:
-            words = bracket_words(division, bracket)
-            out.append(_("%(bracket)s, round %(number)s") % {"bracket": words, "number": open_min})
+        if open_min is not None:  # named as every page names it (tournaments.core.round_words)
+            out.append(round_words(Round(bracket=bracket, number=open_min), division))
     return out
 
 

@@ -110,9 +110,9 @@ def test_the_players_list_of_a_finished_division_names_its_winners(finished: Div
         row = row[: row.index("</tr>")]
         return row.split("<td>")[2].split("</td>")[0].strip()
 
-    assert status_of("P01") == "Champion", "the main draw's winner"
-    assert status_of("P05") == "Consolation winner"
-    assert status_of("P02") == "Finished 2nd"  # his place, not "eliminated"
+    assert status_of("P01") == "champion", "the main draw's winner"
+    assert status_of("P05") == "consolation winner"
+    assert status_of("P02") == "finished 2nd"  # his place, not "eliminated"
 
 
 def test_best_says_on_the_page_what_it_pays_beyond_the_table(finished: Division, director: Any) -> None:

@@ -54,6 +54,7 @@ def test_an_undone_no_show_forfeit_is_ready_first_in_the_queue_and_names_no_tabl
     assert forfeited.status == Pairing.Status.READY and forfeited.table_id is None and not forfeited.played_at
     assert "Table 1" not in html, "the page names no table the match does not hold"
     assert "first in the queue" in html, "the director is told where the match stands"
+    assert "playing, 0" not in html and "waiting for a table" in html, "ready again, not being played"
     assert f"<title>Match {forfeited.board} ·" in html
     api = client.get(f"/api/events/{division.event.slug}/divisions/{division.slug}/pairings/").json()
     rows = api["results"] if isinstance(api, dict) else api
@@ -125,6 +126,7 @@ def test_no_take_back_is_offered_once_a_move_by_move_match_is_over(new_match: An
     winner = phones[last.entered_by_token.side]
     html = winner.page()
     assert 'id="take-back"' not in html and "Take back my last entry" not in html
+    assert "Ask for a correction" not in html and "Ask for a correction" not in phones[1 - winner.side].page()
     before = Action.objects.filter(match=match).count()
     refused = winner.post("take-back")
     assert refused.status_code == 409 and "the director corrects it" in error_of(refused.content.decode())
