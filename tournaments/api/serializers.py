@@ -1097,14 +1097,12 @@ class MasterPointsSerializer(serializers.Serializer):
 
 
 class DivisionPointsInput(serializers.Serializer):
-    weight = serializers.FloatField(
-        min_value=0.01, max_value=10, help_text="USBGF: 1 open, 0.7 intermediate, 0.5 novice"
-    )
+    weight = strict.FloatField(min_value=0.01, max_value=10, help_text="USBGF: 1 open, 0.7 intermediate, 0.5 novice")
     places_paid = strict.IntegerField(min_value=1, max_value=1024, default=4)
 
 
 class MasterPointsInput(serializers.Serializer):
-    event_weight = serializers.FloatField(
+    event_weight = strict.FloatField(
         min_value=0.01, max_value=10, required=False, allow_null=True, default=None, help_text="unchanged if null"
     )
     divisions = serializers.DictField(
@@ -1128,7 +1126,7 @@ class ClubSerializer(serializers.ModelSerializer):
 
 class ClubInput(serializers.Serializer):
     name = serializers.CharField(max_length=200)
-    slug = serializers.SlugField(
+    slug = strict.SlugField(
         max_length=100, required=False, allow_blank=True, default="", help_text="made from the name if empty"
     )
     public = strict.BooleanField(default=True, help_text="its page is public")
@@ -1192,7 +1190,7 @@ class SeasonSerializer(serializers.ModelSerializer):
 
 class SeasonInput(serializers.Serializer):
     name = serializers.CharField(max_length=100)
-    slug = serializers.SlugField(max_length=100, required=False, allow_blank=True, default="")
+    slug = strict.SlugField(max_length=100, required=False, allow_blank=True, default="")
     starts_on = serializers.DateField()
     ends_on = serializers.DateField()
     system = serializers.ChoiceField(choices=Season.System.choices, default=Season.System.CLUB)
