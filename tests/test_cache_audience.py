@@ -5,6 +5,7 @@ to its audience."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from config.audience import PRIVATE, Shared, audience_of
 from games.access import Actor
 from games.models import Match
 from tournaments import services
-from tournaments.models import Division, Pairing
+from tournaments.models import Club, Division, Pairing, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -67,6 +68,8 @@ class World:
     pairing: Pairing
     match: Match
     director: Any
+    club: Club
+    season: Season
 
 
 @pytest.fixture
@@ -77,7 +80,11 @@ def world(director: Any, as_director: Actor, division_of: Any) -> World:
     hidden = services.start_division(hidden, actor=as_director)
     pairing = Pairing.objects.filter(division=division, match__isnull=False).select_related("match").first()
     assert pairing is not None and pairing.match is not None
-    return World(division, hidden, pairing, pairing.match, director)
+    club = services.create_club(actor=as_director, name="Oslo BK")
+    season = services.create_season(
+        club, actor=as_director, name="Autumn", starts_on=dt.date(2026, 9, 1), ends_on=dt.date(2026, 12, 31)
+    )
+    return World(division, hidden, pairing, pairing.match, director, club, season)
 
 
 def _samples(world: World, division: Division) -> dict[str, object]:
@@ -104,6 +111,8 @@ def _samples(world: World, division: Division) -> dict[str, object]:
         "uidb64": "MQ",
         "app_label": "games",
         "url": "nothing/",
+        "club": world.club.slug,
+        "season": world.season.slug,
     }
 
 

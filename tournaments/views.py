@@ -140,6 +140,7 @@ def _season(request: HttpRequest, club: str, season: str) -> Season:
     return found
 
 
+@shared
 @require_GET
 def season_detail(request: HttpRequest, club: str, season: str) -> HttpResponse:
     """``/clubs/<club>/seasons/<season>/``: the season's table, with its playoff line."""
@@ -147,6 +148,7 @@ def season_detail(request: HttpRequest, club: str, season: str) -> HttpResponse:
     return render(request, "tournaments/season_detail.html", {"table": found, "season": found.season})
 
 
+@shared
 @require_GET
 def season_csv(request: HttpRequest, club: str, season: str) -> HttpResponse:
     """The season's table as CSV: rank, player, points, events, matches won, qualified."""
@@ -169,6 +171,7 @@ def season_csv(request: HttpRequest, club: str, season: str) -> HttpResponse:
     return response
 
 
+@shared
 @require_GET
 def event_detail(request: HttpRequest, event: str) -> HttpResponse:
     """``/events/<event>/``: the event and its divisions."""
