@@ -364,7 +364,9 @@ def _elimination_rows(
     previous, rank = None, 0
     for position, (pk, _, _) in enumerate(ordered, start=1):
         k = key(pk)
-        rank = rank if k == previous else position
+        # A player out ranks at his place ("3" for 3-4: the places kept for the matches still to play count); the
+        # players still in share the first rank.
+        rank = k[1] if k[0] == 1 else rank if k == previous else position
         previous = k
         flights = {flight: str(found[pk]) for flight, found in places.items() if pk in found}
         rows.append((0, pk, rank, *tally.get(pk, (0, 0, 0, 0, 0)), {}, flights))

@@ -63,6 +63,22 @@ def test_a_semi_final_loser_shares_3_4_while_the_other_semi_final_is_pending(
     assert pairing(division, "main-2-1").status == Pairing.Status.READY
 
 
+def test_a_player_out_ranks_at_his_place_and_the_players_still_in_share_the_first_rank(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """A tester saw a semi-final's loser at rank 6 beside his place 3-4 (the rank counted the players above him, the
+    five still in): his rank is his place's first, and the players still in share rank 1."""
+    division = started(division_of("single", 8, match_length=1), as_director)
+    play_bracket(division, as_director, "main", rounds=1)
+    win(division, "main-2-0", as_director)
+    got = places(division)
+    rows = Standing.objects.filter(division=division).select_related("entry__player")
+    ranks = {s.entry.player.display_name: s.rank for s in rows}
+    assert got["P04"] == "3-4" and ranks["P04"] == 3, (got, ranks)
+    assert {ranks[name] for name, place in got.items() if place == "5-8"} == {5}
+    assert {rank for name, rank in ranks.items() if name not in got} == {1}, "still in: P01, P02, P03"
+
+
 def test_every_round_keeps_a_place_for_each_match_still_to_play(
     division_of: Callable[..., Division], as_director: Actor
 ) -> None:
