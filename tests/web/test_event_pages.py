@@ -792,3 +792,15 @@ def test_a_round_robins_latest_table_is_its_standings_so_far_not_after_its_last_
     assert "Standings after round 5" not in html
     earlier = html_of(Client(), page_url(division) + "?after_round=4")
     assert "Standings after round 4" in earlier
+
+
+def test_the_table_column_says_a_finished_matchs_table_as_it_says_the_others() -> None:
+    """A tester saw "Table 4" beside "6" in one column: a match over kept its table as people say it."""
+    from types import SimpleNamespace
+
+    from tournaments.templatetags.event_pages import table_cell
+
+    held = SimpleNamespace(table_id=1, table=SimpleNamespace(name="", number=6), status="playing", match_id=1)
+    over = SimpleNamespace(table_id=None, status="finished", match_id=2, played_at="Table 4")
+    named = SimpleNamespace(table_id=None, status="finished", match_id=3, played_at="Feature table")
+    assert (table_cell(held), table_cell(over), table_cell(named)) == ("6", "4", "Feature table")

@@ -165,7 +165,11 @@ def table_cell(pairing: Any) -> str:
         return escape(table.name) if table.name else _number(table.number)
     if pairing.status in ("ready", "playing") and pairing.match_id is not None:
         return f'<span class="muted">{escape(_("queue"))}</span>'
-    return escape(pairing.played_at) if pairing.played_at else EM_DASH
+    if not pairing.played_at:
+        return EM_DASH
+    # Kept as people say it ("Table 4"): in the Table column, as the tables still held, its number alone.
+    number = str(pairing.played_at).removeprefix(_("Table %(number)s") % {"number": ""})
+    return _number(int(number)) if number.isdigit() else escape(pairing.played_at)
 
 
 @register.simple_tag
