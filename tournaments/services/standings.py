@@ -4,7 +4,7 @@ same rows).
 Swiss and round robin: one table per round played (``after_round``), ranked by match wins (a bye counts as a win)
 and then by the division's tie-breaks in order (tournaments/standings/tiebreakers.py). Elimination: one table,
 ranked by the main place (how far each player went in the main bracket; in double elimination the order of
-elimination), players still in first and players level there sharing the rank; each row also holds the player's
+elimination), players still in sharing rank 1 and a player out ranked at his place; each row also holds the player's
 place in each flight (main, consolation, last chance: tournaments/standings/places.py), read with the slots still
 to be played in the same statement (each keeps a place at its round). Byes are advances, not wins: an elimination
 row counts a bye in ``byes`` only.
