@@ -25,7 +25,7 @@ from tournaments import services
 from tournaments.core import round_words
 from tournaments.models import Entry, Pairing
 from tournaments.pages import call_words, place_words
-from tournaments.selectors import final_prize_of, finished_place_of, next_pairing_for
+from tournaments.selectors import final_prize_of, finished_place_of, next_pairing_for, waiting_slot_for
 from tournaments.standings.payouts import cents_text
 
 #: How often "Your next match" asks whether a call was made (seconds).
@@ -204,6 +204,18 @@ def _over_words(player: Player) -> str:
 
 def _next_row(player: Player, pairing: Pairing | None, user: object) -> dict[str, object]:
     if pairing is None:
+        waiting = waiting_slot_for(player)
+        if waiting is not None:  # a bracket slot whose opponent is still being decided
+            slot, against = waiting
+            words = {"round": round_words(slot.round, slot.division), "against": against}
+            return {
+                "player": player,
+                "pairing": None,
+                "over": _("Your next match: %(round)s, against %(against)s, once that match is over.") % words,
+                "event_url": reverse("tournaments:event-detail", args=[slot.division.event.slug])
+                if slot.division.event.public
+                else "",
+            }
         return {"player": player, "pairing": None, "over": _over_words(player)}
     mine_a = pairing.entry_a is not None and pairing.entry_a.player_id == player.pk
     other = pairing.entry_b if mine_a else pairing.entry_a

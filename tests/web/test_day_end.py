@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from games import access
 from games.models import EntryToken
+from tests.tournaments.services.support import director_win
 from tests.web.swiss_knockout_day import Day, finish_the_day, swiss_knockout_day
 from tests.web.test_director_pages import client_for, text_of
 
@@ -72,6 +73,19 @@ def test_the_phone_holding_a_players_earlier_link_enters_his_next_match_in_one_t
     assert other.get(f"/play/{access.token_text(taken)}/")["Location"] == reverse("entry:refused")
     again = phone.get(reverse("pairing_entry:next")).content.decode()
     assert f'href="{reverse("entry:match", args=[semi.match_id])}"' in again  # held now: a plain link
+
+
+def test_your_next_match_names_the_match_the_opponent_comes_from(day: Day) -> None:
+    """A tester saw "No next match yet" for a semi-final's winner while the other semi-final was played: the page
+    names his next round and the match his opponent comes from, by its players."""
+    key, side = swiss_key_of(day, "Per Foss")
+    phone = phone_with(day, key, side)
+    semi, other = day.slot("main-1-0"), day.slot("main-1-1")
+    director_win(semi, semi.entry_a, day.actor)
+    page = " ".join(phone.get(reverse("pairing_entry:next")).content.decode().split())
+    names = f"{other.entry_a.player.display_name} v {other.entry_b.player.display_name}"
+    assert f"Your next match: Knockout final, against the winner of {names}, once that match is over." in page, page
+    assert "No next match yet" not in page
 
 
 def test_a_phone_not_holding_the_players_earlier_link_is_refused(day: Day) -> None:

@@ -25,6 +25,7 @@ from tournaments.selectors.common import (
     payouts_of,
     rounds_of,
     standings_table,
+    waiting_slot_for,
 )
 
 __all__ = [
@@ -39,4 +40,5 @@ __all__ = [
     "payouts_of",
     "rounds_of",
     "standings_table",
+    "waiting_slot_for",
 ]

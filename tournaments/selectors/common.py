@@ -15,8 +15,9 @@ from django.urls import reverse
 
 from games.hooks import EventLink
 from games.models import Player
-from tournaments.core import has_fees, pool_of
+from tournaments.core import has_fees, plan_of, pool_of
 from tournaments.models import Division, Entry, Event, ImportedMatch, Pairing, Round, Standing
+from tournaments.pairing import brackets
 from tournaments.standings import cash
 from tournaments.standings import payouts as pay
 from tournaments.standings.places import Place
@@ -226,6 +227,36 @@ def next_pairing_for(player: Player) -> Pairing | None:
         .order_by("round__number", "id")
         .first()
     )
+
+
+def waiting_slot_for(player: Player) -> tuple[Pairing, str] | None:
+    """While the player has no match ready: his next bracket slot still waiting for its opponent, and who that
+    will be as the pages name the match it comes from ("the winner of Lars Nes v Pia Ruud"; the slot's own words
+    when that match's players are not known yet). None when he has no such slot."""
+    entries = Entry.objects.filter(player=player, division__status=Division.Status.RUNNING)
+    slot = (
+        Pairing.objects.filter(Q(entry_a__in=entries) | Q(entry_b__in=entries), status=Pairing.Status.WAITING)
+        .select_related("division__event", "round", "entry_a__player", "entry_b__player")
+        .order_by("round__number", "id")
+        .first()
+    )
+    if slot is None:
+        return None
+    mine_a = slot.entry_a is not None and slot.entry_a.player_id == player.pk
+    node = next((n for n in plan_of(slot.division).nodes if n.key == slot.key), None)
+    source = (node.b if mine_a else node.a) if node is not None else None
+    words = slot.source_b if mine_a else slot.source_a
+    if isinstance(source, brackets.Winner | brackets.Loser):
+        feeder = (
+            Pairing.objects.filter(division=slot.division, key=source.key)
+            .select_related("entry_a__player", "entry_b__player")
+            .first()
+        )
+        if feeder is not None and feeder.entry_a is not None and feeder.entry_b is not None:
+            which = "winner" if isinstance(source, brackets.Winner) else "loser"
+            names = f"{feeder.entry_a.player.display_name} v {feeder.entry_b.player.display_name}"
+            words = f"the {which} of {names}"
+    return slot, words
 
 
 def finished_place_of(player: Player) -> tuple[Division, str] | None:
