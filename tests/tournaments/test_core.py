@@ -43,7 +43,8 @@ CASES = [
     (pairing(Status.READY), PairingState.READY),
     (pairing(Status.READY, match=match(MatchStatus.SCHEDULED)), PairingState.READY),
     (pairing(Status.READY, match=match(MatchStatus.IN_PROGRESS, seq=3)), PairingState.PLAYING),
-    (pairing(Status.READY, match=match(MatchStatus.SCHEDULED, seq=2)), PairingState.PLAYING),  # all taken back
+    # Every entry undone (a no-show forfeit undone): not started, ready again, 0-0 (issue 22, item 12).
+    (pairing(Status.READY, match=match(MatchStatus.SCHEDULED, seq=2)), PairingState.READY),
     (pairing(Status.PLAYING, match=match(MatchStatus.SCHEDULED)), PairingState.PLAYING),
     (pairing(Status.PLAYING, match=match(MatchStatus.FINISHED, seq=40)), PairingState.FINISHING),
     (pairing(Status.READY, match=match(MatchStatus.FORFEITED, seq=1)), PairingState.FINISHING),

@@ -217,6 +217,6 @@ def test_failures_stored_with_gnubgs_error_text_now_say_it_in_words(dora: Any) -
     MatchAnalysis.objects.create(
         match=match, status="failed", error="GNU Backgammon reported: AttributeError: 'NoneType' object"
     )
-    import_module("games.migrations.0014_analysis_errors_in_words").in_words(apps, None)
+    import_module("games.migrations.0015_analysis_errors_in_words").in_words(apps, None)
     seen = APIClient().get(url(match)).json()
     assert seen["error"] == "GNU Backgammon could not analyse this match (its error is in the worker's log)"

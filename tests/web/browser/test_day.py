@@ -68,7 +68,9 @@ def add_division(page: Any, name: str, format: str, *, rounds: int | None = None
 
 def register_and_check_in(page: Any, players: str) -> None:
     """Paste the list, check the first player in by his row and the others with "Check in all the listed"."""
-    page.locator("summary", has_text="Register a list (CSV)").click()
+    # Open while the division takes players: a click on its summary would close it.
+    listed = page.locator("details", has=page.locator("summary", has_text="Register a list (CSV)"))
+    assert listed.get_attribute("open") is not None
     form = page.locator("#form-import")
     form.get_by_label("Paste the list").fill(players)
     form.get_by_role("button", name="Register the list").click()

@@ -294,7 +294,9 @@ def test_a_director_sets_up_a_swiss_division_and_prints_the_pairing_sheet(
     expect(page.locator(".messages")).to_contain_text("Division “Open” created")
     shot(pages, page, "division-registration")
 
-    page.locator("summary", has_text="Register a list (CSV)").click()
+    # Open while the division takes players: a click on its summary would close it.
+    listed = page.locator("details", has=page.locator("summary", has_text="Register a list (CSV)"))
+    assert listed.get_attribute("open") is not None
     form = page.locator("#form-import")
     form.get_by_label("Paste the list").fill(PLAYERS_CSV)
     form.get_by_role("button", name="Register the list").click()

@@ -57,20 +57,16 @@ OFFLINE = (
 
 
 @pytest.fixture(scope="module")
-def room_browser() -> Iterator[Any]:
-    """Chromium resolving the public name to 127.0.0.2, as a phone on the venue's network reaches the laptop."""
-    from playwright.sync_api import sync_playwright
-
+def room_browser(chromium: Any) -> Iterator[Any]:
+    """Chromium resolving the public name to 127.0.0.2, as a phone on the venue's network reaches the laptop:
+    launched by the session's Playwright (a second one would run inside its event loop and be refused)."""
     executable = os.environ.get("BGMATCH_CHROMIUM", "/usr/bin/chromium")
-    if not Path(executable).exists():
-        pytest.fail(f"Chromium not found at {executable}: install Debian's chromium package (.ci/run does)")
     rules = f"--host-resolver-rules=MAP {HOST} 127.0.0.2"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, headless=True, args=["--no-sandbox", rules])
-        try:
-            yield browser
-        finally:
-            browser.close()
+    browser = chromium.browser_type.launch(executable_path=executable, headless=True, args=["--no-sandbox", rules])
+    try:
+        yield browser
+    finally:
+        browser.close()
 
 
 @pytest.fixture(scope="module")
