@@ -312,7 +312,7 @@ def test_a_director_sets_up_a_swiss_division_and_prints_the_pairing_sheet(
     assert [rows.nth(i).locator("td").first.inner_text() for i in range(4)] == ["1", "2", "3", "4"]
     for i in range(4):
         expect(rows.nth(i)).to_contain_text("ready")
-    expect(page.locator(".page-head .badge")).to_have_text(re.compile("running", re.I))
+    expect(page.locator(".page-head .badge")).to_have_text(re.compile("in play", re.I))  # the status in words
     shot(pages, page, "division")
 
     round_1.get_by_role("link", name="Pairing sheet (for the wall)").click()
