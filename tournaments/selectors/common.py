@@ -240,7 +240,7 @@ def waiting_slot_for(player: Player) -> tuple[Pairing, str] | None:
         .order_by("round__number", "id")
         .first()
     )
-    if slot is None:
+    if slot is None or not slot.division.has_bracket:  # a Swiss board waits only while its voided match is remade
         return None
     mine_a = slot.entry_a is not None and slot.entry_a.player_id == player.pk
     node = next((n for n in plan_of(slot.division).nodes if n.key == slot.key), None)

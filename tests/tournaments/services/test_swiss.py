@@ -142,3 +142,17 @@ def test_the_last_rounds_floats_are_read_for_the_next_pairing(
     assert got == {1: LEVEL, 2: LEVEL, 3: DOWN, 4: UP, 5: LEVEL, 6: LEVEL}
     before_round_2 = {floated[p.id]: p.floated for p in swiss_players(division, before=2)}
     assert set(before_round_2.values()) == {LEVEL}
+
+
+def test_a_swiss_board_waiting_for_its_remade_match_is_no_bracket_slot(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """A Swiss board whose match was voided waits for the sync to make it again: "Your next match" must not read a
+    bracket plan a Swiss has not got (it raised)."""
+    from tournaments.selectors import waiting_slot_for
+
+    division = swiss(division_of, 4, rounds=3)
+    services.start_division(division, actor=as_director)
+    board = pairing(division, "swiss-1-1")
+    Pairing.objects.filter(pk=board.pk).update(status=Pairing.Status.WAITING, match=None)
+    assert waiting_slot_for(board.entry_a.player) is None
