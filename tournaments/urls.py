@@ -4,6 +4,7 @@ a round, live parts, downloads."""
 from django.urls import path
 
 from tournaments import views
+from tournaments.director import clubs as club_pages
 
 app_name = "tournaments"
 
@@ -13,6 +14,7 @@ _ROUND = _DIVISION + "rounds/<slug:bracket>/<int:number>/"
 urlpatterns = [
     path("events/", views.event_list, name="event-list"),
     path("clubs/<slug:club>/", views.club_detail, name="club-detail"),
+    path("clubs/<slug:club>/manage/", club_pages.club_manage, name="club-manage"),
     path("clubs/<slug:club>/seasons/<slug:season>/", views.season_detail, name="season-detail"),
     path("clubs/<slug:club>/seasons/<slug:season>/table.csv", views.season_csv, name="season-csv"),
     path("events/<slug:event>/", views.event_detail, name="event-detail"),

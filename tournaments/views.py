@@ -48,6 +48,7 @@ from django.views.decorators.http import require_GET
 
 from config.audience import settled, shared
 from config.live import not_modified, shared_live_part
+from tournaments.access import directs_club
 from tournaments.core import PairingState, round_words
 from tournaments.models import Division, Entry, Event, Round, Season
 from tournaments.pages import (
@@ -129,7 +130,13 @@ def club_detail(request: HttpRequest, club: str) -> HttpResponse:
         raise Http404("no such club")
     page = club_reads.club_page(found, request.user)
     upcoming = [(event, EVENT_STATUS_WORDS.get(event.status, event.status)) for event in page.upcoming]
-    context = {"page": page, "club": found, "upcoming": upcoming, "seasons": club_reads.seasons_of(found)}
+    context = {
+        "page": page,
+        "club": found,
+        "upcoming": upcoming,
+        "seasons": club_reads.seasons_of(found),
+        "directs": directs_club(request.user, found),
+    }
     return render(request, "tournaments/club_detail.html", context)
 
 

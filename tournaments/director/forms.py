@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.variants import VARIANTS
 from games.models import Match
-from tournaments.models import KNOCKOUT_SIZES, Club, Division, Entry
+from tournaments.models import KNOCKOUT_SIZES, Club, Division, Entry, Season
 from tournaments.services import MAX_TABLES
 from tournaments.standings.tiebreakers import Tiebreak
 
@@ -332,6 +332,76 @@ class ClubForm(forms.Form):
     name = forms.CharField(label=_("Club name"), max_length=200)
     public = forms.BooleanField(
         label=_("Public"), required=False, initial=True, help_text=_("Its page, its season and its rating list.")
+    )
+
+
+class SeasonForm(forms.Form):
+    """A new season of a club (services.clubs.create_season): its span, its points system and the club's own table."""
+
+    name = forms.CharField(label=_("Season name"), max_length=100, help_text=_("Such as “Autumn 2026”."))
+    starts_on = forms.DateField(label=_("First day"), widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+    system = forms.ChoiceField(
+        label=_("Points"),
+        choices=Season.System.choices,
+        initial=Season.System.CLUB,
+        help_text=_("The club's own table uses the figures below; the USBGF's master points need none."),
+    )
+    per_win = forms.FloatField(label=_("Points per match won"), min_value=0, max_value=10_000, initial=1)
+    times_length = forms.BooleanField(
+        label=_("Times the match's length"), required=False, help_text=_("A 5-point match won is worth 5 times more.")
+    )
+    places = forms.CharField(
+        label=_("Points per place"),
+        required=False,
+        max_length=500,
+        help_text=_("Place 1 first, separated by commas, such as 10, 6, 4, 4 (empty: none)."),
+    )
+    showing_up = forms.FloatField(
+        label=_("Points for playing a night"), min_value=0, max_value=10_000, initial=0, required=False
+    )
+    qualify = forms.IntegerField(
+        label=_("Playoff line"),
+        min_value=0,
+        max_value=1000,
+        initial=0,
+        required=False,
+        help_text=_("The top N qualify for the club's playoff (0: no line)."),
+    )
+
+    def clean_places(self) -> list[float]:
+        text = self.cleaned_data["places"].strip()
+        if not text:
+            return []
+        try:
+            return [float(part) for part in text.replace(";", ",").split(",") if part.strip()]
+        except ValueError:
+            raise forms.ValidationError(
+                _("Give the points of each place as numbers separated by commas, such as 10, 6, 4, 4.")
+            ) from None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("starts_on") and data.get("ends_on") and data["ends_on"] < data["starts_on"]:
+            self.add_error("ends_on", _("The last day comes before the first: give a last day on or after it."))
+        return data
+
+    @staticmethod
+    def table_of(data: dict[str, Any]) -> dict[str, Any]:
+        """The club's own table, from the form's cleaned data, as services.clubs.create_season takes it."""
+        return {
+            "per_win": data["per_win"],
+            "times_length": data["times_length"],
+            "places": data["places"],
+            "showing_up": data["showing_up"] or 0,
+        }
+
+
+class ClubDirectorForm(forms.Form):
+    """Another director of the club (services.clubs.add_club_director), by the name he logs in with."""
+
+    username = forms.CharField(
+        label=_("Username"), max_length=150, help_text=_("He must have an account already; he logs in with this name.")
     )
 
 
