@@ -342,7 +342,7 @@ class SeasonForm(forms.Form):
     starts_on = forms.DateField(label=_("First day"), widget=forms.DateInput(attrs={"type": "date"}))
     ends_on = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
     system = forms.ChoiceField(
-        label=_("Points"),
+        label=_("Points system"),
         choices=Season.System.choices,
         initial=Season.System.CLUB,
         help_text=_("The club's own table uses the figures below; the USBGF's master points need none."),
