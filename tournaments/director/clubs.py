@@ -23,16 +23,17 @@ from games.errors import ApplicationError, ErrorCode
 from tournaments.access import directs_club
 from tournaments.director import forms as f
 from tournaments.director.views import Action, Failed, Page, _form, _perform, _RefusedError, director_page
-from tournaments.models import Club, Rating
+from tournaments.models import Club
 from tournaments.selectors import clubs as club_reads
 from tournaments.services.clubs import add_club_director, create_season
 
 
 def _club(request: HttpRequest, slug: str) -> Club:
     club = Club.objects.filter(slug=slug).select_related("rating_list").first()
-    if club is None or (not club.public and not directs_club(request.user, club)):
+    directs = club is not None and directs_club(request.user, club)
+    if club is None or (not club.public and not directs):
         raise _RefusedError(render(request, "director/not_found.html", status=404))
-    if not directs_club(request.user, club):
+    if not directs:
         raise _RefusedError(render(request, "director/club_forbidden.html", {"club": club}, status=403))
     return club
 
@@ -102,15 +103,11 @@ def club_manage(request: HttpRequest, club: str) -> HttpResponse:
         if not isinstance(outcome, Failed):
             return outcome
         failed = outcome
-    ratings = {}
-    if found.rating_list_id is not None:
-        ratings = dict(Rating.objects.filter(rating_list_id=found.rating_list_id).values_list("player_id", "rating"))
-    roster = [(player, ratings.get(player.pk)) for player in club_reads.roster_of(found)]
     context = {
         "club": found,
         "seasons": club_reads.seasons_of(found),
         "directors": found.directors.order_by("username"),
-        "roster": roster,
+        "roster": club_reads.rated_roster_of(found),
         "season_form": _form(page, failed, CLUB_ACTIONS, "add-season"),
         "director_form": _form(page, failed, CLUB_ACTIONS, "add-director"),
         "failed": failed,

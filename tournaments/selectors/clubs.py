@@ -95,6 +95,15 @@ def roster_of(club: Club) -> list[Player]:
     )
 
 
+def rated_roster_of(club: Club) -> list[tuple[Player, float | None]]:
+    """The club's roster (:func:`roster_of`), each player with his rating on the club's list (None: not rated yet),
+    in two statements whatever its size."""
+    ratings = {}
+    if club.rating_list_id is not None:
+        ratings = dict(Rating.objects.filter(rating_list_id=club.rating_list_id).values_list("player_id", "rating"))
+    return [(player, ratings.get(player.pk)) for player in roster_of(club)]
+
+
 def seasons_of(club: Club) -> list[Season]:
     """The club's seasons, the latest first."""
     return list(club.seasons.order_by("-starts_on", "-id"))
