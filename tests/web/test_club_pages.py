@@ -205,6 +205,8 @@ def test_a_club_director_adds_another_director_by_username(dora: Any, django_use
     assert client.post(url, {"action": "add-director", "add-director-username": "Erik"}).status_code == 302
     assert club.directors.filter(pk=erik.pk).exists()
     assert client_for(erik).get(url).status_code == 200
+    again = client.post(url, {"action": "add-director", "add-director-username": "erik"}, follow=True)
+    assert "Erik is already a director of Oslo BK." in again.content.decode()
 
 
 def test_only_the_clubs_directors_run_it(dora: Any, django_user_model: Any) -> None:

@@ -65,6 +65,8 @@ def _add_director(page: Page, target: Any, data: dict[str, Any]) -> str:
             % {"name": data["username"].strip()},
         )
     club = _club_of(page)
+    if club.directors.filter(pk=user.pk).exists():
+        return _("%(name)s is already a director of %(club)s.") % {"name": user.get_username(), "club": club.name}
     add_club_director(club, actor=page.actor, user=user)
     return _("%(name)s is now a director of %(club)s.") % {"name": user.get_username(), "club": club.name}
 

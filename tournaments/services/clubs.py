@@ -162,7 +162,10 @@ def create_season(
     with transaction.atomic():
         slug = slug or slugify(name)[:80] or "season"
         if Season.objects.filter(club=club, slug=slug).exists():
-            raise ApplicationError(ErrorCode.CONFLICT, f"{club.name} already has a season {slug!r}")
+            raise ApplicationError(
+                ErrorCode.CONFLICT,
+                f"{club.name} already has a season named like {name!r} (its address {slug!r}): choose another name.",
+            )
         return Season.objects.create(
             club=club, name=name, slug=slug, starts_on=starts_on, ends_on=ends_on, system=system, table=stored,
             qualify=qualify,
