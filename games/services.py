@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import django.dispatch
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -49,7 +50,14 @@ from games.access import SYSTEM, Actor, check_can_act, is_director, sides_of
 from games.bulk import copy_new_rows, copy_rows, reserve_ids
 from games.engine_bridge import engine_action, load_state, new_state, replacement_action, row_fields
 from games.errors import ApplicationError, ErrorCode
-from games.hooks import CORRECTION_GUARDS, TAKE_BACK_GUARDS, game_finished, match_finished, match_result_changed
+from games.hooks import (
+    CORRECTION_GUARDS,
+    RESULT_WRITERS,
+    TAKE_BACK_GUARDS,
+    game_finished,
+    match_finished,
+    match_result_changed,
+)
 from games.models import (
     MATCH_MAX_ACTIONS,
     MATCH_MAX_GAMES,
@@ -1130,12 +1138,21 @@ def _after_action(match: Match, before: MatchState, after: MatchState, row: Acti
         match.winner = match.player(after.winner or 0)
         match.finished_at = now
         update += ["winner", "finished_at"]
-        match_pk = match.pk
-        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_pk))
     elif len(after.outcomes) > len(before.outcomes) and match.entry_mode == Match.EntryMode.MOVES:
         game_pk = match.pk
         transaction.on_commit(lambda: game_finished.send(sender=Match, match_id=game_pk))
     match.save(update_fields=update)
+    if after.is_over:
+        _result_changed(match, match_finished)
+
+
+def _result_changed(match: Match, signal: django.dispatch.Signal) -> None:
+    """The match's result changed in this transaction (its row written): the apps built on games/ write what shows
+    it in the same transaction (:data:`games.hooks.RESULT_WRITERS`), and hear ``signal`` after the commit."""
+    for write in RESULT_WRITERS:
+        write(match)
+    match_pk = match.pk
+    transaction.on_commit(lambda: signal.send(sender=Match, match_id=match_pk))
 
 
 def _game_fields(before: MatchState, after: MatchState) -> tuple[bool, dict[str, Any]]:
@@ -1208,8 +1225,7 @@ def _mark(
         match.winner = None
         match.finished_at = timezone.now()
         match.save(update_fields=["seq", "status", "winner", "finished_at"])
-        match_pk = match.pk
-        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_pk))
+        _result_changed(match, match_finished)
         return Recorded(match, row, state)
 
 
@@ -1295,11 +1311,10 @@ def _correct(
     row.match_id_after = state.match_id()
     row.position_id = state.game.position().key()
     row.save(update_fields=["match_id_after", "position_id"])
-    match_pk = match.pk
     if was_closed:
-        transaction.on_commit(lambda: match_result_changed.send(sender=Match, match_id=match_pk))
+        _result_changed(match, match_result_changed)
     elif match.status in _CLOSED:
-        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_pk))
+        _result_changed(match, match_finished)
     return Recorded(match, row, state)
 
 
