@@ -105,14 +105,6 @@ def divisions_behind_their_matches() -> list[int]:
     )
 
 
-def followup_due_for(match_id: int) -> int | None:
-    """The division of the match's pairing when its follow-up is due (:data:`_UNTAKEN`: marked due in the match's
-    transaction, or the pairing does not show its match yet), else None (a match of no pairing, or a result a sync
-    took itself)."""
-    due = Pairing.objects.filter(_UNTAKEN, match_id=match_id).values_list("division_id", flat=True)
-    return due.first()
-
-
 @dataclass
 class SyncReport:
     """What one sync changed (empty on a second run: the sync is idempotent)."""
@@ -160,6 +152,22 @@ def _syncing() -> Iterator[None]:
         _within.depth -= 1
 
 
+def _own_results() -> set[int]:
+    if not hasattr(_within, "results"):
+        _within.results = set()
+    return _within.results  # type: ignore[no-any-return]
+
+
+def taken_by_its_sync(match_id: int) -> bool:
+    """Whether the match's result, just committed, was made by a sync (which took it itself): its signal then
+    queues no follow-up (tournaments/receivers.py). Asked once per signal."""
+    own = _own_results()
+    if match_id in own:
+        own.discard(match_id)
+        return True
+    return False
+
+
 def show_match_result(match: Match) -> None:
     """Write a match's new result onto its pairing, in the transaction that changed it (``games.hooks.
     RESULT_WRITERS``: a match ended, forfeited, voided, reopened or corrected, its row locked and written): the
@@ -169,8 +177,11 @@ def show_match_result(match: Match) -> None:
 
     Only the pairing's row is locked, after the match's (the lock order: division, match, pairing; a games service
     never takes the division's). A row a sync holds is skipped: that sync or the follow-up queued after this commit
-    (``tournaments.receivers``) takes the result. Nothing is done inside a sync, whose calls' results are its own."""
+    (``tournaments.receivers``) takes the result. Nothing is written inside a sync, whose calls' results are its
+    own: their signals queue no follow-up (:func:`taken_by_its_sync`)."""
     if getattr(_within, "depth", 0):
+        match_pk = match.pk  # registered before games/ registers its signal: it runs first, after the commit
+        transaction.on_commit(lambda: _own_results().add(match_pk))
         return
     locked = Pairing.objects.select_for_update(of=("self",), skip_locked=True).filter(match_id=match.pk)
     pairing = locked.first()

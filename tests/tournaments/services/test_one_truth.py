@@ -227,19 +227,6 @@ def test_a_sync_queues_no_followup_from_its_own_calls(director: Actor, sent: lis
     assert sent == [], "the forfeit the sync made queued no follow-up of its own"
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_withdrawal_forfeiting_a_match_queues_one_followup(director: Actor, sent: list[int]) -> None:
-    """The withdrawal forfeits the player's match and syncs, holding the division's lock, and queues the follow-up
-    once: the forfeit's own signal, after the commit, finds it taken."""
-    division = knockout(director, "scoresheet")
-    first = semis(division)[0]
-    assert first.entry_b_id is not None
-    services.withdraw_entry(Entry.objects.get(pk=first.entry_b_id), actor=director, reason="went home")
-    first.refresh_from_db()
-    assert (first.status, first.winner_id, first.followup) == (Pairing.Status.FINISHED, first.entry_a_id, "")
-    assert sent == [division.pk]
-
-
 @pytest.mark.django_db
 def test_outcome_of_and_its_query_twins_agree(director: Actor) -> None:
     """Each pairing holds what :func:`outcome_of` says exactly when its query twins say so."""
