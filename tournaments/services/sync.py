@@ -155,7 +155,7 @@ def _syncing() -> Iterator[None]:
 def _own_results() -> set[int]:
     if not hasattr(_within, "results"):
         _within.results = set()
-    return _within.results  # type: ignore[no-any-return]
+    return _within.results
 
 
 def taken_by_its_sync(match_id: int) -> bool:
