@@ -112,7 +112,22 @@ STILL_OPEN = Q(status__in=PLAYABLE) | Q(confirmation__in=UNCONFIRMED)
 
 def is_open(pairing: Any) -> bool:
     """:data:`STILL_OPEN` on a pairing (or anything with its ``status`` and ``confirmation``)."""
-    return pairing.status in PLAYABLE or pairing.confirmation in UNCONFIRMED
+    return open_values(pairing.status, pairing.confirmation)
+
+
+def open_values(status: str, confirmation: str) -> bool:
+    """:func:`is_open` on a pairing's values."""
+    return status in PLAYABLE or confirmation in UNCONFIRMED
+
+
+#: A pairing whose result is still to come: still open (:data:`STILL_OPEN`), or a slot waiting for its players
+#: (a bye, an empty or skipped slot and a double forfeit are settled).
+TO_COME = Q(status=Status.WAITING) | STILL_OPEN
+
+
+def result_to_come(status: str, confirmation: str) -> bool:
+    """:data:`TO_COME` on a pairing's values."""
+    return status == Status.WAITING or open_values(status, confirmation)
 
 
 # -- the result a pairing shows, given its match ---------------------------------------------------------------

@@ -544,7 +544,7 @@ class Pairing(models.Model):
             # Only the pairings decided have a winner: the others are left out of its index.
             models.Index(fields=["winner"], condition=Q(winner__isnull=False), name="pairing_winner"),
             # Only the pairings whose follow-up is due: what reconcile scans for a follow-up that never ran.
-            models.Index(fields=["division"], condition=~Q(followup=""), name="pairing_followup_due"),
+            models.Index(fields=["followup"], condition=~Q(followup=""), name="pairing_followup_due"),
         ]
 
     def __str__(self) -> str:

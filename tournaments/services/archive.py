@@ -297,6 +297,7 @@ HANDLED_APART: dict[type[models.Model], dict[str, str]] = {
         "match": "reference",
         "table": "the venue's tables are the room's: the first sync after the import assigns them",
         "called_at": "a call belongs to the room it was made in",
+        "followup": "work of the room it was due in: the result it follows is on the pairing, as are its standings",
     },
     Standing: {"id": "id", "division": "nested in its division", "entry": "reference"},
     Player: {

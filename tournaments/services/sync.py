@@ -40,7 +40,7 @@ from tournaments.core import (
     FINISHED_AS_MATCH,
     OPEN_AS_MATCH,
     PLAYABLE,
-    UNCONFIRMED,
+    TO_COME,
     counts,
     held_outcome,
     lock_division,
@@ -64,8 +64,6 @@ FOLLOWUP_DUE = ~Q(followup=Followup.NONE)
 #: correction, a reopened or voided match), and those whose follow-up is due. Every other pairing's result counts
 #: and stands as it is.
 _LIVE = ~COUNTED | (Q(status=Status.FINISHED, match__isnull=False) & ~FINISHED_AS_MATCH) | FOLLOWUP_DUE
-#: A pairing whose result is still to come or to count (to be played, or waiting for a confirmation or a director).
-_STILL_TO_COUNT = Q(status__in=_OPEN) | Q(status=Status.FINISHED, confirmation__in=UNCONFIRMED)
 #: The pairings with a match that a sync changes: the match says something else (a game or a result entered, a
 #: correction, a voided match), or the follow-up of its result is due. A round robin's sync loads only these: its
 #: pairings are not advanced from one another, and there are thousands of them open at once (each player's next
@@ -503,7 +501,7 @@ def _finish_if_done(division: Division, pairings: list[Pairing]) -> bool:
         return False
     if any(p.status == Status.FINISHED and not counts(p) for p in pairings):
         return False
-    if division.format == Division.Format.ROUND_ROBIN and division.pairings.filter(_STILL_TO_COUNT).exists():
+    if division.format == Division.Format.ROUND_ROBIN and division.pairings.filter(TO_COME).exists():
         return False  # a pairing to play or to confirm that the sync did not load (its match not made, say)
     if division.in_swiss_phase and division.rounds.count() < division.rounds_planned:
         return False
