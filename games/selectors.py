@@ -63,8 +63,9 @@ def matches_visible_to(user: Any) -> QuerySet[Match]:
 
 def players_visible_to(user: Any) -> QuerySet[Player]:
     """Players a user may see: all but those another app hides from them (games.hooks.HIDDEN_PLAYERS: a player
-    registered only in private events stays as private as they are)."""
-    players = Player.objects.all()
+    registered only in private events stays as private as they are), nor a record merged into another (its rows
+    are the other's now)."""
+    players = Player.objects.filter(merged_into__isnull=True)
     for hidden in HIDDEN_PLAYERS:
         players = players.exclude(hidden(user))
     return players

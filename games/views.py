@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
@@ -31,7 +31,7 @@ from engine.errors import EngineError
 from games.analysis.selectors import match_summary, out_of_date_of_player, overall_pr, player_pr_history, pr_chart
 from games.export import match_file
 from games.hooks import EventLink, events_of_matches
-from games.models import Match, PlayerAnalysis
+from games.models import Match, Player, PlayerAnalysis
 from games.selectors import matches_visible_to, players_visible_to
 from games.spectator import CLOSED, Entry, MovesKey, PageData, etag_of, live_update, match_for_page, page_data
 
@@ -173,7 +173,11 @@ def _download(request: HttpRequest, match_id: int, file_format: str) -> HttpResp
 @shared
 @require_GET
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
-    """``/players/<id>/``: a player's PR match by match (newest first, paged) and over all the analysed matches."""
+    """``/players/<id>/``: a player's PR match by match (newest first, paged) and over all the analysed matches.
+    A record merged into another sends to the other's page."""
+    merged_into = Player.objects.filter(pk=player_id).values_list("merged_into_id", flat=True).first()
+    if merged_into is not None:
+        return redirect("games:player", merged_into)
     player = get_object_or_404(players_visible_to(request.user), pk=player_id)
     history = player_pr_history(player.pk).filter(analysis__match__in=matches_visible_to(request.user))
     page = Paginator(history, 50).get_page(request.GET.get("page"))

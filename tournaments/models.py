@@ -93,6 +93,32 @@ class Club(models.Model):
         return self.name
 
 
+class PlayerMerge(models.Model):
+    """A director's "same person": every row of ``folded`` moved to ``kept`` (``moved``: the ids of each table's
+    rows that moved, so that an undo puts back exactly those), and ``folded`` marked merged into ``kept``.
+    An undone merge keeps its row, with when and by whom it was undone (tournaments/services/merges.py)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="merges")
+    kept = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    folded = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    moved = models.JSONField(default=dict, help_text="the ids of the rows that moved, per table")
+    merged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.CheckConstraint(condition=~Q(kept=models.F("folded")), name="merge_two_players")]
+
+    def __str__(self) -> str:
+        return f"{self.folded} merged into {self.kept}"
+
+
 class Season(models.Model):
     """A span of a club's events counted by a points system: the USBGF's master points, or the club's own table
     (``table``: points per match won, optionally times its length, per place, for showing up, and a multiplier per
