@@ -28,6 +28,7 @@ from tournaments.models import (
     Entry,
     Event,
     Pairing,
+    PlayerMerge,
     Rating,
     RatingChange,
     RatingList,
@@ -1217,3 +1218,37 @@ class SeasonTableSerializer(serializers.Serializer):
     season = SeasonSerializer()
     events = ClubEventSerializer(many=True)
     rows = SeasonRowSerializer(many=True)
+
+
+class MergePlayerSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="display_name")
+    label = serializers.CharField(help_text="the name with club, country and id, as the directors' pages show it")
+
+    class Meta:
+        model = Player
+        fields = ("id", "name", "label")
+        read_only_fields = fields
+
+
+class MergeSerializer(serializers.ModelSerializer):
+    """A merge of two records of one person: ``folded`` became ``kept``; ``moved`` counts the rows that moved."""
+
+    kept = MergePlayerSerializer()
+    folded = MergePlayerSerializer()
+    moved = serializers.SerializerMethodField(help_text="how many rows of each table moved (entries, matches, ...)")
+    merged_by = serializers.CharField(source="merged_by.username", allow_null=True, default=None)
+    undone_by = serializers.CharField(source="undone_by.username", allow_null=True, default=None)
+
+    class Meta:
+        model = PlayerMerge
+        fields = ("id", "kept", "folded", "moved", "merged_by", "created_at", "undone_at", "undone_by")
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.DictField(child=serializers.IntegerField()))
+    def get_moved(self, merge: PlayerMerge) -> dict[str, int]:
+        return {key: len(ids) for key, ids in merge.moved.items() if key != "rating_lists"}
+
+
+class MergeInput(serializers.Serializer):
+    keep = strict.IntegerField(min_value=1, help_text="the roster's player to keep")
+    fold = strict.IntegerField(min_value=1, help_text="the record of the same person folded into it")

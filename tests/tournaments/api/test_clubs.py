@@ -166,3 +166,61 @@ def test_an_unknown_club_is_a_404(anon: APIClient, director: Any) -> None:
     assert anon.get("/api/clubs/nope/").status_code == 404
     answer = logged_in(director).post("/api/events/", {"name": "Night", "club": "nope"}, format="json")
     assert answer.status_code == 400 and "club" in answer.json()["fields"]
+
+
+# -- merging two records of one person ---------------------------------------------------------------------------
+
+
+def test_a_director_merges_two_records_and_undoes_it(director: Any, club: str, stranger: Any) -> None:
+    client = logged_in(director)
+    night1, night2 = new_event(client, "Night 1", club), new_event(client, "Night 2", club)
+    pia = players_of(import_list(client, night1, "Pia Ruud,Oslo BK\n"))[0]
+    again = enter(client, night2, name="P. Ruud", new_player=True)
+    assert again.status_code == 201, again.content
+    ruud = again.json()["player"]
+    merged = client.post(f"/api/clubs/{club}/merges/", {"keep": pia, "fold": ruud}, format="json")
+    assert merged.status_code == 201, merged.content
+    body = merged.json()
+    assert body["kept"]["id"] == pia and body["folded"]["id"] == ruud and body["moved"]["entries"] == 1
+    assert body["merged_by"] == director.username and body["undone_at"] is None
+    assert [e["player"] for e in client.get(f"/api/events/{night2}/divisions/open/entries/").json()] == [pia]
+    assert client.get(f"/api/players/{ruud}/").status_code == 404, "a merged record is hidden from look-ups"
+    assert [p["id"] for p in client.get(f"/api/clubs/{club}/players/").json()] == [pia]
+    listed = client.get(f"/api/clubs/{club}/merges/").json()
+    assert [(m["id"], m["folded"]["name"]) for m in listed] == [(body["id"], "P. Ruud")]
+
+    again = client.post(f"/api/clubs/{club}/merges/", {"keep": pia, "fold": ruud}, format="json")
+    assert again.status_code == 409 and "already merged" in again.json()["message"]
+    self_merge = client.post(f"/api/clubs/{club}/merges/", {"keep": pia, "fold": pia}, format="json")
+    assert self_merge.status_code == 400 and "himself" in self_merge.json()["message"]
+    outsider = logged_in(stranger)
+    assert outsider.post(f"/api/clubs/{club}/merges/{body['id']}/undo/").status_code == 403
+    assert outsider.get(f"/api/clubs/{club}/merges/").status_code == 403
+
+    undone = client.post(f"/api/clubs/{club}/merges/{body['id']}/undo/")
+    assert undone.status_code == 200, undone.content
+    assert undone.json()["undone_by"] == director.username
+    assert [e["player"] for e in client.get(f"/api/events/{night2}/divisions/open/entries/").json()] == [ruud]
+    assert client.get(f"/api/players/{ruud}/").status_code == 200
+    twice = client.post(f"/api/clubs/{club}/merges/{body['id']}/undo/")
+    assert twice.status_code == 409 and "undone already" in twice.json()["message"]
+    assert client.post(f"/api/clubs/{club}/merges/999999/undo/").status_code == 404
+
+
+def test_two_players_of_one_division_are_not_merged(director: Any, club: str) -> None:
+    client = logged_in(director)
+    night = new_event(client, "Night 1", club)
+    ids = players_of(import_list(client, night, LIST))
+    refused = client.post(f"/api/clubs/{club}/merges/", {"keep": ids[0], "fold": ids[1]}, format="json")
+    assert refused.status_code == 409
+    assert "both entered in Open of Night 1" in refused.json()["message"]
+    assert not client.get(f"/api/clubs/{club}/merges/").json()
+    unknown = client.post(f"/api/clubs/{club}/merges/", {"keep": ids[0], "fold": 999999}, format="json")
+    assert unknown.status_code == 404 and "no player #999999" in unknown.json()["message"]
+
+
+def test_the_merges_are_in_the_schema(director: Any) -> None:
+    schema = logged_in(director).get("/api/schema/?format=json").json()
+    assert set(schema["paths"]["/api/clubs/{club}/merges/"]) >= {"get", "post"}
+    assert "post" in schema["paths"]["/api/clubs/{club}/merges/{merge_id}/undo/"]
+    assert {"keep", "fold"} <= set(schema["components"]["schemas"]["MergeInputRequest"]["properties"])
