@@ -223,3 +223,47 @@ def test_only_the_clubs_directors_run_it(dora: Any, django_user_model: Any) -> N
     public = client_for(dora).get(f"/clubs/{club.slug}/").content.decode()
     assert f"/clubs/{club.slug}/manage/" in public
     assert f"/clubs/{club.slug}/manage/" not in client_for(erik).get(f"/clubs/{club.slug}/").content.decode()
+
+
+def test_same_person_on_the_club_page_shows_what_moves_merges_and_undoes(dora: Any) -> None:
+    actor = Actor(user=dora)
+    club = services.create_club(actor=actor, name="Oslo BK")
+    pia = services.register_player(club_night(dora, club, "Night 1"), actor=actor, name="Pia Ruud").player
+    second = club_night(dora, club, "Night 2")
+    ruud = services.register_player(second, actor=actor, name="P. Ruud", new_player=True).player
+    client, url = client_for(dora), f"/clubs/{club.slug}/manage/"
+    page = client.get(url).content.decode()
+    assert "Same person" in page and f'<option value="{ruud.pk}">P. Ruud #{ruud.pk}</option>' in page
+    form = {"action": "merge", "merge-keep": str(pia.pk), "merge-fold": str(ruud.pk)}
+    asked = client.post(url, form)
+    assert asked.status_code == 200
+    text = asked.content.decode()
+    assert "Check before merging:" in text
+    assert f"P. Ruud #{ruud.pk} becomes Pia Ruud #{pia.pk}: 1 entries (Night 2, Open)" in text
+    assert 'name="merge-confirm" value="True"' in text and "Merge them" in text
+    assert Entry.objects.get(division=second).player == ruud, "nothing moved before the confirmation"
+    done = client.post(url, {**form, "merge-confirm": "True"})
+    assert done.status_code == 302
+    assert Entry.objects.get(division=second).player == pia
+    page = client.get(url).content.decode()
+    assert f"P. Ruud #{ruud.pk} is now Pia Ruud #{pia.pk}" in page and "Undo" in page
+    assert client_for().get(f"/players/{ruud.pk}/")["Location"] == f"/players/{pia.pk}/"
+    merge = club.merges.get()
+    refused = client.post(url, {**form, "merge-confirm": "True"})
+    assert refused.status_code == 400 and club.merges.count() == 1, "a merged record is no longer offered"
+    undone = client.post(url, {"action": "undo-merge", "target": str(merge.pk)})
+    assert undone.status_code == 302
+    assert Entry.objects.get(division=second).player == ruud
+    assert "is a record of his own again" in client.get(url).content.decode()
+
+
+def test_same_person_refuses_two_players_of_one_division_on_the_page(dora: Any) -> None:
+    actor = Actor(user=dora)
+    club = services.create_club(actor=actor, name="Oslo BK")
+    night = club_night(dora, club, "Night 1")
+    ann, ben = (services.register_player(night, actor=actor, name=n).player for n in ("Ann Berg", "Ben Dahl"))
+    form = {"action": "merge", "merge-keep": str(ann.pk), "merge-fold": str(ben.pk), "merge-confirm": "True"}
+    refused = client_for(dora).post(f"/clubs/{club.slug}/manage/", form)
+    assert refused.status_code == 409
+    assert "both entered in Open of Night 1" in refused.content.decode()
+    assert not club.merges.exists()

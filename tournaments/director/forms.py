@@ -405,6 +405,25 @@ class ClubDirectorForm(forms.Form):
     )
 
 
+class MergeForm(forms.Form):
+    """Two records of one person (services.merges.merge_players): the roster's player kept, the one folded into him.
+    Sent first without ``confirm``: the page shows what moves and asks again."""
+
+    keep = forms.TypedChoiceField(label=_("Keep"), coerce=int, help_text=_("The record that stays."))
+    fold = forms.TypedChoiceField(
+        label=_("Is the same person as"),
+        coerce=int,
+        help_text=_("His entries, matches, analyses and ratings move to the record kept; an undo puts them back."),
+    )
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, roster: Any = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "—")] + [(p.pk, p.label) for p in roster]
+        cast(forms.TypedChoiceField, self.fields["keep"]).choices = choices
+        cast(forms.TypedChoiceField, self.fields["fold"]).choices = choices
+
+
 class WithdrawForm(forms.Form):
     reason = _reason(help_text=_("Kept with the entry. A match of his not yet finished is forfeited."))
     refund = forms.BooleanField(
