@@ -92,6 +92,18 @@ class Club(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def players_apart(self) -> models.QuerySet[Player]:
+        """The players of the club's events who are not on its roster, not merged: the players of the matches
+        imported into them (an import makes a new player of every name) and any entered before the event was the
+        club's. A director links each to the roster's player he is (tournaments/services/merges.py)."""
+        imported = ImportedMatch.objects.filter(event__club=self).values("match_id")
+        played = Q(matches_as_player1__in=imported) | Q(matches_as_player2__in=imported)
+        return (
+            Player.objects.filter(played | Q(entries__division__event__club=self), merged_into__isnull=True)
+            .exclude(pk__in=self.players.values("pk"))
+            .distinct()
+        )
+
 
 class PlayerMerge(models.Model):
     """A director's "same person": every row of ``folded`` moved to ``kept`` (``moved``: the ids of each table's

@@ -7,10 +7,12 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from rest_framework.test import APIClient
 
 from games.access import Actor
-from games.models import Player
+from games.models import Match, Player
 from tournaments import services
 from tournaments.models import Club, Division, Entry, Rating
 
@@ -267,3 +269,48 @@ def test_same_person_refuses_two_players_of_one_division_on_the_page(dora: Any) 
     assert refused.status_code == 409
     assert "both entered in Open of Night 1" in refused.content.decode()
     assert not club.merges.exists()
+
+
+LOG = (
+    "\n 1 point match\n\n Game 1\n"
+    " Pia Ruud : 0                   Ole Dahl : 0\n"
+    "  1) 31: 8/5 6/5                 64: 24/18 18/14 \n"
+)
+
+
+def test_players_an_import_made_apart_are_offered_to_link_to_the_roster(dora: Any) -> None:
+    """An import through the API by anyone but staff makes new players of its names (a .mat can name anyone): the
+    club's director links each to the roster's player he is, a merge he can undo."""
+    actor = Actor(user=dora)
+    club = services.create_club(actor=actor, name="Oslo BK")
+    night = club_night(dora, club, "Night 1")
+    pia = services.register_player(night, actor=actor, name="Pia Ruud").player
+    api = APIClient()
+    api.force_authenticate(dora)
+    answer = api.post(
+        "/api/matches/import/",
+        {"file": SimpleUploadedFile("a.mat", LOG.encode()), "event": night.event.slug},
+        format="multipart",
+    )
+    assert answer.status_code == 201, answer.content
+    match = Match.objects.get(pk=answer.json()["id"])
+    imported = match.player1
+    assert imported.pk != pia.pk and imported.display_name == "Pia Ruud", "made apart from the roster"
+    client, url = client_for(dora), f"/clubs/{club.slug}/manage/"
+    page = client.get(url).content.decode()
+    assert f"Is Pia Ruud #{imported.pk} Pia Ruud #{pia.pk} of the roster?" in page
+    assert "Ole Dahl" not in page.split("Players apart from the roster")[1].split("</ul>")[0], "no one close: none"
+    linked = client.post(url, {"action": "link", "target": str(imported.pk), f"link-{imported.pk}-keep": str(pia.pk)})
+    assert linked.status_code == 302
+    match.refresh_from_db()
+    assert match.player1_id == pia.pk
+    page = client.get(url).content.decode()
+    assert "is linked to Pia Ruud" in page and "Players apart from the roster" not in page
+    merge = club.merges.get()
+    assert merge.folded_id == imported.pk and merge.moved["matches_as_player1"] == [match.pk]
+    assert client.post(url, {"action": "undo-merge", "target": str(merge.pk)}).status_code == 302
+    match.refresh_from_db()
+    assert match.player1_id == imported.pk and not club.players.filter(pk=imported.pk).exists()
+    stranger = Player.objects.create(display_name="Pia Ruud")  # of no event of the club
+    refused = client.post(url, {"action": "link", "target": str(stranger.pk), f"link-{stranger.pk}-keep": str(pia.pk)})
+    assert refused.status_code == 404 and not Match.objects.filter(player1=stranger).exists()

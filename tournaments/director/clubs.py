@@ -27,7 +27,7 @@ from tournaments.director.views import Action, Failed, Page, _form, _perform, _R
 from tournaments.models import Club
 from tournaments.selectors import clubs as club_reads
 from tournaments.services.clubs import add_club_director, create_season
-from tournaments.services.merges import merge_players, undo_merge
+from tournaments.services.merges import link_player, merge_players, undo_merge
 
 
 def _club(request: HttpRequest, slug: str) -> Club:
@@ -89,6 +89,15 @@ def _undo_merge(page: Page, target: Any, data: dict[str, Any]) -> str:
     return words % {"fold": target.folded.label}
 
 
+def _link(page: Page, target: Any, data: dict[str, Any]) -> str:
+    keep = _roster_player(page, data["keep"])
+    link_player(_club_of(page), actor=page.actor, keep=keep, player=target)
+    return _("%(player)s is linked to %(keep)s of the roster: his matches and entries are %(keep)s's now.") % {
+        "player": target.label,
+        "keep": keep.label,
+    }
+
+
 def _roster_player(page: Page, pk: int) -> Player:
     player = club_reads.merge_candidate(_club_of(page), page.request.user, pk)
     if player is None:
@@ -119,6 +128,9 @@ CLUB_ACTIONS = {
     "add-season": Action(f.SeasonForm, _add_season),
     "add-director": Action(f.ClubDirectorForm, _add_director),
     "merge": Action(f.MergeForm, _merge, options=_roster_options),
+    "link": Action(
+        f.LinkForm, _link, target=lambda page, key: _club_of(page).players_apart().filter(pk=_int(key)).first()
+    ),
     "undo-merge": Action(
         f.EmptyForm, _undo_merge, target=lambda page, key: club_reads.merge_of(_club_of(page), _int(key))
     ),
@@ -170,6 +182,7 @@ def club_manage(request: HttpRequest, club: str) -> HttpResponse:
         "merge_form": preview[0] if preview else _form(page, failed, CLUB_ACTIONS, "merge"),
         "merge_preview": preview[1] if preview else None,
         "merges": club_reads.merges_of(found),
+        "link_offers": club_reads.link_offers(found),
         "failed": failed,
     }
     return render(request, "director/club.html", context, status=failed.status if failed else 200)

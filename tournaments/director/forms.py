@@ -424,6 +424,12 @@ class MergeForm(forms.Form):
         cast(forms.TypedChoiceField, self.fields["fold"]).choices = choices
 
 
+class LinkForm(forms.Form):
+    """The roster's player a player of the club's events is (services.merges.link_player)."""
+
+    keep = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+
 class WithdrawForm(forms.Form):
     reason = _reason(help_text=_("Kept with the entry. A match of his not yet finished is forfeited."))
     refund = forms.BooleanField(

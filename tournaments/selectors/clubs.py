@@ -14,6 +14,7 @@ from django.utils import timezone
 from games.models import Match, Player, PlayerAnalysis
 from games.selectors import players_visible_to
 from tournaments.models import Club, Division, Entry, Event, PlayerMerge, Rating, Season, Standing
+from tournaments.names import roster_matches
 from tournaments.selectors.common import events_visible_to
 
 #: How many events, champions and rated players a club's page lists.
@@ -180,3 +181,29 @@ def merge_candidate(club: Club, user: Any, player_id: Any) -> Player | None:
         return None
     known = Q(clubs=club) | Q(merged_into__clubs=club) | Q(pk__in=players_visible_to(user).values("pk"))
     return Player.objects.filter(known, pk=pk).distinct().first()
+
+
+@dataclass(frozen=True)
+class LinkOffer:
+    """A player of the club's events apart from its roster, and the roster's players he may be (same or close name,
+    as a registration finds them)."""
+
+    player: Player
+    roster: list[Player]
+
+
+def link_offers(club: Club) -> list[LinkOffer]:
+    """The players of the club's events apart from its roster (:meth:`Club.players_apart`) whose name is the name of
+    a roster player or close to it, each with those roster players (three statements)."""
+    apart = list(club.players_apart().order_by("display_name", "pk"))
+    if not apart:
+        return []
+    roster = list(club.players.values_list("pk", "display_name"))
+    found = {p.pk: roster_matches(p.display_name, roster) for p in apart}
+    ids = {pk for matches in found.values() for pk in matches.exact + matches.close}
+    players = Player.objects.in_bulk(ids)
+    return [
+        LinkOffer(p, [players[pk] for pk in found[p.pk].exact + found[p.pk].close])
+        for p in apart
+        if found[p.pk].exact or found[p.pk].close
+    ]

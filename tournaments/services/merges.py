@@ -36,6 +36,30 @@ def merge_players(club: Club, *, actor: Actor, keep: Player, fold: Player) -> Pl
     :raises ApplicationError: see the module's refusals.
     """
     check_directs_club(actor, club)
+    return _merge(club, actor, keep, fold, on_roster=(keep, fold))
+
+
+def link_player(club: Club, *, actor: Actor, keep: Player, player: Player) -> PlayerMerge:
+    """Link a player the club's events made apart from its roster (an import's players, made new for every name so
+    that a log never lands on someone's record) to the roster's player he is: a merge of ``player`` into ``keep``,
+    undone as any merge.
+
+    :raises ApplicationError: ``player`` is on the roster (merge him instead), or was never in the club's events;
+        and the merge's refusals.
+    """
+    check_directs_club(actor, club)
+    if club.players.filter(pk=player.pk).exists():
+        raise ApplicationError(
+            ErrorCode.CONFLICT, f"{player.label} is on {club.name}'s roster already: use Same person to merge him"
+        )
+    if not club.players_apart().filter(pk=player.pk).exists():
+        raise ApplicationError(
+            ErrorCode.INVALID_INPUT, f"{player.label} played in none of {club.name}'s events: there is nothing to link"
+        )
+    return _merge(club, actor, keep, player, on_roster=(keep,))
+
+
+def _merge(club: Club, actor: Actor, keep: Player, fold: Player, *, on_roster: tuple[Player, ...]) -> PlayerMerge:
     if keep.pk == fold.pk:
         raise ApplicationError(
             ErrorCode.INVALID_INPUT, f"{keep.label} cannot be merged with himself: choose two players of the roster"
@@ -48,7 +72,7 @@ def merge_players(club: Club, *, actor: Actor, keep: Player, fold: Player) -> Pl
                     ErrorCode.CONFLICT,
                     f"{player.label} is already merged into #{player.merged_into_id}: choose a player of the roster",
                 )
-        outside = [p for p in (keep, fold) if not club.players.filter(pk=p.pk).exists()]
+        outside = [p for p in on_roster if not club.players.filter(pk=p.pk).exists()]
         if outside:
             raise ApplicationError(
                 ErrorCode.INVALID_INPUT,

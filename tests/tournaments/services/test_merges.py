@@ -16,7 +16,7 @@ from games.models import Match, MatchAnalysis, Player, PlayerAnalysis
 from tests.tournaments.services.support import play_out, snapshot
 from tournaments import services
 from tournaments.models import Club, Division, Entry, PlayerMerge, Rating, RatingChange
-from tournaments.services.merges import merge_players, undo_merge
+from tournaments.services.merges import link_player, merge_players, undo_merge
 
 pytestmark = pytest.mark.django_db
 
@@ -165,3 +165,14 @@ def test_refusals_say_why_and_store_nothing(
     undo_merge(later, actor=as_director)
     undo_merge(merge, actor=as_director)
     refused(lambda: undo_merge(merge, actor=as_director), "undone already")
+
+
+def test_linking_takes_only_a_player_apart_from_the_roster_who_was_in_the_clubs_events(
+    two_records: tuple[Club, Player, Player], as_director: Actor
+) -> None:
+    club, keep, fold = two_records
+    refused(lambda: link_player(club, actor=as_director, keep=keep, player=fold), "on Oslo BK's roster already",
+            "Same person")  # fmt: skip
+    nobody = Player.objects.create(display_name="P01")
+    refused(lambda: link_player(club, actor=as_director, keep=keep, player=nobody), "none of Oslo BK's events")
+    assert list(club.players_apart()) == []
