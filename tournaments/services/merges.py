@@ -30,13 +30,15 @@ from tournaments.services.standings import recompute_ratings
 
 
 def merge_players(club: Club, *, actor: Actor, keep: Player, fold: Player) -> PlayerMerge:
-    """Fold ``fold`` into ``keep`` (both on ``club``'s roster): every row of ``fold`` follows to ``keep``, with an
-    audit row naming the rows that moved; the rating lists concerned are replayed.
+    """Fold ``fold`` into ``keep`` (both on ``club``'s roster, or ``fold`` a player of its events apart from it, as
+    :func:`link_player` takes): every row of ``fold`` follows to ``keep``, with an audit row naming the rows that
+    moved; the rating lists concerned are replayed.
 
     :raises ApplicationError: see the module's refusals.
     """
     check_directs_club(actor, club)
-    return _merge(club, actor, keep, fold, on_roster=(keep, fold))
+    apart = club.players_apart().filter(pk=fold.pk).exists()
+    return _merge(club, actor, keep, fold, on_roster=(keep,) if apart else (keep, fold))
 
 
 def link_player(club: Club, *, actor: Actor, keep: Player, player: Player) -> PlayerMerge:

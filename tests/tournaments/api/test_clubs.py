@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
-from games.models import Player
+from games.models import Match, Player
 from tests.tournaments.api.conftest import logged_in
 from tests.tournaments.services.support import snapshot
 from tournaments.models import Club, Event
@@ -224,3 +225,24 @@ def test_the_merges_are_in_the_schema(director: Any) -> None:
     assert set(schema["paths"]["/api/clubs/{club}/merges/"]) >= {"get", "post"}
     assert "post" in schema["paths"]["/api/clubs/{club}/merges/{merge_id}/undo/"]
     assert {"keep", "fold"} <= set(schema["components"]["schemas"]["MergeInputRequest"]["properties"])
+
+
+def test_a_player_an_import_made_apart_is_linked_through_the_merges(director: Any, club: str) -> None:
+    client = logged_in(director)
+    night = new_event(client, "Night 1", club)
+    pia = players_of(import_list(client, night, "Pia Ruud,Oslo BK\n"))[0]
+    log = "\n 1 point match\n\n Game 1\n Pia Ruud : 0    Ole Dahl : 0\n  1) 31: 8/5 6/5    64: 24/18 18/14 \n"
+    upload = SimpleUploadedFile("a.mat", log.encode())
+    answer = client.post("/api/matches/import/", {"file": upload, "event": night}, format="multipart")
+    assert answer.status_code == 201, answer.content
+    match = Match.objects.get(pk=answer.json()["id"])
+    apart = match.player1_id
+    assert apart != pia and match.player1.display_name == "Pia Ruud", "the import made a player of its own"
+    linked = client.post(f"/api/clubs/{club}/merges/", {"keep": pia, "fold": apart}, format="json")
+    assert linked.status_code == 201, linked.content
+    assert linked.json()["moved"]["matches_as_player1"] == 1
+    match.refresh_from_db()
+    assert match.player1_id == pia
+    stranger = Player.objects.create(display_name="Pia Ruud")  # in none of the club's events
+    refused = client.post(f"/api/clubs/{club}/merges/", {"keep": pia, "fold": stranger.pk}, format="json")
+    assert refused.status_code == 400 and "not on Oslo Backgammon Klubb's roster" in refused.json()["message"]
