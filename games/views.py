@@ -30,9 +30,9 @@ from config.live import not_modified, shared_live_part
 from engine.errors import EngineError
 from games.analysis.selectors import match_summary, out_of_date_of_player, overall_pr, player_pr_history, pr_chart
 from games.export import match_file
-from games.hooks import EventLink, events_of_matches
+from games.hooks import PLAYER_SECTIONS, EventLink, events_of_matches
 from games.models import Match, Player, PlayerAnalysis
-from games.selectors import matches_visible_to, players_visible_to
+from games.selectors import head_to_head, matches_visible_to, nemesis, players_visible_to
 from games.spectator import CLOSED, Entry, MovesKey, PageData, etag_of, live_update, match_for_page, page_data
 
 BAD_MOVES_KEY = (
@@ -186,8 +186,13 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     lines = [
         HistoryLine(row, events.get(row.analysis.match_id), match_summary(row.analysis.match, row.side)) for row in rows
     ]
+    records = head_to_head(player, request.user)
+    sections = [html for section in PLAYER_SECTIONS if (html := section(request, player))]
     context = {
         "player": player,
+        "sections": sections,
+        "head_to_head": records,
+        "nemesis": nemesis(records),
         "page": page,
         "lines": lines,
         "overall": overall_pr(history),

@@ -26,6 +26,7 @@ class TournamentsConfig(AppConfig):
         from tournaments.services.events import import_target
         from tournaments.services.followup import plug_followup_task
         from tournaments.services.results import guard_correction, guard_take_back
+        from tournaments.views import player_section
 
         hooks.register_director_check(directs_match)
         hooks.register_directed_matches(directed_matches)
@@ -33,6 +34,7 @@ class TournamentsConfig(AppConfig):
         hooks.register_correction_guard(guard_correction)
         hooks.register_take_back_guard(guard_take_back)
         hooks.register_panel(PANEL)
+        hooks.register_player_section(player_section)
         hooks.register_game_analysis_check(analyses_each_game)
         hooks.register_import_analysis_check(analyses_imported)
         hooks.register_import_target(import_target)

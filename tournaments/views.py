@@ -44,6 +44,7 @@ from django.core.paginator import Paginator
 from django.db.models import Case, IntegerField, Value, When
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
 from config.audience import settled, shared
@@ -66,6 +67,7 @@ from tournaments.pages import (
     etag_of,
     format_words,
     lengths_words,
+    rating_chart,
     round_links,
     round_titles_of,
     round_views,
@@ -74,6 +76,7 @@ from tournaments.pages import (
 from tournaments.selectors import clubs as club_reads
 from tournaments.selectors import events_visible_to, standings_table
 from tournaments.selectors.director import board_of, event_divisions, event_rounds
+from tournaments.selectors.players import player_record
 from tournaments.selectors.public import division_for_page, pairings_of, pr_by_depth, pr_table, rounds_with_counts
 from tournaments.selectors.seasons import season_table
 from tournaments.selectors.venue import venue_of
@@ -138,6 +141,15 @@ def club_detail(request: HttpRequest, club: str) -> HttpResponse:
         "directs": directs_club(request.user, found),
     }
     return render(request, "tournaments/club_detail.html", context)
+
+
+def player_section(request: HttpRequest, player: Any) -> str | None:
+    """The player's page's block of his tournaments (games.hooks.PLAYER_SECTIONS): his events and places, his season
+    points, his rating history as a chart with his current rating."""
+    record = player_record(player, request.user)
+    charts = [rating_chart(history) for history in record.ratings]
+    context = {"player": player, "record": record, "charts": charts}
+    return render_to_string("tournaments/_player_record.html", context, request=request)
 
 
 def _season(request: HttpRequest, club: str, season: str) -> Season:

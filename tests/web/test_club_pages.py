@@ -8,11 +8,14 @@ from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from games.access import Actor
 from games.models import Match, Player
+from tests.tournaments.services.support import play_out
 from tournaments import services
 from tournaments.models import Club, Division, Entry, Rating
 
@@ -314,3 +317,69 @@ def test_players_an_import_made_apart_are_offered_to_link_to_the_roster(dora: An
     stranger = Player.objects.create(display_name="Pia Ruud")  # of no event of the club
     refused = client.post(url, {"action": "link", "target": str(stranger.pk), f"link-{stranger.pk}-keep": str(pia.pk)})
     assert refused.status_code == 404 and not Match.objects.filter(player1=stranger).exists()
+
+
+def played_night(dora: Any, club: Club, name: str, day: int, on_commit: Any) -> Division:
+    """A club night: a knockout of four 1-point matches ("P01"-"P04", the better seed winning), played out."""
+    actor = Actor(user=dora)
+    event = services.create_event(actor=actor, name=name, club=club, starts_on=dt.date(2026, 11, day))
+    settings = services.DivisionSettings(name="Open", format="single", entry_mode="scoresheet", match_length=1)
+    division = services.create_division(event, actor=actor, settings=settings)
+    for i in range(1, 5):
+        services.register_player(division, actor=actor, name=f"P{i:02d}", rating=2010 - 10 * i)
+    with on_commit(execute=True):
+        services.start_division(division, actor=actor)
+        play_out(division, actor)
+    return division
+
+
+def test_the_player_page_shows_his_events_seasons_rating_head_to_head_and_nemesis(
+    dora: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    actor = Actor(user=dora)
+    club = services.create_club(actor=actor, name="Oslo BK")
+    services.create_season(
+        club, actor=actor, name="Autumn", starts_on=dt.date(2026, 9, 1), ends_on=dt.date(2026, 12, 31),
+        table={"per_win": 1, "places": [10, 6]},
+    )  # fmt: skip
+    for day in (5, 12):
+        played_night(dora, club, f"Night {day}", day, django_capture_on_commit_callbacks)
+    p02 = Player.objects.get(display_name="P02")
+    p01 = Player.objects.get(display_name="P01")
+    page = client_for().get(f"/players/{p02.pk}/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    events = text.split('id="events-heading"')[1].split("</section>")[0]
+    assert events.index("Night 12") < events.index("Night 5"), "the latest first"
+    assert events.count(">2</td>") == 2, "second on both nights"
+    assert "Autumn" in text and "14 points, rank 2 (2 events)" in text  # 2 x (1 win + 6 for second)
+    rating = Rating.objects.get(player=p02, rating_list=club.rating_list)
+    assert f"Oslo BK: {rating.rating:.0f} after 4 rated matches" in text
+    chart = text.split('class="rating-chart"')[1].split("</figure>")[0]
+    assert "<svg" in chart and chart.count("<circle") == 5, "the start and after each of his 4 matches"
+    h2h = text.split('id="h2h-heading"')[1].split("</section>")[0]
+    assert f'Nemesis: <a href="/players/{p01.pk}/">P01</a>, who beat him 2 times (he won 0).' in h2h
+    rows = [row.split("</tr>")[0] for row in h2h.split("<tr>")[2:]]
+    assert [(">P01<" in r, ">P03<" in r) for r in rows] == [(True, False), (False, True)]
+    assert ">0</td>" in rows[0] and ">2</td>" in rows[0] and ">2</td>" in rows[1]
+
+
+def test_the_player_page_costs_the_same_for_two_nights_or_six(
+    dora: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    club = services.create_club(actor=Actor(user=dora), name="Oslo BK")
+
+    def statements(last: str) -> int:
+        player = Player.objects.get(display_name="P02")
+        with CaptureQueriesContext(connection) as counted:
+            page = client_for().get(f"/players/{player.pk}/")
+        events = page.content.decode().split('id="events-heading"')[1].split("</section>")[0]
+        assert last in events and events.count("<tr>") == 1 + int(last.split()[-1])
+        return len(counted.captured_queries)
+
+    for day in (1, 2):
+        played_night(dora, club, f"Night {day}", day, django_capture_on_commit_callbacks)
+    two = statements("Night 2")
+    for day in (3, 4, 5, 6):
+        played_night(dora, club, f"Night {day}", day, django_capture_on_commit_callbacks)
+    assert statements("Night 6") == two
