@@ -383,3 +383,27 @@ def test_the_player_page_costs_the_same_for_two_nights_or_six(
     for day in (3, 4, 5, 6):
         played_night(dora, club, f"Night {day}", day, django_capture_on_commit_callbacks)
     assert statements("Night 6") == two
+
+
+def test_a_club_nights_players_list_shows_each_ones_rating_on_the_clubs_list(
+    dora: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    actor = Actor(user=dora)
+    club = services.create_club(actor=actor, name="Oslo BK")
+    played_night(dora, club, "Night 1", 5, django_capture_on_commit_callbacks)
+    night = club_night(dora, club, "Night 2")
+    services.register_player(night, actor=actor, name="P01")
+    services.register_player(night, actor=actor, name="Zed Newman")
+    page = client_for(dora).get(f"/manage/{night.event.slug}/{night.slug}/").content.decode()
+    rating = Rating.objects.get(player__display_name="P01", rating_list=club.rating_list).rating
+    assert "On Oslo BK</th>" in page
+    rows = {row.split("</tr>")[0] for row in page.split('<tr id="entry-')[1:]}
+    assert any("P01" in row and f'<td class="list-rating">{rating:.0f}</td>' in row for row in rows)
+    assert any("Zed Newman" in row and '<td class="list-rating">new (1500)</td>' in row for row in rows)
+    plain = services.create_event(actor=actor, name="No list")
+    division = services.create_division(
+        plain, actor=actor, settings=services.DivisionSettings(name="Open", format="single")
+    )
+    services.register_player(division, actor=actor, name="Ann")
+    page = client_for(dora).get(f"/manage/{plain.slug}/{division.slug}/").content.decode()
+    assert "list-rating" not in page, "an event without a rating list shows no such column"

@@ -884,6 +884,11 @@ def _player_row(page: Page, failed: Failed | None, entry: Entry) -> dict[str, An
     """A row of the players' list: the entry and the forms it offers, as HTML (see :func:`_row_form`)."""
     registering = page.division_.status == Division.Status.REGISTRATION
     row: dict[str, Any] = {"entry": entry}
+    ratings = page.once(
+        "list_ratings", lambda: reads.list_ratings(page.division_, [e.player_id for e in _entries(page)])
+    )
+    if ratings is not None:
+        row["list_rating"] = ratings.get(entry.player_id, "—")
     withdrawn = entry.status == Entry.Status.WITHDRAWN
     if not withdrawn and page.division_.status != Division.Status.FINISHED:  # a finished field is what it played
         row["withdraw"], row["withdraw_failed"] = _row_form(
