@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -1717,14 +1717,20 @@ def fold_player(keep: Player, fold: Player) -> dict[str, list[int]]:
     return moved
 
 
-def unfold_player(keep: Player, fold: Player, moved: dict[str, list[int]]) -> None:
+def unfold_player(keep: Player, fold: Player, moved: dict[str, list[int]], *, made_since: Collection[int] = ()) -> None:
     """Undo :func:`fold_player`: the rows it moved (``moved``) go back to ``fold``, which is a record of its own
-    again. Inside the caller's transaction."""
+    again. ``keep`` never played ``fold``, so in a match that moved, and in ``made_since`` (matches the caller knows
+    were made for ``fold``'s side after the merge: a bracket's next match of an entry that moved), every place of
+    ``keep`` is ``fold``'s (a winner written since the merge too), and so are his analysed figures there. Inside
+    the caller's transaction."""
     keep, fold = _lock_players(keep.pk, fold.pk)
     if fold.merged_into_id != keep.pk:
         raise ApplicationError(ErrorCode.CONFLICT, f"{fold.label} is not merged into {keep.label}")
-    for key, model, field in PLAYER_REFERENCES:
-        model.objects.filter(pk__in=moved.get(key, []), **{field: keep}).update(**{field: fold})
+    matches = {*made_since}.union(*(moved.get(key, []) for key, model, _ in PLAYER_REFERENCES if model is Match))
+    for field in ("player1", "player2", "winner"):
+        Match.objects.filter(pk__in=matches, **{field: keep}).update(**{field: fold})
+    figures = Q(pk__in=moved.get("analyses", [])) | Q(analysis__match_id__in=matches)
+    PlayerAnalysis.objects.filter(figures, player=keep).update(player=fold)
     user = moved.get("user", [])
     Player.objects.filter(pk=fold.pk).update(merged_into=None)
     if user:  # the account goes back to the record it came with

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from games.access import Actor
 from games.errors import ApplicationError, ErrorCode
-from games.models import Player
+from games.models import Match, Player
 from games.services import fold_player, unfold_player
 from tournaments.access import check_directs_club
 from tournaments.models import Club, Entry, Event, PlayerMerge, Rating
@@ -139,7 +139,11 @@ def undo_merge(merge: PlayerMerge, *, actor: Actor) -> PlayerMerge:
                 f"(#{later.pk}, {later.club.name}) first",
             )
         keep, fold, moved = merge.kept, merge.folded, merge.moved
-        unfold_player(keep, fold, moved)
+        entries = moved.get("entries", [])
+        made_since = Match.objects.filter(
+            Q(pairing__entry_a_id__in=entries) | Q(pairing__entry_b_id__in=entries)
+        ).values_list("pk", flat=True)
+        unfold_player(keep, fold, moved, made_since=list(made_since))
         Entry.objects.filter(pk__in=moved.get("entries", []), player=keep).update(player=fold)
         fold.clubs.add(*moved.get("rosters", []))
         keep.clubs.remove(*moved.get("rosters_joined", []))

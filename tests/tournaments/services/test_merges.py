@@ -176,3 +176,27 @@ def test_linking_takes_only_a_player_apart_from_the_roster_who_was_in_the_clubs_
     nobody = Player.objects.create(display_name="P01")
     refused(lambda: link_player(club, actor=as_director, keep=keep, player=nobody), "none of Oslo BK's events")
     assert list(club.players_apart()) == []
+
+
+def test_an_undo_gives_back_the_matches_made_for_his_entries_since_the_merge(
+    division_of: Callable[..., Division], as_director: Actor, committed: Callable[[], Any]
+) -> None:
+    club = services.create_club(actor=as_director, name="Oslo BK")
+    with committed():
+        first = night(division_of, club, as_director, "Night 1", 5)
+    event = services.create_event(actor=as_director, name="Night 2", club=club, starts_on=dt.date(2026, 11, 12))
+    second = division_of("single", 0, event=event, entry_mode="scoresheet", match_length=1)
+    services.register_player(second, actor=as_director, name="P01", rating=2000, new_player=True)
+    for i in range(2, 5):
+        services.register_player(second, actor=as_director, name=f"P{i:02d}", rating=2010 - 10 * i)
+    services.start_division(second, actor=as_director)
+    keep, fold = first.entries.get(seed=1).player, second.entries.get(seed=1).player
+    merge = merge_players(club, actor=as_director, keep=keep, fold=fold)
+    with committed():
+        play_out(second, as_director)  # his final is made after the merge, with the kept record
+    final = Match.objects.filter(pairing__division=second).order_by("-pk").first()
+    assert final is not None and keep.pk in (final.player1_id, final.player2_id)
+    undo_merge(merge, actor=as_director)
+    played = Match.objects.filter(pairing__division=second)
+    assert not played.filter(Q(player1=keep) | Q(player2=keep) | Q(winner=keep)).exists()
+    assert played.filter(Q(player1=fold) | Q(player2=fold)).count() == 2 and played.filter(winner=fold).count() == 2
