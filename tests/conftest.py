@@ -122,6 +122,12 @@ def director(django_user_model: Any) -> Any:
 
 
 @pytest.fixture
+def dora(director: Any) -> Any:
+    """The director, by her name (the page tests speak of her so)."""
+    return director
+
+
+@pytest.fixture
 def as_director(director: Any) -> Any:
     from games.access import Actor
 

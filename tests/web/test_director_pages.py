@@ -41,12 +41,6 @@ ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
 
 
 @pytest.fixture
-def dora(director: Any) -> Any:
-    """The director ``dora`` of tests/conftest.py, by her name."""
-    return director
-
-
-@pytest.fixture
 def otto(django_user_model: Any) -> Any:
     """Directs another event."""
     user = django_user_model.objects.create_user("otto", password=None)
