@@ -1,0 +1,153 @@
+"""A feeder bracket drawn round by round once its players are known (tournaments/pairing/feeder.py): byes only where
+an odd count forces one, the bye to a player who has had fewest, no rematch where one can be avoided; a whole
+bracket played that way never gives more byes than its field needs."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tournaments.pairing.elimination import bracket_size
+from tournaments.pairing.feeder import FeederRound, draw_feeder_round, fewest_byes
+
+
+def check_round(players: list[int], drawn: FeederRound[int]) -> None:
+    seated = [p for match in drawn.matches for p in match] + ([drawn.bye] if drawn.bye is not None else [])
+    assert sorted(seated) == sorted(players), "every player is in one match or has the bye"
+    assert (drawn.bye is not None) == (len(players) % 2 == 1), "a bye exactly when the count is odd"
+
+
+@st.composite
+def rounds(draw: st.DrawFn) -> tuple[list[int], dict[int, int], set[frozenset[int]], list[int]]:
+    players = draw(st.lists(st.integers(1, 40), min_size=1, max_size=11, unique=True))
+    byes = {p: draw(st.integers(0, 2)) for p in players}
+    pairs = [frozenset(pair) for pair in itertools.combinations(players, 2)]
+    met = set(draw(st.lists(st.sampled_from(pairs), max_size=12))) if pairs else set()
+    rested = draw(st.lists(st.sampled_from(players), unique=True))
+    return players, byes, met, rested
+
+
+@given(rounds())
+def test_a_round_seats_everyone_once_with_a_bye_only_when_the_count_is_odd(case: tuple) -> None:
+    players, byes, met, rested = case
+    check_round(players, draw_feeder_round(players, byes=byes, met=met, rested=rested))
+
+
+@given(rounds())
+def test_the_bye_goes_to_a_player_who_has_had_fewest(case: tuple) -> None:
+    players, byes, met, rested = case
+    drawn = draw_feeder_round(players, byes=byes, met=met, rested=rested)
+    if drawn.bye is not None:
+        assert byes[drawn.bye] == min(byes[p] for p in players)
+        fewest = [p for p in players if byes[p] == byes[drawn.bye]]
+        if any(p not in rested for p in fewest):
+            assert drawn.bye not in rested, "among the fewest, one who did not sit out the round before"
+
+
+def draws(players: list[int]) -> list[tuple[int | None, list[tuple[int, int]]]]:
+    """Every possible draw of a round: (bye, matches)."""
+    if not players:
+        return [(None, [])]
+    if len(players) % 2:
+        return [(bye, m) for bye in players for _, m in draws([p for p in players if p != bye])]
+    first, rest = players[0], players[1:]
+    found = []
+    for mate in rest:
+        for _, matches in draws([p for p in rest if p != mate]):
+            found.append((None, [(first, mate), *matches]))
+    return found
+
+
+@given(rounds().filter(lambda case: len(case[0]) <= 8))
+def test_no_rematch_where_a_fair_draw_avoids_it(case: tuple) -> None:
+    players, byes, met, rested = case
+    drawn = draw_feeder_round(players, byes=byes, met=met, rested=rested)
+    fewest = min(byes[p] for p in players)
+    fair = [(bye, m) for bye, m in draws(players) if bye is None or byes[bye] == fewest]
+    best = min(sum(frozenset(match) in met for match in m) for _, m in fair)
+    assert drawn.rematches == best == sum(frozenset(match) in met for match in drawn.matches)
+
+
+def play(arrivals: list[int], rng: random.Random) -> tuple[Counter[int], list[list[int]]]:
+    """Play a feeder bracket with coin tosses, ``arrivals[k]`` new players before round k + 1; returns the byes of
+    each player and who had the bye round by round, checking each round as it goes."""
+    new = iter(range(1, sum(arrivals) + 1))
+    alive: list[int] = []
+    byes: Counter[int] = Counter()
+    met: set[frozenset[int]] = set()
+    rested: list[int] = []
+    history: list[list[int]] = []
+    round_ = 0
+    while round_ < len(arrivals) or len(alive) > 1:
+        alive += [next(new) for _ in range(arrivals[round_] if round_ < len(arrivals) else 0)]
+        round_ += 1
+        if len(alive) < 2:
+            continue  # alone: he waits for the next to drop in (or is the champion)
+        drawn = draw_feeder_round(alive, byes=byes, met=met, rested=rested)
+        check_round(alive, drawn)
+        if drawn.bye is not None:
+            others = [p for p in alive if p != drawn.bye]
+            assert not (byes[drawn.bye] >= 1 and any(byes[p] == 0 for p in others)), "a second bye while one has none"
+            byes[drawn.bye] += 1
+        history.append([drawn.bye] if drawn.bye is not None else [])
+        met.update(frozenset(match) for match in drawn.matches)
+        rested = [drawn.bye] if drawn.bye is not None else []
+        alive = [*rested, *(rng.choice(match) for match in drawn.matches)]
+    return byes, history
+
+
+@given(st.lists(st.integers(0, 9), min_size=1, max_size=6).filter(lambda a: sum(a) >= 2), st.randoms())
+def test_a_bracket_drawn_round_by_round_gives_the_fewest_byes_its_field_needs(
+    arrivals: list[int], rng: random.Random
+) -> None:
+    byes, history = play(arrivals, rng)
+    assert sum(byes.values()) == fewest_byes(arrivals)
+    assert all(len(round_byes) <= 1 for round_byes in history)
+
+
+@given(st.integers(2, 64), st.randoms())
+def test_one_wave_needs_no_more_byes_nor_rounds_than_a_knockout_of_its_size(m: int, rng: random.Random) -> None:
+    byes, history = play([m], rng)
+    assert sum(byes.values()) <= bracket_size(m) - m
+    assert len(history) == math.ceil(math.log2(m))
+    assert max(byes.values(), default=0) <= 1, "one wave: nobody has two byes"
+
+
+@pytest.mark.parametrize(
+    ("arrivals", "byes"),
+    [
+        ([2], 0),
+        ([3], 1),
+        ([4], 0),
+        ([5], 2),  # 5 -> 3 -> 2: one bye in round 1, one in round 2 (a knockout of 5 gives 3)
+        ([6], 1),  # 6 -> 3 -> 2 (a knockout of 6 gives 2)
+        ([1, 1], 0),  # the first waits for the second: nobody to play is no bye
+        ([3, 1], 2),  # 3 -> 2 + 1 -> 2
+        ([4, 2, 1], 1),  # progressive consolation of 8: 4 -> 2 + 2 -> 2 + 1 -> 2
+    ],
+)
+def test_fewest_byes_by_hand(arrivals: list[int], byes: int) -> None:
+    assert fewest_byes(arrivals) == byes
+
+
+def test_a_lone_player_waits_and_nobody_is_refused_twice() -> None:
+    assert draw_feeder_round([7]) == FeederRound((), 7, 0)
+    assert draw_feeder_round([]) == FeederRound((), None, 0)
+    with pytest.raises(ValueError, match="listed twice"):
+        draw_feeder_round([1, 2, 1])
+
+
+def test_a_round_by_hand_best_against_worst_the_bye_to_the_best_without_one() -> None:
+    assert draw_feeder_round([1, 2, 3, 4, 5, 6]).matches == ((1, 6), (2, 5), (3, 4))
+    drawn = draw_feeder_round([5, 4, 3, 2, 1], rank={p: p for p in range(1, 6)}, byes={1: 1})
+    assert (drawn.bye, drawn.matches) == (2, ((1, 5), (3, 4)))
+    rematch = draw_feeder_round([1, 2, 3, 4], met=[frozenset((1, 4))])
+    assert (rematch.matches, rematch.rematches) == (((1, 3), (2, 4)), 0)
+    forced = draw_feeder_round([1, 2], met=[frozenset((1, 2))])
+    assert (forced.matches, forced.rematches) == (((1, 2),), 1)
