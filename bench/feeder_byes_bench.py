@@ -102,6 +102,7 @@ class Tally:
     present: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))  # players in a round
     byes: Counter[int] = field(default_factory=Counter)  # byes of a round
     arrivals: Counter[int] = field(default_factory=Counter)  # players dropping in after each round above
+    matches: list[int] = field(default_factory=list)  # drawn late: the matches of each round
 
     def enter(self, round_: int, player: int | None, fate: Fate, bye: bool = False) -> None:
         if player is not None and player not in fate.gone:
@@ -248,11 +249,13 @@ def _feeder(
         tally.arrivals[round_] += len(new)
         alive = [p for p in alive + new if p not in fate.gone]
         if len(alive) == 1 and round_ < last:
+            tally.matches.append(0)
             continue  # a lone player waits for the next to drop in: nobody to play, no round of his bracket
         rested = [p for p in alive if sat[p]]
         drawn = draw_feeder_round(alive, byes=byes, met=met, rank={p: p for p in alive}, rested=rested)
         for player in alive:
             tally.enter(round_, player, fate, bye=player == drawn.bye)
+        tally.matches.append(len(drawn.matches))
         survivors = [] if drawn.bye is None else [drawn.bye]
         if drawn.bye is not None:
             sat[drawn.bye] += 1
@@ -288,6 +291,7 @@ def main() -> None:
     sizes = range(int(low), int(high or low) + 1)
     ways = " | ".join(f"({x}) planned | ({x}) drawn late" for x in ("A", "A+", "B", "K"))
     print(f"| scenario | format | rehearsals | {ways} | byes |\n" + "| --- " * 12 + "|")
+    fit = Counter[str]()
     for scenario, (withdraw, forfeit) in SCENARIOS.items():
         totals = Counter[str]()
         for name, (fmt, options) in CONFIGS.items():
@@ -301,7 +305,10 @@ def main() -> None:
                     counts["rehearsals"] += 1
                     for way, play in (("planned", planned), ("drawn late", drawn_late)):
                         fate = Fate(f"{args.seed}-{scenario}-{name}-{n}-{run}", withdraw, forfeit)
-                        tallies = play(plan, fate).values()
+                        tallies = play(plan, fate)
+                        if way == "drawn late":
+                            fit.update(_fits(plan, tallies))
+                        tallies = tallies.values()
                         flags = [t.flags() for t in tallies]
                         for i, x in enumerate(("A", "A+", "B", "K")):
                             counts[f"{x} {way}"] += any(flag[i] for flag in flags)
@@ -309,6 +316,21 @@ def main() -> None:
             totals.update(counts)
             print(_row(scenario, name, counts))
         print(_row(scenario, "**all**", totals))
+    print(
+        f"\nFeeder brackets drawn late whose rounds fit the plan's nodes round by round: {fit['fits']} of "
+        f"{fit['brackets']}"
+    )
+
+
+def _fits(plan: Plan, tallies: dict[str, Tally]) -> Counter[str]:
+    """Whether each feeder bracket played drawn late needed no more matches in a round than the plan has nodes."""
+    found = Counter[str]()
+    for bracket, tally in tallies.items():
+        if len(tally.players) > 1:
+            nodes = [len(round_) for round_ in plan.rounds(bracket)]
+            found["brackets"] += 1
+            found["fits"] += len(tally.matches) <= len(nodes) and all(map(int.__le__, tally.matches, nodes))
+    return found
 
 
 def _row(scenario: str, name: str, c: Counter[str]) -> str:

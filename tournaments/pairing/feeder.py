@@ -112,3 +112,19 @@ def fewest_byes(arrivals: Sequence[int]) -> int:
         if players > 1:
             byes, players = byes + players % 2, (players + 1) // 2
     return byes
+
+
+def feeder_slots(possible: Sequence[int]) -> tuple[int, ...]:
+    """The matches to plan for each round of a feeder bracket drawn round by round, when at most ``possible[k]``
+    players can drop in before its round ``k + 1``: as many as the round can need, ``p // 2`` of the ``p`` players it
+    can hold. Fewer players (a bye above, a withdrawal, a conditional loser who does not qualify) never need more
+    matches in a round nor more rounds, since a round of ``n <= p`` players leaves ``ceil(n / 2) <= ceil(p / 2)``; a
+    slot not needed is left empty. A round that can hold a single player has no match (he waits)."""
+    slots: list[int] = []
+    players, round_ = 0, 0
+    while round_ < len(possible) or players > 1:
+        players += possible[round_] if round_ < len(possible) else 0
+        round_ += 1
+        slots.append(players // 2)
+        players -= players // 2
+    return tuple(slots)
