@@ -17,15 +17,17 @@ no-show with chance 1 in 10, the player staying in). A match between two withdra
   same "first losses" rule as the plan; last-chance round r: the losers of consolation round r who do, and the entry
   places in round 1). A withdrawn player is not drawn. A lone player with more to come waits a round.
 
-A player **sits out** a round when he goes on without playing: a bye (planned, or a slot nobody filled), a walkover
-(his opponent withdrew or did not show), or waiting alone. A feeder bracket of ``m`` players (``m`` >= 2, the ones
-who entered it still playing) is counted when
+A feeder bracket of ``m`` players (``m`` >= 2: the ones who entered it still playing) is counted in a column when
 
-- (A) someone sits out two rounds or more in a row before a match he then plays, or the rounds sat out before
-  matches outnumber the byes a knockout of its field needs (``bracket_size(m) - m``);
-- (B) the same counting every round sat out, the champion's last ones too.
+- (A) a player had two byes or more (planned, or slots nobody filled) since his last match before one he plays;
+- (A+) the same counting walkovers (his opponent withdrew or did not show) as rounds sat out;
+- (B) it gave more byes than its field needs: the fewest a draw made round by round as its players drop in can give
+  (``fewest_byes``); a lone player waiting for the next to drop in has nobody to play, and that is no bye;
+- (K) it gave more byes than a knockout of its size (``bracket_size(m) - m``).
 
-A rehearsal counts once when any of its feeder brackets does.
+A rehearsal counts once in a column when any of its feeder brackets does. Last, it says how many feeder brackets
+drawn late needed no more matches in any round than the plan has nodes in it (the plan's slots cannot simply be
+reused for a draw made late; ``feeder_slots`` says how many a round needs).
 """
 
 from __future__ import annotations
