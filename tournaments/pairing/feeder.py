@@ -22,13 +22,22 @@ count forces. :func:`draw_feeder_round` is that rule, as a pure function:
 Rules 2-4 are one maximum-weight matching (networkx) whose weights are ordered so that a better rule always
 outweighs every worse one. A lone player has nobody to meet: he waits (the round's only player is its ``waiting``
 player; he is the bracket's champion if nobody else comes).
+
+A whole bracket drawn this way: :func:`feeder_slots` says how many matches to plan in each of its rounds (as many
+as the most players who can be in it need), :func:`resolve_feeder` resolves it from its results (each round drawn
+once the round before is finished and its arrivals known; the slots it does not need are empty), and
+:func:`fewest_byes` is the fewest byes any such draw can give, which it gives. The divisions do not use them yet:
+their consolation and last chance are still the plans of tournaments/pairing/brackets.py (see bench/README.md,
+"Byes in the consolation and the last chance").
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from enum import StrEnum
+from typing import Any, Generic, TypeVar
 
 PlayerT = TypeVar("PlayerT", bound=Hashable)
 
@@ -128,3 +137,143 @@ def feeder_slots(possible: Sequence[int]) -> tuple[int, ...]:
         slots.append(players // 2)
         players -= players // 2
     return tuple(slots)
+
+
+# --- a whole feeder bracket, resolved from its results -----------------------------------------------------------
+
+
+class SlotStatus(StrEnum):
+    WAITING = "waiting"  # its round is not drawn yet (or an earlier round is still being played)
+    READY = "ready"  # drawn, no result
+    FINISHED = "finished"
+    EMPTY = "empty"  # its round is drawn and needs fewer matches than it has slots
+
+
+@dataclass(frozen=True)
+class SlotState(Generic[PlayerT]):
+    """A planned match of a feeder bracket drawn late (key ``f"{bracket}-{round}-{index}"``), as far as known."""
+
+    key: str
+    status: SlotStatus
+    a: PlayerT | None = None
+    b: PlayerT | None = None
+    winner: PlayerT | None = None
+    loser: PlayerT | None = None
+
+
+@dataclass(frozen=True)
+class FeederState(Generic[PlayerT]):
+    """A feeder bracket drawn late, resolved: every slot, the bye of each drawn round (round -> player), its
+    champion once decided (None when nobody or a single player came: a flight of one is not played), and the
+    players who drop out of it into the next bracket, by round (None for a round where that is not known yet)."""
+
+    slots: dict[str, SlotState[PlayerT]]
+    byes: dict[int, PlayerT]
+    champion: PlayerT | None
+    dropped: dict[int, tuple[PlayerT, ...] | None]
+
+
+def resolve_feeder(
+    bracket: str,
+    slots: Sequence[int],
+    arrivals: Sequence[Sequence[PlayerT] | None],
+    results: Mapping[str, PlayerT | None],
+    *,
+    met: Collection[frozenset[PlayerT]] = (),
+    rank: Mapping[PlayerT, float] | None = None,
+    absent: Collection[PlayerT] = (),
+    walkovers: Collection[str] = (),
+    drop: int = 0,
+) -> FeederState[PlayerT]:
+    """Resolve a feeder bracket drawn round by round, a pure function of its inputs: ``slots[k]`` matches planned
+    for its round ``k + 1`` (:func:`feeder_slots`); ``arrivals[k]`` the players dropping in before that round, None
+    while not known (the round above is still being played); ``results`` the winner of each finished slot (None: a
+    double forfeit); ``met`` the pairs who have played each other before this bracket; ``absent`` the players who
+    withdrew (never drawn); ``walkovers`` the finished slots nobody played (a round sat out, like a bye); ``drop``:
+    a player who loses one of his first ``drop`` matches here drops out into the next bracket, the final's loser
+    never. Each round is drawn with :func:`draw_feeder_round` once the round before is finished and its arrivals are
+    known.
+
+    :raises ValueError: a result for a slot that is not ready, or a winner who is not one of its players; a round
+        needing more matches than ``slots`` gives it.
+    """
+    gone, met_ = set(absent), {frozenset(pair) for pair in met}
+    states: dict[str, SlotState[PlayerT]] = {}
+    byes: Counter[PlayerT] = Counter()
+    played: Counter[PlayerT] = Counter()
+    round_byes: dict[int, PlayerT] = {}
+    dropped: dict[int, tuple[PlayerT, ...] | None] = {}
+    alive: list[PlayerT] = []
+    rested: list[PlayerT] = []
+    champion: PlayerT | None = None
+    drawn_any, blocked = False, False
+    for round_ in range(1, len(slots) + 1):
+        keys = [f"{bracket}-{round_}-{i}" for i in range(slots[round_ - 1])]
+        new = arrivals[round_ - 1] if round_ <= len(arrivals) else ()
+        if blocked or new is None:
+            blocked = True
+            states.update((key, _refused_if_recorded(key, results, SlotStatus.WAITING)) for key in keys)
+            continue
+        alive = [p for p in (*alive, *new) if p not in gone]
+        later = arrivals[round_:]
+        more = any(wave is None or any(p not in gone for p in wave) for wave in later)
+        if len(alive) < 2:
+            states.update((key, _refused_if_recorded(key, results, SlotStatus.EMPTY)) for key in keys)
+            dropped[round_] = ()
+            if not more and alive:
+                champion = alive[0] if drawn_any else None  # a flight of one is not played
+                alive = []
+            continue
+        drawn = draw_feeder_round(alive, byes=byes, met=met_, rank=rank, rested=rested)
+        if len(drawn.matches) > len(keys):
+            raise ValueError(
+                f"{bracket} round {round_} needs {len(drawn.matches)} matches and has {len(keys)} slots: plan them "
+                "with feeder_slots from the players who can drop in"
+            )
+        drawn_any = True
+        final = len(drawn.matches) == 1 and drawn.bye is None and not more
+        rested = [drawn.bye] if drawn.bye is not None else []
+        if drawn.bye is not None:
+            byes[drawn.bye] += 1
+            round_byes[round_] = drawn.bye
+        survivors, losers = list(rested), []
+        for key, (a, b) in zip(keys, drawn.matches, strict=False):
+            state = _slot(key, a, b, results)
+            states[key] = state
+            blocked = blocked or state.status is SlotStatus.READY
+            if state.status is SlotStatus.FINISHED:
+                met_.add(frozenset((a, b)))
+                if key not in walkovers:
+                    played.update((a, b))
+                elif state.winner is not None:
+                    byes[state.winner] += 1
+                    rested.append(state.winner)
+                survivors += [state.winner] if state.winner is not None else []
+                losers += [state.loser] if state.loser is not None else []
+        states.update((key, _refused_if_recorded(key, results, SlotStatus.EMPTY)) for key in keys[len(drawn.matches) :])
+        if blocked:
+            continue
+        dropped[round_] = () if final else tuple(p for p in losers if played[p] <= drop)
+        alive = survivors
+        if final:
+            champion, alive = (survivors[0] if survivors else None), []
+    for round_ in range(1, len(slots) + 1):
+        dropped.setdefault(round_, () if not blocked else None)
+    return FeederState(states, round_byes, champion, dropped)
+
+
+def _slot(key: str, a: PlayerT, b: PlayerT, results: Mapping[str, PlayerT | None]) -> SlotState[PlayerT]:
+    if key not in results:
+        return SlotState(key, SlotStatus.READY, a, b)
+    winner = results[key]
+    if winner is None:
+        return SlotState(key, SlotStatus.FINISHED, a, b)  # a double forfeit: nobody goes on
+    if winner not in (a, b):
+        raise ValueError(f"cannot record {winner!r} as the winner of {key}: its players are {a!r} and {b!r}")
+    return SlotState(key, SlotStatus.FINISHED, a, b, winner, b if winner == a else a)
+
+
+def _refused_if_recorded(key: str, results: Mapping[str, object], status: SlotStatus) -> SlotState[Any]:
+    if key in results:
+        raise ValueError(f"cannot record a result for {key}: the match is {status} (not ready)")
+    return SlotState(key, status)

@@ -14,7 +14,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tournaments.pairing.elimination import bracket_size
-from tournaments.pairing.feeder import FeederRound, draw_feeder_round, feeder_slots, fewest_byes
+from tournaments.pairing.feeder import (
+    FeederRound,
+    FeederState,
+    SlotState,
+    SlotStatus,
+    draw_feeder_round,
+    feeder_slots,
+    fewest_byes,
+    resolve_feeder,
+)
 
 
 def check_round(players: list[int], drawn: FeederRound[int]) -> None:
@@ -181,3 +190,95 @@ def test_feeder_slots_by_hand() -> None:
     assert feeder_slots([4, 2, 1]) == (2, 2, 1, 1)  # progressive consolation of 8
     assert feeder_slots([1, 1]) == (0, 1)  # the first waits for the second
     assert sum(feeder_slots([9])) == 8  # m players, m - 1 matches
+
+
+def run_feeder(
+    arrivals: list[list[int]], rng: random.Random, *, absent: tuple[int, ...] = (), drop: int = 0
+) -> tuple[FeederState[int], dict[str, int | None]]:
+    """Resolve a feeder bracket step by step, a coin toss for every match that is ready, to the end."""
+    slots = feeder_slots([len(wave) for wave in arrivals])
+    results: dict[str, int | None] = {}
+    while True:
+        state = resolve_feeder("consolation", slots, arrivals, results, absent=absent, drop=drop)
+        ready = [s for s in state.slots.values() if s.status is SlotStatus.READY]
+        if not ready:
+            return state, results
+        for slot in ready:
+            assert slot.a is not None and slot.b is not None
+            results[slot.key] = rng.choice((slot.a, slot.b))
+
+
+@given(st.lists(st.integers(0, 7), min_size=1, max_size=5).filter(lambda a: sum(a) >= 2), st.randoms())
+def test_a_feeder_resolved_step_by_step_gives_its_fewest_byes_and_one_champion(
+    sizes: list[int], rng: random.Random
+) -> None:
+    players = iter(range(1, 100))
+    arrivals = [[next(players) for _ in range(n)] for n in sizes]
+    state, results = run_feeder(arrivals, rng)
+    assert len(state.byes) == fewest_byes(sizes)
+    assert state.champion is not None
+    statuses = Counter(s.status for s in state.slots.values())
+    assert statuses[SlotStatus.FINISHED] == sum(sizes) - 1, "m players, m - 1 matches"
+    assert statuses[SlotStatus.WAITING] == statuses[SlotStatus.READY] == 0
+    slots = feeder_slots(sizes)
+    again = resolve_feeder("consolation", slots, arrivals, dict(reversed(list(results.items()))))
+    assert again == state, "a pure function of the results"
+
+
+def test_a_round_waits_for_its_arrivals_and_refuses_results_before_it_is_drawn() -> None:
+    slots = feeder_slots([3, 1])
+    state = resolve_feeder("consolation", slots, [[5, 6, 7], None], {"consolation-1-0": 6})
+    assert [state.slots[k].status for k in ("consolation-1-0", "consolation-2-0")] == ["finished", "waiting"]
+    assert state.dropped[2] is None
+    with pytest.raises(ValueError, match="consolation-2-0: the match is waiting"):
+        resolve_feeder("consolation", slots, [[5, 6, 7], None], {"consolation-1-0": 6, "consolation-2-0": 5})
+    with pytest.raises(ValueError, match="its players are 6 and 7"):
+        resolve_feeder("consolation", slots, [[5, 6, 7], None], {"consolation-1-0": 5})
+
+
+def test_seven_players_consolation_of_three_one_bye_not_two() -> None:
+    """7 players, main-consolation, the better seed winning every match: the losers of main round 1 (seeds 5, 6, 7)
+    and nobody from round 2 (seed 1, who had a bye, won it). The plan gives seed 5 a bye in round 1 and a bye nobody
+    needed in round 3 (the slot for the loser of main round 2 match 1); drawn late he has one bye, and the final is
+    round 2."""
+    slots = feeder_slots([3, 1])
+    state = resolve_feeder("consolation", slots, [[5, 6, 7], []], {"consolation-1-0": 6, "consolation-2-0": 5})
+    assert state.byes == {1: 5}
+    assert state.slots["consolation-1-0"] == SlotState("consolation-1-0", SlotStatus.FINISHED, 6, 7, 6, 7)
+    assert state.slots["consolation-2-0"] == SlotState("consolation-2-0", SlotStatus.FINISHED, 5, 6, 5, 6)
+    assert state.slots["consolation-3-0"].status is SlotStatus.EMPTY
+    assert state.champion == 5
+
+
+def test_withdrawn_players_are_not_drawn_and_first_losses_drop_out() -> None:
+    slots = feeder_slots([4, 2])
+    state = resolve_feeder("consolation", slots, [[1, 2, 3, 4], [5, 6]], {}, absent=(4,), drop=1)
+    assert state.byes == {1: 1}
+    assert state.slots["consolation-1-0"] == SlotState("consolation-1-0", SlotStatus.READY, 2, 3)
+    results: dict[str, int | None] = {"consolation-1-0": 3}
+    state = resolve_feeder("consolation", slots, [[1, 2, 3, 4], [5, 6]], results, absent=(4,), drop=1)
+    assert state.dropped[1] == (2,), "seed 2 lost his first match here"
+    assert sorted(p for s in state.slots.values() if s.key.startswith("consolation-2-") for p in (s.a, s.b) if p) == [
+        1,
+        3,
+        5,
+        6,
+    ]
+
+
+def test_a_lone_entrant_is_no_flight() -> None:
+    state = resolve_feeder("consolation", feeder_slots([1, 0]), [[9], []], {})
+    assert state.champion is None and not state.byes
+
+
+def test_a_double_forfeit_sends_nobody_on_and_a_walkover_counts_like_a_bye() -> None:
+    slots = feeder_slots([4])
+    results: dict[str, int | None] = {"consolation-1-0": 1, "consolation-1-1": None}
+    state = resolve_feeder("consolation", slots, [[1, 2, 3, 4]], results)
+    assert state.slots["consolation-2-0"].status is SlotStatus.EMPTY
+    assert state.champion == 1, "the only one left after the double forfeit"
+    five = feeder_slots([5])
+    first = {"consolation-1-0": 2, "consolation-1-1": 3}  # 1 has the bye; 2 beats 5, 3 beats 4
+    assert resolve_feeder("consolation", five, [[1, 2, 3, 4, 5]], first).byes == {1: 1, 2: 2}  # round: player
+    walked = resolve_feeder("consolation", five, [[1, 2, 3, 4, 5]], first, walkovers={"consolation-1-0"})
+    assert walked.byes == {1: 1, 2: 3}, "2 walked over: the bye of round 2 goes to 3, who played"
