@@ -55,7 +55,7 @@ from tournaments.pairing.brackets import (
     plan_bracket,
 )
 from tournaments.pairing.elimination import bracket_size
-from tournaments.pairing.feeder import draw_feeder_round, fewest_byes
+from tournaments.pairing.feeder import FeederState, SlotStatus, feeder_slots, fewest_byes, resolve_feeder
 
 CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
     "main-consolation": ("main-consolation", {}),
@@ -101,7 +101,6 @@ class Tally:
     players: set[int] = field(default_factory=set)
     before_matches: list[tuple[int, int]] = field(default_factory=list)  # before each match played: the rounds
     # sat out since his last match (byes and walkovers), and the byes among them
-    present: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))  # players in a round
     byes: Counter[int] = field(default_factory=Counter)  # byes of a round
     arrivals: Counter[int] = field(default_factory=Counter)  # players dropping in after each round above
     matches: list[int] = field(default_factory=list)  # drawn late: the matches of each round
@@ -109,7 +108,6 @@ class Tally:
     def enter(self, round_: int, player: int | None, fate: Fate, bye: bool = False) -> None:
         if player is not None and player not in fate.gone:
             self.players.add(player)
-            self.present[round_].add(player)
             self.byes[round_] += bye
 
     def flags(self) -> tuple[bool, ...]:
@@ -233,54 +231,61 @@ def drawn_late(plan: Plan, fate: Fate) -> dict[str, Tally]:
 def _feeder(
     bracket: str, arrivals: dict[int, list[int]], fate: Fate, met: set[frozenset[int]], tally: Tally, drop: int
 ) -> dict[int, list[int]]:
-    """Play one feeder bracket round by round; returns the losers who drop into the next one, by round (the ones who
-    lost one of their first ``drop`` matches here, the final's loser never)."""
-    if sum(len(players) for players in arrivals.values()) < 2:
+    """Play one feeder bracket through ``resolve_feeder``, step by step; returns the losers who drop into the next
+    one, by round (the ones who lost one of their first ``drop`` matches here, the final's loser never)."""
+    waves = [arrivals.get(r, []) for r in range(1, max(arrivals, default=0) + 1)]
+    if sum(map(len, waves)) < 2:
         return {}  # a flight of one is not played
-    alive: list[int] = []
+    slots = feeder_slots([len(wave) for wave in waves])
+    absent = dict.fromkeys(fate.gone, 1)  # withdrawn before the bracket: never drawn in it
+    results: dict[str, int | None] = {}
+    walkovers: set[str] = set()
+    while True:
+        state = resolve_feeder(bracket, slots, waves, results, met=met, absent=absent, walkovers=walkovers, drop=drop)
+        ready = [slot for slot in state.slots.values() if slot.status is SlotStatus.READY]
+        if not ready:
+            break
+        for slot in ready:
+            assert slot.a is not None and slot.b is not None
+            before = set(fate.gone)
+            results[slot.key], _, walkover = fate.play(slot.a, slot.b, bracket)
+            absent.update(dict.fromkeys(fate.gone - before, int(slot.key.rsplit("-", 2)[1]) + 1))
+            if walkover:
+                walkovers.add(slot.key)
+    _tally(bracket, state, waves, absent, walkovers, tally)
+    met.update(frozenset((s.a, s.b)) for s in state.slots.values() if s.a is not None and s.b is not None)
+    return {r: list(players or ()) for r, players in state.dropped.items()}
+
+
+def _tally(
+    bracket: str,
+    state: FeederState[int],
+    waves: list[list[int]],
+    absent: dict[int, int],
+    walkovers: set[str],
+    tally: Tally,
+) -> None:
+    """What the players of a bracket drawn late sat out, read from its resolved state round by round."""
+    for r, wave in enumerate(waves, 1):
+        came = [p for p in wave if absent.get(p, r + 1) > r]
+        tally.arrivals[r] += len(came)
+        tally.players.update(came)
     sat: Counter[int] = Counter()  # rounds sat out since his last match
     sat_byes: Counter[int] = Counter()  # byes among them
-    byes: Counter[int] = Counter()
-    matches: Counter[int] = Counter()
-    dropping: dict[int, list[int]] = defaultdict(list)
-    last = max(arrivals)
-    round_ = 0
-    while round_ < last or len(alive) > 1:
-        round_ += 1
-        new = [p for p in arrivals.get(round_, []) if p not in fate.gone]
-        tally.arrivals[round_] += len(new)
-        alive = [p for p in alive + new if p not in fate.gone]
-        if len(alive) == 1 and round_ < last:
-            tally.matches.append(0)
-            continue  # a lone player waits for the next to drop in: nobody to play, no round of his bracket
-        rested = [p for p in alive if sat[p]]
-        drawn = draw_feeder_round(alive, byes=byes, met=met, rank={p: p for p in alive}, rested=rested)
-        for player in alive:
-            tally.enter(round_, player, fate, bye=player == drawn.bye)
-        tally.matches.append(len(drawn.matches))
-        survivors = [] if drawn.bye is None else [drawn.bye]
-        if drawn.bye is not None:
-            sat[drawn.bye] += 1
-            sat_byes[drawn.bye] += 1
-            byes[drawn.bye] += 1
-        final = len(drawn.matches) == 1 and drawn.bye is None and round_ >= last
-        for a, b in drawn.matches:
-            winner, loser, walkover = fate.play(a, b, bracket)
-            met.add(frozenset((a, b)))
-            matches.update((a, b))
-            if not walkover:
-                tally.before_matches.extend((sat.pop(p, 0), sat_byes.pop(p, 0)) for p in (a, b))
-            elif winner is not None:
-                sat[winner] += 1
-                byes[winner] += 1  # a walkover is a round without a match, like a bye
-            if winner is not None:
-                survivors.append(winner)
-            if loser is not None and not final and matches[loser] <= drop:
-                dropping[round_].append(loser)
-            if loser is not None:
-                sat.pop(loser, None), sat_byes.pop(loser, None)
-        alive = survivors
-    return dropping
+    rounds = max((int(key.rsplit("-", 2)[1]) for key in state.slots), default=0)
+    for r in range(1, rounds + 1):
+        drawn = [s for s in state.slots.values() if s.key.startswith(f"{bracket}-{r}-") and s.a is not None]
+        tally.matches.append(len(drawn))
+        if r in state.byes:
+            sat[state.byes[r]] += 1
+            sat_byes[state.byes[r]] += 1
+            tally.byes[r] += 1
+        for slot in drawn:
+            assert slot.a is not None and slot.b is not None
+            if slot.key not in walkovers:
+                tally.before_matches.extend((sat.pop(p, 0), sat_byes.pop(p, 0)) for p in (slot.a, slot.b))
+            elif slot.winner is not None:
+                sat[slot.winner] += 1
 
 
 def main() -> None:

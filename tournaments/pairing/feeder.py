@@ -181,23 +181,24 @@ def resolve_feeder(
     *,
     met: Collection[frozenset[PlayerT]] = (),
     rank: Mapping[PlayerT, float] | None = None,
-    absent: Collection[PlayerT] = (),
+    absent: Mapping[PlayerT, int] | None = None,
     walkovers: Collection[str] = (),
     drop: int = 0,
 ) -> FeederState[PlayerT]:
     """Resolve a feeder bracket drawn round by round, a pure function of its inputs: ``slots[k]`` matches planned
     for its round ``k + 1`` (:func:`feeder_slots`); ``arrivals[k]`` the players dropping in before that round, None
     while not known (the round above is still being played); ``results`` the winner of each finished slot (None: a
-    double forfeit); ``met`` the pairs who have played each other before this bracket; ``absent`` the players who
-    withdrew (never drawn); ``walkovers`` the finished slots nobody played (a round sat out, like a bye); ``drop``:
-    a player who loses one of his first ``drop`` matches here drops out into the next bracket, the final's loser
-    never. Each round is drawn with :func:`draw_feeder_round` once the round before is finished and its arrivals are
-    known.
+    double forfeit); ``met`` the pairs who have played each other before this bracket; ``rank`` lower is better;
+    ``absent`` the players who withdrew, each with the first round he is not drawn in (the first not drawn yet when
+    he withdrew: a round once drawn stays as it was, so that the draw is a function of what was known then);
+    ``walkovers`` the finished slots nobody played (a round sat out, like a bye); ``drop``: a player who loses one
+    of his first ``drop`` matches here drops out into the next bracket, the final's loser never. Each round is drawn
+    with :func:`draw_feeder_round` once the round before is finished and its arrivals are known.
 
     :raises ValueError: a result for a slot that is not ready, or a winner who is not one of its players; a round
         needing more matches than ``slots`` gives it.
     """
-    gone, met_ = set(absent), {frozenset(pair) for pair in met}
+    absent, met_ = absent or {}, {frozenset(pair) for pair in met}
     states: dict[str, SlotState[PlayerT]] = {}
     byes: Counter[PlayerT] = Counter()
     played: Counter[PlayerT] = Counter()
@@ -214,9 +215,9 @@ def resolve_feeder(
             blocked = True
             states.update((key, _refused_if_recorded(key, results, SlotStatus.WAITING)) for key in keys)
             continue
-        alive = [p for p in (*alive, *new) if p not in gone]
-        later = arrivals[round_:]
-        more = any(wave is None or any(p not in gone for p in wave) for wave in later)
+        alive = [p for p in (*alive, *new) if absent.get(p, round_ + 1) > round_]
+        later = enumerate(arrivals[round_:], round_ + 1)
+        more = any(wave is None or any(absent.get(p, r + 1) > r for p in wave) for r, wave in later)
         if len(alive) < 2:
             states.update((key, _refused_if_recorded(key, results, SlotStatus.EMPTY)) for key in keys)
             dropped[round_] = ()

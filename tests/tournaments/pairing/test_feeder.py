@@ -193,7 +193,7 @@ def test_feeder_slots_by_hand() -> None:
 
 
 def run_feeder(
-    arrivals: list[list[int]], rng: random.Random, *, absent: tuple[int, ...] = (), drop: int = 0
+    arrivals: list[list[int]], rng: random.Random, *, absent: dict[int, int] | None = None, drop: int = 0
 ) -> tuple[FeederState[int], dict[str, int | None]]:
     """Resolve a feeder bracket step by step, a coin toss for every match that is ready, to the end."""
     slots = feeder_slots([len(wave) for wave in arrivals])
@@ -252,11 +252,11 @@ def test_seven_players_consolation_of_three_one_bye_not_two() -> None:
 
 def test_withdrawn_players_are_not_drawn_and_first_losses_drop_out() -> None:
     slots = feeder_slots([4, 2])
-    state = resolve_feeder("consolation", slots, [[1, 2, 3, 4], [5, 6]], {}, absent=(4,), drop=1)
+    state = resolve_feeder("consolation", slots, [[1, 2, 3, 4], [5, 6]], {}, absent={4: 1}, drop=1)
     assert state.byes == {1: 1}
     assert state.slots["consolation-1-0"] == SlotState("consolation-1-0", SlotStatus.READY, 2, 3)
     results: dict[str, int | None] = {"consolation-1-0": 3}
-    state = resolve_feeder("consolation", slots, [[1, 2, 3, 4], [5, 6]], results, absent=(4,), drop=1)
+    state = resolve_feeder("consolation", slots, [[1, 2, 3, 4], [5, 6]], results, absent={4: 1}, drop=1)
     assert state.dropped[1] == (2,), "seed 2 lost his first match here"
     assert sorted(p for s in state.slots.values() if s.key.startswith("consolation-2-") for p in (s.a, s.b) if p) == [
         1,
@@ -282,3 +282,12 @@ def test_a_double_forfeit_sends_nobody_on_and_a_walkover_counts_like_a_bye() -> 
     assert resolve_feeder("consolation", five, [[1, 2, 3, 4, 5]], first).byes == {1: 1, 2: 2}  # round: player
     walked = resolve_feeder("consolation", five, [[1, 2, 3, 4, 5]], first, walkovers={"consolation-1-0"})
     assert walked.byes == {1: 1, 2: 3}, "2 walked over: the bye of round 2 goes to 3, who played"
+
+
+def test_a_player_who_withdraws_after_his_round_is_drawn_leaves_it_as_drawn() -> None:
+    slots = feeder_slots([4])
+    results: dict[str, int | None] = {"consolation-1-0": 1, "consolation-1-1": 2}  # 1 beats 4, 2 beats 3
+    state = resolve_feeder("consolation", slots, [[1, 2, 3, 4]], results, absent={1: 2})
+    assert (state.slots["consolation-1-0"].a, state.slots["consolation-1-0"].winner) == (1, 1)
+    assert state.slots["consolation-2-0"].status is SlotStatus.EMPTY
+    assert state.champion == 2, "1 withdrew after winning his round-1 match: 2 is the only one left"
