@@ -1198,7 +1198,10 @@ class SeasonInput(serializers.Serializer):
         required=False,
         default=dict,
         help_text='the club\'s own table: {"per_win": 1, "times_length": true, "places": [10, 6, 4, 4], '
-        '"showing_up": 2, "multipliers": {"final-night": 2}} (each key optional)',
+        '"showing_up": 2, "multipliers": {"final-night": 2}}; BackGames\' universal club table (system backgames): '
+        '{"basis": "players" | "rounds" | "higher", "multipliers": {"final-night": 1.5}, "figures": {"open": '
+        '{"per_win": 0.25, "players": {"1-11": {"1": 4}}}}} (figures: any part of the table, over the default); '
+        "each key optional; ignored for usbgf",
     )
     qualify = strict.IntegerField(min_value=0, max_value=1000, default=0, help_text="the top N qualify (0: no line)")
 
@@ -1211,6 +1214,10 @@ class SeasonRowSerializer(serializers.Serializer):
     events = serializers.IntegerField(help_text="the season's events he played")
     match_wins = serializers.IntegerField(help_text="over the board")
     qualified = serializers.BooleanField(help_text="above the playoff line")
+    tied_at_line = serializers.BooleanField(
+        help_text="level on points and events with players on the other side of the playoff line: a playoff or a "
+        "tie-break decides who of them qualifies"
+    )
 
 
 class SeasonTableSerializer(serializers.Serializer):

@@ -782,7 +782,7 @@ class ClubSeasonsApi(APIView):
         return Response(s.SeasonSerializer(club_reads.seasons_of(_club(request, club)), many=True).data)
 
     @extend_schema(
-        summary="Add a season: its span, its points system (usbgf or the club's own table) and its playoff line",
+        summary="Add a season: its span, points system (usbgf, backgames or the club's own table), playoff line",
         request=s.SeasonInput,
         responses={201: s.SeasonSerializer, **_errors(400, 401, 403, 404, 409)},
     )

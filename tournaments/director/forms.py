@@ -335,8 +335,20 @@ class ClubForm(forms.Form):
     )
 
 
+def _for(*systems: str) -> dict[str, str]:
+    """The widget's attributes that say which points systems a field of the season form is for (static/js/director.js
+    hides it for the others)."""
+    return {"data-for-system": " ".join(systems)}
+
+
 class SeasonForm(forms.Form):
-    """A new season of a club (services.clubs.create_season): its span, its points system and the club's own table."""
+    """A new season of a club (services.clubs.create_season): its span, its points system and its table: the club's
+    own figures, or what BackGames' universal club table is read by. The fields of a system not chosen are hidden
+    on the page and ignored here."""
+
+    #: The fields of the club's own table, and of BackGames' universal club table.
+    CLUB_FIELDS = ("per_win", "times_length", "places", "showing_up")
+    UNIVERSAL_FIELDS = ("basis",)
 
     name = forms.CharField(label=_("Season name"), max_length=100, help_text=_("Such as “Autumn 2026”."))
     starts_on = forms.DateField(label=_("First day"), widget=forms.DateInput(attrs={"type": "date"}))
@@ -345,20 +357,49 @@ class SeasonForm(forms.Form):
         label=_("Points system"),
         choices=Season.System.choices,
         initial=Season.System.CLUB,
-        help_text=_("The club's own table uses the figures below; the USBGF's master points need none."),
+        help_text=_(
+            "The club's own table uses the figures below; BackGames' universal club table its figures by each "
+            "division's level; the USBGF's master points need none."
+        ),
     )
-    per_win = forms.FloatField(label=_("Points per match won"), min_value=0, max_value=10_000, initial=1)
+    per_win = forms.FloatField(
+        label=_("Points per match won"),
+        min_value=0,
+        max_value=10_000,
+        initial=1,
+        widget=forms.NumberInput(_for("club")),
+    )
     times_length = forms.BooleanField(
-        label=_("Times the match's length"), required=False, help_text=_("A 5-point match won is worth 5 times more.")
+        label=_("Times the match's length"),
+        required=False,
+        help_text=_("A 5-point match won is worth 5 times more."),
+        widget=forms.CheckboxInput(_for("club")),
     )
     places = forms.CharField(
         label=_("Points per place"),
         required=False,
         max_length=500,
         help_text=_("Place 1 first, separated by commas, such as 10, 6, 4, 4 (empty: none)."),
+        widget=forms.TextInput(_for("club")),
     )
     showing_up = forms.FloatField(
-        label=_("Points for playing a night"), min_value=0, max_value=10_000, initial=0, required=False
+        label=_("Points for playing a night"),
+        min_value=0,
+        max_value=10_000,
+        initial=0,
+        required=False,
+        widget=forms.NumberInput(_for("club")),
+    )
+    basis = forms.ChoiceField(
+        label=_("Read the universal table by"),
+        choices=[
+            ("players", _("the field's size")),
+            ("rounds", _("the rounds played")),
+            ("higher", _("whichever of the two gives more")),
+        ],
+        initial="players",
+        required=False,
+        widget=forms.Select(attrs=_for("backgames")),
     )
     qualify = forms.IntegerField(
         label=_("Playoff line"),
@@ -382,13 +423,25 @@ class SeasonForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        ignored = {
+            Season.System.CLUB: self.UNIVERSAL_FIELDS,
+            Season.System.BACKGAMES: self.CLUB_FIELDS,
+        }.get(data.get("system", ""), self.CLUB_FIELDS + self.UNIVERSAL_FIELDS)
+        for name in ignored:  # the fields of another system: hidden on the page, whatever they hold is not read
+            self.errors.pop(name, None)
+            data.pop(name, None)
         if data.get("starts_on") and data.get("ends_on") and data["ends_on"] < data["starts_on"]:
             self.add_error("ends_on", _("The last day comes before the first: give a last day on or after it."))
         return data
 
     @staticmethod
     def table_of(data: dict[str, Any]) -> dict[str, Any]:
-        """The club's own table, from the form's cleaned data, as services.clubs.create_season takes it."""
+        """The season's table, from the form's cleaned data, as services.clubs.create_season takes it: the club's
+        own, BackGames' basis, or none (USBGF)."""
+        if data["system"] == Season.System.BACKGAMES:
+            return {"basis": data.get("basis") or "players"}
+        if data["system"] != Season.System.CLUB:
+            return {}
         return {
             "per_win": data["per_win"],
             "times_length": data["times_length"],

@@ -26,7 +26,17 @@ from games.models import Match, Player
 from games.services import create_player
 from tournaments.access import check_directs, check_directs_club, directs_event
 from tournaments.core import plan_of, round_rule_key
-from tournaments.models import FORMATS, KNOCKOUT_SIZES, Club, Division, Entry, Event, ImportedMatch, RatingList
+from tournaments.models import (
+    FORMATS,
+    KNOCKOUT_SIZES,
+    Club,
+    Division,
+    Entry,
+    Event,
+    ImportedMatch,
+    RatingList,
+    Season,
+)
 from tournaments.pairing.swiss import late_entry_allowed
 from tournaments.points import DEFAULT_PLACES_PAID
 from tournaments.services.advance import MAX_SWISS_ROUNDS, check_place_free
@@ -217,6 +227,11 @@ class DivisionSettings:
     analyse_each_game: bool = False
     points_weight: float = 1.0
     points_places: int = DEFAULT_PLACES_PAID
+    level: str = Division.Level.OPEN
+    rating_under: int | None = None
+    rating_from: int | None = None
+    points_under: float | None = None
+    points_season: Season | None = None
 
 
 def create_division(event: Event, *, actor: Actor, settings: DivisionSettings, slug: str = "") -> Division:
@@ -224,6 +239,7 @@ def create_division(event: Event, *, actor: Actor, settings: DivisionSettings, s
     if event.status == Event.Status.FINISHED:
         raise ApplicationError(ErrorCode.CONFLICT, f"{event.name} is closed: a closed event takes no new division")
     _validate_settings(settings)
+    check_caps(event, settings)
     with transaction.atomic():
         slug = slug or _unique_slug(Division, settings.name, event=event)
         if Division.objects.filter(event=event, slug=slug).exists():
@@ -286,6 +302,41 @@ def _validate_settings(s: DivisionSettings) -> None:
         raise _invalid("last-chance places exist only in the main-consolation-lastchance format")
     _check_points_weight(s.points_weight, "the division's")
     _check_points_places(s.points_places)
+    if s.level not in Division.Level.values:
+        raise _invalid(f"a division's level is {', '.join(Division.Level.values)}, not {s.level!r}")
+
+
+#: The highest rating a division's cap may name.
+MAX_CAP_RATING = 9999
+
+
+def check_caps(event: Event, s: DivisionSettings) -> None:
+    """A division's entry caps make sense for its event: ratings of 1-9999, the lower bound under the upper; a
+    rating cap needs the event's rating list to read ratings from; a points cap names a season of the event's club
+    and a number of points above 0."""
+    for what, value in (("rating_under", s.rating_under), ("rating_from", s.rating_from)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 9999):
+            raise _invalid(f"{what} is a rating from 1 to {MAX_CAP_RATING}, not {value!r}")
+    if s.rating_under is not None and s.rating_from is not None and s.rating_from >= s.rating_under:
+        raise _invalid(
+            f"nobody is rated both {s.rating_from} or more and under {s.rating_under}: give rating_from below "
+            "rating_under"
+        )
+    if (s.rating_under is not None or s.rating_from is not None) and event.rating_list_id is None:
+        raise _invalid(
+            f"{event.name} has no rating list to read ratings from: give the event one (or make it a club's event) "
+            "before capping a division by rating"
+        )
+    if (s.points_under is None) != (s.points_season is None):
+        raise _invalid("a points cap needs both the points (points_under) and the season they are counted in")
+    if s.points_under is not None and s.points_season is not None:
+        if isinstance(s.points_under, bool) or not 0 < s.points_under <= 1_000_000:
+            raise _invalid(f"points_under is a number of points above 0, not {s.points_under!r}")
+        if s.points_season.club_id is None or s.points_season.club_id != event.club_id:
+            raise _invalid(
+                f"the season {s.points_season.name!r} is not one of {event.name}'s club's: a points cap counts the "
+                "points of a season of the event's club"
+            )
 
 
 #: The largest weight a director may give an event or a division for master points.
