@@ -104,6 +104,10 @@ class EventForm(forms.Form):
             cast(forms.ModelChoiceField, self.fields["club"]).queryset = clubs
 
 
+def _rating_cap(label: Any, help_text: Any) -> forms.IntegerField:
+    return forms.IntegerField(label=label, required=False, min_value=1, max_value=9999, help_text=help_text)
+
+
 class DivisionForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100, help_text=_("Championship, Intermediate, Jackpot..."))
     format = forms.ChoiceField(label=_("Format"), choices=Division.Format.choices, initial=Division.Format.SWISS)
@@ -201,9 +205,35 @@ class DivisionForm(forms.Form):
         required=False,
         help_text=_("Swiss: pair the next round as soon as every result of the current one counts."),
     )
+    level = forms.ChoiceField(
+        label=_("Level"),
+        choices=Division.Level.choices,
+        initial=Division.Level.OPEN,
+        required=False,
+        help_text=_("Its players' level: BackGames' universal club table counts each level's points by its column."),
+    )
+    rating_under = _rating_cap(
+        _("Open to ratings under"),
+        _("Such as 1600 for an intermediate division, on the event's rating list (empty: no cap)."),
+    )
+    rating_from = _rating_cap(
+        _("Open to ratings from"), _("Players rated this or more on the event's rating list (empty: no floor).")
+    )
+    points_under = forms.FloatField(
+        label=_("Open to fewer points than"),
+        required=False,
+        min_value=0.01,
+        max_value=1_000_000,
+        help_text=_("Players with fewer points than this in the season named below (empty: no points cap)."),
+    )
+    points_season = forms.ChoiceField(label=_("Points of the season"), required=False, choices=[("", "—")])
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, seasons: Iterable[Season] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        _choice(self, "points_season").choices = [("", "—"), *((s.slug, s.name) for s in seasons)]
+
+    def clean_level(self) -> str:
+        return self.cleaned_data.get("level") or Division.Level.OPEN
         codes = ", ".join(t.value for t in Tiebreak)
         self.fields["tiebreaks"].help_text = _("Swiss and round robin; comma-separated codes from: %(codes)s.") % {
             "codes": codes
@@ -253,13 +283,25 @@ class RegisterForm(forms.Form):
         help_text=_("Once the division has started: the free place a late entry or a buy-back takes."),
     )
 
+    cap_override = forms.CharField(
+        label=_("Enter him anyway, because"),
+        max_length=500,
+        required=False,
+        help_text=_(
+            "This division is open by rating or points: a player outside its cap is refused with the reason, "
+            "unless you give yours for the exception here (it is kept with his entry)."
+        ),
+    )
+
     #: In a club's event, once a name close to the roster's was refused: the roster's player it is, or "new".
     choice = forms.CharField(label=_("Who is it?"), required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args: Any, last_chance: bool = False, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, last_chance: bool = False, capped: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not last_chance:
             del self.fields["place"]
+        if not capped:
+            del self.fields["cap_override"]
 
     def clean_choice(self) -> str:
         choice = self.cleaned_data.get("choice", "").strip()
@@ -313,6 +355,12 @@ class ImportForm(forms.Form):
 class CheckInForm(forms.Form):
     present = forms.TypedChoiceField(
         choices=[("1", _("present")), ("0", _("not present"))], coerce=lambda v: v == "1", widget=forms.HiddenInput
+    )
+    cap_override = forms.CharField(
+        label=_("Check him in anyway, because"),
+        max_length=500,
+        required=False,
+        help_text=_("A player now outside the division's cap: your reason for the exception."),
     )
 
 

@@ -236,3 +236,8 @@ def season_figures(season: Season) -> list[LevelFigures]:
         )
         for level in universal_club_table.LEVELS
     ]
+
+
+def season_points(season: Season) -> dict[int, float]:
+    """Each player's points in the season, by player id (a division open by points checks entries against them)."""
+    return {row.player_id: row.points for row in season_table(season).rows}
