@@ -69,7 +69,8 @@ def refusal_of(division: Division, name: str, player: Player | None) -> str | No
 
 
 def _refusal(division: Division, name: str, rating: float, rated: bool, points: float) -> str | None:
-    unrated = "" if rated else f" (new on {division.event.rating_list}'s list, he counts at its start)"
+    listed = division.event.rating_list
+    unrated = "" if rated else f" (new on {listed}'s list, he counts at its start)" if listed else " (unrated)"
     if division.rating_under is not None and rating >= division.rating_under:
         cap = division.rating_under
         word = "above" if round(rating) > cap else "at"
