@@ -78,7 +78,7 @@ from tournaments.selectors import events_visible_to, standings_table
 from tournaments.selectors.director import board_of, event_divisions, event_rounds
 from tournaments.selectors.players import player_record
 from tournaments.selectors.public import division_for_page, pairings_of, pr_by_depth, pr_table, rounds_with_counts
-from tournaments.selectors.seasons import season_table
+from tournaments.selectors.seasons import season_figures, season_rules, season_table
 from tournaments.selectors.venue import venue_of
 
 #: The parts of a division page that refresh themselves.
@@ -164,7 +164,13 @@ def _season(request: HttpRequest, club: str, season: str) -> Season:
 def season_detail(request: HttpRequest, club: str, season: str) -> HttpResponse:
     """``/clubs/<club>/seasons/<season>/``: the season's table, with its playoff line."""
     found = season_table(_season(request, club, season))
-    return render(request, "tournaments/season_detail.html", {"table": found, "season": found.season})
+    context = {
+        "table": found,
+        "season": found.season,
+        "rules": season_rules(found.season, found.events),
+        "figures": season_figures(found.season),
+    }
+    return render(request, "tournaments/season_detail.html", context)
 
 
 @shared
@@ -184,7 +190,7 @@ def season_csv(request: HttpRequest, club: str, season: str) -> HttpResponse:
                 f"{row.points:.2f}",
                 row.events,
                 row.match_wins,
-                "yes" if row.qualified else "",
+                "yes" if row.qualified else "tied at the line" if row.tied_at_line else "",
             ]
         )
     return response

@@ -432,7 +432,7 @@ class EntryListCreateApi(APIView):
         entry = services.register_player(
             found, actor=actor_of(request), **_valid(s.EntryInput, request.data, user=request.user)
         )
-        return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+        return Response(s.EntrySerializer(entry, context={"director": True}).data, status=status.HTTP_201_CREATED)
 
 
 class EntryImportApi(APIView):
@@ -466,7 +466,8 @@ class _EntryActionApi(APIView):
 
     def post(self, request: Request, event: str, division: str, entry_id: int) -> Response:
         entry = _entry(_division(request, event, division), entry_id)
-        return Response(s.EntrySerializer(self.perform(entry, request, _valid(self.input_class, request.data))).data)
+        done = self.perform(entry, request, _valid(self.input_class, request.data))
+        return Response(s.EntrySerializer(done, context={"director": True}).data)
 
 
 def _entry_schema(summary: str, request: type[serializers.Serializer]) -> Any:
@@ -782,7 +783,7 @@ class ClubSeasonsApi(APIView):
         return Response(s.SeasonSerializer(club_reads.seasons_of(_club(request, club)), many=True).data)
 
     @extend_schema(
-        summary="Add a season: its span, its points system (usbgf or the club's own table) and its playoff line",
+        summary="Add a season: its span, points system (usbgf, backgames or the club's own table), playoff line",
         request=s.SeasonInput,
         responses={201: s.SeasonSerializer, **_errors(400, 401, 403, 404, 409)},
     )
