@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0017_seasons'),
+        ('tournaments', '0018_merges'),
     ]
 
     operations = [
