@@ -15,6 +15,7 @@ The use cases, re-exported here:
   director's changes (``set_tables``, ``hold_table``, ``seat_match``);
 - followup: a result's follow-up (standings pending, then the sync and the standings after the commit);
 - standings: standings tables and ratings, recomputed from scratch;
+- playoffs: playoffs for ties (``order_playoff``, ``cancel_playoff``; the sync settles them);
 - payouts: a division's payout table (``set_payouts``, ``stored_table``, ``flight_sizes``; imported from its module,
   not re-exported here);
 - archive: a whole event exported as one file and imported into another installation (``import_event``,
@@ -50,6 +51,7 @@ from tournaments.services.events import (
     set_seed,
 )
 from tournaments.services.followup import Sent, request_followup, schedule_followup
+from tournaments.services.playoffs import cancel_playoff, order_playoff
 from tournaments.services.results import (
     award_forfeit,
     confirm_result,
@@ -73,6 +75,7 @@ __all__ = [
     "add_director",
     "add_to_roster",
     "award_forfeit",
+    "cancel_playoff",
     "check_in",
     "check_in_all",
     "close_event",
@@ -90,6 +93,7 @@ __all__ = [
     "hold_table",
     "import_entries_csv",
     "mark_standings_failed",
+    "order_playoff",
     "pair_next_round",
     "pairing_match",
     "recompute_ratings",
