@@ -41,7 +41,7 @@ class PlayoffMatch:
     names: tuple[str, str]
     score: tuple[int, int]
     winner: str | None
-    links: tuple[str, ...] = ()
+    links: tuple[tuple[str, str], ...] = ()  # (player's name, his entry link), side 0 first
 
     @property
     def words(self) -> str:
@@ -98,7 +98,7 @@ class TieView:
 
     @property
     def entries_value(self) -> str:
-        return ",".join(str(pk) for pk in self.tie.players)
+        return "-".join(str(pk) for pk in self.tie.players)
 
 
 @dataclass(frozen=True)
@@ -122,7 +122,7 @@ def playoffs_of(division: Division, *, links: bool = False) -> list[PlayoffView]
             "first_match__player1", "first_match__player2", "final_match__player1", "final_match__player2"
         ).order_by("id")
     )
-    tokens: dict[int, list[str]] = {}
+    tokens: dict[int, list[tuple[int, str]]] = {}
     if links and rows:
         ids = [m.pk for p in rows for m in (p.first_match, p.final_match) if m is not None]
         live = EntryToken.objects.filter(match_id__in=ids, revoked_at__isnull=True).order_by("match_id", "side", "-id")
@@ -130,7 +130,7 @@ def playoffs_of(division: Division, *, links: bool = False) -> list[PlayoffView]
         for token in live:
             if (token.match_id, token.side) not in seen:
                 seen.add((token.match_id, token.side))
-                tokens.setdefault(token.match_id, []).append(f"/play/{token_text(token)}/")
+                tokens.setdefault(token.match_id, []).append((token.side, f"/play/{token_text(token)}/"))
     names: dict[int, str] = {}
     out = []
     for p in rows:
@@ -148,12 +148,13 @@ def playoffs_of(division: Division, *, links: bool = False) -> list[PlayoffView]
     return out
 
 
-def _match(match: Match, links: list[str]) -> PlayoffMatch:
+def _match(match: Match, links: list[tuple[int, str]]) -> PlayoffMatch:
     names = (match.player1.display_name, match.player2.display_name)
     winner = None
     if match.winner_id is not None and match.status in (Match.Status.FINISHED, Match.Status.FORFEITED):
         winner = names[0] if match.winner_id == match.player1_id else names[1]
-    return PlayoffMatch(match.pk, names, (match.score1, match.score2), winner, tuple(links))
+    held = tuple((names[side], link) for side, link in links)
+    return PlayoffMatch(match.pk, names, (match.score1, match.score2), winner, held)
 
 
 def division_playoffs(division: Division, *, table: Sequence[Standing] | None = None) -> Playoffs:
