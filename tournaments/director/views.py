@@ -756,7 +756,7 @@ def _order_playoff(page: Page, target: str, data: dict[str, Any]) -> str:
 
 
 def _cancel_playoff(page: Page, target: str, data: dict[str, Any]) -> str:
-    services.cancel_playoff(int(target), actor=page.actor)
+    services.cancel_playoff(int(target), actor=page.actor, division=page.division_)
     return _("The playoff is cancelled: the tie stands as the tie-breaks and seeds leave it.")
 
 

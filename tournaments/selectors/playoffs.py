@@ -157,12 +157,13 @@ def _match(match: Match, links: list[tuple[int, str]]) -> PlayoffMatch:
     return PlayoffMatch(match.pk, names, (match.score1, match.score2), winner, held)
 
 
-def division_playoffs(division: Division, *, table: Sequence[Standing] | None = None) -> Playoffs:
-    """The ties that matter in the division's standings now and its playoffs (for the director's page). ``table``:
-    the latest standings rows when the caller has them (with their entries)."""
+def division_playoffs(division: Division, *, table: Sequence[Standing] | None = None, links: bool = True) -> Playoffs:
+    """The ties that matter in the division's standings now and its playoffs (for the director's page: with the
+    entry links of their matches, unless not ``links``). ``table``: the latest standings rows when the caller has
+    them (with their entries)."""
     if not may_have_playoffs(division):
         return Playoffs()
-    playoffs = playoffs_of(division, links=True)
+    playoffs = playoffs_of(division, links=links)
     if table is None:
         table = _latest_table(division)
     latest = max((row.after_round for row in table), default=0)

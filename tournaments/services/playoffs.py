@@ -127,13 +127,16 @@ def _make_match(division: Division, playoff: Playoff, a: int, b: int, *, number:
     return match
 
 
-def cancel_playoff(playoff_id: int, *, actor: Actor) -> None:
-    """Cancel an ordered playoff none of whose matches has started: it is deleted with its matches.
+def cancel_playoff(playoff_id: int, *, actor: Actor, division: Division | None = None) -> None:
+    """Cancel an ordered playoff none of whose matches has started: it is deleted with its matches. ``division``:
+    the division it must be of (an address that names one).
 
-    :raises ApplicationError: NOT_FOUND; FORBIDDEN; CONFLICT when it is finished or a match of it has started."""
+    :raises ApplicationError: NOT_FOUND (no such playoff, or not of ``division``); FORBIDDEN; CONFLICT when it is
+        finished or a match of it has started."""
     division_id = Playoff.objects.filter(pk=playoff_id).values_list("division_id", flat=True).first()
-    if division_id is None:
-        raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no playoff {playoff_id}")
+    if division_id is None or (division is not None and division_id != division.pk):
+        where = f" in {division.name}" if division is not None else ""
+        raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no playoff {playoff_id}{where}")
     with transaction.atomic():
         division = lock_division(division_id)
         check_directs(actor, division.event)
