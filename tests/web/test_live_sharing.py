@@ -29,11 +29,6 @@ def shared(settings: Any) -> None:
     settings.LIVE_PART_SECONDS = 1
 
 
-@pytest.fixture
-def director(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user(username="dora", password=None)
-
-
 def swiss(director: Any, *, public: bool = True) -> Division:
     actor = Actor(user=director)
     event = services.create_event(actor=actor, name="Club night", public=public)
