@@ -62,6 +62,12 @@ def may_have_playoffs(division: Division) -> bool:
     return not division.is_elimination and division.status == Division.Status.FINISHED
 
 
+def playoffs_in_play(division: Division) -> bool:
+    """Whether a playoff of the division may still be played (so that its sync looks at them only then): a Swiss
+    into a knockout's before its knockout is drawn, a finished Swiss's or round robin's."""
+    return may_have_playoffs(division) and not division.knockout_drawn
+
+
 def playoff_table(division: Division, latest: int) -> int | None:
     """The standings table (its ``after_round``) whose ties a playoff may settle, given the ``latest`` table stored:
     a Swiss into a knockout's last Swiss table while its knockout is not drawn, a Swiss's or round robin's final

@@ -38,6 +38,7 @@ from tournaments.core import (
     UNCONFIRMED,
     counts,
     lock_division,
+    playoffs_in_play,
     round_robin_lead,
 )
 from tournaments.models import Division, Entry, Event, Pairing, Round
@@ -125,7 +126,7 @@ def sync_division(division_id: int) -> SyncReport:
         division = lock_division(division_id)
         if division.status == Division.Status.REGISTRATION:
             return SyncReport()
-        if not division.is_elimination and settle_playoffs(division):  # the standings read the playoff's order
+        if playoffs_in_play(division) and settle_playoffs(division):  # the standings read the playoff's order
             division.results_version += 1
             division.standings_status = Division.Work.PENDING
             Division.objects.filter(pk=division.pk).update(
