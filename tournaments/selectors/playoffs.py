@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from django.db.models import Q
-
 from games.access import token_text
 from games.models import EntryToken, Match
 from tournaments.core import may_have_playoffs, playoff_table, playoff_ties
@@ -183,4 +181,4 @@ def division_playoffs(division: Division, *, table: Sequence[Standing] | None = 
 def _latest_table(division: Division) -> list[Standing]:
     qs = Standing.objects.filter(division=division)
     latest = qs.order_by("-after_round").values_list("after_round", flat=True)[:1]
-    return list(qs.filter(after_round__in=latest).select_related("entry__player").filter(~Q(rank=0)))
+    return list(qs.filter(after_round__in=latest).select_related("entry__player"))

@@ -28,6 +28,7 @@ from games.models import Match, Player
 from tournaments.access import check_directs
 from tournaments.core import lock_division, playoff_table, playoff_ties
 from tournaments.models import Division, Entry, Playoff, Standing
+from tournaments.services.knockout import why_not_yet
 from tournaments.standings.playoffs import MAX_PLAYERS, Tie, bouts, finishing_order
 
 #: The longest playoff match a director may order.
@@ -49,8 +50,6 @@ def order_playoff(division: Division, *, actor: Actor, entries: list[int], lengt
         division = lock_division(division.pk)
         after, tie = _the_tie(division, entries)
         if division.is_swiss_knockout:
-            from tournaments.services.knockout import why_not_yet
-
             why = why_not_yet(division, playoffs=False)
             if why:
                 raise ApplicationError(ErrorCode.CONFLICT, f"the cut is not known yet: {why}")
