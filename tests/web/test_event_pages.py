@@ -277,8 +277,8 @@ def test_the_pairings_of_a_running_elimination_with_consolation(client: Client, 
 
     bracket = html.split('id="bracket"')[1].split('id="rounds"')[0]
     # where the losers drop into the consolation, on the slots still waiting for them
-    assert "loser of main round 1 match 1" in bracket
-    assert "winner of main round 1 match 1" in bracket
+    assert "loser of Main round 1 match 1" in bracket
+    assert "winner of Main round 1 match 1" in bracket
     assert "Consolation" in bracket and "Main draw" in bracket
     assert 'class="bracket-scroll" role="region"' in bracket and 'tabindex="0"' in bracket
     # live parts poll every 5 s with their ETag
@@ -313,7 +313,7 @@ def test_the_bracket_lines_join_each_match_to_the_next(client: Client, division_
     assert re.findall(r'd="M0 ([\d.]+) H50 V([\d.]+) H100"', svgs[1]) == [("250.0", "500.0"), ("750.0", "500.0")]
     assert 'class="bracket-line"' in svgs[0] and "decided" not in svgs[0]
     assert centre(0, 1) == 500.0 and centre(3, 4) == 875.0
-    assert "Final" in html and "winner of main round 1 match 1" in html
+    assert "Final" in html and "winner of Main round 1 match 1" in html
 
 
 def test_a_swiss_round_with_a_bye_a_pull_up_and_a_swap(
