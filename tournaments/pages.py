@@ -638,6 +638,7 @@ class StandingsView:
     # The registration seeds beside the names; not once a Swiss into a knockout has drawn its knockout, whose own
     # seeds (the Swiss places) are the ones its pairings and bracket show on the same page.
     seeds: bool = True
+    during: bool = False  # the table is of a round still being played ("Standings during round 2")
 
 
 def _standings_rounds(division: Division) -> list[int] | None:
@@ -691,7 +692,18 @@ def standings_view(division: Division, asked: int | None) -> StandingsView:
         prize_columns=[] if to_come else prize_columns(payouts),
         prizes_to_come=to_come,
         seeds=not division.knockout_drawn,
+        during=_during(division, chosen),
     )
+
+
+def _during(division: Division, chosen: int | None) -> bool:
+    """Whether the table after round ``chosen`` is of a Swiss round still being played: it or an earlier round has
+    a board still open (``open_round``, read with the division; a round robin's latest table is "so far", a
+    knockout's table and an elimination's have no round)."""
+    open_round = getattr(division, "open_round", None)
+    if not chosen or open_round is None or (division.knockout_drawn and chosen > division.rounds_planned):
+        return False
+    return open_round <= chosen
 
 
 #: The words of each flight's place column (elimination standings).

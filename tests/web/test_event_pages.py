@@ -791,7 +791,7 @@ def test_a_round_robins_latest_table_is_its_standings_so_far_not_after_its_last_
     assert "Standings so far: every result in, whatever its round" in html
     assert "Standings after round 5" not in html
     earlier = html_of(Client(), page_url(division) + "?after_round=4")
-    assert "Standings after round 4" in earlier
+    assert "Standings after round 4" in earlier, re.findall("<caption>.*", earlier)
 
 
 def test_the_table_column_says_a_finished_matchs_table_as_it_says_the_others() -> None:
@@ -804,3 +804,24 @@ def test_the_table_column_says_a_finished_matchs_table_as_it_says_the_others() -
     over = SimpleNamespace(table_id=None, status="finished", match_id=2, played_at="Table 4")
     named = SimpleNamespace(table_id=None, status="finished", match_id=3, played_at="Feature table")
     assert (table_cell(held), table_cell(over), table_cell(named)) == ("6", "4", "Feature table")
+
+
+def test_the_table_of_a_round_still_played_says_during_and_standings_is_said_once(
+    client: Client, division_of: Callable[..., Division], as_director: Actor, running_elimination: Division
+) -> None:
+    division = division_of("swiss", 8, entry_mode="scoresheet", match_length=1)
+    services.start_division(division, actor=as_director)
+    services.confirm_result(enter_result(pairing(division, "swiss-1-1"), winner=0), actor=as_director)
+    services.recompute_standings(division.pk)
+    html = html_of(client, page_url(division))
+    assert "Standings during round 1" in html and "Standings after round 1" not in html, re.findall("<caption>.*", html)
+    assert "Standings during round 1" in html_of(client, live_url(division, "standings"))
+    play_round(division, 1)
+    services.recompute_standings(division.pk)
+    assert "Standings after round 1" in html_of(client, page_url(division))
+
+    services.recompute_standings(running_elimination.pk)
+    bracket = html_of(client, page_url(running_elimination))
+    part = bracket[bracket.index('id="standings"') :]
+    part = part[: part.index("</section>")]
+    assert part.count(">Standings<") == 1 and "<caption>Places so far</caption>" in part
