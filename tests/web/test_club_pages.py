@@ -4,6 +4,7 @@ choose from (or a new player), never a silent merge; the public club page lists 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 import pytest
@@ -223,3 +224,53 @@ def test_only_the_clubs_directors_run_it(dora: Any, django_user_model: Any) -> N
     public = client_for(dora).get(f"/clubs/{club.slug}/").content.decode()
     assert f"/clubs/{club.slug}/manage/" in public
     assert f"/clubs/{club.slug}/manage/" not in client_for(erik).get(f"/clubs/{club.slug}/").content.decode()
+
+
+def test_who_is_it_leaves_out_a_player_already_entered(dora: Any) -> None:
+    actor = Actor(user=dora)
+    club = services.create_club(actor=actor, name="Oslo BK")
+    first = club_night(dora, club, "Night 1")
+    pia = services.register_player(first, actor=actor, name="Pia Ruud").player
+    piet = services.register_player(first, actor=actor, name="Pia Rudd").player
+    second = club_night(dora, club, "Night 2")
+    services.register_player(second, actor=actor, player=pia)
+    client, url = client_for(dora), f"/manage/{second.event.slug}/{second.slug}/"
+    refused = client.post(url, {"action": "register", "register-name": "Pia Rud"})
+    assert refused.status_code == 409
+    page = refused.content.decode()
+    offered = re.findall(r'name="register-choice" value="(\w+)"', page)
+    assert offered == [str(piet.pk), "new"], "Pia plays tonight already"
+    third = club_night(dora, club, "Night 3")
+    for player in (pia, piet):
+        services.register_player(third, actor=actor, player=player)
+    url = f"/manage/{third.event.slug}/{third.slug}/"
+    alone = client.post(url, {"action": "register", "register-name": "Pia Rud"})
+    assert alone.status_code == 302, "nobody close is left to choose: a new player"
+    assert Entry.objects.filter(division=third, player__display_name="Pia Rud").exists()
+
+
+def test_a_club_director_is_removed_but_never_the_last(dora: Any, django_user_model: Any) -> None:
+    club = services.create_club(actor=Actor(user=dora), name="Oslo BK")
+    erik = django_user_model.objects.create_user("erik", password=None)
+    client, url = client_for(dora), f"/clubs/{club.slug}/manage/"
+    assert client.post(url, {"action": "add-director", "add-director-username": "erik"}).status_code == 302
+    page = client.get(url).content.decode()
+    assert page.count('value="remove-director"') == 2
+    removed = client.post(url, {"action": "remove-director", "target": str(erik.pk)}, follow=True)
+    assert "Erik is no longer a director of Oslo BK." in removed.content.decode()
+    assert list(club.directors.all()) == [dora]
+    last = client.post(url, {"action": "remove-director", "target": str(dora.pk)})
+    assert last.status_code == 409
+    assert "Oslo BK needs a director: add another one before removing dora" in last.content.decode()
+    assert list(club.directors.all()) == [dora]
+
+
+def test_a_new_club_opens_its_page_and_its_events_dashboard_names_it(dora: Any) -> None:
+    client = client_for(dora)
+    created = client.post("/manage/", {"action": "create-club", "create-club-name": "Oslo BK"})
+    club = Club.objects.get()
+    assert created.status_code == 302 and created["Location"] == f"/clubs/{club.slug}/manage/"
+    assert "Club “Oslo BK” created" in client.get(created["Location"]).content.decode()
+    event = services.create_event(actor=Actor(user=dora), name="Thursday night", club=club)
+    dashboard = client.get(f"/manage/{event.slug}/").content.decode()
+    assert f'<a href="/clubs/{club.slug}/">Oslo BK</a>' in dashboard

@@ -390,7 +390,8 @@ def register_player(
         late = _check_open_for_entry(division, place)
         roster = _club_locked(division)
         if player is None and roster is not None:
-            player = roster_player(roster, name=name, new_player=new_player)
+            entered = set(division.entries.values_list("player_id", flat=True))
+            player = roster_player(roster, name=name, new_player=new_player, entered=entered)
         if player is None:
             _check_name_free(division, name, club)
             player = create_player(display_name=name, club=club, country=country)
@@ -590,11 +591,12 @@ def _check_roster_choices(division: Division, parsed: list[dict[str, Any]], firs
     if club is None:
         return
     unsure, lines = [], []
+    entered = set(division.entries.values_list("player_id", flat=True))
     for line, fields in enumerate(parsed, start=first):
         if fields.get("player") is not None or fields.get("new_player"):
             continue
         try:
-            roster_player(club, name=fields["name"])
+            roster_player(club, name=fields["name"], entered=entered)
         except ApplicationError as exc:
             if exc.code != ErrorCode.PLAYER_TO_CHOOSE:
                 raise
