@@ -273,4 +273,4 @@ def test_a_new_club_opens_its_page_and_its_events_dashboard_names_it(dora: Any) 
     assert "Club “Oslo BK” created" in client.get(created["Location"]).content.decode()
     event = services.create_event(actor=Actor(user=dora), name="Thursday night", club=club)
     dashboard = client.get(f"/manage/{event.slug}/").content.decode()
-    assert f'<a href="/clubs/{club.slug}/">Oslo BK</a>' in dashboard
+    assert f'Club <a href="/clubs/{club.slug}/">Oslo BK</a>' in dashboard

@@ -74,6 +74,24 @@ def add_club_director(club: Club, *, actor: Actor, user: Any) -> None:
             club.rating_list.owners.add(user)
 
 
+def remove_club_director(club: Club, *, actor: Actor, user: Any) -> None:
+    """Take ``user`` off the club's directors (and its rating list's owners); a club keeps at least one director.
+
+    :raises ApplicationError: CONFLICT for the last director, naming what to do.
+    """
+    check_directs_club(actor, club)
+    with transaction.atomic():
+        club = Club.objects.select_for_update().get(pk=club.pk)
+        if not club.directors.exclude(pk=user.pk).exists():
+            raise ApplicationError(
+                ErrorCode.CONFLICT,
+                f"{club.name} needs a director: add another one before removing {user.get_username()}",
+            )
+        club.directors.remove(user)
+        if club.rating_list is not None:
+            club.rating_list.owners.remove(user)
+
+
 def roster_player(club: Club, *, name: str, new_player: bool = False, entered: Collection[int] = ()) -> Player | None:
     """The roster's player a registration of ``name`` enters: the one named exactly so; None for a new person (no
     one close, or ``new_player``). Reads the roster in one statement, whatever its size. ``entered``: the players
