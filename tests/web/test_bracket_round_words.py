@@ -149,3 +149,18 @@ def test_a_double_elimination_names_its_finals(dora: Any) -> None:
         "Grand final",
         "Grand final reset (if needed)",
     ]
+
+
+def test_a_match_page_leads_back_to_its_event_and_offers_the_analysis_only_when_there_is_one(cup: Division) -> None:
+    final = the_final(cup)
+    assert final.match is not None
+    html = text_of(Client().get(f"/matches/{final.match_id}/"))
+    crumbs = html[html.index('class="breadcrumbs"') :]
+    crumbs = crumbs[: crumbs.index("</nav>")]
+    assert '<a href="/events/cup/">Cup</a>' in crumbs
+    assert f'<a href="/events/cup/{cup.slug}/">Open</a>' in crumbs
+    assert f'<a href="/events/cup/{cup.slug}/rounds/main/3/">Main final</a>' in crumbs
+    semi = Pairing.objects.filter(division=cup, round__number=2).first()
+    assert semi is not None
+    played = text_of(Client().get(f"/matches/{semi.match_id}/"))
+    assert "with the analysis" not in played and "Download for GNU Backgammon (.sgf)" in played
