@@ -639,6 +639,7 @@ class StandingsView:
     # seeds (the Swiss places) are the ones its pairings and bracket show on the same page.
     seeds: bool = True
     during: bool = False  # the table is of a round still being played ("Standings during round 2")
+    byes_won: bool = True  # a bye counts as a win, said beside the wins ("3 (1 bye)"); not in an elimination
 
 
 def _standings_rounds(division: Division) -> list[int] | None:
@@ -693,6 +694,7 @@ def standings_view(division: Division, asked: int | None) -> StandingsView:
         prizes_to_come=to_come,
         seeds=not division.knockout_drawn,
         during=_during(division, chosen),
+        byes_won=not division.is_elimination,
     )
 
 
