@@ -274,3 +274,31 @@ def test_a_new_club_opens_its_page_and_its_events_dashboard_names_it(dora: Any) 
     event = services.create_event(actor=Actor(user=dora), name="Thursday night", club=club)
     dashboard = client.get(f"/manage/{event.slug}/").content.decode()
     assert f'Club <a href="/clubs/{club.slug}/">Oslo BK</a>' in dashboard
+
+
+def test_a_pasted_lists_close_name_is_chosen_per_line_and_the_other_lines_kept(dora: Any) -> None:
+    actor = Actor(user=dora)
+    club = services.create_club(actor=actor, name="Oslo BK")
+    pia = services.register_player(club_night(dora, club, "Night 1"), actor=actor, name="Pia Ruud").player
+    second = club_night(dora, club, "Night 2")
+    client, url = client_for(dora), f"/manage/{second.event.slug}/{second.slug}/"
+    text = "Ola Dahl\npia ruud\nKari Lie"
+    refused = client.post(url, {"action": "import", "import-text": text})
+    assert refused.status_code == 409 and not Entry.objects.filter(division=second).exists()
+    page = refused.content.decode()
+    assert "Who is it? Line 2: pia ruud" in page
+    assert re.findall(r'name="import-line-2" value="(\w+)"', page) == [str(pia.pk), "new"]
+    assert "Ola Dahl\npia ruud\nKari Lie" in page, "the list is kept as it was pasted"
+    chosen = client.post(url, {"action": "import", "import-text": text, "import-line-2": str(pia.pk)})
+    assert chosen.status_code == 302
+    entered = set(Entry.objects.filter(division=second).values_list("player__display_name", flat=True))
+    assert entered == {"Ola Dahl", "Pia Ruud", "Kari Lie"}
+    assert Entry.objects.get(division=second, player=pia)
+    third = club_night(dora, club, "Night 3")
+    url = f"/manage/{third.event.slug}/{third.slug}/"
+    stranger = Player.objects.create(display_name="Not on the roster")
+    wrong = client.post(url, {"action": "import", "import-text": text, "import-line-2": str(stranger.pk)})
+    assert wrong.status_code == 400 and "is not on Oslo BK&#x27;s roster" in wrong.content.decode()
+    new = client.post(url, {"action": "import", "import-text": text, "import-line-2": "new"})
+    assert new.status_code == 302
+    assert Entry.objects.filter(division=third, player__display_name="pia ruud").exists()

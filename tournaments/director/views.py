@@ -484,7 +484,9 @@ def _register(page: Page, target: Any, data: dict[str, Any]) -> str:
 
 
 def _import(page: Page, target: Any, data: dict[str, Any]) -> str:
-    report = services.import_entries_csv(page.division_, actor=page.actor, text=data["text"])
+    report = services.import_entries_csv(
+        page.division_, actor=page.actor, text=data["text"], choices=data.get("choices") or {}
+    )
     return _("%(count)s players registered from the list.") % {"count": len(report.created)}
 
 

@@ -10,7 +10,7 @@ import csv
 import datetime as dt
 import io
 import zoneinfo
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -504,10 +504,14 @@ class ImportReport:
 CSV_COLUMNS = ("name", "club", "country", "rating", "seed", "player")
 
 
-def import_entries_csv(division: Division, *, actor: Actor, text: str) -> ImportReport:
+def import_entries_csv(
+    division: Division, *, actor: Actor, text: str, choices: Mapping[int, str] | None = None
+) -> ImportReport:
     """Register players from CSV text: ``name`` (required), ``club``, ``country``, ``rating``, ``seed``, either
     under a header row naming the columns (any order, ``name`` among them) or, when the first line is not one, in
-    that order. All or nothing: any bad row refuses the whole file, and the report lists every bad row."""
+    that order. All or nothing: any bad row refuses the whole file, and the report lists every bad row.
+    ``choices``: "Who is it?" answered for lines of the list (line number: the roster player's number, or
+    ``new``), as a ``player`` column says it."""
     check_directs(actor, division.event)
     try:
         lines = list(csv.reader(io.StringIO(text.strip())))
@@ -534,6 +538,7 @@ def import_entries_csv(division: Division, *, actor: Actor, text: str) -> Import
         except ValueError as exc:
             errors.append((line, str(exc)))
             parsed.append({})
+    errors += _apply_choices(division, parsed, choices or {}, first)
     errors += _clashes(division, parsed, first)
     if errors:
         listed = "; ".join(f"line {line}: {problem}" for line, problem in sorted(errors, key=lambda e: e[0]))
@@ -547,6 +552,26 @@ def import_entries_csv(division: Division, *, actor: Actor, text: str) -> Import
             except ApplicationError as exc:
                 raise _invalid(f"nothing was registered; line {line}: {exc.message}") from None
     return ImportReport(created, [])
+
+
+def _apply_choices(
+    division: Division, parsed: list[dict[str, Any]], choices: Mapping[int, str], first: int
+) -> list[tuple[int, str]]:
+    """The director's answers to "Who is it?" for lines of the list (line number: the roster player's number or
+    ``new``), as a ``player`` column would say it; a player chosen off the club's roster is a bad line."""
+    club = division.event.club
+    bad: list[tuple[int, str]] = []
+    for line, choice in choices.items():
+        if club is None or not first <= line < first + len(parsed) or not parsed[line - first]:
+            continue
+        fields = parsed[line - first]
+        if choice == "new":
+            fields["new_player"] = True
+        elif choice.isdigit():
+            fields["player"] = club.players.filter(pk=int(choice)).first()
+            if fields["player"] is None:
+                bad.append((line, f"player {choice} is not on {club.name}'s roster"))
+    return bad
 
 
 def _clashes(division: Division, parsed: list[dict[str, Any]], first: int) -> list[tuple[int, str]]:
