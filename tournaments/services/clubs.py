@@ -15,6 +15,7 @@ Every function checks the actor's rights, validates, and writes in one transacti
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Collection
 from typing import Any
 
 from django.db import transaction
@@ -74,9 +75,29 @@ def add_club_director(club: Club, *, actor: Actor, user: Any) -> None:
             club.rating_list.owners.add(user)
 
 
-def roster_player(club: Club, *, name: str, new_player: bool = False) -> Player | None:
+def remove_club_director(club: Club, *, actor: Actor, user: Any) -> None:
+    """Take ``user`` off the club's directors (and its rating list's owners); a club keeps at least one director.
+
+    :raises ApplicationError: CONFLICT for the last director, naming what to do.
+    """
+    check_directs_club(actor, club)
+    with transaction.atomic():
+        club = Club.objects.select_for_update().get(pk=club.pk)
+        if not club.directors.exclude(pk=user.pk).exists():
+            raise ApplicationError(
+                ErrorCode.CONFLICT,
+                f"{club.name} needs a director: add another one before removing {user.get_username()}",
+            )
+        club.directors.remove(user)
+        if club.rating_list is not None:
+            club.rating_list.owners.remove(user)
+
+
+def roster_player(club: Club, *, name: str, new_player: bool = False, entered: Collection[int] = ()) -> Player | None:
     """The roster's player a registration of ``name`` enters: the one named exactly so; None for a new person (no
-    one close, or ``new_player``). Reads the roster in one statement, whatever its size.
+    one close, or ``new_player``). Reads the roster in one statement, whatever its size. ``entered``: the players
+    already entered in the division, never offered to choose from (a close name none other is close to is a new
+    person).
 
     :raises ApplicationError: PLAYER_TO_CHOOSE with ``candidates`` when the name is close to the roster's or shared
         by namesakes, unless ``new_player``.
@@ -86,7 +107,9 @@ def roster_player(club: Club, *, name: str, new_player: bool = False) -> Player 
     found = roster_matches(name, club.players.values_list("pk", "display_name").iterator())
     if len(found.exact) == 1:
         return Player.objects.get(pk=found.exact[0])
-    ids = found.exact or found.close
+    ids = [pk for pk in found.exact or found.close if pk not in entered]
+    if found.exact and not ids:  # every namesake plays already: the registration says so
+        return Player.objects.get(pk=found.exact[0])
     if not ids:
         return None
     candidates = list(Player.objects.filter(pk__in=ids).order_by("display_name", "pk"))

@@ -19,6 +19,7 @@ from django.utils.formats import localize
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.core import round_words
 from tournaments.models import Division, Entry, Event, Round
@@ -113,6 +114,17 @@ def _label(words: str) -> str:
     return f' data-label="{escape(words)}"'
 
 
+@register.filter
+def won_words(row: Any, division: Division | None = None) -> str:
+    """A standings row's matches won as every table shows it (the page, the print): in a Swiss, a round robin and
+    a Swiss into a knockout a bye counts as a win, and the figure says how many of them were byes, "3 (1 bye)",
+    as master points (which count none) need; in an elimination a bye is an advance, never counted."""
+    if not row.byes or (division is not None and division.is_elimination):
+        return _number(row.wins)
+    byes = ngettext("%(count)s bye", "%(count)s byes", row.byes) % {"count": row.byes}
+    return f"{_number(row.wins)} ({byes})"
+
+
 @register.simple_tag
 def standings_row(item: Any, standings: Any) -> SafeString:
     """One ``<tr>`` of the standings (``item``: a :class:`tournaments.pages.StandingRow` of ``standings``): rank,
@@ -130,7 +142,10 @@ def standings_row(item: Any, standings: Any) -> SafeString:
         f'<td class="place"{_label(words)}>{escape(place)}</td>'
         for words, place in zip(flights, item.places, strict=True)
     )
-    cells = "".join(f'<td class="{kind}"{_label(words)}>{_number(n)}</td>' for kind, words, n in numbers)
+    won = won_words(row) if standings.byes_won else _number(row.wins)
+    cells = "".join(
+        f'<td class="{kind}"{_label(words)}>{won if kind == "won" else _number(n)}</td>' for kind, words, n in numbers
+    )
     tiebreaks = "".join(
         f'<td class="tiebreak"{_label(column.abbr)}>{_number(v)}</td>'
         for column, v in zip(standings.tiebreaks, item.tiebreaks, strict=True)
