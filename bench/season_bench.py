@@ -241,7 +241,7 @@ def sizes_of(text: str) -> tuple[int, int]:
     try:
         big, small = (int(n) for n in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--events takes two numbers, the big season's and the small one's: {text!r}")
+        raise argparse.ArgumentTypeError(f"--events takes BIG,SMALL: two numbers of events, not {text!r}") from None
     if not 1 <= small <= big:
         raise argparse.ArgumentTypeError(f"--events BIG,SMALL with 1 <= SMALL <= BIG, not {text!r}")
     return big, small

@@ -13,7 +13,7 @@ class TournamentsConfig(AppConfig):
         """Plug into games/ through its hooks (games/hooks.py): event directors direct their matches; results move
         divisions forward; players entered only in private events are hidden as those events are; corrections of
         results that later matches depend on are guarded; the players' entry
-        pages show the confirm-or-dispute block. And name the task that runs a result's follow-up.
+        pages show the confirm-or-dispute block. And name the tasks that run a result's follow-up and a season's points.
 
         The imports are here because an app's models, services and tasks may only be imported once Django's app
         registry is ready."""
@@ -26,6 +26,7 @@ class TournamentsConfig(AppConfig):
         from tournaments.services.events import import_target
         from tournaments.services.followup import plug_followup_task
         from tournaments.services.results import guard_correction, guard_take_back
+        from tournaments.services.seasons import plug_season_points_tasks
 
         hooks.register_director_check(directs_match)
         hooks.register_directed_matches(directed_matches)
@@ -40,3 +41,4 @@ class TournamentsConfig(AppConfig):
         hooks.match_finished.connect(on_match_changed, dispatch_uid="tournaments.match_finished")
         hooks.match_result_changed.connect(on_match_changed, dispatch_uid="tournaments.match_result_changed")
         plug_followup_task(tasks.advance_division)
+        plug_season_points_tasks(of_season=tasks.season_points, of_event=tasks.season_points_of_event)

@@ -1203,6 +1203,16 @@ class SeasonInput(serializers.Serializer):
     qualify = strict.IntegerField(min_value=0, max_value=1000, default=0, help_text="the top N qualify (0: no line)")
 
 
+class SeasonChangeInput(serializers.Serializer):
+    """What a change of a season may give (each optional: what is not given stays)."""
+
+    starts_on = serializers.DateField(required=False)
+    ends_on = serializers.DateField(required=False)
+    system = serializers.ChoiceField(choices=Season.System.choices, required=False)
+    table = serializers.DictField(required=False, help_text="the club's own table, whole (as for a new season)")
+    qualify = strict.IntegerField(min_value=0, max_value=1000, required=False, help_text="the top N qualify")
+
+
 class SeasonRowSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     player = serializers.IntegerField(source="player_id")
