@@ -152,7 +152,7 @@ def create_season(
     if not name:
         raise ApplicationError(ErrorCode.INVALID_INPUT, "a season needs a name")
     _check_season(starts_on, ends_on, system, qualify)
-    stored = check_table(table or {}) if system == Season.System.CLUB else {}
+    stored = _stored_table(system, table or {})
     with transaction.atomic():
         slug = slug or slugify(name)[:80] or "season"
         if Season.objects.filter(club=club, slug=slug).exists():
@@ -187,10 +187,7 @@ def change_season(
     system = season.system if system is None else system
     qualify = season.qualify if qualify is None else qualify
     _check_season(starts_on, ends_on, system, qualify)
-    if system != Season.System.CLUB:
-        stored: dict[str, Any] = {}
-    else:
-        stored = check_table(season.table if table is None else table)
+    stored = _stored_table(system, season.table if table is None else table)
     counted = (season.starts_on, season.ends_on, season.system, season.table)
     with transaction.atomic():
         Season.objects.filter(pk=season.pk).update(
@@ -211,6 +208,11 @@ def _check_season(starts_on: dt.date, ends_on: dt.date, system: str, qualify: in
         )
     if not 0 <= qualify <= 1000:
         raise ApplicationError(ErrorCode.INVALID_INPUT, f"the playoff line is 0 (none) to 1000 players, not {qualify}")
+
+
+def _stored_table(system: str, table: dict[str, Any]) -> dict[str, Any]:
+    """The table a season of ``system`` stores, checked (none for a system without one)."""
+    return check_table(table) if system == Season.System.CLUB else {}
 
 
 def check_table(table: dict[str, Any]) -> dict[str, Any]:

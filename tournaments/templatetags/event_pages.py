@@ -14,6 +14,7 @@ from typing import Any
 
 from django import template
 from django.conf import settings
+from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils.formats import localize
 from django.utils.html import escape
@@ -213,3 +214,26 @@ def board_rows(view: Any) -> SafeString:
             f'<td class="notes"{labels[6]}>{notes}</td></tr>'
         )
     return mark_safe("\n".join(rows))  # every value from the database or a translation is escaped above
+
+
+@register.simple_tag
+def season_rows(rows: Any) -> SafeString:
+    """The ``<tr>`` of each row of a season's table (:class:`tournaments.selectors.seasons.SeasonRow`): rank, the
+    player (a link to his page, a badge when qualified), points to two decimals, events played, matches won; each
+    cell labelled with its column's header. Built in Python: a season of a thousand players is a thousand rows."""
+    rank, name, points, events, wins = (
+        _label(words) for words in (_("Rank"), _("Player"), _("Points"), _("Events"), _("Matches won"))
+    )
+    badge = f' <span class="badge">{escape(_("qualified"))}</span>'
+    players = reverse("games:player", args=[0]).removesuffix("0/")  # the players' pages' address, before the id
+    out = []
+    for row in rows:
+        mark, after = (' class="qualified"', badge) if row.qualified else ("", "")
+        out.append(
+            f"<tr{mark}><td{rank}>{_number(row.rank)}</td>"
+            f'<th scope="row"{name}><a href="{players}{row.player_id}/">{escape(row.name)}</a>{after}</th>'
+            f'<td class="num"{points}>{floatformat(row.points, 2)}</td>'
+            f'<td class="num"{events}>{_number(row.events)}</td><td class="num"{wins}>{_number(row.match_wins)}</td>'
+            "</tr>"
+        )
+    return mark_safe("\n".join(out))  # the names and the labels are escaped above; the address and numbers are ours

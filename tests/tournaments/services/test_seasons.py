@@ -362,3 +362,19 @@ def test_an_archived_club_night_imports_into_no_season_and_the_season_keeps_its_
         copy = import_event(export_event(first.event), slug="night-1-again", actor=as_director)
     assert copy.club_id is None and not SeasonPoints.objects.filter(event=copy).exists()
     assert stored(season) == before and table_of(season)[0] == (1, "P01", 18.0, 1, False)
+
+
+def test_the_pages_rows_are_the_templates_markup_with_every_name_escaped() -> None:
+    from tournaments.selectors.seasons import SeasonRow
+    from tournaments.templatetags.event_pages import season_rows
+
+    rows = [SeasonRow(1, 7, 'Pia <b>"Ø"</b> & Co', 1234.567, 3, 12, True), SeasonRow(2, 8, "Ola", 2.0, 1, 0)]
+    assert season_rows(rows) == (
+        '<tr class="qualified"><td data-label="Rank">1</td><th scope="row" data-label="Player"><a href="/players/7/">'
+        'Pia &lt;b&gt;&quot;Ø&quot;&lt;/b&gt; &amp; Co</a> <span class="badge">qualified</span></th>'
+        '<td class="num" data-label="Points">1234.57</td><td class="num" data-label="Events">3</td>'
+        '<td class="num" data-label="Matches won">12</td></tr>\n'
+        '<tr><td data-label="Rank">2</td><th scope="row" data-label="Player"><a href="/players/8/">Ola</a></th>'
+        '<td class="num" data-label="Points">2.00</td><td class="num" data-label="Events">1</td>'
+        '<td class="num" data-label="Matches won">0</td></tr>'
+    )
