@@ -2,6 +2,7 @@
 the same run (bench/README.md, "Season").
 
 Usage: python bench/season_bench.py [--database-url postgres://...] [--reps N] [--events BIG,SMALL] [--keep-db]
+       python bench/season_bench.py --reuse-db [--database-url ...] [--reps N]
 
 What is built (on a throwaway PostgreSQL database): two clubs, each with a roster of 1,000 players (inserted in
 bulk) and one season over all its events, one club with 200 events and one with 10 (``--events``). Each event is
@@ -12,7 +13,8 @@ divisions are started, and every match is given a random result by the SYSTEM ac
 (``sync_division``, ``pair_next_round`` for the Swiss) and its standings computed once at the end
 (``recompute_standings``), as the follow-up would. The season's table is the club's own table (a match won 1 point
 times its length, places 10, 6, 4, 4, 2 for showing up). The season is created after its events, as a director who
-starts counting a season late does.
+starts counting a season late does. The database is then analysed (``ANALYZE``), as autovacuum keeps a database in
+use.
 
 What is timed: each request through Django's test ``Client`` in this process (the whole middleware stack, the
 view, the template, no network and no server), DEBUG off, ``--reps`` times (default 9) after one warm-up request,
@@ -28,7 +30,8 @@ is the big season's median over the small one's.
 The script creates the database named in ``--database-url`` (default ``DATABASE_URL``, else
 ``postgres://postgres@127.0.0.1:5432/bgmatch_bench_season``), migrates it and drops it at the end, also after an
 error or Ctrl-C. A database that already exists is used only if it has no tables; it is emptied at the end.
-``--keep-db`` leaves everything in place.
+``--keep-db`` leaves everything in place; ``--reuse-db`` times such a database again without building anything
+(run from another checkout, such as the code before a change, it times that code on the same clubs).
 """
 
 from __future__ import annotations
@@ -148,6 +151,15 @@ def club_with_events(actor: Any, rng: random.Random, name: str, events: int) -> 
     return club, entries, results
 
 
+def analyse() -> None:
+    """ANALYZE the database: the planner's statistics of a database in use (autovacuum keeps them), not those of
+    tables just filled in bulk."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+
+
 def season_of(club: Any, actor: Any, events: int) -> Any:
     from tournaments import services
 
@@ -259,10 +271,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--events", type=sizes_of, default=(200, 10), help="events of the big and the small season (default 200,10)"
     )
     parser.add_argument("--keep-db", action="store_true", help="leave the database in place")
+    parser.add_argument(
+        "--reuse-db", action="store_true", help="time the clubs of a database left by --keep-db (no build; kept)"
+    )
     args = parser.parse_args(argv)
     if args.reps < 1:
         parser.error("--reps must be 1 or more")
     exit_on_sigterm()
+    if args.reuse_db:
+        return reuse(args.database_url, args.events, args.reps)
     created = prepare_database(args.database_url, reuse_empty=True)
     try:
         setup_season_django(args.database_url)
@@ -289,6 +306,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"season created in {time.perf_counter() - t0:.2f} s ({load()})",
                 flush=True,
             )
+        analyse()
         print(f"times in ms over {args.reps} repetitions (Django's test Client in process, DEBUG off)")
         compare(args.events, (seasons[0], seasons[1]), args.reps)
     except KeyboardInterrupt:
@@ -296,6 +314,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     finally:
         release_database(args.database_url, created, keep=args.keep_db)
+    return 0
+
+
+def reuse(url: str, sizes: tuple[int, int], reps: int) -> int:
+    """Time the seasons of the clubs a run with ``--keep-db`` left in the database (with this code: its migrations
+    are applied first)."""
+    try:
+        setup_season_django(url)
+        from tournaments.models import Season
+
+        print(f"season bench: {machine()}; the code of {REPO}")
+        print(f"database {database_name(url)}, kept by an earlier run ({load()})", flush=True)
+        seasons = tuple(Season.objects.select_related("club").get(club__name=f"{n} club") for n in ("Big", "Small"))
+        analyse()
+        print(f"times in ms over {reps} repetitions (Django's test Client in process, DEBUG off)")
+        compare(sizes, (seasons[0], seasons[1]), reps)
+    finally:
+        release_database(url, False, keep=True)
     return 0
 
 

@@ -94,16 +94,21 @@ def season_contributions(season: Season, event_ids: Sequence[int] | None = None)
     return list(rows.values())
 
 
-def season_table(season: Season) -> SeasonTable:
-    """The season's table (see the module's terms), summed from the stored rows."""
-    events = list(season_events(season))
+#: What the pages and the API show of a season's event.
+EVENT_FIELDS = ("slug", "name", "starts_on", "ends_on", "status", "club_id", "created_at")
+
+
+def season_table(season: Season, *, events: bool = True) -> SeasonTable:
+    """The season's table (see the module's terms), summed from the stored rows; its events too unless not
+    ``events`` (a CSV lists none)."""
+    listed = list(season_events(season).only(*EVENT_FIELDS)) if events else []
     summed = (
         SeasonPoints.objects.filter(season=season)
         .values("player_id", "player__display_name")
         .annotate(total=Sum("points"), played=Count("event_id"), wins=Sum("match_wins"))
+        .values_list("player_id", "player__display_name", "total", "played", "wins")
     )
-    found = [(s["player_id"], s["player__display_name"], s["total"], s["played"], s["wins"]) for s in summed]
-    found.sort(key=lambda p: (-round(p[2], 9), p[3], p[1], p[0]))
+    found = sorted(summed, key=lambda p: (-round(p[2], 9), p[3], p[1], p[0]))
     rows: list[SeasonRow] = []
     for position, (player, name, total, played, wins) in enumerate(found, start=1):
         row = SeasonRow(position, player, name, total, played, wins)
@@ -112,4 +117,4 @@ def season_table(season: Season) -> SeasonTable:
             row.rank = previous.rank
         row.qualified = bool(season.qualify) and row.rank <= season.qualify
         rows.append(row)
-    return SeasonTable(season, events, rows)
+    return SeasonTable(season, listed, rows)
