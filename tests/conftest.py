@@ -115,7 +115,16 @@ def eager_tasks(request: pytest.FixtureRequest) -> Iterator[None]:
 
 @pytest.fixture
 def director(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user(username="dora", password=None)
+    """The director ``dora``: the events of ``division_of`` are hers."""
+    from tests.factories import UserFactory
+
+    return UserFactory(username="dora")
+
+
+@pytest.fixture
+def dora(director: Any) -> Any:
+    """The director, by her name (the page tests speak of her so)."""
+    return director
 
 
 @pytest.fixture
@@ -126,23 +135,15 @@ def as_director(director: Any) -> Any:
 
 
 @pytest.fixture
-def division_of(as_director: Any) -> Callable[..., Any]:
+def division_of(director: Any) -> Callable[..., Any]:
     """``division_of(format, players, **settings)``: an event with one division and ``players`` registered
-    ("P01", "P02", ... with ratings 2000, 1990, ..., so seed k is P{k})."""
+    ("P01", "P02", ... with ratings 2000, 1990, ..., so seed k is P{k}); ``event=`` adds it to an existing event
+    (tests/factories.py ``DivisionFactory``)."""
+    from tests.factories import DivisionFactory, EventFactory
 
     def make(fmt: str, players: int, *, event: Any = None, **settings: Any) -> Any:
-        from tournaments import services
-
-        event = event or services.create_event(actor=as_director, name="Club night")
-        settings.setdefault("rounds_planned", 3 if fmt == "swiss" else 0)
-        division = services.create_division(
-            event,
-            actor=as_director,
-            settings=services.DivisionSettings(name=f"{fmt} {players}", format=fmt, **settings),
-        )
-        for i in range(1, players + 1):
-            services.register_player(division, actor=as_director, name=f"P{i:02d}", rating=2010 - 10 * i)
-        return division
+        event = event or EventFactory(director=director)
+        return DivisionFactory(event=event, director=director, format=fmt, players=players, **settings)
 
     return make
 

@@ -54,11 +54,6 @@ app.worker_main(["worker", "--pool=prefork", "--concurrency=1", "--queues", queu
 # -- the tournament ------------------------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def as_director(django_user_model: Any) -> Actor:
-    return Actor(user=django_user_model.objects.create_user(username="dora", password=None))
-
-
 def knockout(director: Actor, name: str, players: int = 4) -> Division:
     """A started single-elimination division of 1-point scoresheet matches, seeded P1, P2, ... by rating."""
     event = services.create_event(actor=director, name=name)

@@ -17,11 +17,6 @@ from tournaments.models import Club, Division, Entry, Rating
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 
-@pytest.fixture
-def dora(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user("dora", password=None)
-
-
 def client_for(user: Any = None) -> Client:
     client = Client()
     if user is not None:

@@ -22,11 +22,6 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 
 @pytest.fixture
-def dora(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user("dora", password=None)
-
-
-@pytest.fixture
 def day(dora: Any) -> Day:
     """The knockout drawn: Per Foss (1st in the Swiss) plays Ola Dahl in the first semi-final."""
     return swiss_knockout_day(dora)

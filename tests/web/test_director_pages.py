@@ -26,6 +26,7 @@ from django.urls import Resolver404, resolve, reverse
 from games import services as games
 from games.access import Actor, access_entry_token, new_entry_token
 from games.models import Action, EntryToken, Match, Player
+from tests.factories import DivisionFactory, EventFactory
 from tournaments import services
 from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
 from tournaments.simulation import run_division
@@ -37,11 +38,6 @@ ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
 
 
 # -- the cast --------------------------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def dora(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user("dora", password=None)
 
 
 @pytest.fixture
@@ -73,18 +69,17 @@ def client_for(user: Any = None, **kwargs: Any) -> Client:
 def swiss_division(director: Any, players: int, *, public: bool = True, name: str = "Club night") -> Division:
     """A started Swiss division of ``players`` (P01... rated 2010, 2000, ...: seed k is Pk), 3-point scoresheet
     matches, 3 rounds."""
-    actor = Actor(user=director)
-    event = services.create_event(actor=actor, name=name, public=public)
-    division = services.create_division(
-        event,
-        actor=actor,
-        settings=services.DivisionSettings(
-            name="Open", format="swiss", match_length=3, entry_mode="scoresheet", rounds_planned=3, clock="2 min/pt"
-        ),
+    division = DivisionFactory(
+        event=EventFactory(director=director, name=name, public=public),
+        format="swiss",
+        players=players,
+        name="Open",
+        match_length=3,
+        entry_mode="scoresheet",
+        rounds_planned=3,
+        clock="2 min/pt",
     )
-    for i in range(1, players + 1):
-        services.register_player(division, actor=actor, name=f"P{i:02d}", rating=2010 - 10 * i)
-    return services.start_division(division, actor=actor)
+    return services.start_division(division, actor=Actor(user=director))
 
 
 @pytest.fixture

@@ -26,11 +26,6 @@ from tournaments.models import Division, Pairing, Round, Standing
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def dora(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user("dora", password=None)
-
-
 def play_round(division: Division, number: int, actor: Actor) -> None:
     for p in Pairing.objects.filter(division=division, round__number=number, status=Pairing.Status.READY):
         assert p.match is not None
@@ -38,10 +33,10 @@ def play_round(division: Division, number: int, actor: Actor) -> None:
     services.sync_division(division.pk)
 
 
-def test_the_director_steers_a_swiss_from_its_page(dora: Any) -> None:
-    actor = Actor(user=dora)
-    division = swiss_division(dora, 8)
-    client, url = client_for(dora), f"/manage/{division.event.slug}/{division.slug}/"
+def test_the_director_steers_a_swiss_from_its_page(director: Any) -> None:
+    actor = Actor(user=director)
+    division = swiss_division(director, 8)
+    client, url = client_for(director), f"/manage/{division.event.slug}/{division.slug}/"
     play_round(division, 1, actor)
     assert client.post(url, {"action": "pair-next"}).status_code == 302
     page = text_of(client.get(url))
@@ -81,11 +76,11 @@ def test_the_director_steers_a_swiss_from_its_page(dora: Any) -> None:
     check_html(page)
 
 
-def test_pairing_with_rematches_needs_the_box_ticked(dora: Any) -> None:
-    actor = Actor(user=dora)
-    division = swiss_division(dora, 4)
+def test_pairing_with_rematches_needs_the_box_ticked(director: Any) -> None:
+    actor = Actor(user=director)
+    division = swiss_division(director, 4)
     services.set_swiss_rounds(division, actor=actor, rounds=4)
-    client, url = client_for(dora), f"/manage/{division.event.slug}/{division.slug}/"
+    client, url = client_for(director), f"/manage/{division.event.slug}/{division.slug}/"
     for number in (1, 2, 3):
         play_round(division, number, actor)
         if number < 3:
@@ -101,12 +96,12 @@ def test_pairing_with_rematches_needs_the_box_ticked(dora: Any) -> None:
     assert len(reasons) == 2 and all(r.startswith("rematch (no rematch-free pairing exists)") for r in reasons)
 
 
-def test_pair_the_next_round_is_not_offered_once_every_round_is_paired(dora: Any) -> None:
+def test_pair_the_next_round_is_not_offered_once_every_round_is_paired(director: Any) -> None:
     """A Swiss of 3 rounds: once round 3 is paired the page says what is left (its results) instead of offering a
     fourth round; once they are in, the Swiss is over and nothing is offered to pair."""
-    actor = Actor(user=dora)
-    division = swiss_division(dora, 8)
-    client, url = client_for(dora), f"/manage/{division.event.slug}/{division.slug}/"
+    actor = Actor(user=director)
+    division = swiss_division(director, 8)
+    client, url = client_for(director), f"/manage/{division.event.slug}/{division.slug}/"
     for number in (1, 2):
         play_round(division, number, actor)
         assert "Pair the next round" in text_of(client.get(url))
@@ -120,10 +115,10 @@ def test_pair_the_next_round_is_not_offered_once_every_round_is_paired(dora: Any
     assert "Pair the next round" not in page and "rounds paired" not in page
 
 
-def test_after_the_division_is_over_the_next_match_page_gives_the_players_place(dora: Any) -> None:
-    actor = Actor(user=dora)
-    division = swiss_division(dora, 8)
-    client, url = client_for(dora), f"/manage/{division.event.slug}/{division.slug}/"
+def test_after_the_division_is_over_the_next_match_page_gives_the_players_place(director: Any) -> None:
+    actor = Actor(user=director)
+    division = swiss_division(director, 8)
+    client, url = client_for(director), f"/manage/{division.event.slug}/{division.slug}/"
     for number in (1, 2, 3):
         play_round(division, number, actor)
         if number < 3:

@@ -21,11 +21,6 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def dora(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user("dora", password=None)
-
-
 def client_for(user: Any) -> Client:
     client = Client()
     client.force_login(user)

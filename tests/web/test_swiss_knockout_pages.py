@@ -19,11 +19,6 @@ from tournaments.models import Division, Pairing, Round
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def dora(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user("dora", password=None)
-
-
 FORM = {
     "action": "create-division",
     "create-division-name": "Open",

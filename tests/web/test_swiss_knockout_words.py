@@ -31,11 +31,6 @@ OLD_WORDS = ("main round", "Main round", "Knockout round 2", "Knockout round 3",
 
 
 @pytest.fixture
-def dora(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user("dora", password=None)
-
-
-@pytest.fixture
 def knockout(dora: Any) -> Division:
     """12 players (P01... rated 2010, 2000, ...: registration seed k is Pk), two Swiss rounds won by side b each
     time (so the Swiss places are not the registration seeds), then a top-8 knockout at eight tables."""

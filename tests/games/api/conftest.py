@@ -1,4 +1,5 @@
-"""Fixtures of the API tests: users, players, matches (set up through the services) and clients."""
+"""Fixtures of the API tests: users, players, matches (set up through the services) and clients. The director
+``dora`` (a plain user: directs the matches she starts) is tests/conftest.py's."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from rest_framework.test import APIClient
 
 from games import services
 from games.models import Match, Player
+from tests.factories import PlayerFactory, UserFactory
 
 
 @pytest.fixture
@@ -17,19 +19,13 @@ def anon() -> APIClient:
 
 
 @pytest.fixture
-def director(django_user_model: Any) -> Any:
-    """A plain user: directs the matches they start."""
-    return django_user_model.objects.create_user("dora", password="x")
-
-
-@pytest.fixture
 def staff(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user("sam", password="x", is_staff=True)
+    return UserFactory(username="sam", is_staff=True)
 
 
 @pytest.fixture
 def stranger(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user("stan", password="x")
+    return UserFactory(username="stan")
 
 
 def logged_in(user: Any) -> APIClient:
@@ -42,8 +38,8 @@ def logged_in(user: Any) -> APIClient:
 @pytest.fixture
 def players() -> tuple[Player, Player]:
     return (
-        services.create_player(display_name="Alice Ames", club="Oslo BK", country="no", contact="alice@example.org"),
-        services.create_player(display_name="Bob Berg", contact="+47 555 0101"),
+        PlayerFactory(display_name="Alice Ames", club="Oslo BK", country="no", contact="alice@example.org"),
+        PlayerFactory(display_name="Bob Berg", contact="+47 555 0101"),
     )
 
 

@@ -10,6 +10,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.access import Actor
+from tests.factories import EventFactory, UserFactory
 from tournaments import services
 from tournaments.models import Division, Event
 
@@ -28,21 +29,19 @@ def anon() -> APIClient:
 
 @pytest.fixture
 def staff(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user("sam", password=None, is_staff=True)
+    return UserFactory(username="sam", is_staff=True)
 
 
 @pytest.fixture
 def stranger(django_user_model: Any) -> Any:
     """A logged-in user with no rights over anything."""
-    return django_user_model.objects.create_user("stan", password=None)
+    return UserFactory(username="stan")
 
 
 @pytest.fixture
 def other_director(django_user_model: Any) -> Any:
     """The director of another event."""
-    user = django_user_model.objects.create_user("otto", password=None)
-    services.create_event(actor=Actor(user=user), name="Other club night")
-    return user
+    return EventFactory(director__username="otto", name="Other club night").directors.get()
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from games import services as games
 from games.access import Actor
 from tests.tournaments.api.conftest import logged_in
 from tests.tournaments.api.support import division_url
-from tests.tournaments.services.test_swiss import play_round
+from tests.tournaments.services.support import play_round
 from tournaments import services
 from tournaments.models import Division, Pairing, Round
 

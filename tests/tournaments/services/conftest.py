@@ -11,21 +11,19 @@ from typing import Any
 import pytest
 
 from games.access import Actor
-from tournaments import services
+from tests.factories import EventFactory, UserFactory
 
 
 @pytest.fixture
 def stranger(django_user_model: Any) -> Actor:
     """A logged-in user with no rights over anything."""
-    return Actor(user=django_user_model.objects.create_user("stan", password=None))
+    return Actor(user=UserFactory(username="stan"))
 
 
 @pytest.fixture
 def other_director(django_user_model: Any) -> Actor:
     """The director of another event."""
-    actor = Actor(user=django_user_model.objects.create_user("otto", password=None))
-    services.create_event(actor=actor, name="Other club night")
-    return actor
+    return Actor(user=EventFactory(director__username="otto", name="Other club night").directors.get())
 
 
 @pytest.fixture

@@ -66,6 +66,16 @@ def director_win(p: Pairing, winner: Entry, director: Actor, *, sync: bool = Tru
     return Pairing.objects.get(pk=p.pk)
 
 
+def play_round(division: Division, number: int, director: Actor, bracket: str | None = None) -> None:
+    """Side A (the better seed in a bracket) wins every ready match of round ``number`` (of ``bracket`` if given),
+    each result entered by the director and synced."""
+    ready = Pairing.objects.filter(division=division, round__number=number, status=Pairing.Status.READY)
+    if bracket is not None:
+        ready = ready.filter(round__bracket=bracket)
+    for p in ready.select_related("entry_a").order_by("board", "id"):
+        director_win(p, p.entry_a, director)
+
+
 def open_pairings(division: Division, bracket: str | None = None) -> list[Pairing]:
     qs = Pairing.objects.filter(division=division, status=Pairing.Status.READY, match__isnull=False)
     if bracket is not None:

@@ -10,7 +10,7 @@ import pytest
 
 from games.access import Actor
 from games.errors import ApplicationError, ErrorCode
-from tests.tournaments.services.support import director_win, named, pairing, play_out, snapshot
+from tests.tournaments.services.support import director_win, named, pairing, play_out, play_round, snapshot
 from tournaments import services
 from tournaments.models import Division, Entry, Pairing, Standing
 
@@ -28,15 +28,6 @@ def refused(call: Callable[[], object], code: ErrorCode, *words: str) -> Applica
         assert word in info.value.message, info.value.message
     assert snapshot() == before, "a refused entry wrote something"
     return info.value
-
-
-def play_round(division: Division, number: int, director: Actor, bracket: str | None = None) -> None:
-    """Side A (the better seed in a bracket) wins every ready match of the round."""
-    ready = Pairing.objects.filter(division=division, round__number=number, status=Pairing.Status.READY)
-    if bracket is not None:
-        ready = ready.filter(round__bracket=bracket)
-    for p in ready.order_by("board"):
-        director_win(p, Entry.objects.get(pk=p.entry_a_id), director)
 
 
 # -- Swiss ---------------------------------------------------------------------------------------------------------

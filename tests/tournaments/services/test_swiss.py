@@ -11,7 +11,7 @@ import pytest
 
 from games.access import Actor
 from games.errors import ApplicationError, ErrorCode
-from tests.tournaments.services.support import director_win, enter_win, link, named, pairing, snapshot
+from tests.tournaments.services.support import director_win, enter_win, link, named, pairing, play_round, snapshot
 from tournaments import services
 from tournaments.models import Division, Entry, Pairing, Round
 from tournaments.pairing.swiss import DOWN, LEVEL, UP
@@ -22,11 +22,6 @@ pytestmark = pytest.mark.django_db
 
 def swiss(division_of: Callable[..., Division], n: int, rounds: int, **settings: object) -> Division:
     return division_of("swiss", n, rounds_planned=rounds, entry_mode="scoresheet", match_length=1, **settings)
-
-
-def play_round(division: Division, number: int, director: Actor) -> None:
-    for p in Pairing.objects.filter(division=division, round__number=number, status=Pairing.Status.READY):
-        director_win(p, Entry.objects.get(pk=p.entry_a_id), director)
 
 
 def meetings(division: Division) -> list[frozenset[int]]:

@@ -13,7 +13,8 @@ from games import services as games
 from games.access import Actor
 from games.errors import ApplicationError, ErrorCode
 from games.models import Match
-from tests.tournaments.services.test_swiss import four_who_have_all_met, play_round, snapshot
+from tests.tournaments.services.support import play_round
+from tests.tournaments.services.test_swiss import four_who_have_all_met, snapshot
 from tournaments import services
 from tournaments.models import Division, Entry, Pairing, Round
 
