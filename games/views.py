@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
@@ -30,9 +30,9 @@ from config.live import not_modified, shared_live_part
 from engine.errors import EngineError
 from games.analysis.selectors import match_summary, out_of_date_of_player, overall_pr, player_pr_history, pr_chart
 from games.export import match_file
-from games.hooks import EventLink, events_of_matches
-from games.models import PlayerAnalysis
-from games.selectors import matches_visible_to, players_visible_to
+from games.hooks import PLAYER_SECTIONS, EventLink, events_of_matches
+from games.models import Player, PlayerAnalysis
+from games.selectors import head_to_head, matches_visible_to, nemesis, players_visible_to
 from games.spectator import CLOSED, Entry, PageData, etag_of, match_for_page, page_data
 
 BAD_GAME = "game must be a game's number (1 or more), as the match page's game links give it: reload the match page"
@@ -156,7 +156,11 @@ def _download(request: HttpRequest, match_id: int, file_format: str) -> HttpResp
 @shared
 @require_GET
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
-    """``/players/<id>/``: a player's PR match by match (newest first, paged) and over all the analysed matches."""
+    """``/players/<id>/``: a player's PR match by match (newest first, paged) and over all the analysed matches.
+    A record merged into another sends to the other's page."""
+    merged_into = Player.objects.filter(pk=player_id).values_list("merged_into_id", flat=True).first()
+    if merged_into is not None:
+        return redirect("games:player", merged_into)
     player = get_object_or_404(players_visible_to(request.user), pk=player_id)
     history = player_pr_history(player.pk).filter(analysis__match__in=matches_visible_to(request.user))
     page = Paginator(history, 50).get_page(request.GET.get("page"))
@@ -165,8 +169,13 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     lines = [
         HistoryLine(row, events.get(row.analysis.match_id), match_summary(row.analysis.match, row.side)) for row in rows
     ]
+    records = head_to_head(player, request.user)
+    sections = [html for section in PLAYER_SECTIONS if (html := section(request, player))]
     context = {
         "player": player,
+        "sections": sections,
+        "head_to_head": records,
+        "nemesis": nemesis(records),
         "page": page,
         "lines": lines,
         "overall": overall_pr(history),

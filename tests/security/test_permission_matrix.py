@@ -114,6 +114,8 @@ API_MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("tournaments_api:club-roster", "POST"):        (401, 403, 403, 403, 403, 403, 403, 201, 201),
     ("tournaments_api:club-seasons", "POST"):       (401, 403, 403, 403, 403, 403, 403, 201, 201),
     ("tournaments_api:season-table", "PATCH"):      (401, 403, 403, 403, 403, 403, 403, 200, 200),
+    ("tournaments_api:club-merges", "POST"):        (401, 403, 403, 403, 403, 403, 403, 201, 201),
+    ("tournaments_api:club-merge-undo", "POST"):    (401, 403, 403, 403, 403, 403, 403, 200, 200),
 }  # fmt: skip
 
 # Director pages: login first (an entry link kept in the session is no login); another event is a 403 page (it is
@@ -387,6 +389,15 @@ API_CALLS: dict[tuple[str, str], Call] = {
         "live",
         lambda w: reverse("tournaments_api:season-table", args=[w.club.slug, "spring"]),  # type: ignore[union-attr]
         lambda w: {"qualify": 4},
+    ),
+    ("tournaments_api:club-merges", "POST"): Call(
+        "live",
+        lambda w: reverse("tournaments_api:club-merges", args=[w.club.slug]),  # type: ignore[union-attr]
+        lambda w: {"keep": w.roster[0].pk, "fold": w.roster[1].pk},
+    ),
+    ("tournaments_api:club-merge-undo", "POST"): Call(
+        "live",
+        lambda w: reverse("tournaments_api:club-merge-undo", args=[w.club.slug, w.merge.pk]),  # type: ignore[union-attr]
     ),
 }
 

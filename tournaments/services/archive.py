@@ -138,6 +138,9 @@ DIVISION_FIELDS = (
     "side_pool_prizes",
     "house_share",
     "added_money",
+    "level",
+    "rating_under",
+    "rating_from",
     "status",
     "standings_status",
     "standings_error",
@@ -160,6 +163,7 @@ ENTRY_FIELDS = (
     "side_pool",
     "paid_at",
     "refunded",
+    "cap_override",
 )
 ROUND_FIELDS = ("bracket", "number", "length", "seed", "created_at")
 PAIRING_FIELDS = (
@@ -265,9 +269,12 @@ ADDED_SINCE_FIRST_WRITTEN: dict[type[models.Model], frozenset[str]] = {
             "side_pool_prizes",
             "house_share",
             "added_money",
+            "level",
+            "rating_under",
+            "rating_from",
         }
     ),
-    Entry: frozenset({"paid", "side_pool", "paid_at", "refunded"}),
+    Entry: frozenset({"paid", "side_pool", "paid_at", "refunded", "cap_override"}),
     Standing: frozenset({"places"}),
     Match: frozenset({"casual"}),
     Pairing: frozenset({"played_at"}),
@@ -287,6 +294,8 @@ HANDLED_APART: dict[type[models.Model], dict[str, str]] = {
         "id": "id",
         "event": "nested in the event's document",
         "knockout_seeds": "references to its entries (knockout_seeds)",
+        "points_under": "not carried over with points_season: a cap of points counts a season of the club",
+        "points_season": "not carried over: a season belongs to its club, which stays where the event ran",
     },
     Entry: {"id": "id", "division": "nested in its division", "player": "reference"},
     Round: {"id": "id", "division": "nested in its division"},
@@ -306,6 +315,7 @@ HANDLED_APART: dict[type[models.Model], dict[str, str]] = {
         "id": "id",
         "contact": "personal data: never exported",
         "user": "not carried over: users differ",
+        "merged_into": "an event's rows name the kept record of a merge, never the merged one",
         "created_at": "the player is created anew",
         "updated_at": "the player is created anew",
     },

@@ -220,17 +220,19 @@ def board_rows(view: Any) -> SafeString:
 @register.simple_tag
 def season_rows(rows: Any) -> SafeString:
     """The ``<tr>`` of each row of a season's table (:class:`tournaments.selectors.seasons.SeasonRow`): rank, the
-    player (a link to his page, a badge when qualified), points to two decimals, events played, matches won; each
-    cell labelled with its column's header. Built in Python: a season of a thousand players is a thousand rows."""
+    player (a link to his page, a badge when qualified or tied at the playoff line), points to two decimals, events
+    played, matches won; each cell labelled with its column's header. Built in Python: a season of a thousand
+    players is a thousand rows."""
     rank, name, points, events, wins = (
         _label(words) for words in (_("Rank"), _("Player"), _("Points"), _("Events"), _("Matches won"))
     )
     badge = f' <span class="badge">{escape(_("qualified"))}</span>'
+    tied = f' <span class="badge">{escape(_("tied at the line: playoff or tie-break"))}</span>'
     players = reverse("games:player", args=[0]).removesuffix("0/")  # the players' pages' address, before the id
     two_places = _two_places()
     out = []
     for row in rows:
-        mark, after = (' class="qualified"', badge) if row.qualified else ("", "")
+        mark, after = (' class="qualified"', badge) if row.qualified else ("", tied if row.tied_at_line else "")
         out.append(
             f"<tr{mark}><td{rank}>{_number(row.rank)}</td>"
             f'<th scope="row"{name}><a href="{players}{row.player_id}/">{escape(row.name)}</a>{after}</th>'

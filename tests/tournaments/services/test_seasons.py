@@ -143,7 +143,8 @@ def test_the_season_page_csv_and_api(
     assert rows[1] == ["1", "P01", "18.00", "1", "2", "yes"]
     body = anon.get(f"/api/clubs/{club.slug}/seasons/autumn/").json()
     assert body["rows"][0] | {"player": 0} == {
-        "rank": 1, "player": 0, "name": "P01", "points": 18.0, "events": 1, "match_wins": 2, "qualified": True
+        "rank": 1, "player": 0, "name": "P01", "points": 18.0, "events": 1, "match_wins": 2, "qualified": True,
+        "tied_at_line": False,
     }  # fmt: skip
     assert [e["name"] for e in body["events"]] == ["Night 1"]
     assert anon.get(f"/api/clubs/{club.slug}/seasons/").json()[0]["slug"] == "autumn"
@@ -344,7 +345,8 @@ def test_a_season_is_changed_through_the_api(
     assert changed.status_code == 200, changed.content
     assert changed.json()["table"]["per_win"] == 1.0 and changed.json()["qualify"] == 1
     assert anon.get(url).json()["rows"][0] | {"player": 0} == {
-        "rank": 1, "player": 0, "name": "P01", "points": 2.0, "events": 1, "match_wins": 2, "qualified": True
+        "rank": 1, "player": 0, "name": "P01", "points": 2.0, "events": 1, "match_wins": 2, "qualified": True,
+        "tied_at_line": False,
     }  # fmt: skip
     assert client.patch(f"/api/clubs/{club.slug}/seasons/nope/", {}, content_type="application/json").status_code == 404
 

@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('games', '0015_analysis_errors_in_words'),
-        ('tournaments', '0017_seasons'),
+        ('tournaments', '0019_clubpoints'),
     ]
 
     operations = [
