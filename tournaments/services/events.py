@@ -43,6 +43,7 @@ from tournaments.pairing.swiss import late_entry_allowed
 from tournaments.points import DEFAULT_PLACES_PAID
 from tournaments.services.advance import MAX_SWISS_ROUNDS, check_place_free
 from tournaments.services.clubs import join_roster, roster_player
+from tournaments.services.seasons import schedule_event_season_points
 from tournaments.standings.tiebreakers import Tiebreak
 
 MAX_IMPORT_ROWS = 5000
@@ -391,6 +392,8 @@ def set_points_weights(
             Event.objects.filter(pk=event.pk).update(points_weight=weight)
         for slug, (division_weight, places) in divisions.items():
             Division.objects.filter(pk=known[slug]).update(points_weight=division_weight, points_places=places)
+        if event.club_id is not None:
+            schedule_event_season_points(event.pk)  # a season by master points counts them
     event.refresh_from_db()
     return event
 
