@@ -25,7 +25,7 @@ from engine.variants import VARIANTS
 from games.analysis.selectors import is_up_to_date
 from games.engine_bridge import load_state
 from games.models import Decision, Match, MatchAnalysis
-from games.services import effective_actions
+from games.selectors import effective_actions
 
 #: What the ``Site`` tag of an exported log says.
 SITE = "bgmatch"
