@@ -23,7 +23,7 @@ it (the entry link, else the account). The *viewer* is the side whose view the b
 holding both, the one to act.
 
 Other apps add blocks to the page through ``games.hooks.PANELS`` (tournaments/ registers its confirm-or-dispute
-panel from its ``AppConfig.ready``): games/ never imports tournaments/ (DESIGN.md, "Layers").
+panel from its ``AppConfig.ready``): games/ never imports tournaments/ (docs/ARCHITECTURE.md, "Layers").
 
 Tap to move: :func:`tap_tree` turns the engine's legal plays into a tree of single-die steps that the page embeds
 as JSON (static/js/entry-board.js walks it). Every path of the tree ends in one of the legal plays, and a step is
