@@ -39,6 +39,7 @@ from games.services.matches import (
 )
 from games.services.players import create_player
 from games.services.record import (
+    RECORDERS,
     accept_resignation,
     award_penalty,
     choose_double,
@@ -59,6 +60,7 @@ from games.services.record import (
 from games.services.write import Recorded, check_match_size
 
 __all__ = [
+    "RECORDERS",
     "SETUP_FIELDS",
     "MatchToImport",
     "Recorded",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.actions import (
@@ -158,6 +159,24 @@ def record_game_result(
     return _record(match_id, build, actor=actor, side=_any_side, expected_seq=expected_seq, key=idempotency_key)
 
 
+#: Each action a player records, by its kind in the log, to the service that records it. The entry page, the API and
+#: :func:`record_action` dispatch through this one table; each only turns its own input into the service's keyword
+#: arguments (``side``, ``dice``, ``play``, ``die``, ``kind``, ``winner``, ``cube_value``).
+RECORDERS: dict[str, Callable[..., Recorded]] = {
+    Kind.OPENING_ROLL: record_opening_roll,
+    Kind.ROLL: record_roll,
+    Kind.PLAY: record_play,
+    Kind.CHOOSE_DOUBLE: choose_double,
+    Kind.DOUBLE: offer_double,
+    Kind.TAKE: take,
+    Kind.DROP: drop,
+    Kind.RESIGN: offer_resignation,
+    Kind.ACCEPT_RESIGNATION: accept_resignation,
+    Kind.REJECT_RESIGNATION: reject_resignation,
+    Kind.GAME_RESULT: record_game_result,
+}
+
+
 def record_action(
     match_id: int, action: EngineAction, *, actor: Actor, expected_seq: int | None, idempotency_key: str | None = None
 ) -> Recorded:
@@ -166,26 +185,38 @@ def record_action(
     A match concession is a director's forfeit; everything else is checked exactly as its own service checks it.
     """
     common: dict[str, Any] = {"actor": actor, "expected_seq": expected_seq}
-    keyed = {**common, "idempotency_key": idempotency_key}
-    if isinstance(action, OpeningRoll):
-        return record_opening_roll(match_id, dice=action.dice, **keyed)
-    if isinstance(action, Roll):
-        return record_roll(match_id, side=action.side, dice=action.dice, **keyed)
-    if isinstance(action, Move):
-        return record_play(match_id, side=action.side, play=action.play, **keyed)
-    if isinstance(action, GameResult):
-        return record_game_result(
-            match_id, winner=action.winner, kind=action.kind, cube_value=action.cube_value, **keyed
-        )
     if isinstance(action, ConcedeMatch):
         return forfeit_match(match_id, loser_side=action.side, reason="the match was conceded", **common)
-    if isinstance(action, Resign):
-        return offer_resignation(match_id, side=action.side, kind=action.kind, **keyed)
-    if isinstance(action, ChooseDouble):
-        return choose_double(match_id, side=action.side, die=action.die, **keyed)
-    simple = {Double: offer_double, Take: take, Drop: drop, AcceptResignation: accept_resignation}
-    service = simple.get(type(action), reject_resignation)
-    return service(match_id, side=action.side, **keyed)
+    kind, arguments = _recorder_arguments(action)
+    return RECORDERS[kind](match_id, idempotency_key=idempotency_key, **arguments, **common)
+
+
+def _recorder_arguments(action: EngineAction) -> tuple[str, dict[str, Any]]:
+    """The kind of a player's engine action and its service's keyword arguments."""
+    match action:
+        case OpeningRoll():
+            return Kind.OPENING_ROLL, {"dice": action.dice}
+        case GameResult():
+            return Kind.GAME_RESULT, {"winner": action.winner, "kind": action.kind, "cube_value": action.cube_value}
+        case Roll():
+            return Kind.ROLL, {"side": action.side, "dice": action.dice}
+        case Move():
+            return Kind.PLAY, {"side": action.side, "play": action.play}
+        case Resign():
+            return Kind.RESIGN, {"side": action.side, "kind": action.kind}
+        case ChooseDouble():
+            return Kind.CHOOSE_DOUBLE, {"side": action.side, "die": action.die}
+        case Double():
+            return Kind.DOUBLE, {"side": action.side}
+        case Take():
+            return Kind.TAKE, {"side": action.side}
+        case Drop():
+            return Kind.DROP, {"side": action.side}
+        case AcceptResignation():
+            return Kind.ACCEPT_RESIGNATION, {"side": action.side}
+        case RejectResignation():
+            return Kind.REJECT_RESIGNATION, {"side": action.side}
+    raise ApplicationError(ErrorCode.INVALID_INPUT, f"{type(action).__name__} is not an action a player records")
 
 
 # -- director actions --------------------------------------------------------------------------------------------
