@@ -22,6 +22,8 @@ Registries (appended to once, at start-up, through the ``register_*`` functions)
   refuse by raising ``ApplicationError``. tournaments/: refuses once the opponent has confirmed the result.
 - :data:`PANELS`: :class:`Panel` blocks shown on every player's entry page, in order. tournaments/: confirm or
   dispute a scoresheet result, and a link to the player's next match.
+- :data:`PLAYER_SECTIONS`: ``(request, player) -> HTML or None``, blocks shown on a player's page above his PR.
+  tournaments/: his events and places, his season points, his rating history as a chart.
 
 Signals, sent after the transaction that caused them commits, with ``sender=Match`` and ``match_id``:
 
@@ -140,6 +142,18 @@ PANELS: list[Panel] = []
 def register_panel(panel: Panel) -> None:
     if panel not in PANELS:
         PANELS.append(panel)
+
+
+# -- the player's page ---------------------------------------------------------------------------------------------
+
+#: Callables (request, player) -> HTML or None: blocks shown on a player's page above his PR, in order (each escaped
+#: by its own template). tournaments/: his events and places, season points, rating history.
+PLAYER_SECTIONS: list[Callable[[HttpRequest, Any], str | None]] = []
+
+
+def register_player_section(section: Callable[[HttpRequest, Any], str | None]) -> None:
+    if section not in PLAYER_SECTIONS:
+        PLAYER_SECTIONS.append(section)
 
 
 # -- analysis ------------------------------------------------------------------------------------------------------

@@ -37,7 +37,7 @@ from games.services.matches import (
     start_matches,
     update_match_setup,
 )
-from games.services.players import create_player
+from games.services.players import PLAYER_REFERENCES, create_player, fold_player, unfold_player
 from games.services.record import (
     RECORDERS,
     accept_resignation,
@@ -60,6 +60,7 @@ from games.services.record import (
 from games.services.write import Recorded, check_match_size
 
 __all__ = [
+    "PLAYER_REFERENCES",
     "RECORDERS",
     "SETUP_FIELDS",
     "MatchToImport",
@@ -73,6 +74,7 @@ __all__ = [
     "delete_unplayed_matches",
     "drop",
     "finish_match",
+    "fold_player",
     "forfeit_match",
     "import_log",
     "import_match",
@@ -99,6 +101,7 @@ __all__ = [
     "take_back",
     "take_back_target",
     "undo_last_action",
+    "unfold_player",
     "update_match_setup",
     "void_match",
 ]

@@ -16,12 +16,13 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Case, Count, F, Q, QuerySet, Value, When
+from django.utils.translation import gettext as _
 
 from games.access import new_entry_token, token_text
 from games.models import EntryToken, Game, Match, Player
 from games.selectors import Forfeit, forfeit_of, games_played
 from tournaments.core import STILL_OPEN, PairingState, bracket_rank, pairing_state
-from tournaments.models import ELIMINATION_FORMATS, Club, Division, Entry, Event, Pairing, Round
+from tournaments.models import ELIMINATION_FORMATS, Club, Division, Entry, Event, Pairing, Rating, Round
 
 Status = Pairing.Status
 _BOARD_RELATED = ("round", "entry_a__player", "entry_b__player", "match", "table")
@@ -277,3 +278,18 @@ def directed_clubs(user: Any) -> QuerySet[Club]:
         return Club.objects.none()
     clubs = Club.objects.all() if user.is_staff else Club.objects.filter(directors=user)
     return clubs.order_by("name", "id")
+
+
+def list_ratings(division: Division, players: list[int]) -> dict[int, str] | None:
+    """Each of ``players``' rating on the event's rating list, as the players' list shows it ("1523", or
+    "new (1500)" for one not rated yet), by player id; None when the event has no rating list (no statement then,
+    two otherwise)."""
+    if division.event.rating_list_id is None:
+        return None
+    rating_list = division.event.rating_list
+    assert rating_list is not None
+    rated = dict(
+        Rating.objects.filter(rating_list=rating_list, player_id__in=players).values_list("player_id", "rating")
+    )
+    new = _("new (%(start)s)") % {"start": f"{rating_list.start:.0f}"}
+    return {pk: f"{rated[pk]:.0f}" if pk in rated else new for pk in players}

@@ -304,6 +304,7 @@ HANDLED_APART: dict[type[models.Model], dict[str, str]] = {
         "id": "id",
         "contact": "personal data: never exported",
         "user": "not carried over: users differ",
+        "merged_into": "an event's rows name the kept record of a merge, never the merged one",
         "created_at": "the player is created anew",
         "updated_at": "the player is created anew",
     },
