@@ -25,6 +25,12 @@ Registries (appended to once, at start-up, through the ``register_*`` functions)
 - :data:`PLAYER_SECTIONS`: ``(request, player) -> HTML or None``, blocks shown on a player's page above his PR.
   tournaments/: his events and places, his season points, his rating history as a chart.
 
+And one writer: :data:`RESULT_WRITERS`: ``match -> None``, run at the end of every write that changes a match's
+result (it ended, was forfeited, voided, reopened or corrected), inside that write's transaction, the match row
+locked and written. Each may write rows of its own app that show the result (never a lock taken before the
+match's in the lock order: a writer locks only its own rows, and skips one another transaction holds).
+tournaments/: the match's pairing shows the result at once, its follow-up marked due.
+
 Signals, sent after the transaction that caused them commits, with ``sender=Match`` and ``match_id``:
 
 - :data:`match_finished`: a match ended (won, forfeited or voided); ``imported=True`` when it came finished from a
@@ -232,6 +238,18 @@ def import_target(slug: str, actor: Any) -> Callable[[Match], None] | None:
         if attach is not None:
             return attach
     return None
+
+
+# -- the result, in the same transaction ---------------------------------------------------------------------------
+
+#: Callables match -> None run inside the transaction that changed the match's result, its row locked and written
+#: (before the signals below, which follow its commit).
+RESULT_WRITERS: list[Callable[[Match], None]] = []
+
+
+def register_result_writer(writer: Callable[[Match], None]) -> None:
+    if writer not in RESULT_WRITERS:
+        RESULT_WRITERS.append(writer)
 
 
 # -- signals -------------------------------------------------------------------------------------------------------

@@ -10,11 +10,12 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        """Plug into games/ through its hooks (games/hooks.py): event directors direct their matches; results move
-        divisions forward; players entered only in private events are hidden as those events are; corrections of
-        results that later matches depend on are guarded; the players' entry
-        pages show the confirm-or-dispute block. And name the task that runs a result's follow-up, and the season
-        table's points the divisions open by points check entries against.
+        """Plug into games/ through its hooks (games/hooks.py): event directors direct their matches; a match's
+        result shows on its pairing in the same transaction, and moves its division forward after it; players
+        entered only in private events are hidden as those events are; corrections of results that later matches
+        depend on are guarded; the players' entry pages show the confirm-or-dispute block. And name the task that
+        runs a result's follow-up, and the season table's points the divisions open by points check entries
+        against.
 
         The imports are here because an app's models, services and tasks may only be imported once Django's app
         registry is ready."""
@@ -29,6 +30,7 @@ class TournamentsConfig(AppConfig):
         from tournaments.services.events import import_target
         from tournaments.services.followup import plug_followup_task
         from tournaments.services.results import guard_correction, guard_take_back
+        from tournaments.services.sync import show_match_result
         from tournaments.views import player_section
 
         hooks.register_director_check(directs_match)
@@ -41,6 +43,7 @@ class TournamentsConfig(AppConfig):
         hooks.register_game_analysis_check(analyses_each_game)
         hooks.register_import_analysis_check(analyses_imported)
         hooks.register_import_target(import_target)
+        hooks.register_result_writer(show_match_result)
         hooks.register_match_events(events_of_matches)
         hooks.match_finished.connect(on_match_changed, dispatch_uid="tournaments.match_finished")
         hooks.match_result_changed.connect(on_match_changed, dispatch_uid="tournaments.match_result_changed")

@@ -552,6 +552,16 @@ class Pairing(models.Model):
         DIRECTOR = "director", "decided by the director"
         DOUBLE_FORFEIT = "double-forfeit", "double forfeit (both players withdrew): nobody wins"
 
+    class Followup(models.TextChoices):
+        """What the division's follow-up (its sync) still has to do after a result the pairing already shows: the
+        result was written here in its match's transaction (tournaments/services/sync.py, ``show_match_result``);
+        what depends on it (the next slot or round, tables, standings, ratings) follows from the sync, which clears
+        this. A pairing left due is a follow-up that never ran: ``reconcile`` finds it."""
+
+        NONE = "", "nothing due"
+        RESULT = "result", "a result to follow up"
+        CORRECTION = "correction", "a corrected result to follow up"
+
     # The indexes of the round, the division and the table are those of the constraints below, which begin with
     # their columns (a round robin's start writes 250,000 rows of pairings and matches: every index costs).
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings", db_index=False)
@@ -591,6 +601,7 @@ class Pairing(models.Model):
     penalty_a = models.PositiveSmallIntegerField(default=0, help_text="penalty points given against side A")
     penalty_b = models.PositiveSmallIntegerField(default=0)
     swapped_reason = models.TextField(blank=True)
+    followup = models.CharField(max_length=12, choices=Followup.choices, blank=True, default="")
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -610,6 +621,8 @@ class Pairing(models.Model):
             models.Index(fields=["division", "status"]),
             # Only the pairings decided have a winner: the others are left out of its index.
             models.Index(fields=["winner"], condition=Q(winner__isnull=False), name="pairing_winner"),
+            # Only the pairings whose follow-up is due: what reconcile scans for a follow-up that never ran.
+            models.Index(fields=["followup"], condition=~Q(followup=""), name="pairing_followup_due"),
         ]
 
     def __str__(self) -> str:

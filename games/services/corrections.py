@@ -34,6 +34,7 @@ from games.services.write import (
     _lock,
     _need_reason,
     _request_digest,
+    _result_changed,
 )
 
 # -- undo and take back ------------------------------------------------------------------------------------------
@@ -400,11 +401,10 @@ def _correct(
     row.match_id_after = state.match_id()
     row.position_id = state.game.position().key()
     row.save(update_fields=["match_id_after", "position_id"])
-    match_pk = match.pk
     if was_closed:
-        transaction.on_commit(lambda: match_result_changed.send(sender=Match, match_id=match_pk))
+        _result_changed(match, match_result_changed)
     elif match.status in _CLOSED:
-        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_pk))
+        _result_changed(match, match_finished)
     return Recorded(match, row, state)
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import django.dispatch
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -25,7 +26,7 @@ from engine.notation import parse_play
 from games.access import SYSTEM, Actor, check_can_act, is_director, sides_of
 from games.engine_bridge import load_state, row_fields
 from games.errors import ApplicationError, ErrorCode
-from games.hooks import game_finished, match_finished
+from games.hooks import RESULT_WRITERS, game_finished, match_finished
 from games.models import (
     MATCH_MAX_ACTIONS,
     MATCH_MAX_GAMES,
@@ -350,12 +351,21 @@ def _after_action(match: Match, before: MatchState, after: MatchState, row: Acti
         match.winner = match.player(after.winner or 0)
         match.finished_at = now
         update += ["winner", "finished_at"]
-        match_pk = match.pk
-        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_pk))
     elif len(after.outcomes) > len(before.outcomes) and match.entry_mode == Match.EntryMode.MOVES:
         game_pk = match.pk
         transaction.on_commit(lambda: game_finished.send(sender=Match, match_id=game_pk))
     match.save(update_fields=update)
+    if after.is_over:
+        _result_changed(match, match_finished)
+
+
+def _result_changed(match: Match, signal: django.dispatch.Signal) -> None:
+    """The match's result changed in this transaction (its row written): the apps built on games/ write what shows
+    it in the same transaction (:data:`games.hooks.RESULT_WRITERS`), and hear ``signal`` after the commit."""
+    for write in RESULT_WRITERS:
+        write(match)
+    match_pk = match.pk
+    transaction.on_commit(lambda: signal.send(sender=Match, match_id=match_pk))
 
 
 def _game_fields(before: MatchState, after: MatchState) -> tuple[bool, dict[str, Any]]:
@@ -428,8 +438,7 @@ def _mark(
         match.winner = None
         match.finished_at = timezone.now()
         match.save(update_fields=["seq", "status", "winner", "finished_at"])
-        match_pk = match.pk
-        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_pk))
+        _result_changed(match, match_finished)
         return Recorded(match, row, state)
 
 

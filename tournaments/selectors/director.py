@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from games.access import new_entry_token, token_text
 from games.models import EntryToken, Game, Match, Player
 from games.selectors import Forfeit, forfeit_of, games_played
-from tournaments.core import STILL_OPEN, PairingState, bracket_rank, pairing_state
+from tournaments.core import STILL_OPEN, PairingState, bracket_rank, outcome_of, pairing_state
 from tournaments.models import ELIMINATION_FORMATS, Club, Division, Entry, Event, Pairing, Rating, Round
 
 Status = Pairing.Status
@@ -44,6 +44,16 @@ def event_directors(event: Event) -> list[Any]:
     return list(event.directors.order_by("username"))
 
 
+#: The states whose pairing shows a score.
+_SCORED = (
+    PairingState.PLAYING,
+    PairingState.FINISHING,
+    PairingState.AWAITING,
+    PairingState.DISPUTED,
+    PairingState.FINISHED,
+)
+
+
 @dataclass(frozen=True)
 class Board:
     """A pairing as a director follows it, in its state (:func:`tournaments.core.pairing_state`)."""
@@ -53,12 +63,11 @@ class Board:
 
     @property
     def score(self) -> tuple[int, int] | None:
-        p, match = self.pairing, self.pairing.match
-        if self.state == "finished":
-            return p.score_a, p.score_b
-        if match is not None and self.state in ("playing", "finishing", "awaiting", "disputed"):
-            return match.score1, match.score2
-        return None
+        """The score it shows (:func:`tournaments.core.outcome_of`) once its match has started, else None."""
+        if self.state not in _SCORED:
+            return None
+        outcome = outcome_of(self.pairing, self.pairing.match)
+        return outcome.score_a, outcome.score_b
 
     @property
     def open(self) -> bool:

@@ -136,6 +136,9 @@ DIVISION_FIELDS = (
     "side_pool_prizes",
     "house_share",
     "added_money",
+    "level",
+    "rating_under",
+    "rating_from",
     "status",
     "standings_status",
     "standings_error",
@@ -158,6 +161,7 @@ ENTRY_FIELDS = (
     "side_pool",
     "paid_at",
     "refunded",
+    "cap_override",
 )
 ROUND_FIELDS = ("bracket", "number", "length", "seed", "created_at")
 PAIRING_FIELDS = (
@@ -263,9 +267,12 @@ ADDED_SINCE_FIRST_WRITTEN: dict[type[models.Model], frozenset[str]] = {
             "side_pool_prizes",
             "house_share",
             "added_money",
+            "level",
+            "rating_under",
+            "rating_from",
         }
     ),
-    Entry: frozenset({"paid", "side_pool", "paid_at", "refunded"}),
+    Entry: frozenset({"paid", "side_pool", "paid_at", "refunded", "cap_override"}),
     Standing: frozenset({"places"}),
     Match: frozenset({"casual"}),
     Pairing: frozenset({"played_at"}),
@@ -285,6 +292,8 @@ HANDLED_APART: dict[type[models.Model], dict[str, str]] = {
         "id": "id",
         "event": "nested in the event's document",
         "knockout_seeds": "references to its entries (knockout_seeds)",
+        "points_under": "not carried over with points_season: a cap of points counts a season of the club",
+        "points_season": "not carried over: a season belongs to its club, which stays where the event ran",
     },
     Entry: {"id": "id", "division": "nested in its division", "player": "reference"},
     Round: {"id": "id", "division": "nested in its division"},
@@ -298,6 +307,7 @@ HANDLED_APART: dict[type[models.Model], dict[str, str]] = {
         "match": "reference",
         "table": "the venue's tables are the room's: the first sync after the import assigns them",
         "called_at": "a call belongs to the room it was made in",
+        "followup": "work of the room it was due in: the result it follows is on the pairing, as are its standings",
     },
     Standing: {"id": "id", "division": "nested in its division", "entry": "reference"},
     Player: {
