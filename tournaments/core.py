@@ -24,6 +24,7 @@ import enum
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import Case, F, Q, Value, When
@@ -31,9 +32,10 @@ from django.utils.translation import gettext
 
 from games.errors import ApplicationError, ErrorCode
 from games.models import Match
-from tournaments.models import ELIMINATION_FORMATS, Division, Pairing, Round
+from tournaments.models import ELIMINATION_FORMATS, Division, Entry, Pairing, Round
 from tournaments.pairing import brackets
 from tournaments.standings import cash
+from tournaments.standings.playoffs import Tie, ties_that_matter
 
 Status = Pairing.Status
 Confirmation = Pairing.Confirmation
@@ -50,6 +52,52 @@ def lock_division(division_id: int) -> Division:
         return Division.objects.select_for_update(of=("self", "event")).select_related("event").get(pk=division_id)
     except Division.DoesNotExist:
         raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no division {division_id}") from None
+
+
+# -- playoffs ------------------------------------------------------------------------------------------------------
+
+
+def may_have_playoffs(division: Division) -> bool:
+    """Whether the division's standings may hold a playoff (so that pages read playoffs only then): a Swiss into a
+    knockout's, a finished Swiss's or round robin's."""
+    if division.is_swiss_knockout:
+        return True
+    return not division.is_elimination and division.status == Division.Status.FINISHED
+
+
+def playoffs_in_play(division: Division) -> bool:
+    """Whether a playoff of the division may still be played (so that its sync looks at them only then): a Swiss
+    into a knockout's before its knockout is drawn, a finished Swiss's or round robin's."""
+    return may_have_playoffs(division) and not division.knockout_drawn
+
+
+def playoff_table(division: Division, latest: int) -> int | None:
+    """The standings table (its ``after_round``) whose ties a playoff may settle, given the ``latest`` table stored:
+    a Swiss into a knockout's last Swiss table while its knockout is not drawn, a Swiss's or round robin's final
+    table once the division is finished; None for any other (a knockout's shared places are its format's)."""
+    if division.is_swiss_knockout:
+        ready = not division.knockout_drawn and division.status == Division.Status.RUNNING
+        return division.rounds_planned if ready and latest == division.rounds_planned else None
+    if division.is_elimination or division.status != Division.Status.FINISHED or latest == 0:
+        return None
+    return latest
+
+
+def playoff_ties(division: Division, table: Sequence[tuple[int, int, str]]) -> list[Tie]:
+    """The ties that matter (tournaments/standings/playoffs.py) in a table of :func:`playoff_table`, given as
+    (rank, entry id, entry status) in standings order: a Swiss into a knockout's across its cut (players who withdrew
+    left out, as the cut leaves them), a Swiss's or round robin's for first place or over places its payout table's
+    main flight pays differently."""
+    if division.is_swiss_knockout:
+        active = [(rank, pk) for rank, pk, status in table if status != Entry.Status.WITHDRAWN]
+        return ties_that_matter(active, cut=division.knockout_size)
+    prizes = [cash_value(v) for v in ((division.payouts or {}).get("flights") or {}).get(str(Round.Bracket.MAIN), [])]
+    return ties_that_matter([(rank, pk) for rank, pk, _ in table], prizes=prizes, first=True)
+
+
+def cash_value(value: Any) -> Decimal:
+    """A payout table's stored value (a percentage or an amount, stored as text) as a number."""
+    return Decimal(str(value))
 
 
 # -- counted results -----------------------------------------------------------------------------------------------

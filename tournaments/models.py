@@ -733,3 +733,46 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> float:
         return self.after - self.before
+
+
+class Playoff(models.Model):
+    """A playoff the director ordered to settle a tie that matters (tournaments/standings/playoffs.py): two or three
+    tied players play real matches, and its order settles the tie in the standings the division's table
+    ``after_round`` (the Swiss table a cut is drawn from, or a Swiss's or round robin's final table).
+
+    ``entries``: the tied players' entry ids in the tie's order (by seed); ``first_match`` is a three-player
+    stepladder's first match (the two lower ones), ``final_match`` the match that decides first place of the group
+    (a three-player playoff's is made once its first match is won). ``order``: once finished, the entry ids in the
+    order the playoff placed them."""
+
+    class Kind(models.TextChoices):
+        PLACES = "places", "places that pay differently"
+        CUT = "cut", "the knockout's cut line"
+        FIRST = "first", "first place"
+
+    class Status(models.TextChoices):
+        ORDERED = "ordered", "ordered, to be played"
+        FINISHED = "finished", "played: the tie is settled"
+
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="playoffs")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    place = models.PositiveIntegerField(help_text="the first place the tie spans")
+    after_round = models.PositiveSmallIntegerField(help_text="the standings table whose tie it settles")
+    entries = models.JSONField(default=list, help_text="the tied entries' ids, in the tie's order")
+    length = models.PositiveSmallIntegerField(default=1, help_text="the playoff's match length")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.ORDERED)
+    order = models.JSONField(default=list, blank=True, help_text="once finished: the entries in the settled order")
+    first_match = models.OneToOneField(
+        Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="playoff_first"
+    )
+    final_match = models.OneToOneField(
+        Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="playoff_final"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["division", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.division} playoff for {self.kind} at {self.place}"

@@ -38,6 +38,7 @@ from tournaments.core import (
 from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
 from tournaments.pairing.brackets import Plan, Winner
 from tournaments.selectors.common import SIDE_POOL, Payouts, corrected_pairings, payouts_of, standings_table
+from tournaments.selectors.playoffs import playoffs_of
 from tournaments.selectors.public import (
     bracket_finals,
     divisions_with_players,
@@ -629,6 +630,8 @@ class StandingsView:
     # The registration seeds beside the names; not once a Swiss into a knockout has drawn its knockout, whose own
     # seeds (the Swiss places) are the ones its pairings and bracket show on the same page.
     seeds: bool = True
+    # How playoffs settled ties, or that one is ordered ("Tie at 3rd settled by a playoff: A beat B 1-0.").
+    playoffs: list[str] = field(default_factory=list)
 
 
 def _standings_rounds(division: Division) -> list[int] | None:
@@ -682,6 +685,7 @@ def standings_view(division: Division, asked: int | None) -> StandingsView:
         prize_columns=[] if to_come else prize_columns(payouts),
         prizes_to_come=to_come,
         seeds=not division.knockout_drawn,
+        playoffs=[view.words for view in playoffs_of(division)],
     )
 
 

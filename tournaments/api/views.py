@@ -40,6 +40,7 @@ from tournaments.models import Club, Division, Entry, Event, Pairing, RatingList
 from tournaments.selectors import api as reads
 from tournaments.selectors import clubs as club_reads
 from tournaments.selectors.money import division_cash
+from tournaments.selectors.playoffs import division_playoffs, playoffs_of
 from tournaments.selectors.points import SYSTEMS, master_points, points_report
 from tournaments.selectors.public import PrRow, pr_table
 from tournaments.selectors.seasons import season_table
@@ -655,6 +656,50 @@ class PayoutsApi(APIView):
             one_prize=data["one_prize"],
         )
         return _payouts_answer(stored)
+
+
+class PlayoffListApi(APIView):
+    """Playoffs for ties: the ties that matter in the standings now (places that pay differently, a Swiss into a
+    knockout's cut, first place of a Swiss or round robin) and the playoffs ordered; a director orders one."""
+
+    permission_classes = (ReadOrActor,)
+
+    @extend_schema(
+        summary="A division's ties that matter and its playoffs, with how each settled its tie",
+        responses={200: s.PlayoffsDoc, **_errors(404)},
+    )
+    def get(self, request: Request, event: str, division: str) -> Response:
+        return Response(s.PlayoffsDoc(_playoffs_body(_division(request, event, division))).data)
+
+    @extend_schema(
+        summary="Order a playoff for a tie (two players: one match; three: a stepladder); its first match is made",
+        request=s.PlayoffInput,
+        responses={201: s.PlayoffSerializer, **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, event: str, division: str) -> Response:
+        found = _division(request, event, division)
+        data = _valid(s.PlayoffInput, request.data)
+        playoff = services.order_playoff(found, actor=actor_of(request), entries=data["entries"], length=data["length"])
+        (view,) = [v for v in playoffs_of(found) if v.pk == playoff.pk]
+        return Response(s.PlayoffSerializer(view).data, status=201)
+
+
+class PlayoffDetailApi(APIView):
+    permission_classes = (ReadOrActor,)
+
+    @extend_schema(
+        summary="Cancel a playoff none of whose matches has started (it is deleted with its matches)",
+        responses={204: None, **_errors(401, 403, 404, 409)},
+    )
+    def delete(self, request: Request, event: str, division: str, playoff_id: int) -> Response:
+        found = _division(request, event, division)
+        services.cancel_playoff(playoff_id, actor=actor_of(request), division=found)
+        return Response(status=204)
+
+
+def _playoffs_body(division: Division) -> dict[str, Any]:
+    found = division_playoffs(division, links=False)
+    return {"division": division.slug, "rule": found.rule, "ties": found.ties, "playoffs": found.playoffs}
 
 
 def _payouts_answer(division: Division) -> Response:

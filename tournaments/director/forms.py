@@ -597,6 +597,16 @@ class PairRoundForm(forms.Form):
     )
 
 
+class PlayoffForm(forms.Form):
+    length = forms.IntegerField(
+        label=_("Match length (points)"),
+        min_value=1,
+        max_value=25,
+        initial=1,
+        help_text=_("1 by default: one game decides it."),
+    )
+
+
 class SwissRoundsForm(forms.Form):
     rounds = forms.IntegerField(label=_("Rounds to play"), min_value=1, max_value=99)
 

@@ -16,6 +16,7 @@ The use cases, re-exported here:
   director's changes (``set_tables``, ``hold_table``, ``seat_match``);
 - followup: a result's follow-up (standings pending, then the sync and the standings after the commit);
 - standings: standings tables and ratings, recomputed from scratch;
+- playoffs: playoffs for ties (``order_playoff``, ``cancel_playoff``; the sync settles them);
 - payouts: a division's payout table (``set_payouts``, ``stored_table``, ``flight_sizes``; imported from its module,
   not re-exported here);
 - archive: a whole event exported as one file and imported into another installation (``import_event``,
@@ -52,6 +53,7 @@ from tournaments.services.events import (
 )
 from tournaments.services.followup import Sent, request_followup, schedule_followup
 from tournaments.services.merges import merge_players, undo_merge
+from tournaments.services.playoffs import cancel_playoff, order_playoff
 from tournaments.services.results import (
     award_forfeit,
     confirm_result,
@@ -75,6 +77,7 @@ __all__ = [
     "add_director",
     "add_to_roster",
     "award_forfeit",
+    "cancel_playoff",
     "check_in",
     "check_in_all",
     "close_event",
@@ -93,6 +96,7 @@ __all__ = [
     "import_entries_csv",
     "mark_standings_failed",
     "merge_players",
+    "order_playoff",
     "pair_next_round",
     "pairing_match",
     "recompute_ratings",
