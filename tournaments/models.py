@@ -135,8 +135,9 @@ class Season(models.Model):
     """A span of a club's events counted by a points system: the USBGF's master points, BackGames' universal club
     table (``table``: its basis, players or rounds or the higher, the club's own figures if it changed any, and a
     bonus multiplier per event), or the club's own table (``table``: points per match won, optionally times its
-    length, per place, for showing up, and a multiplier per event). The table of a season is computed from the
-    counted results whenever it is read, so it follows every correction (tournaments/selectors/seasons.py)."""
+    length, per place, for showing up, and a multiplier per event). What each event gives each player is stored
+    (:class:`SeasonPoints`), computed by a task from the counted results after each follow-up, so the table follows
+    every correction and sums stored rows when it is read (tournaments/selectors/seasons.py)."""
 
     class System(models.TextChoices):
         USBGF = "usbgf", "USBGF master points"
@@ -157,6 +158,9 @@ class Season(models.Model):
     )
     qualify = models.PositiveSmallIntegerField(default=0, help_text="the top N qualify for the playoff (0: no line)")
     created_at = models.DateTimeField(auto_now_add=True)
+    points_computed_at = models.DateTimeField(
+        null=True, blank=True, help_text="when every event's points were last computed whole (none: to compute)"
+    )
 
     class Meta:
         ordering = ["club", "-starts_on", "id"]
@@ -212,6 +216,29 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class SeasonPoints(models.Model):
+    """What one event of a season gave one player (his divisions of the event together), by the season's system: a
+    cache that the task after each follow-up rewrites for the event (tournaments/services/seasons.py), so that the
+    season's table sums these rows instead of reading every event's results."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="points")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="season_points")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="season_points")
+    points = models.FloatField()
+    match_wins = models.PositiveIntegerField(default=0, help_text="over the board")
+    showed_up = models.BooleanField(default=True, help_text="he took part in the event")
+    place_first = models.PositiveIntegerField(null=True, blank=True, help_text="his best place (none: none yet)")
+    place_last = models.PositiveIntegerField(null=True, blank=True, help_text="the last place he shares it to")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["season", "event", "player"], name="season_points_once_per_event"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} / {self.event_id} / {self.player_id}: {self.points}"
 
 
 class Table(models.Model):

@@ -36,7 +36,7 @@ from games.selectors import players_visible_to
 from tournaments import selectors, services
 from tournaments.access import check_directs, check_directs_club, directs_event
 from tournaments.api import serializers as s
-from tournaments.models import Club, Division, Entry, Event, Pairing, RatingList
+from tournaments.models import Club, Division, Entry, Event, Pairing, RatingList, Season
 from tournaments.selectors import api as reads
 from tournaments.selectors import clubs as club_reads
 from tournaments.selectors.money import division_cash
@@ -895,17 +895,31 @@ class ClubMergeUndoApi(APIView):
 
 
 class SeasonTableApi(APIView):
-    permission_classes = (permissions.AllowAny,)
+    permission_classes = (ReadOrActor,)
 
     @extend_schema(
         summary="A season's table: points, events played, matches won, the playoff line (follows corrections)",
         responses={200: s.SeasonTableSerializer, **_errors(404)},
     )
     def get(self, request: Request, club: str, season: str) -> Response:
-        found = club_reads.visible_season(request.user, club, season)
-        if found is None:
-            raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no season {club}/{season}")
-        return Response(s.SeasonTableSerializer(season_table(found)).data)
+        return Response(s.SeasonTableSerializer(season_table(_visible_season(request, club, season))).data)
+
+    @extend_schema(
+        summary="Change a season's span, points system, table or playoff line (its points are computed again)",
+        request=s.SeasonChangeInput,
+        responses={200: s.SeasonSerializer, **_errors(400, 401, 403, 404)},
+    )
+    def patch(self, request: Request, club: str, season: str) -> Response:
+        found = _visible_season(request, club, season)
+        changed = services.change_season(found, actor=actor_of(request), **_valid(s.SeasonChangeInput, request.data))
+        return Response(s.SeasonSerializer(changed).data)
+
+
+def _visible_season(request: Request, club: str, season: str) -> Season:
+    found = club_reads.visible_season(request.user, club, season)
+    if found is None:
+        raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no season {club}/{season}")
+    return found
 
 
 # -- answering for a result, director decisions on a pairing ---------------------------------------------------------

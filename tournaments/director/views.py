@@ -96,7 +96,7 @@ def _check_directs(request: HttpRequest, event: Event) -> None:
 
 
 def _event(request: HttpRequest, slug: str) -> Event:
-    event = Event.objects.filter(slug=slug).first()
+    event = Event.objects.filter(slug=slug).select_related("club").first()
     if event is None:
         raise _not_found(request)
     _check_directs(request, event)
@@ -257,11 +257,12 @@ def _create_event(page: Page, target: Any, data: dict[str, Any]) -> tuple[str, s
     return message, reverse("director:event", args=[event.slug])
 
 
-def _create_club(page: Page, target: Any, data: dict[str, Any]) -> str:
+def _create_club(page: Page, target: Any, data: dict[str, Any]) -> tuple[str, str]:
     club = create_club(actor=page.actor, name=data["name"], public=data["public"])
-    return _("Club “%(name)s” created: its events, roster, rating list and season are yours to run.") % {
+    said = _("Club “%(name)s” created: its events, roster, rating list and season are yours to run.") % {
         "name": club.name
     }
+    return said, reverse("tournaments:club-manage", args=[club.slug])
 
 
 HOME_ACTIONS = {
@@ -490,7 +491,9 @@ def _register(page: Page, target: Any, data: dict[str, Any]) -> str:
 
 
 def _import(page: Page, target: Any, data: dict[str, Any]) -> str:
-    report = services.import_entries_csv(page.division_, actor=page.actor, text=data["text"])
+    report = services.import_entries_csv(
+        page.division_, actor=page.actor, text=data["text"], choices=data.get("choices") or {}
+    )
     return _("%(count)s players registered from the list.") % {"count": len(report.created)}
 
 

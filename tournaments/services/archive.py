@@ -37,6 +37,9 @@ Terms and invariants
   keeps saying which side entered what); a user's name, having no account to point at, is kept in the row's
   ``data`` under :data:`ENTERED_BY_KEY` (read back by the next export). New entry links are made after import.
 - **Players** are created anew, never merged with players of the same name already in the installation.
+- **Season points** (tournaments/services/seasons.py) are not carried: the imported event belongs to no club, so to
+  no season (a club's seasons count its own events only, whose rows stay as they were); after restoring a whole
+  database, ``manage.py season_points`` computes every season again.
 - **Matches detached from their slot** (voided when an upstream correction changed the slot's players) belong to
   no pairing; they are found by their source ``<event slug>/<division>/<slot>`` and travel too. An import under a
   new address rewrites that prefix of the sources.
