@@ -1,12 +1,16 @@
 """BackGames.org's Universal Club Master Points: the default table a season of that system counts by.
 
-**PLACEHOLDER FIGURES.** The structure below is the table's (three levels; by field size 1-11, 12-23, 24-32, 33-64
-and over 64 players, or by 3, 4, 5, 6 and 7+ rounds; the places 1st, 1/2 tie, 2nd, 2/3 tie, 3rd, 3/4 tie, 4th and
-5-8 tie; a small amount per match won, the player taking whichever is higher), but the numbers are NOT BackGames'
-published ones: they were not at hand when this was written. Check every figure against the table BackGames
-publishes and correct it here, or give a season the club's own figures (its ``table``'s ``figures``, the same shape,
-any part of it: what it leaves out is taken from here). Seasons that gave no figures read this table whenever their
-points are computed, so a correction here changes them too.
+The figures are BackGames' chart ("Universal Master Points System", its club program's user guide, appendix
+"Master Point Chart"): three levels (advanced/open, intermediate, novice); one row of places per column, the columns
+read by field size (1-11, 12-23, 24-32, 33-64, over 64 players) or by rounds (3, 4, 5, 6, 7+), the same figures
+either way; the places 1st, 1/2 tie, 2nd, 2/3 tie, 3rd, 3/4 tie, 4th and 5-8 tie; a player takes his place's
+figure or an amount per match won, whichever is higher, times the event's bonus (1x, 1.5x, 2x).
+
+Where the chart as found was cut short (the novice level from its 3rd place on, and the novice amount per match
+won), the figures follow the chart's own ratios at every other level, marked ``DERIVED`` below: 3rd is a third of
+1st, 3/4 tie a quarter, 4th 0.22 of 1st, 5-8 tie an eighth, and the amount per match won halves from one level to
+the next (0.08, 0.04, so 0.02). A club that counts otherwise gives its season its own figures (its ``table``'s
+``figures``, the same shape, any part of it: what it leaves out is taken from here).
 
 Plain data and two pure helpers (no database): :func:`tournaments.points.universal_points` does the arithmetic.
 """
@@ -31,58 +35,58 @@ BASES = ("players", "rounds", "higher")
 #: The bonus multipliers an event may have.
 MULTIPLIERS = (1.0, 1.5, 2.0)
 
+
+def _level(per_win: float, rows: dict[str, tuple[float, ...]]) -> dict[str, Any]:
+    """A level's table: the amount per match won, and the same column of places by players and by rounds."""
+    columns = [{place: rows[place][k] for place in PLACES} for k in range(5)]
+    return {
+        "per_win": per_win,
+        "players": dict(zip(PLAYER_BANDS, (dict(c) for c in columns), strict=True)),
+        "rounds": dict(zip(ROUND_BANDS, (dict(c) for c in columns), strict=True)),
+    }
+
+
+#: Each place's figures, column by column (1-11 players or 3 rounds, ..., over 64 players or 7+ rounds).
 DEFAULT_TABLE: dict[str, dict[str, Any]] = {
-    "open": {
-        "per_win": 0.25,
-        "players": {
-            "1-11": {"1": 4.0, "1/2": 3.5, "2": 3.0, "2/3": 2.5, "3": 2.0, "3/4": 1.75, "4": 1.5, "5-8": 0.75},
-            "12-23": {"1": 6.0, "1/2": 5.25, "2": 4.5, "2/3": 3.75, "3": 3.0, "3/4": 2.62, "4": 2.25, "5-8": 1.12},
-            "24-32": {"1": 8.0, "1/2": 7.0, "2": 6.0, "2/3": 5.0, "3": 4.0, "3/4": 3.5, "4": 3.0, "5-8": 1.5},
-            "33-64": {"1": 12.0, "1/2": 10.5, "2": 9.0, "2/3": 7.5, "3": 6.0, "3/4": 5.25, "4": 4.5, "5-8": 2.25},
-            "65+": {"1": 16.0, "1/2": 14.0, "2": 12.0, "2/3": 10.0, "3": 8.0, "3/4": 7.0, "4": 6.0, "5-8": 3.0},
+    "open": _level(
+        0.08,
+        {
+            "1": (1.75, 2.00, 2.50, 3.00, 4.00),
+            "1/2": (1.31, 1.50, 1.88, 2.25, 3.00),
+            "2": (0.88, 1.00, 1.25, 1.50, 2.00),
+            "2/3": (0.73, 0.83, 1.04, 1.25, 1.67),
+            "3": (0.58, 0.67, 0.83, 1.00, 1.33),
+            "3/4": (0.44, 0.50, 0.63, 0.75, 1.00),
+            "4": (0.38, 0.44, 0.55, 0.66, 0.88),
+            "5-8": (0.22, 0.25, 0.31, 0.38, 0.50),
         },
-        "rounds": {
-            "3": {"1": 4.0, "1/2": 3.5, "2": 3.0, "2/3": 2.5, "3": 2.0, "3/4": 1.75, "4": 1.5, "5-8": 0.75},
-            "4": {"1": 6.0, "1/2": 5.25, "2": 4.5, "2/3": 3.75, "3": 3.0, "3/4": 2.62, "4": 2.25, "5-8": 1.12},
-            "5": {"1": 8.0, "1/2": 7.0, "2": 6.0, "2/3": 5.0, "3": 4.0, "3/4": 3.5, "4": 3.0, "5-8": 1.5},
-            "6": {"1": 12.0, "1/2": 10.5, "2": 9.0, "2/3": 7.5, "3": 6.0, "3/4": 5.25, "4": 4.5, "5-8": 2.25},
-            "7+": {"1": 16.0, "1/2": 14.0, "2": 12.0, "2/3": 10.0, "3": 8.0, "3/4": 7.0, "4": 6.0, "5-8": 3.0},
+    ),
+    "intermediate": _level(
+        0.04,
+        {
+            "1": (1.25, 1.50, 2.00, 2.50, 3.00),
+            "1/2": (0.94, 1.13, 1.50, 1.88, 2.25),
+            "2": (0.63, 0.75, 1.00, 1.25, 1.50),
+            "2/3": (0.52, 0.62, 0.83, 1.04, 1.25),
+            "3": (0.42, 0.50, 0.67, 0.83, 1.00),
+            "3/4": (0.31, 0.38, 0.50, 0.63, 0.75),
+            "4": (0.27, 0.33, 0.44, 0.55, 0.66),
+            "5-8": (0.16, 0.19, 0.25, 0.31, 0.38),
         },
-    },
-    "intermediate": {
-        "per_win": 0.17,
-        "players": {
-            "1-11": {"1": 2.8, "1/2": 2.45, "2": 2.1, "2/3": 1.75, "3": 1.4, "3/4": 1.22, "4": 1.05, "5-8": 0.52},
-            "12-23": {"1": 4.2, "1/2": 3.67, "2": 3.15, "2/3": 2.62, "3": 2.1, "3/4": 1.84, "4": 1.57, "5-8": 0.79},
-            "24-32": {"1": 5.6, "1/2": 4.9, "2": 4.2, "2/3": 3.5, "3": 2.8, "3/4": 2.45, "4": 2.1, "5-8": 1.05},
-            "33-64": {"1": 8.4, "1/2": 7.35, "2": 6.3, "2/3": 5.25, "3": 4.2, "3/4": 3.67, "4": 3.15, "5-8": 1.57},
-            "65+": {"1": 11.2, "1/2": 9.8, "2": 8.4, "2/3": 7.0, "3": 5.6, "3/4": 4.9, "4": 4.2, "5-8": 2.1},
+    ),
+    "novice": _level(
+        0.02,  # DERIVED
+        {
+            "1": (0.50, 0.75, 1.00, 1.25, 1.50),
+            "1/2": (0.38, 0.56, 0.75, 0.94, 1.13),
+            "2": (0.25, 0.38, 0.50, 0.63, 0.75),
+            "2/3": (0.21, 0.31, 0.42, 0.52, 0.62),
+            "3": (0.17, 0.25, 0.33, 0.42, 0.50),  # DERIVED: the last two
+            "3/4": (0.13, 0.19, 0.25, 0.31, 0.38),  # DERIVED
+            "4": (0.11, 0.17, 0.22, 0.28, 0.33),  # DERIVED
+            "5-8": (0.06, 0.09, 0.13, 0.16, 0.19),  # DERIVED
         },
-        "rounds": {
-            "3": {"1": 2.8, "1/2": 2.45, "2": 2.1, "2/3": 1.75, "3": 1.4, "3/4": 1.22, "4": 1.05, "5-8": 0.52},
-            "4": {"1": 4.2, "1/2": 3.67, "2": 3.15, "2/3": 2.62, "3": 2.1, "3/4": 1.84, "4": 1.57, "5-8": 0.79},
-            "5": {"1": 5.6, "1/2": 4.9, "2": 4.2, "2/3": 3.5, "3": 2.8, "3/4": 2.45, "4": 2.1, "5-8": 1.05},
-            "6": {"1": 8.4, "1/2": 7.35, "2": 6.3, "2/3": 5.25, "3": 4.2, "3/4": 3.67, "4": 3.15, "5-8": 1.57},
-            "7+": {"1": 11.2, "1/2": 9.8, "2": 8.4, "2/3": 7.0, "3": 5.6, "3/4": 4.9, "4": 4.2, "5-8": 2.1},
-        },
-    },
-    "novice": {
-        "per_win": 0.12,
-        "players": {
-            "1-11": {"1": 2.0, "1/2": 1.75, "2": 1.5, "2/3": 1.25, "3": 1.0, "3/4": 0.88, "4": 0.75, "5-8": 0.38},
-            "12-23": {"1": 3.0, "1/2": 2.62, "2": 2.25, "2/3": 1.88, "3": 1.5, "3/4": 1.31, "4": 1.12, "5-8": 0.56},
-            "24-32": {"1": 4.0, "1/2": 3.5, "2": 3.0, "2/3": 2.5, "3": 2.0, "3/4": 1.75, "4": 1.5, "5-8": 0.75},
-            "33-64": {"1": 6.0, "1/2": 5.25, "2": 4.5, "2/3": 3.75, "3": 3.0, "3/4": 2.62, "4": 2.25, "5-8": 1.12},
-            "65+": {"1": 8.0, "1/2": 7.0, "2": 6.0, "2/3": 5.0, "3": 4.0, "3/4": 3.5, "4": 3.0, "5-8": 1.5},
-        },
-        "rounds": {
-            "3": {"1": 2.0, "1/2": 1.75, "2": 1.5, "2/3": 1.25, "3": 1.0, "3/4": 0.88, "4": 0.75, "5-8": 0.38},
-            "4": {"1": 3.0, "1/2": 2.62, "2": 2.25, "2/3": 1.88, "3": 1.5, "3/4": 1.31, "4": 1.12, "5-8": 0.56},
-            "5": {"1": 4.0, "1/2": 3.5, "2": 3.0, "2/3": 2.5, "3": 2.0, "3/4": 1.75, "4": 1.5, "5-8": 0.75},
-            "6": {"1": 6.0, "1/2": 5.25, "2": 4.5, "2/3": 3.75, "3": 3.0, "3/4": 2.62, "4": 2.25, "5-8": 1.12},
-            "7+": {"1": 8.0, "1/2": 7.0, "2": 6.0, "2/3": 5.0, "3": 4.0, "3/4": 3.5, "4": 3.0, "5-8": 1.5},
-        },
-    },
+    ),
 }
 
 

@@ -101,3 +101,33 @@ def test_the_default_table_has_the_tables_shape_and_a_club_changes_part_of_it() 
         universal_club_table.with_changes({"open": {"players": {"100+": {}}}})
     with pytest.raises(ValueError, match="give a number from 0 to 10000"):
         universal_club_table.with_changes({"open": {"per_win": "a lot"}})
+
+
+@pytest.mark.parametrize(
+    ("level", "column", "place", "figure"),
+    [  # cells of BackGames' published chart, read off it one by one
+        ("open", 0, "1", 1.75),
+        ("open", 2, "1/2", 1.88),
+        ("open", 4, "2/3", 1.67),
+        ("open", 3, "4", 0.66),
+        ("open", 1, "5-8", 0.25),
+        ("intermediate", 0, "3", 0.42),
+        ("intermediate", 4, "3/4", 0.75),
+        ("intermediate", 0, "4", 0.27),
+        ("intermediate", 3, "5-8", 0.31),
+        ("novice", 1, "1/2", 0.56),
+        ("novice", 3, "2", 0.63),
+        ("novice", 4, "2/3", 0.62),
+        ("novice", 2, "3", 0.33),
+    ],
+)
+def test_the_default_table_is_backgames_published_chart(level: str, column: int, place: str, figure: float) -> None:
+    table = universal_club_table.DEFAULT_TABLE[level]
+    by_players = table["players"][universal_club_table.PLAYER_BANDS[column]]
+    by_rounds = table["rounds"][universal_club_table.ROUND_BANDS[column]]
+    assert by_players[place] == by_rounds[place] == figure  # one chart, read by players or by rounds
+
+
+def test_the_amount_per_match_won_is_the_charts() -> None:
+    table = universal_club_table.DEFAULT_TABLE
+    assert (table["open"]["per_win"], table["intermediate"]["per_win"]) == (0.08, 0.04)

@@ -48,7 +48,7 @@ def test_a_season_by_the_universal_club_table_by_level_and_bonus(
     Division.objects.filter(pk=second.pk).update(level="novice")
     call_command("season_points", stdout=io.StringIO())  # a level set in the database: the points computed again
     open_, novice = DEFAULT_TABLE["open"]["players"]["1-11"], DEFAULT_TABLE["novice"]["players"]["1-11"]
-    # Four players, 2 rounds: the 1-11 row (no rounds row under 3). Each place's figure beats 0.25 a match won.
+    # Four players, 2 rounds: the 1-11 row (no rounds row under 3). Each place's figure beats what its wins earn.
     expected = {
         "P01": open_["1"] + 2 * novice["3/4"],
         "P02": open_["2"] + 2 * novice["2"],
@@ -71,12 +71,12 @@ def test_the_universal_table_read_by_rounds_and_the_matches_won_when_they_are_mo
         services.start_division(division, actor=as_director)
         play_out(division, as_director)
     # A 3-round Swiss of four, the better seed winning: the rounds row "3". P01's 20 for 1st beats 3 wins x 5;
-    # P02's 2 wins x 5 beat the 3.0 of 2nd; P03's 1 win x 5 the 2.0 of 3rd; P04's nothing, the 1.5 of 4th.
+    # P02's 2 wins x 5 beat the 0.88 of 2nd; P03's 1 win x 5 the 0.58 of 3rd; P04's nothing, the 0.38 of 4th.
     assert [(r.name, r.match_wins, r.points) for r in season_table(season).rows] == [
         ("P01", 3, 20.0),
         ("P02", 2, 10.0),
         ("P03", 1, 5.0),
-        ("P04", 0, 1.5),
+        ("P04", 0, 0.38),
     ]
 
 
