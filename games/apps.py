@@ -8,9 +8,13 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        """Plug the analysis into the match signals (games/hooks.py)."""
+        """Plug the analysis into the match signals (games/hooks.py), and its task into the analysis service."""
         from games.analysis.receivers import on_game_finished, on_match_changed
+        from games.analysis.service import plug_analysis_task
         from games.hooks import game_finished, match_finished, match_result_changed
+        from games.tasks import analyse_match
+
+        plug_analysis_task(analyse_match)
 
         match_finished.connect(on_match_changed, dispatch_uid="games.analysis.finished")
         match_result_changed.connect(on_match_changed, dispatch_uid="games.analysis.result_changed")

@@ -15,7 +15,7 @@ import datetime as dt
 import logging
 import time
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Protocol
 
 from django.conf import settings
 from django.db import transaction
@@ -41,6 +41,27 @@ log = logging.getLogger(__name__)
 SIDES = ("X", "O")
 #: gnubg's cube actions that are decisions, by record action.
 CUBE_ACTIONS = {"double": Decision.Kind.DOUBLE, "take": Decision.Kind.TAKE, "drop": Decision.Kind.DROP}
+
+
+class AnalysisTask(Protocol):
+    """The Celery task that analyses a match (``games.tasks.analyse_match``): only its ``delay`` is used."""
+
+    def delay(self, match_id: int, plies: int) -> Any: ...
+
+
+_plugged: list[AnalysisTask] = []
+
+
+def plug_analysis_task(task: AnalysisTask) -> None:
+    """Name the task that runs an analysis (``GamesConfig.ready`` plugs ``games.tasks.analyse_match`` in): the
+    tasks call this module, so this module does not import them."""
+    _plugged[:] = [task]
+
+
+def _analysis_task() -> AnalysisTask:
+    if not _plugged:
+        raise RuntimeError("no analysis task is plugged in: GamesConfig.ready plugs games.tasks.analyse_match in")
+    return _plugged[0]
 
 
 class AnalysisRefusedError(Exception):
@@ -103,8 +124,7 @@ def request_analysis(match_id: int, *, plies: int | None = None) -> MatchAnalysi
 
     :raises AnalysisRefusedError: the match cannot be analysed, or not yet (nothing is written).
     """
-    from games.tasks import analyse_match as analyse_match_task
-
+    analyse_match_task = _analysis_task()
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         check_analysable(match)
@@ -155,8 +175,7 @@ def requeue_pending() -> list[int]:
     since a job a worker had taken when the venue was stopped (Ctrl-C, a closed laptop, a crash) is lost with it.
     A job that was not lost runs twice at most, and the second finds the analysis done (:func:`analyse_match`
     returns it as it is). Returns the matches' ids."""
-    from games.tasks import analyse_match as analyse_match_task
-
+    analyse_match_task = _analysis_task()
     requeued = []
     for match_id, plies in pending_requests():
         analyse_match_task.delay(match_id, plies)

@@ -46,8 +46,6 @@ def _followup_task() -> FollowupTask:
 
 _batch = threading.local()
 
-_batch = threading.local()
-
 
 @contextmanager
 def followups_deferred() -> Iterator[set[int]]:
