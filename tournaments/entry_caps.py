@@ -2,9 +2,10 @@
 
 A division may be open only to players rated under N (``rating_under``) or N and more (``rating_from``) on its
 event's rating list, and only to players with fewer than N points (``points_under``) in a season of its club
-(``points_season``). A player not yet on the list counts at the list's starting rating; a player with no points in
-the season has 0. The services refuse to enter or check in a player outside the cap with the reason these functions
-give, unless the director overrides it with his own reason (kept on the entry).
+(``points_season``). A player not yet on the list counts at the list's starting rating; a rating typed at his
+registration (which seeds him) counts when it is higher, so the cap and the seeding never disagree in his favour; a
+player with no points in the season has 0. The services refuse to enter or check in a player outside the cap with
+the reason these functions give, unless the director overrides it with a reason (kept on the entry).
 
 The season's points are read by the season table (tournaments/selectors/seasons.py), which this layer may not
 import: :func:`plug_season_points` hands it over when the app is ready.
@@ -32,10 +33,12 @@ def is_capped(division: Division) -> bool:
 
 @dataclass(frozen=True)
 class Candidate:
-    """Someone to enter: a player on record (``player_id``), or a new one (None) by his name."""
+    """Someone to enter: a player on record (``player_id``), or a new one (None) by his name, with the rating the
+    director typed for him, if any."""
 
     name: str
     player_id: int | None
+    typed: float | None = None
 
 
 def refusals(division: Division, candidates: Iterable[Candidate]) -> list[str | None]:
@@ -58,19 +61,27 @@ def refusals(division: Division, candidates: Iterable[Candidate]) -> list[str | 
     reasons = []
     for c in people:
         rating = ratings.get(c.player_id, start) if c.player_id is not None else start
+        rated = c.player_id is not None and c.player_id in ratings
+        typed = c.typed is not None and c.typed > rating
+        rating = max(rating, c.typed) if c.typed is not None else rating
         earned = points.get(c.player_id, 0.0) if c.player_id is not None else 0.0
-        reasons.append(_refusal(division, c.name, rating, c.player_id is not None and c.player_id in ratings, earned))
+        reasons.append(_refusal(division, c.name, rating, rated, earned, typed=typed))
     return reasons
 
 
-def refusal_of(division: Division, name: str, player: Player | None) -> str | None:
+def refusal_of(division: Division, name: str, player: Player | None, typed: float | None = None) -> str | None:
     """Why the division's caps refuse one player (None: within them)."""
-    return refusals(division, [Candidate(name, None if player is None else player.pk)])[0]
+    return refusals(division, [Candidate(name, None if player is None else player.pk, typed)])[0]
 
 
-def _refusal(division: Division, name: str, rating: float, rated: bool, points: float) -> str | None:
+def _refusal(
+    division: Division, name: str, rating: float, rated: bool, points: float, *, typed: bool = False
+) -> str | None:
     listed = division.event.rating_list
-    unrated = "" if rated else f" (new on {listed}'s list, he counts at its start)" if listed else " (unrated)"
+    if typed:
+        unrated = " (as entered for this division, which seeds by it)"
+    else:
+        unrated = "" if rated else f" (new on {listed}'s list, counted at its start)" if listed else " (unrated)"
     if division.rating_under is not None and rating >= division.rating_under:
         cap = division.rating_under
         word = "above" if round(rating) > cap else "at"

@@ -462,7 +462,8 @@ def register_player(
         if player is None and roster is not None:
             entered = set(division.entries.values_list("player_id", flat=True))
             player = roster_player(roster, name=name, new_player=new_player, entered=entered)
-        override = _within_cap(division, player.display_name if player else spaced(name), player, cap_override)
+        shown = player.display_name if player else spaced(name)
+        override = _within_cap(division, shown, player, cap_override, typed=rating)
         if player is None:
             _check_name_free(division, name, club)
             player = create_player(display_name=name, club=club, country=country)
@@ -492,10 +493,12 @@ def register_player(
 MAX_OVERRIDE = 500
 
 
-def _within_cap(division: Division, name: str, player: Player | None, cap_override: str) -> str:
+def _within_cap(
+    division: Division, name: str, player: Player | None, cap_override: str, *, typed: float | None = None
+) -> str:
     """The override kept on the entry ("" when the player is within the division's caps); a refusal with the
     reason when he is outside them and the director gave no reason to enter him anyway."""
-    refused = refusal_of(division, name, player)
+    refused = refusal_of(division, name, player, typed)
     if refused is None:
         return ""
     return _overridden(refused, cap_override)
@@ -721,7 +724,8 @@ def _check_caps_of_list(division: Division, parsed: list[dict[str, Any]], first:
         if player is None and club is not None and not fields.get("new_player"):
             # the choices were checked: exact or new
             player = roster_player(club, name=fields["name"], entered=entered)
-        candidates.append(Candidate(player.display_name if player else spaced(fields["name"]), player and player.pk))
+        shown = player.display_name if player else spaced(fields["name"])
+        candidates.append(Candidate(shown, player and player.pk, fields.get("rating")))
     outside = [
         f"line {line}: {reason}"
         for line, (fields, reason) in enumerate(zip(parsed, refusals(division, candidates), strict=True), start=first)
@@ -814,7 +818,8 @@ def check_in(entry: Entry, *, actor: Actor, present: bool = True, cap_override: 
     fields = ["status", "checked_in_at"]
     if present:
         if not entry.cap_override:
-            entry.cap_override = _within_cap(entry.division, entry.player.display_name, entry.player, cap_override)
+            name = entry.player.display_name
+            entry.cap_override = _within_cap(entry.division, name, entry.player, cap_override, typed=entry.rating)
             fields.append("cap_override")
         entry.status, entry.checked_in_at = Entry.Status.CHECKED_IN, timezone.now()
     else:
@@ -840,7 +845,7 @@ def _check_caps_of_entries(division: Division, entries: Any) -> None:
     if not is_capped(division):
         return
     found = list(entries.select_related("player"))
-    reasons = refusals(division, [Candidate(e.player.display_name, e.player_id) for e in found])
+    reasons = refusals(division, [Candidate(e.player.display_name, e.player_id, e.rating) for e in found])
     outside = [reason for reason in reasons if reason is not None]
     if outside:
         raise ApplicationError(

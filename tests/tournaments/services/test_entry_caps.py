@@ -76,13 +76,33 @@ def test_one_by_one_a_player_rated_above_the_cap_is_refused_and_the_director_may
     assert 'name="register-cap_override"' in page
 
 
+def test_a_rating_typed_at_registration_counts_for_the_cap_when_it_is_higher(
+    as_director: Actor, club: Club, event: Event
+) -> None:
+    """The typed rating seeds the player: a newcomer typed at 1,700 is not let into a division under 1,600 by the
+    list's 1,500 (a tester's night: he was seeded first and won it), on every way in."""
+    capped = division(event, as_director, rating_under=1600)
+    refused(
+        lambda: services.register_player(capped, actor=as_director, name="Magnus Lie", rating=1700),
+        "Magnus Lie's rating 1,700 (as entered for this division, which seeds by it) is above this division's cap",
+    )
+    refused(
+        lambda: services.import_entries_csv(capped, actor=as_director, text="Magnus Lie,,,1700"),
+        "line 1: Magnus Lie's rating 1,700",
+    )
+    rated(club, as_director, "Ola Dahl", 1640)  # typed lower than his list rating: the list's counts
+    refused(lambda: services.register_player(capped, actor=as_director, name="Ola Dahl", rating=1500), "1,640")
+    entry = services.register_player(capped, actor=as_director, name="Magnus Lie", rating=1550)
+    assert entry.cap_override == "" and entry.rating == 1550
+
+
 def test_a_new_player_counts_at_the_lists_start_and_a_floor_refuses_him(
     as_director: Actor, club: Club, event: Event
 ) -> None:
     floored = division(event, as_director, rating_from=1600)
     refused(
         lambda: services.register_player(floored, actor=as_director, name="Kari Nordmann"),
-        "Kari Nordmann's rating 1,500 (new on Oslo BK's list, he counts at its start) is below this division's "
+        "Kari Nordmann's rating 1,500 (new on Oslo BK's list, counted at its start) is below this division's "
         "floor of 1,600: it is open to players rated 1,600 or more",
     )
     rated(club, as_director, "Pia Ruud", 1642)
