@@ -276,9 +276,9 @@ def head_to_head(player: Player, user: Any) -> list[HeadToHead]:
 
 
 def nemesis(records: Sequence[HeadToHead]) -> HeadToHead | None:
-    """The opponent a player lost most matches to (ties: fewer wins against him, then the name); None if he lost
-    to nobody."""
-    beaten_by = [r for r in records if r.lost]
+    """The opponent a player lost most matches to (ties: fewer wins against him, then the name), among those with
+    a losing record against them; None if there is none (an even record names nobody a nemesis)."""
+    beaten_by = [r for r in records if r.lost > r.won]
     if not beaten_by:
         return None
     return min(beaten_by, key=lambda r: (-r.lost, r.won, r.opponent.display_name, r.opponent.pk))

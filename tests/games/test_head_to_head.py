@@ -32,3 +32,4 @@ def test_the_nemesis_is_who_beat_him_most_then_fewer_wins_then_the_name() -> Non
     tied = [HeadToHead(bob, 1, 2), HeadToHead(ann, 1, 2)]
     assert nemesis(tied) == HeadToHead(ann, 1, 2), "then by name"
     assert nemesis([HeadToHead(ann, 3, 0)]) is None, "nobody beat him"
+    assert nemesis([HeadToHead(ann, 1, 1), HeadToHead(bob, 2, 2)]) is None, "an even record names no nemesis"

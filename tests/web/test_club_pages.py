@@ -240,7 +240,7 @@ def test_same_person_on_the_club_page_shows_what_moves_merges_and_undoes(dora: A
     assert asked.status_code == 200
     text = asked.content.decode()
     assert "Check before merging:" in text
-    assert f"P. Ruud #{ruud.pk} becomes Pia Ruud #{pia.pk}: 1 entries (Night 2, Open)" in text
+    assert f"P. Ruud #{ruud.pk} becomes Pia Ruud #{pia.pk}: 1 entry (Night 2, Open)" in text
     assert 'name="merge-confirm" value="True"' in text and "Merge them" in text
     assert Entry.objects.get(division=second).player == ruud, "nothing moved before the confirmation"
     done = client.post(url, {**form, "merge-confirm": "True"})
@@ -354,7 +354,7 @@ def test_the_player_page_shows_his_events_seasons_rating_head_to_head_and_nemesi
     chart = text.split('class="rating-chart"')[1].split("</figure>")[0]
     assert "<svg" in chart and chart.count("<circle") == 5, "the start and after each of his 4 matches"
     h2h = text.split('id="h2h-heading"')[1].split("</section>")[0]
-    assert f'Nemesis: <a href="/players/{p01.pk}/">P01</a>, who beat him 2 times (he won 0).' in h2h
+    assert f'Nemesis: <a href="/players/{p01.pk}/">P01</a>, 2 matches lost to them (0 won).' in h2h
     rows = [row.split("</tr>")[0] for row in h2h.split("<tr>")[2:]]
     assert [(">P01<" in r, ">P03<" in r) for r in rows] == [(True, False), (False, True)]
     assert ">0</td>" in rows[0] and ">2</td>" in rows[0] and ">2</td>" in rows[1]

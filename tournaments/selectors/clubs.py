@@ -151,9 +151,15 @@ class MergePreview:
     def words(self) -> str:
         events = ", ".join(self.events) or "no event"
         return (
-            f"{self.fold.label} becomes {self.keep.label}: {self.entries} entries ({events}), {self.matches} matches "
-            f"and {self.analyses} analysed matches move to #{self.keep.pk}; the ratings are counted again."
+            f"{self.fold.label} becomes {self.keep.label}: {_count(self.entries, 'entry', 'entries')} ({events}), "
+            f"{_count(self.matches, 'match', 'matches')} and "
+            f"{_count(self.analyses, 'analysed match', 'analysed matches')} move to #{self.keep.pk}; the ratings are "
+            "counted again."
         )
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def merge_preview(keep: Player, fold: Player) -> MergePreview:

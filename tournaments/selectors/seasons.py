@@ -211,9 +211,10 @@ def season_rules(season: Season, events: list[Event]) -> list[str]:
         places = ", ".join(f"{n} {_figure(p)}" for n, p in enumerate(table.places, start=1)) or "none"
         times = " times its length" if table.times_length else ""
         rules = [
-            f"The club's own table. Each match won over the board: {_figure(table.per_win)} points{times}.",
+            f"The club's own table. Each match won over the board: {_figure(table.per_win)} "
+            f"point{'' if table.per_win == 1 else 's'}{times}.",
             f"Points by place (place first): {places}; players sharing places split their points.",
-            f"For playing a night: {_figure(table.showing_up)} points.",
+            f"For playing a night: {_figure(table.showing_up)} point{'' if table.showing_up == 1 else 's'}.",
         ]
     if multipliers:
         rules.append(f"Events counted more: {', '.join(multipliers)}.")
