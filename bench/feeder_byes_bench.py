@@ -51,8 +51,10 @@ from tournaments.pairing.brackets import (
     Place,
     Plan,
     Seed,
+    Status,
     Winner,
     plan_bracket,
+    resolve,
 )
 from tournaments.pairing.elimination import bracket_size
 from tournaments.pairing.feeder import FeederState, SlotStatus, feeder_slots, fewest_byes, resolve_feeder
@@ -228,6 +230,48 @@ def drawn_late(plan: Plan, fate: Fate) -> dict[str, Tally]:
     return tallies
 
 
+def through_resolve(plan: Plan, fate: Fate) -> dict[str, tuple[int, int, int]]:
+    """The division as the service plays it: the plan with ``drawn`` (``plan_bracket(..., drawn=True)``) resolved
+    by ``brackets.resolve`` after each round of results, a withdrawn player passed with the first round of each
+    feeder bracket not drawn when he withdrew. For each feeder bracket of two players or more: (players, byes, the
+    fewest byes its arrivals allow)."""
+    places = {label: plan.entrants + i for i, label in enumerate(plan.places, 1)}
+    seeds = {n: n for n in range(1, plan.entrants + 1)}
+    results: dict[str, int | None] = {}
+    walkovers: set[str] = set()
+    withdrawn: dict[str, dict[int, int]] = {bracket: {} for bracket in plan.drawn}
+    while True:
+        states = resolve(
+            plan, seeds=seeds, results=results, places=places, places_closed=True,
+            walkovers=walkovers, withdrawn=withdrawn,
+        )  # fmt: skip
+        ready = [state for state in states.values() if state.status is Status.READY]
+        if not ready:
+            break
+        for state in ready:
+            assert state.a is not None and state.b is not None
+            bracket = state.key.rsplit("-", 2)[0]
+            before = set(fate.gone)
+            results[state.key], _, walkover = fate.play(state.a, state.b, bracket)
+            if walkover and bracket != MAIN:
+                walkovers.add(state.key)
+            for late in plan.drawn:
+                undrawn = [
+                    node.round
+                    for node in plan.nodes
+                    if node.bracket == late and states[node.key].status is Status.WAITING
+                ]
+                first = min(undrawn, default=max(n.round for n in plan.nodes if n.bracket == late) + 1)
+                withdrawn[late].update(dict.fromkeys(fate.gone - before, first))
+    found: dict[str, tuple[int, int, int]] = {}
+    for bracket, feeder in states.feeders.items():
+        players = {p for slot in feeder.slots.values() for p in (slot.a, slot.b) if p is not None}
+        players |= set(feeder.byes.values())
+        if len(players) > 1:
+            found[bracket] = (len(players), len(feeder.byes), 0)
+    return found
+
+
 def _feeder(
     bracket: str, arrivals: dict[int, list[int]], fate: Fate, met: set[frozenset[int]], tally: Tally, drop: int
 ) -> dict[int, list[int]]:
@@ -297,7 +341,11 @@ def main() -> None:
     low, _, high = args.sizes.partition("-")
     sizes = range(int(low), int(high or low) + 1)
     ways = " | ".join(f"({x}) planned | ({x}) drawn late" for x in ("A", "A+", "B", "K"))
-    print(f"| scenario | format | rehearsals | {ways} | byes |\n" + "| --- " * 12 + "|")
+    print(
+        f"| scenario | format | rehearsals | {ways} | byes (planned / drawn late / drawn plan) |\n"
+        + "| --- " * 12
+        + "|"
+    )
     fit = Counter[str]()
     for scenario, (withdraw, forfeit) in SCENARIOS.items():
         totals = Counter[str]()
@@ -308,8 +356,12 @@ def main() -> None:
                     plan = plan_bracket(n, fmt, **options)
                 except ValueError:
                     continue  # the option does not fit this field (drop_rounds 2 on a 2-round main bracket)
+                service = plan_bracket(n, fmt, drawn=True, **options)
                 for run in range(args.runs):
                     counts["rehearsals"] += 1
+                    fate = Fate(f"{args.seed}-{scenario}-{name}-{n}-{run}", withdraw, forfeit)
+                    resolved = through_resolve(service, fate)
+                    counts["byes resolve"] += sum(byes for _, byes, _ in resolved.values())
                     for way, play in (("planned", planned), ("drawn late", drawn_late)):
                         fate = Fate(f"{args.seed}-{scenario}-{name}-{n}-{run}", withdraw, forfeit)
                         tallies = play(plan, fate)
@@ -342,7 +394,7 @@ def _fits(plan: Plan, tallies: dict[str, Tally]) -> Counter[str]:
 
 def _row(scenario: str, name: str, c: Counter[str]) -> str:
     cells = (c[f"{x} {way}"] for x in ("A", "A+", "B", "K") for way in ("planned", "drawn late"))
-    byes = f"{c['byes planned']} / {c['byes drawn late']}"
+    byes = f"{c['byes planned']} / {c['byes drawn late']} / {c['byes resolve']}"
     return f"| {scenario} | {name} | {c['rehearsals']} | " + " | ".join(str(x) for x in cells) + f" | {byes} |"
 
 
