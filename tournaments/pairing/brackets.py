@@ -893,6 +893,7 @@ class Resolution(dict[str, NodeState[PlayerT]]):
         self.feeders: dict[str, FeederState[PlayerT]] = {}
         self.arrived: dict[str, set[PlayerT]] = {}  # the players known to have entered it (withdrawn ones not)
         self.unknown: dict[str, int] = {}  # the most players who may still enter it
+        self.arrivals: dict[str, list[list[PlayerT] | None]] = {}  # who dropped in before each round (None: not known)
 
 
 def _known(sides: Sequence[PlayerT | _Unknown | None]) -> list[PlayerT] | None:
@@ -955,10 +956,9 @@ def _resolve_drawn(
         drop=drop,
     )
     states.feeders[bracket] = feeder
+    states.arrivals[bracket] = arrivals
     capacity = dict(plan.capacity)[bracket]
-    states.arrived[bracket] = {
-        p for r, wave in enumerate(arrivals, 1) for p in wave or () if absent.get(p, r + 1) > r
-    }
+    states.arrived[bracket] = {p for r, wave in enumerate(arrivals, 1) for p in wave or () if absent.get(p, r + 1) > r}
     states.unknown[bracket] = sum(n for n, wave in zip(capacity, arrivals, strict=False) if wave is None)
     states.unknown[bracket] += sum(capacity[len(arrivals) :])
     for node in nodes:
