@@ -17,6 +17,11 @@ no-show with chance 1 in 10, the player staying in). A match between two withdra
   same "first losses" rule as the plan; last-chance round r: the losers of consolation round r who do, and the entry
   places in round 1). A withdrawn player is not drawn. A lone player with more to come waits a round.
 
+- **drawn plan** (the divisions' code): ``plan_bracket(..., drawn=True)`` played through ``brackets.resolve`` after
+  each round of results, as ``resolve_division`` does (a withdrawn player passed with the first round of each
+  feeder bracket not drawn yet when he left). It ranks by seed where *drawn late* ranks by arrival, so its draws,
+  and then its coin tosses, differ: its columns are its byes and (B).
+
 A feeder bracket of ``m`` players (``m`` >= 2: the ones who entered it still playing) is counted in a column when
 
 - (A) a player had two byes or more (planned, or slots nobody filled) since his last match before one he plays;
@@ -268,7 +273,12 @@ def through_resolve(plan: Plan, fate: Fate) -> dict[str, tuple[int, int, int]]:
         players = {p for slot in feeder.slots.values() for p in (slot.a, slot.b) if p is not None}
         players |= set(feeder.byes.values())
         if len(players) > 1:
-            found[bracket] = (len(players), len(feeder.byes), 0)
+            gone = withdrawn[bracket]
+            came = [
+                sum(1 for p in wave or () if gone.get(p, r + 1) > r)
+                for r, wave in enumerate(states.arrivals[bracket], 1)
+            ]
+            found[bracket] = (len(players), len(feeder.byes), fewest_byes(came))
     return found
 
 
@@ -342,8 +352,8 @@ def main() -> None:
     sizes = range(int(low), int(high or low) + 1)
     ways = " | ".join(f"({x}) planned | ({x}) drawn late" for x in ("A", "A+", "B", "K"))
     print(
-        f"| scenario | format | rehearsals | {ways} | byes (planned / drawn late / drawn plan) |\n"
-        + "| --- " * 12
+        f"| scenario | format | rehearsals | {ways} | byes (planned / drawn late / drawn plan) | (B) drawn plan |\n"
+        + "| --- " * 13
         + "|"
     )
     fit = Counter[str]()
@@ -362,6 +372,7 @@ def main() -> None:
                     fate = Fate(f"{args.seed}-{scenario}-{name}-{n}-{run}", withdraw, forfeit)
                     resolved = through_resolve(service, fate)
                     counts["byes resolve"] += sum(byes for _, byes, _ in resolved.values())
+                    counts["B resolve"] += any(byes > fewest for _, byes, fewest in resolved.values())
                     for way, play in (("planned", planned), ("drawn late", drawn_late)):
                         fate = Fate(f"{args.seed}-{scenario}-{name}-{n}-{run}", withdraw, forfeit)
                         tallies = play(plan, fate)
@@ -394,7 +405,7 @@ def _fits(plan: Plan, tallies: dict[str, Tally]) -> Counter[str]:
 
 def _row(scenario: str, name: str, c: Counter[str]) -> str:
     cells = (c[f"{x} {way}"] for x in ("A", "A+", "B", "K") for way in ("planned", "drawn late"))
-    byes = f"{c['byes planned']} / {c['byes drawn late']} / {c['byes resolve']}"
+    byes = f"{c['byes planned']} / {c['byes drawn late']} / {c['byes resolve']} | {c['B resolve']}"
     return f"| {scenario} | {name} | {c['rehearsals']} | " + " | ".join(str(x) for x in cells) + f" | {byes} |"
 
 
