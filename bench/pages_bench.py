@@ -34,8 +34,8 @@ big one's median over the small one's.
 - round page: ``rounds/swiss/1/``, round 1's table (256 boards, all played); round poll 200 and 304: its
   ``live/``;
 - match page: ``/matches/<id>/`` (the live part and the move list); ``?at=`` the board after the last entry;
-- match poll 200: the live part's URL as the page polls it, from the page read two actions ago (the answer
-  carries those two entries); match poll 304: with the current ETag;
+- match poll 200: the live part's URL as the page polls it, after two more actions (the answer carries the
+  game's whole move list); match poll 304: with the current ETag;
 - board fragment: ``/matches/<id>/board/?at=`` the middle entry of the page's move list (what the arrow keys fetch).
 
 The script creates the database named in ``--database-url`` (default ``DATABASE_URL``, else

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+from pathlib import Path
 from typing import Any
 
 from celery import Celery, bootsteps
@@ -42,6 +43,43 @@ def _redis_channel(connection: Any) -> Any | None:
     """The broker channel when the broker is Redis (kombu's Redis channels have ``conn_or_acquire``), else None."""
     channel = connection.default_channel
     return channel if hasattr(channel, "conn_or_acquire") else None
+
+
+def heartbeat_folder() -> Path | None:
+    """Where the workers of a filesystem broker (``make venue``'s) write their heartbeats: beside its queue folder
+    (None for another broker)."""
+    if not str(app.conf.broker_url or "").startswith("filesystem://"):
+        return None
+    queue = (app.conf.broker_transport_options or {}).get("data_folder_in")
+    return Path(queue).parent / "heartbeats" if queue else None
+
+
+def write_heartbeat(folder: Path, hostname: str, now: float, forget_older_than: float | None = None) -> None:
+    """Record in ``folder`` that worker ``hostname`` was alive at ``now`` (a file a worker, replaced whole)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    name = hostname.replace(os.sep, "_")
+    partial = folder / f".{name}.partial"
+    partial.write_text(repr(now))
+    os.replace(partial, folder / name)
+    if forget_older_than is not None:
+        for beat, at in read_heartbeats(folder).items():
+            if now - at > forget_older_than:
+                (folder / beat).unlink(missing_ok=True)
+
+
+def read_heartbeats(folder: Path) -> dict[str, float]:
+    """The time each worker of ``folder`` was last alive ({} when none ever wrote one)."""
+    if not folder.is_dir():
+        return {}
+    beats = {}
+    for path in folder.iterdir():
+        if path.name.startswith("."):
+            continue
+        try:
+            beats[path.name] = float(path.read_text())
+        except (OSError, ValueError):  # removed meanwhile, or being replaced
+            continue
+    return beats
 
 
 class KeepTasksVisible(bootsteps.StartStopStep):
@@ -70,9 +108,12 @@ class KeepTasksVisible(bootsteps.StartStopStep):
     def refresh(self, c: Any, forget_older_than: float | None = None) -> None:
         try:
             channel = _redis_channel(c.connection)
-            if channel is None:
-                return
             now = time.time()
+            if channel is None:
+                folder = heartbeat_folder()
+                if folder is not None:
+                    write_heartbeat(folder, c.hostname, now, forget_older_than)
+                return
             held = {*worker_state.reserved_requests, *worker_state.active_requests}
             tags = {request.message.delivery_tag: now for request in held if request.message is not None}
             with channel.conn_or_acquire() as client:
@@ -92,9 +133,14 @@ app.steps["consumer"].add(KeepTasksVisible)
 
 
 def worker_heartbeats() -> dict[str, float]:
-    """Seconds since each worker last wrote its heartbeat (a Redis broker only; {} when none ever did).
+    """Seconds since each worker last wrote its heartbeat (a Redis broker, or the filesystem broker of ``make
+    venue``; {} when none ever did).
 
     :raises Exception: whatever the broker's client raises when it cannot be reached."""
+    folder = heartbeat_folder()
+    if folder is not None:
+        now = time.time()
+        return {name: now - at for name, at in read_heartbeats(folder).items()}
     with app.connection_for_read() as connection:
         connection.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=2)
         channel = _redis_channel(connection)

@@ -310,13 +310,19 @@ class Venue:
                 child.wait()
 
 
+#: What the venue enqueues at each start: work a stopped worker may have taken with it.
+CATCH_UP_TASKS = ("tournaments.tasks.reconcile", "games.tasks.requeue_pending_analyses")
+
+
 def catch_up(env: dict[str, str]) -> None:
-    """Enqueue ``reconcile`` now: the follow-up of every result not yet processed (a task lost at the last stop)
-    is done at once, not at beat's first minute."""
+    """Enqueue ``reconcile`` now (the follow-up of every result not yet processed, a task lost at the last stop, is
+    done at once, not at beat's first minute) and the analyses left pending (a job the analysis worker had taken
+    when the venue stopped is gone with it)."""
     os.environ.update(env)
     from config.celery import app
 
-    app.send_task("tournaments.tasks.reconcile")
+    for name in CATCH_UP_TASKS:
+        app.send_task(name)
 
 
 def serve(port: int) -> int:

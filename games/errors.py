@@ -30,6 +30,8 @@ class ErrorCode(enum.StrEnum):
     MATCH_NOT_READY = "match_not_ready"
     # A club's roster (tournaments/services/clubs.py): a name close to the roster's, for the director to choose.
     PLAYER_TO_CHOOSE = "player_to_choose"
+    # A division open by rating or points (tournaments/entry_caps.py): a player outside it, unless overridden.
+    OUTSIDE_CAP = "outside_cap"
     # The API's plumbing: a .mat log that does not replay, a request refused before a view, a lost database.
     INVALID_LOG = "invalid_log"
     BAD_REQUEST = "bad_request"
@@ -57,6 +59,7 @@ STATUS = {
     ErrorCode.TABLE_OCCUPIED: 409,
     ErrorCode.MATCH_NOT_READY: 409,
     ErrorCode.PLAYER_TO_CHOOSE: 409,
+    ErrorCode.OUTSIDE_CAP: 409,
     ErrorCode.NOT_AUTHENTICATED: 401,
     ErrorCode.FORBIDDEN: 403,
     ErrorCode.NOT_PUBLISHED: 403,

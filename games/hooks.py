@@ -21,6 +21,14 @@ Registries (appended to once, at start-up, through the ``register_*`` functions)
   refuse by raising ``ApplicationError``. tournaments/: refuses once the opponent has confirmed the result.
 - :data:`PANELS`: :class:`Panel` blocks shown on every player's entry page, in order. tournaments/: confirm or
   dispute a scoresheet result, and a link to the player's next match.
+- :data:`PLAYER_SECTIONS`: ``(request, player) -> HTML or None``, blocks shown on a player's page above his PR.
+  tournaments/: his events and places, his season points, his rating history as a chart.
+
+And one writer: :data:`RESULT_WRITERS`: ``match -> None``, run at the end of every write that changes a match's
+result (it ended, was forfeited, voided, reopened or corrected), inside that write's transaction, the match row
+locked and written. Each may write rows of its own app that show the result (never a lock taken before the
+match's in the lock order: a writer locks only its own rows, and skips one another transaction holds).
+tournaments/: the match's pairing shows the result at once, its follow-up marked due.
 
 Signals, sent after the transaction that caused them commits, with ``sender=Match`` and ``match_id``:
 
@@ -141,6 +149,18 @@ def register_panel(panel: Panel) -> None:
         PANELS.append(panel)
 
 
+# -- the player's page ---------------------------------------------------------------------------------------------
+
+#: Callables (request, player) -> HTML or None: blocks shown on a player's page above his PR, in order (each escaped
+#: by its own template). tournaments/: his events and places, season points, rating history.
+PLAYER_SECTIONS: list[Callable[[HttpRequest, Any], str | None]] = []
+
+
+def register_player_section(section: Callable[[HttpRequest, Any], str | None]) -> None:
+    if section not in PLAYER_SECTIONS:
+        PLAYER_SECTIONS.append(section)
+
+
 # -- analysis ------------------------------------------------------------------------------------------------------
 
 #: Callables match -> bool: whether each game of the match is analysed as it ends (not only the finished match).
@@ -217,6 +237,18 @@ def import_target(slug: str, actor: Any) -> Callable[[Match], None] | None:
         if attach is not None:
             return attach
     return None
+
+
+# -- the result, in the same transaction ---------------------------------------------------------------------------
+
+#: Callables match -> None run inside the transaction that changed the match's result, its row locked and written
+#: (before the signals below, which follow its commit).
+RESULT_WRITERS: list[Callable[[Match], None]] = []
+
+
+def register_result_writer(writer: Callable[[Match], None]) -> None:
+    if writer not in RESULT_WRITERS:
+        RESULT_WRITERS.append(writer)
 
 
 # -- signals -------------------------------------------------------------------------------------------------------

@@ -34,6 +34,14 @@ class Player(models.Model):
     club = models.CharField(max_length=100, blank=True)
     country = models.CharField(max_length=2, blank=True, help_text="ISO 3166 alpha-2 code")
     contact = models.CharField(max_length=200, blank=True, help_text="e-mail or phone; never shown publicly")
+    merged_into = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="merged_records",
+        help_text="the record this one was found to be the same person as (its rows moved there; hidden from lists)",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -41,6 +49,7 @@ class Player(models.Model):
         ordering = ["display_name", "id"]
         constraints = [
             models.CheckConstraint(condition=~Q(display_name=""), name="player_name_not_empty"),
+            models.CheckConstraint(condition=~Q(merged_into=models.F("id")), name="player_not_merged_into_itself"),
         ]
 
     def __str__(self) -> str:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Case, Count, F, Q, QuerySet, When
 
 from engine.game import Phase
 from engine.match import MatchState
@@ -63,8 +63,9 @@ def matches_visible_to(user: Any) -> QuerySet[Match]:
 
 def players_visible_to(user: Any) -> QuerySet[Player]:
     """Players a user may see: all but those another app hides from them (games.hooks.HIDDEN_PLAYERS: a player
-    registered only in private events stays as private as they are)."""
-    players = Player.objects.all()
+    registered only in private events stays as private as they are), nor a record merged into another (its rows
+    are the other's now)."""
+    players = Player.objects.filter(merged_into__isnull=True)
     for hidden in HIDDEN_PLAYERS:
         players = players.exclude(hidden(user))
     return players
@@ -206,3 +207,39 @@ def cube_history(match: Match) -> list[CubeEvent]:
                 values[row.game_number] = pending.value
             pending = None
     return events
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """A player's record against one opponent: matches won and lost over the board."""
+
+    opponent: Player
+    won: int
+    lost: int
+
+
+def head_to_head(player: Player, user: Any) -> list[HeadToHead]:
+    """``player``'s record against each opponent over the finished matches ``user`` may see (a forfeit is not
+    played), most matches first, then by name (two statements whatever the number of matches)."""
+    mine = Q(player1=player) | Q(player2=player)
+    rows = (
+        Match.objects.filter(mine, pk__in=matches_visible_to(user).values("pk"), status=Match.Status.FINISHED)
+        .exclude(winner__isnull=True)
+        .annotate(opponent=Case(When(player1=player, then=F("player2")), default=F("player1")))
+        .values("opponent")
+        .annotate(won=Count("pk", filter=Q(winner=player)), lost=Count("pk", filter=~Q(winner=player)))
+        .order_by()
+    )
+    counts = {row["opponent"]: (row["won"], row["lost"]) for row in rows}
+    opponents = Player.objects.in_bulk(list(counts))
+    records = [HeadToHead(opponents[pk], *counts[pk]) for pk in counts if pk in opponents]
+    return sorted(records, key=lambda r: (-(r.won + r.lost), r.opponent.display_name, r.opponent.pk))
+
+
+def nemesis(records: Sequence[HeadToHead]) -> HeadToHead | None:
+    """The opponent a player lost most matches to (ties: fewer wins against him, then the name); None if he lost
+    to nobody."""
+    beaten_by = [r for r in records if r.lost]
+    if not beaten_by:
+        return None
+    return min(beaten_by, key=lambda r: (-r.lost, r.won, r.opponent.display_name, r.opponent.pk))

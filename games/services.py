@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import django.dispatch
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -49,7 +50,14 @@ from games.access import SYSTEM, Actor, check_can_act, is_director, sides_of
 from games.bulk import copy_new_rows, copy_rows, reserve_ids
 from games.engine_bridge import engine_action, load_state, new_state, replacement_action, row_fields
 from games.errors import ApplicationError, ErrorCode
-from games.hooks import CORRECTION_GUARDS, TAKE_BACK_GUARDS, game_finished, match_finished, match_result_changed
+from games.hooks import (
+    CORRECTION_GUARDS,
+    RESULT_WRITERS,
+    TAKE_BACK_GUARDS,
+    game_finished,
+    match_finished,
+    match_result_changed,
+)
 from games.models import (
     MATCH_MAX_ACTIONS,
     MATCH_MAX_GAMES,
@@ -59,6 +67,7 @@ from games.models import (
     Game,
     Match,
     Player,
+    PlayerAnalysis,
 )
 
 Kind = Action.Kind
@@ -1130,12 +1139,21 @@ def _after_action(match: Match, before: MatchState, after: MatchState, row: Acti
         match.winner = match.player(after.winner or 0)
         match.finished_at = now
         update += ["winner", "finished_at"]
-        match_pk = match.pk
-        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_pk))
     elif len(after.outcomes) > len(before.outcomes) and match.entry_mode == Match.EntryMode.MOVES:
         game_pk = match.pk
         transaction.on_commit(lambda: game_finished.send(sender=Match, match_id=game_pk))
     match.save(update_fields=update)
+    if after.is_over:
+        _result_changed(match, match_finished)
+
+
+def _result_changed(match: Match, signal: django.dispatch.Signal) -> None:
+    """The match's result changed in this transaction (its row written): the apps built on games/ write what shows
+    it in the same transaction (:data:`games.hooks.RESULT_WRITERS`), and hear ``signal`` after the commit."""
+    for write in RESULT_WRITERS:
+        write(match)
+    match_pk = match.pk
+    transaction.on_commit(lambda: signal.send(sender=Match, match_id=match_pk))
 
 
 def _game_fields(before: MatchState, after: MatchState) -> tuple[bool, dict[str, Any]]:
@@ -1208,8 +1226,7 @@ def _mark(
         match.winner = None
         match.finished_at = timezone.now()
         match.save(update_fields=["seq", "status", "winner", "finished_at"])
-        match_pk = match.pk
-        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_pk))
+        _result_changed(match, match_finished)
         return Recorded(match, row, state)
 
 
@@ -1295,11 +1312,10 @@ def _correct(
     row.match_id_after = state.match_id()
     row.position_id = state.game.position().key()
     row.save(update_fields=["match_id_after", "position_id"])
-    match_pk = match.pk
     if was_closed:
-        transaction.on_commit(lambda: match_result_changed.send(sender=Match, match_id=match_pk))
+        _result_changed(match, match_result_changed)
     elif match.status in _CLOSED:
-        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_pk))
+        _result_changed(match, match_finished)
     return Recorded(match, row, state)
 
 
@@ -1660,3 +1676,84 @@ def _players_named(pairs: Sequence[tuple[str, str]], *, by_name: bool = True) ->
         chosen.append((pair[0], pair[1]))
     Player.objects.bulk_create(new)
     return chosen
+
+
+# -- two records of one person -------------------------------------------------------------------------------------
+
+#: The games rows that point at a player, as a merge moves them: (key in the audit, model, field).
+PLAYER_REFERENCES: tuple[tuple[str, Any, str], ...] = (
+    ("matches_as_player1", Match, "player1"),
+    ("matches_as_player2", Match, "player2"),
+    ("matches_won", Match, "winner"),
+    ("analyses", PlayerAnalysis, "player"),
+)
+
+
+def fold_player(keep: Player, fold: Player) -> dict[str, list[int]]:
+    """Move every games row of ``fold`` (his matches as either player and as winner, his analysed figures, his
+    account) to ``keep`` and mark ``fold`` merged into ``keep``; returns the ids that moved per table, for
+    :func:`unfold_player`. Called by the app that owns the merge, inside its transaction.
+
+    :raises ApplicationError: the two are one record, one is already merged, they played each other, or both have
+        an account.
+    """
+    if keep.pk == fold.pk:
+        raise ApplicationError(
+            ErrorCode.INVALID_INPUT, f"{keep.label} cannot be merged with himself: choose two players"
+        )
+    keep, fold = _lock_players(keep.pk, fold.pk)
+    for player in (keep, fold):
+        if player.merged_into_id is not None:
+            raise ApplicationError(
+                ErrorCode.CONFLICT, f"{player.label} is already merged into #{player.merged_into_id}: merge that one"
+            )
+    played = Match.objects.filter(Q(player1=keep, player2=fold) | Q(player1=fold, player2=keep)).values_list(
+        "pk", flat=True
+    )[:1]
+    if played:
+        raise ApplicationError(
+            ErrorCode.CONFLICT,
+            f"{keep.label} and {fold.label} played each other (match #{played[0]}): they are two people",
+        )
+    if keep.user_id is not None and fold.user_id is not None:
+        raise ApplicationError(
+            ErrorCode.CONFLICT, f"{keep.label} and {fold.label} each have an account: two accounts are two people"
+        )
+    moved: dict[str, list[int]] = {}
+    for key, model, field in PLAYER_REFERENCES:
+        rows = model.objects.filter(**{field: fold})
+        moved[key] = sorted(rows.values_list("pk", flat=True))
+        rows.update(**{field: keep})
+    moved["user"] = [fold.user_id] if fold.user_id is not None else []
+    if fold.user_id is not None:
+        Player.objects.filter(pk=fold.pk).update(user=None)
+        Player.objects.filter(pk=keep.pk).update(user_id=fold.user_id)
+    Player.objects.filter(pk=fold.pk).update(merged_into=keep)
+    return moved
+
+
+def unfold_player(keep: Player, fold: Player, moved: dict[str, list[int]], *, made_since: Collection[int] = ()) -> None:
+    """Undo :func:`fold_player`: the rows it moved (``moved``) go back to ``fold``, which is a record of its own
+    again. ``keep`` never played ``fold``, so in a match that moved, and in ``made_since`` (matches the caller knows
+    were made for ``fold``'s side after the merge: a bracket's next match of an entry that moved), every place of
+    ``keep`` is ``fold``'s (a winner written since the merge too), and so are his analysed figures there. Inside
+    the caller's transaction."""
+    keep, fold = _lock_players(keep.pk, fold.pk)
+    if fold.merged_into_id != keep.pk:
+        raise ApplicationError(ErrorCode.CONFLICT, f"{fold.label} is not merged into {keep.label}")
+    matches = {*made_since}.union(*(moved.get(key, []) for key, model, _ in PLAYER_REFERENCES if model is Match))
+    for field in ("player1", "player2", "winner"):
+        Match.objects.filter(pk__in=matches, **{field: keep}).update(**{field: fold})
+    figures = Q(pk__in=moved.get("analyses", [])) | Q(analysis__match_id__in=matches)
+    PlayerAnalysis.objects.filter(figures, player=keep).update(player=fold)
+    user = moved.get("user", [])
+    Player.objects.filter(pk=fold.pk).update(merged_into=None)
+    if user:  # the account goes back to the record it came with
+        Player.objects.filter(pk=keep.pk, user_id=user[0]).update(user=None)
+        Player.objects.filter(pk=fold.pk).update(user_id=user[0])
+
+
+def _lock_players(*ids: int) -> tuple[Player, Player]:
+    """The two players' rows, locked in id order (two merges of the same players wait for each other)."""
+    locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
+    return locked[ids[0]], locked[ids[1]]

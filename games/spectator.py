@@ -7,14 +7,14 @@ game's start (a game is at most a few hundred actions, so this costs the same at
 
 Queries: :func:`match_for_page` is one query (the match, its players and its last action's id, which is all the
 ETag needs); :func:`page_data` adds three (the log in force, the games, the cube history) whatever the match's
-size, and so does :func:`live_update` (one more, only for a match whose log holds a correction). Nothing here runs
-a query per row.
+size, and so does the live part's poll (the same reads, the move list of the game shown sent whole). Nothing here
+runs a query per row.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -227,97 +227,6 @@ def entries_by_game(entries: Sequence[Entry]) -> list[tuple[int, list[Entry]]]:
             groups.append((entry.game, []))
         groups[-1][1].append(entry)
     return groups
-
-
-# -- the move list's updates -------------------------------------------------------------------------------------
-#
-# The page lists every entry once; a poll adds only what came since. The live part's URL carries the key of the
-# list the client shows (its last entry's seq and a digest of the names and of every entry's seq), so the poll
-# can tell the three cases apart without reading anything but the log: entries were added after the client's
-# last one (sent as new list items), the client's last entry was a roll now merged into its play (that item is
-# dropped, the play added), or the list changed before the client's last entry (a correction, a renamed player:
-# the whole list is sent again, which is rare).
-
-
-@dataclass(frozen=True, slots=True)
-class MovesKey:
-    """The move list a client shows: the seq of its last entry (0: none) and :func:`moves_digest` of it."""
-
-    after: int
-    digest: str
-
-
-@dataclass(frozen=True, slots=True)
-class MovesUpdate:
-    """The changes a poll sends to the client's move list.
-
-    ``replace``: send the whole list again (nothing else is used). Otherwise ``drop`` is the seq of the client's last
-    item to remove (a roll merged into its play), ``append`` the new entries of the game whose list the client
-    already has (``into``), ``new_games`` the new entries of later games, by game, and ``first`` whether the client
-    showed no entry at all (its "no moves yet" line goes).
-    """
-
-    replace: bool = False
-    drop: int | None = None
-    into: int | None = None
-    append: tuple[Entry, ...] = ()
-    new_games: tuple[tuple[int, tuple[Entry, ...]], ...] = ()
-    first: bool = False
-
-    @property
-    def changes(self) -> bool:
-        return self.replace or self.drop is not None or bool(self.append) or bool(self.new_games)
-
-
-def moves_digest(names: tuple[str, str], seqs: Iterable[int]) -> str:
-    """A short digest of a move list: the players' names and every entry's seq (an entry's text follows from its
-    row and the rows before it, and a row never changes once written)."""
-    text = "\x1f".join(names) + "\x1e" + ",".join(map(str, seqs))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def moves_update(
-    entries: Sequence[Entry],
-    pairs: Sequence[tuple[Action, EngineAction | None]],
-    names: tuple[str, str],
-    key: MovesKey,
-) -> MovesUpdate:
-    """What a client showing the list ``key`` is sent (see :class:`MovesUpdate`)."""
-    rolls = {row.seq: row.game_number for row, _ in pairs if row.kind in ROLLS}
-    return _moves_update([(e.seq, e.game) for e in entries], entries, rolls.get, names, key)
-
-
-def _moves_update(
-    marks: Sequence[tuple[int, int]],
-    entries: Sequence[Entry],
-    roll_game: Callable[[int], int | None],
-    names: tuple[str, str],
-    key: MovesKey,
-) -> MovesUpdate:
-    """:func:`moves_update` from ``marks``, (seq, game) of every entry of the list, and ``entries``, the entries
-    themselves from some point before the client's last one on; ``roll_game``: the game of the roll row of a
-    seq (None if that row is no roll)."""
-    cut = next((i for i, (seq, _game) in enumerate(marks) if seq > key.after), len(marks))
-    seqs = [seq for seq, _game in marks[:cut]]
-    drop: int | None = None
-    if moves_digest(names, seqs) == key.digest:
-        last_game = marks[cut - 1][1] if cut else None
-    else:
-        # the client's last item may be a roll now merged into its play: the same list with that item added
-        merged_game = roll_game(key.after)
-        if merged_game is None or moves_digest(names, [*seqs, key.after]) != key.digest:
-            return MovesUpdate(replace=True)
-        drop, last_game = key.after, merged_game
-    fresh = [e for e in entries if e.seq > key.after]
-    append = tuple(e for e in fresh if e.game == last_game)
-    later = entries_by_game([e for e in fresh if e.game != last_game])
-    return MovesUpdate(
-        drop=drop,
-        into=last_game if append else None,
-        append=append,
-        new_games=tuple((game, tuple(items)) for game, items in later),
-        first=last_game is None and bool(fresh),
-    )
 
 
 # -- boards --------------------------------------------------------------------------------------------------------
@@ -538,7 +447,6 @@ class PageData:
         """Let the move list show game ``number`` (one of the games read)."""
         self.shown = number
         self.entries = self.entries_by_game.get(number, [])
-        self.__dict__.pop("moves_key", None)
 
     @property
     def follows(self) -> bool:
@@ -619,15 +527,6 @@ class PageData:
     def tail(self) -> list[Entry]:
         return self.live_entries[-TAIL:]
 
-    @cached_property
-    def moves_key(self) -> MovesKey:
-        """What the client's move list is once this page (or poll) is shown: its last entry and its digest."""
-        return MovesKey(self.entries[-1].seq if self.entries else 0, moves_digest(self.names, entry_seqs(self.entries)))
-
-    def moves_since(self, key: MovesKey) -> MovesUpdate:
-        """What turns the move list the client shows (``key``, as :attr:`moves_key` gave it) into this one."""
-        return moves_update(self.entries, self.pairs_by_game.get(self.shown, []), self.names, key)
-
     @property
     def is_moves(self) -> bool:
         return self.match.entry_mode == Match.EntryMode.MOVES
@@ -671,10 +570,6 @@ class PageData:
         ]
 
 
-def entry_seqs(entries: Iterable[Entry]) -> Iterator[int]:
-    return (e.seq for e in entries)
-
-
 @dataclass(frozen=True, slots=True)
 class CubeLine:
     """One row of the cube history table: a double and its answer, in words."""
@@ -706,17 +601,6 @@ def page_data(match: Match, *, game: int | None = None, at: int | None = None) -
     if game is None and at is not None:
         shown = next((row.game_number for row, _a in pairs if row.seq == at), None)
     return PageData(match, pairs, shown=shown, current=current)
-
-
-def live_update(match: Match, key: MovesKey, *, game: int, follow: bool) -> tuple[PageData, MovesUpdate]:
-    """The data of a poll from a client whose move list shows game ``game`` as ``key`` says, and what its list is
-    sent: the entries added since, or (``follow``: the client follows the game being played) the list of the game
-    being played once that is a later one. The same queries as the page's."""
-    data = page_data(match, game=game)
-    if follow and data.latest != game and data.latest in data.entries_by_game:
-        data.show(data.latest)
-        return data, MovesUpdate(replace=True)
-    return data, data.moves_since(key)
 
 
 # -- the analysis --------------------------------------------------------------------------------------------------

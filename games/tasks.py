@@ -33,3 +33,10 @@ def requeue_out_of_date_analyses(limit: int = 100) -> list[int]:
     """Celery beat: ask again for the analyses done in an older format (a few at a time; the ``analysis`` queue
     does the work). Returns the matches' ids."""
     return analysis_service.requeue_out_of_date(limit=limit)
+
+
+@shared_task
+def requeue_pending_analyses() -> list[int]:
+    """At the venue's start (config/venue.py): enqueue again every pending analysis, whose job may have been lost
+    with the worker stopped in the middle of it. Returns the matches' ids."""
+    return analysis_service.requeue_pending()

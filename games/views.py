@@ -8,11 +8,11 @@ costs one query and no rendering; anonymous spectators of a public match share i
 
 The page, its live part and the board read a game at a time (:func:`games.spectator.page_data`), so that they cost
 the same at 20 and at 20,000 actions. The move list shows one game (``?game=<n>``, else the game of ``?at=``, else
-the latest), with a link to each game. It is not part of the live part: the live part's URL names the list the
-client shows (``?game=<n>&after=<seq>&list=<digest>``, see :class:`games.spectator.MovesKey`, and ``&follow=1``
-when it is the latest game's), so that a ``200`` poll sends the live part and, as htmx out-of-band swaps, only the
-entries added since (after a correction, the game's whole list again; for a client following the latest game,
-the next game's list once it begins).
+the latest), with a link to each game. It is not part of the live part, but a ``200`` poll carries it whole (the
+shown game's list, as an htmx out-of-band swap), so that the live part's address is the same for every spectator of
+the match and stays the same while moves are entered: ``/matches/<id>/live/`` for a client following the game being
+played (its list moves on to the next game when that begins), ``?game=<n>`` for one showing an earlier game. A
+reverse proxy's micro-cache (deploy/nginx/) then keeps one copy per match for all of them.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
@@ -30,15 +30,12 @@ from config.live import not_modified, shared_live_part
 from engine.errors import EngineError
 from games.analysis.selectors import match_summary, out_of_date_of_player, overall_pr, player_pr_history, pr_chart
 from games.export import match_file
-from games.hooks import EventLink, events_of_matches
-from games.models import Match, PlayerAnalysis
-from games.selectors import matches_visible_to, players_visible_to
-from games.spectator import CLOSED, Entry, MovesKey, PageData, etag_of, live_update, match_for_page, page_data
+from games.hooks import PLAYER_SECTIONS, EventLink, events_of_matches
+from games.models import Player, PlayerAnalysis
+from games.selectors import head_to_head, matches_visible_to, nemesis, players_visible_to
+from games.spectator import CLOSED, Entry, PageData, etag_of, match_for_page, page_data
 
-BAD_MOVES_KEY = (
-    "game and after must be whole numbers (0 or more) and list the 16-character digest that the page gave: "
-    "reload the match page to poll again"
-)
+BAD_GAME = "game must be a game's number (1 or more), as the match page's game links give it: reload the match page"
 
 
 def _number(request: HttpRequest, name: str) -> int | None:
@@ -90,24 +87,13 @@ def match_board(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "games/_replay_board.html", {"data": data, **_replay_context(data, entry)})
 
 
-@dataclass(frozen=True, slots=True)
-class ShownList:
-    """The move list a polling client shows: its game, its key, whether it follows the latest game."""
-
-    game: int
-    key: MovesKey
-    follow: bool
-
-
-def _moves_key(request: HttpRequest) -> ShownList | str | None:
-    """The move list the client shows (``?game=&after=&list=``, ``&follow=1``); None without them, an error
-    message when malformed."""
-    after, digest, game = _number(request, "after"), request.GET.get("list"), _number(request, "game")
-    if not any(request.GET.get(name) is not None for name in ("after", "list", "game")):
+def _shown_game(request: HttpRequest) -> int | str | None:
+    """The game whose moves the polling client shows (``?game=<n>``), None when it follows the game being played, an
+    error message when malformed."""
+    if "game" not in request.GET:
         return None
-    if after is None or digest is None or game is None or len(digest) != 16:
-        return BAD_MOVES_KEY
-    return ShownList(game, MovesKey(after, digest), request.GET.get("follow") == "1")
+    game = _number(request, "game")
+    return game if game is not None and game >= 1 else BAD_GAME
 
 
 @shared
@@ -115,29 +101,26 @@ def _moves_key(request: HttpRequest) -> ShownList | str | None:
 def match_live(request: HttpRequest, match_id: int) -> HttpResponse:
     """``/matches/<id>/live/``: the live part, or 304 when nothing changed since the client's ETag.
 
-    With ``?game=<n>&after=<seq>&list=<digest>`` (what the page's live part polls), a ``200`` also carries the move
-    list's changes since that list, as out-of-band swaps; a malformed key is ``400``.
+    A ``200`` of a match recorded move by move also carries the move list of the game being played (``?game=<n>``:
+    of game n) whole, as an out-of-band swap; a malformed ``game`` is ``400``.
     """
-    key = _moves_key(request)
-    if isinstance(key, str):
-        return HttpResponse(key, status=400, content_type="text/plain; charset=utf-8")
-    return shared_live_part(request, ("match", match_id, key), lambda: _match_live(request, match_id, key))
+    game = _shown_game(request)
+    if isinstance(game, str):
+        return HttpResponse(game, status=400, content_type="text/plain; charset=utf-8")
+    return shared_live_part(request, ("match", match_id, game), lambda: _match_live(request, match_id, game))
 
 
-def _match_live(request: HttpRequest, match_id: int, key: ShownList | None) -> HttpResponse:
+def _match_live(request: HttpRequest, match_id: int, game: int | None) -> HttpResponse:
     match = match_for_page(match_id, request.user)
     etag = etag_of(match)
     if not_modified(request, etag):
         response: HttpResponse = HttpResponseNotModified()
     else:
-        if key is not None and match.entry_mode == Match.EntryMode.MOVES:
-            data, update = live_update(match, key.key, game=key.game, follow=key.follow)
-        else:
-            data, update = page_data(match), None
+        data = page_data(match, game=game)
         context = _live_context(data, etag)
         html = render_to_string("games/_live.html", context, request)
-        if update is not None:
-            html += render_to_string("games/_moves_oob.html", {**context, "update": update}, request)
+        if data.is_moves:
+            html += render_to_string("games/_move_list.html", {**context, "oob": True, "entry": None}, request)
         response = HttpResponse(html)
     response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache" if match.private else "no-cache"
@@ -173,7 +156,11 @@ def _download(request: HttpRequest, match_id: int, file_format: str) -> HttpResp
 @shared
 @require_GET
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
-    """``/players/<id>/``: a player's PR match by match (newest first, paged) and over all the analysed matches."""
+    """``/players/<id>/``: a player's PR match by match (newest first, paged) and over all the analysed matches.
+    A record merged into another sends to the other's page."""
+    merged_into = Player.objects.filter(pk=player_id).values_list("merged_into_id", flat=True).first()
+    if merged_into is not None:
+        return redirect("games:player", merged_into)
     player = get_object_or_404(players_visible_to(request.user), pk=player_id)
     history = player_pr_history(player.pk).filter(analysis__match__in=matches_visible_to(request.user))
     page = Paginator(history, 50).get_page(request.GET.get("page"))
@@ -182,8 +169,13 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     lines = [
         HistoryLine(row, events.get(row.analysis.match_id), match_summary(row.analysis.match, row.side)) for row in rows
     ]
+    records = head_to_head(player, request.user)
+    sections = [html for section in PLAYER_SECTIONS if (html := section(request, player))]
     context = {
         "player": player,
+        "sections": sections,
+        "head_to_head": records,
+        "nemesis": nemesis(records),
         "page": page,
         "lines": lines,
         "overall": overall_pr(history),

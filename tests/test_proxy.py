@@ -7,10 +7,14 @@ with the reason. ``BGMATCH_TEST_PORTS=LOW-HIGH`` keeps nginx's ports in that ran
 
 from __future__ import annotations
 
+import html
 import http.client
 import os
+import re
 import socket
 import ssl
+import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -24,6 +28,7 @@ from django.test import Client
 import config.audience
 from deploy.nginx.local import LocalNginx, nginx_missing
 from games.access import new_entry_token, token_text
+from tests.games.conftest import cast, drive, new_match  # noqa: F401 (fixtures)
 from tests.web.test_live_sharing import swiss
 from tournaments.models import Pairing
 
@@ -157,3 +162,88 @@ def test_an_anonymous_live_part_reaches_the_app_once_per_expiry(
     etag = answers[0].getheader("ETag", "")
     assert etag and get(proxy, part, etag=etag).status == 304
     assert app_hits.count(part) == 1
+
+
+LIVE_GET = re.compile(r'<section id="live"[^>]*? hx-get="([^"]+)"')
+MOVE_ITEM = re.compile(r'<li id="move-(\d+)">')
+
+
+class Spectator(threading.Thread):
+    """One browser on a match page through nginx: loads the page, then polls its live part every ``period``
+    seconds with the ETag of what it shows, at the address the last answer's ``hx-get`` gives (as htmx does), on
+    one keep-alive connection, until ``stop``."""
+
+    def __init__(self, proxy: LocalNginx, page: str, period: float, stop: threading.Event) -> None:
+        super().__init__(daemon=True)
+        self.proxy, self.page, self.period, self.stop = proxy, page, period, stop
+        self.addresses: set[str] = set()
+        self.statuses: list[int] = []
+        self.last_body = b""
+        self.error: BaseException | None = None
+
+    def fetch(self, connection: http.client.HTTPSConnection, path: str, etag: str) -> http.client.HTTPResponse:
+        headers = {"Host": "localhost", **({"If-None-Match": etag} if etag else {})}
+        connection.request("GET", path, headers=headers)
+        response = connection.getresponse()
+        response.body = response.read()  # type: ignore[attr-defined]
+        return response
+
+    def run(self) -> None:
+        context = ssl._create_unverified_context()
+        connection = http.client.HTTPSConnection("127.0.0.1", self.proxy.https_port, timeout=30, context=context)
+        try:
+            body: bytes = self.fetch(connection, self.page, "").body  # type: ignore[attr-defined]
+            address, etag = html.unescape(LIVE_GET.search(body.decode())[1]), ""  # type: ignore[index]
+            while not self.stop.wait(self.period):
+                self.addresses.add(address)
+                answer = self.fetch(connection, address, etag)
+                self.statuses.append(answer.status)
+                if answer.status == 200:
+                    self.last_body, etag = answer.body, answer.getheader("ETag", "")  # type: ignore[attr-defined]
+                    found = LIVE_GET.search(self.last_body.decode())
+                    address = html.unescape(found[1]) if found else address
+        except BaseException as exc:  # reported by the test
+            self.error = exc
+        finally:
+            connection.close()
+
+
+def test_spectators_of_a_match_reach_the_app_about_once_a_second_while_moves_are_entered(
+    proxy: LocalNginx,
+    new_match: Any,  # noqa: F811 (the fixture)
+    drive: Any,  # noqa: F811 (the fixture)
+    app_hits: list[str],
+) -> None:
+    """Twelve spectators poll a match's live part every 0.3 s (ten times the page's rate) while a turn (a roll and
+    its play) is entered every 0.15 s: every one of them polls the match's one address, and the app sees at most
+    about one request a second for it (one per expired copy), not one per move (or per client and move) as when the
+    address named the list the client showed. Once the moves stop, every spectator catches up with the match within
+    seconds."""
+    match = new_match(length=15)
+    driver = drive(match, seed=5)
+    driver.turns(2)
+    live = f"/matches/{match.pk}/live/"
+    stop = threading.Event()
+    spectators = [Spectator(proxy, f"/matches/{match.pk}/", 0.3, stop) for _ in range(12)]
+    for spectator in spectators:
+        spectator.start()
+    started, actions = time.monotonic(), 0
+    while time.monotonic() - started < 8:
+        driver.turns(1)  # a roll and its play
+        actions += 1
+        time.sleep(0.15)
+    elapsed = time.monotonic() - started
+    time.sleep(4)  # nginx's copy (1 s) and the app's own (2 s) expire; every spectator polls again
+    stop.set()
+    for spectator in spectators:
+        spectator.join(timeout=60)
+        assert spectator.error is None, spectator.error
+    assert actions >= 20
+    assert set().union(*(s.addresses for s in spectators)) == {live}, "one address for all, whatever they show"
+    hits = [hit for hit in app_hits if hit.startswith(live)]
+    polls = sum(len(s.statuses) for s in spectators)
+    assert polls >= 12 * elapsed, "the spectators polled"
+    assert len(hits) <= elapsed + 4 + 2, f"{len(hits)} of {polls} polls reached the app in {elapsed + 4:.0f} s"
+    shown = Client().get(f"/matches/{match.pk}/").content.decode()
+    latest = MOVE_ITEM.findall(shown)
+    assert latest and all(MOVE_ITEM.findall(s.last_body.decode()) == latest for s in spectators)

@@ -10,22 +10,28 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        """Plug into games/ through its hooks (games/hooks.py): event directors direct their matches; results move
-        divisions forward; players entered only in private events are hidden as those events are; corrections of
-        results that later matches depend on are guarded; the players' entry
-        pages show the confirm-or-dispute block. And name the task that runs a result's follow-up.
+        """Plug into games/ through its hooks (games/hooks.py): event directors direct their matches; a match's
+        result shows on its pairing in the same transaction, and moves its division forward after it; players
+        entered only in private events are hidden as those events are; corrections of results that later matches
+        depend on are guarded; the players' entry pages show the confirm-or-dispute block. And name the task that
+        runs a result's follow-up, and the season table's points the divisions open by points check entries
+        against.
 
         The imports are here because an app's models, services and tasks may only be imported once Django's app
         registry is ready."""
         from games import hooks
         from tournaments import tasks
         from tournaments.access import directed_matches, directs_match
+        from tournaments.entry_caps import plug_season_points
         from tournaments.entry_panel import PANEL
         from tournaments.receivers import analyses_each_game, analyses_imported, on_match_changed
         from tournaments.selectors.common import events_of_matches, hidden_players
+        from tournaments.selectors.seasons import season_points
         from tournaments.services.events import import_target
         from tournaments.services.followup import plug_followup_task
         from tournaments.services.results import guard_correction, guard_take_back
+        from tournaments.services.sync import show_match_result
+        from tournaments.views import player_section
 
         hooks.register_director_check(directs_match)
         hooks.register_directed_matches(directed_matches)
@@ -33,10 +39,13 @@ class TournamentsConfig(AppConfig):
         hooks.register_correction_guard(guard_correction)
         hooks.register_take_back_guard(guard_take_back)
         hooks.register_panel(PANEL)
+        hooks.register_player_section(player_section)
         hooks.register_game_analysis_check(analyses_each_game)
         hooks.register_import_analysis_check(analyses_imported)
         hooks.register_import_target(import_target)
+        hooks.register_result_writer(show_match_result)
         hooks.register_match_events(events_of_matches)
         hooks.match_finished.connect(on_match_changed, dispatch_uid="tournaments.match_finished")
         hooks.match_result_changed.connect(on_match_changed, dispatch_uid="tournaments.match_result_changed")
         plug_followup_task(tasks.advance_division)
+        plug_season_points(season_points)

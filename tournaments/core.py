@@ -6,8 +6,11 @@
 - which results count (:func:`counts`, :func:`result_counts`, :data:`COUNTED`): a match finished or forfeited and,
   for a result entered from a scoresheet by one player, confirmed by the opponent or a director; a bye counts as
   a win;
-- the state of a pairing as people follow it (:func:`pairing_state`), from the pairing and its match, so that a
-  match in progress shows before the division's sync has run;
+- the result a pairing shows given its match (:func:`outcome_of`, beside its query twins :data:`FINISHED_AS_MATCH`
+  and :data:`OPEN_AS_MATCH`): the sync, the result written in the match's own transaction, the pages, the
+  director's selectors and the API all read it here;
+- the state of a pairing as people follow it (:func:`pairing_state`), from the pairing and its match (through
+  :func:`outcome_of`), so that a match in progress shows before the division's sync has run;
 - the length of a round's matches (:func:`round_length`), the order rounds are played in (:func:`play_order`) and
   the order in which ready matches get the venue's tables (:func:`table_order`, :data:`TABLE_ORDER` in SQL).
 
@@ -23,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Case, Min, Q, Value, When
+from django.db.models import Case, F, Min, Q, Value, When
 from django.utils.translation import gettext
 
 from games.errors import ApplicationError, ErrorCode
@@ -109,7 +112,88 @@ STILL_OPEN = Q(status__in=PLAYABLE) | Q(confirmation__in=UNCONFIRMED)
 
 def is_open(pairing: Any) -> bool:
     """:data:`STILL_OPEN` on a pairing (or anything with its ``status`` and ``confirmation``)."""
-    return pairing.status in PLAYABLE or pairing.confirmation in UNCONFIRMED
+    return open_values(pairing.status, pairing.confirmation)
+
+
+def open_values(status: str, confirmation: str) -> bool:
+    """:func:`is_open` on a pairing's values."""
+    return status in PLAYABLE or confirmation in UNCONFIRMED
+
+
+#: A pairing whose result is still to come: still open (:data:`STILL_OPEN`), or a slot waiting for its players
+#: (a bye, an empty or skipped slot and a double forfeit are settled).
+TO_COME = Q(status=Status.WAITING) | STILL_OPEN
+
+
+def result_to_come(status: str, confirmation: str) -> bool:
+    """:data:`TO_COME` on a pairing's values."""
+    return status == Status.WAITING or open_values(status, confirmation)
+
+
+# -- the result a pairing shows, given its match ---------------------------------------------------------------
+
+_MATCH_OVER = (Match.Status.FINISHED, Match.Status.FORFEITED)
+#: The pairings whose result is not their match's: a bye, an empty slot, a match played only if needed, not needed.
+_OWN_RESULT = (Status.BYE, Status.EMPTY, Status.SKIPPED)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A pairing's result: its status, its winner (an entry), its score."""
+
+    status: str
+    winner_id: int | None
+    score_a: int
+    score_b: int
+
+
+def held_outcome(pairing: Any) -> Outcome:
+    """The result a pairing holds (its stored fields)."""
+    return Outcome(pairing.status, pairing.winner_id, pairing.score_a, pairing.score_b)
+
+
+def outcome_of(pairing: Any, match: Match | None) -> Outcome:
+    """The one rule for the result a pairing shows, given its match: a match over makes the pairing finished, won
+    by the entry on the match winner's side, at the match's score; any other match, the pairing ready (or
+    playing once the match is in progress) at the match's score. A pairing with no match, one that holds its own
+    result (a bye, an empty or a skipped slot), or whose match was voided (the division's sync takes the match off
+    and makes a new one) shows what it holds. :data:`FINISHED_AS_MATCH` and :data:`OPEN_AS_MATCH` are its twins:
+    the pairings that hold what this says."""
+    if match is None or pairing.status in _OWN_RESULT or match.status == Match.Status.VOID:
+        return held_outcome(pairing)
+    if match.status in _MATCH_OVER:
+        winner = None
+        if match.winner_id is not None:
+            winner = pairing.entry_a_id if match.winner_id == match.player1_id else pairing.entry_b_id
+        return Outcome(Status.FINISHED, winner, match.score1, match.score2)
+    status = Status.PLAYING if match.status == Match.Status.IN_PROGRESS else Status.READY
+    return Outcome(status, None, match.score1, match.score2)
+
+
+def winner_side(pairing: Any, outcome: Outcome) -> int | None:
+    """The side (0: A, 1: B) of ``outcome``'s winner on ``pairing``, None when there is none."""
+    if outcome.winner_id is None:
+        return None
+    return 0 if outcome.winner_id == pairing.entry_a_id else 1
+
+
+#: A pairing that holds its match's result (:func:`outcome_of`) once the match is over: the match finished or
+#: forfeited, the same winner, the same score.
+FINISHED_AS_MATCH = Q(
+    match__status__in=_MATCH_OVER,
+    match__score1=F("score_a"),
+    match__score2=F("score_b"),
+) & (
+    Q(winner=F("entry_a"), match__winner=F("match__player1"))
+    | Q(winner=F("entry_b"), match__winner=F("match__player2"))
+    | Q(winner__isnull=True, match__winner__isnull=True)
+)
+#: An open pairing that holds what its match says (:func:`outcome_of`): not started (or started and still being
+#: played, the pairing playing), no winner, the same score.
+OPEN_AS_MATCH = Q(winner__isnull=True, match__score1=F("score_a"), match__score2=F("score_b")) & (
+    Q(status=Status.READY, match__status=Match.Status.SCHEDULED)
+    | Q(status=Status.PLAYING, match__status=Match.Status.IN_PROGRESS)
+)
 
 
 class PairingState(enum.StrEnum):
@@ -119,7 +203,7 @@ class PairingState(enum.StrEnum):
     WAITING = "waiting"  # a player is not known yet (earlier results)
     READY = "ready"  # both players known, nothing recorded
     PLAYING = "playing"  # the match has started
-    FINISHING = "finishing"  # the match is over; the division's follow-up has not taken the result yet
+    FINISHING = "finishing"  # the match is over; its result is not written on the pairing yet
     AWAITING = "awaiting"  # a scoresheet result waits for the opponent's confirmation
     DISPUTED = "disputed"  # the opponent disputes it: a director decides
     FINISHED = "finished"  # the result stands
@@ -139,11 +223,13 @@ _SETTLED_STATES: dict[str, PairingState] = {
     Status.SKIPPED: PairingState.SKIPPED,
     Status.WAITING: PairingState.WAITING,
 }
-_MATCH_OVER = (Match.Status.FINISHED, Match.Status.FORFEITED)
 
 
 def pairing_state(pairing: Pairing) -> PairingState:
-    """The one rule for a pairing's state, read from the pairing and its match row (``pairing.match`` loaded)."""
+    """The one rule for a pairing's state, read from the pairing and its match row (``pairing.match`` loaded): what
+    it holds, brought forward by what its match says (:func:`outcome_of`). A match over whose result the pairing
+    does not hold yet is finishing (the result is written in the match's own transaction, so this lasts only while
+    a sync held the pairing's row at that moment); a voided match not yet taken off shows what the pairing holds."""
     settled = _SETTLED_STATES.get(pairing.status)
     if settled is not None:
         return settled
@@ -153,17 +239,10 @@ def pairing_state(pairing: Pairing) -> PairingState:
         return PairingState.AWAITING
     if pairing.status == Status.FINISHED:
         return PairingState.FINISHED
-    match = pairing.match
-    if match is not None and match.status in _MATCH_OVER:
+    shown = outcome_of(pairing, pairing.match).status
+    if shown == Status.FINISHED:
         return PairingState.FINISHING
-    # A voided match has not been taken off its pairing yet: the pairing is played again with a new match. A log
-    # whose every entry was undone (a forfeit undone) is not started: its match is scheduled again, 0-0.
-    started = (
-        match is not None
-        and match.status != Match.Status.VOID
-        and (match.status == Match.Status.IN_PROGRESS or (bool(match.seq) and match.status != Match.Status.SCHEDULED))
-    )
-    if pairing.status == Status.PLAYING or started:
+    if Status.PLAYING in (pairing.status, shown):
         return PairingState.PLAYING
     return PairingState.READY
 

@@ -92,15 +92,55 @@ class Club(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def players_apart(self) -> models.QuerySet[Player]:
+        """The players of the club's events who are not on its roster, not merged: the players of the matches
+        imported into them (an import makes a new player of every name) and any entered before the event was the
+        club's. A director links each to the roster's player he is (tournaments/services/merges.py)."""
+        imported = ImportedMatch.objects.filter(event__club=self).values("match_id")
+        played = Q(matches_as_player1__in=imported) | Q(matches_as_player2__in=imported)
+        return (
+            Player.objects.filter(played | Q(entries__division__event__club=self), merged_into__isnull=True)
+            .exclude(pk__in=self.players.values("pk"))
+            .distinct()
+        )
+
+
+class PlayerMerge(models.Model):
+    """A director's "same person": every row of ``folded`` moved to ``kept`` (``moved``: the ids of each table's
+    rows that moved, so that an undo puts back exactly those), and ``folded`` marked merged into ``kept``.
+    An undone merge keeps its row, with when and by whom it was undone (tournaments/services/merges.py)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="merges")
+    kept = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    folded = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    moved = models.JSONField(default=dict, help_text="the ids of the rows that moved, per table")
+    merged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.CheckConstraint(condition=~Q(kept=models.F("folded")), name="merge_two_players")]
+
+    def __str__(self) -> str:
+        return f"{self.folded} merged into {self.kept}"
+
 
 class Season(models.Model):
-    """A span of a club's events counted by a points system: the USBGF's master points, or the club's own table
-    (``table``: points per match won, optionally times its length, per place, for showing up, and a multiplier per
-    event). The table of a season is computed from the counted results whenever it is read, so it follows every
-    correction (tournaments/selectors/seasons.py)."""
+    """A span of a club's events counted by a points system: the USBGF's master points, BackGames' universal club
+    table (``table``: its basis, players or rounds or the higher, the club's own figures if it changed any, and a
+    bonus multiplier per event), or the club's own table (``table``: points per match won, optionally times its
+    length, per place, for showing up, and a multiplier per event). The table of a season is computed from the
+    counted results whenever it is read, so it follows every correction (tournaments/selectors/seasons.py)."""
 
     class System(models.TextChoices):
         USBGF = "usbgf", "USBGF master points"
+        BACKGAMES = "backgames", "BackGames' universal club table"
         CLUB = "club", "the club's own table"
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
@@ -224,6 +264,11 @@ class Division(models.Model):
         RUNNING = "running"
         FINISHED = "finished"
 
+    class Level(models.TextChoices):
+        OPEN = "open", "open (advanced)"
+        INTERMEDIATE = "intermediate"
+        NOVICE = "novice"
+
     class Work(models.TextChoices):
         CURRENT = "current", "up to date"
         PENDING = "pending", "being computed"
@@ -313,6 +358,29 @@ class Division(models.Model):
     points_places = models.PositiveSmallIntegerField(
         default=4, help_text="master points: how many places earn placement points"
     )
+    level = models.CharField(
+        max_length=16,
+        choices=Level.choices,
+        default=Level.OPEN,
+        help_text="its players' level: BackGames' universal club table has a column for each",
+    )
+    rating_under = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="open only to players rated under this on the event's rating list"
+    )
+    rating_from = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="open only to players rated this or more on the event's rating list"
+    )
+    points_under = models.FloatField(
+        null=True, blank=True, help_text="open only to players with fewer points than this in points_season"
+    )
+    points_season = models.ForeignKey(
+        "Season",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="capped_divisions",
+        help_text="the season whose points points_under counts",
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTRATION)
     standings_status = models.CharField(max_length=16, choices=Work.choices, default=Work.CURRENT)
     standings_error = models.TextField(blank=True)
@@ -338,6 +406,11 @@ class Division(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(points_weight__gt=0) & Q(points_places__gte=1), name="division_points_settings"
+            ),
+            models.CheckConstraint(
+                condition=Q(points_under__isnull=True, points_season__isnull=True)
+                | Q(points_under__gt=0, points_season__isnull=False),
+                name="division_points_cap_names_its_season",
             ),
         ]
 
@@ -408,6 +481,11 @@ class Entry(models.Model):
     )
     paid_at = models.DateTimeField(null=True, blank=True)
     refunded = models.BooleanField(default=False, help_text="withdrawn before the start and given the fees back")
+    cap_override = models.TextField(
+        blank=True,
+        help_text="why the director entered him although the division's rating or points cap would refuse him "
+        "(empty: within the cap, or no cap)",
+    )
 
     class Meta:
         ordering = ["division", "seed", "id"]
@@ -474,6 +552,16 @@ class Pairing(models.Model):
         DIRECTOR = "director", "decided by the director"
         DOUBLE_FORFEIT = "double-forfeit", "double forfeit (both players withdrew): nobody wins"
 
+    class Followup(models.TextChoices):
+        """What the division's follow-up (its sync) still has to do after a result the pairing already shows: the
+        result was written here in its match's transaction (tournaments/services/sync.py, ``show_match_result``);
+        what depends on it (the next slot or round, tables, standings, ratings) follows from the sync, which clears
+        this. A pairing left due is a follow-up that never ran: ``reconcile`` finds it."""
+
+        NONE = "", "nothing due"
+        RESULT = "result", "a result to follow up"
+        CORRECTION = "correction", "a corrected result to follow up"
+
     # The indexes of the round, the division and the table are those of the constraints below, which begin with
     # their columns (a round robin's start writes 250,000 rows of pairings and matches: every index costs).
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings", db_index=False)
@@ -513,6 +601,7 @@ class Pairing(models.Model):
     penalty_a = models.PositiveSmallIntegerField(default=0, help_text="penalty points given against side A")
     penalty_b = models.PositiveSmallIntegerField(default=0)
     swapped_reason = models.TextField(blank=True)
+    followup = models.CharField(max_length=12, choices=Followup.choices, blank=True, default="")
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -532,6 +621,8 @@ class Pairing(models.Model):
             models.Index(fields=["division", "status"]),
             # Only the pairings decided have a winner: the others are left out of its index.
             models.Index(fields=["winner"], condition=Q(winner__isnull=False), name="pairing_winner"),
+            # Only the pairings whose follow-up is due: what reconcile scans for a follow-up that never ran.
+            models.Index(fields=["followup"], condition=~Q(followup=""), name="pairing_followup_due"),
         ]
 
     def __str__(self) -> str:

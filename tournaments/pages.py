@@ -21,18 +21,19 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext as _n
 
 from games.errors import ApplicationError
-from games.models import Match
 from tournaments.core import (
     BRACKET_ORDER,
     counts,
     is_open,
     knockout_round_words,
     knockout_rounds,
+    outcome_of,
     pairing_state,
     pairing_words,
     plan_of,
     play_order,
     round_words,
+    winner_side,
 )
 from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
 from tournaments.pairing.brackets import Plan, Winner
@@ -320,15 +321,6 @@ def _state(pairing: Pairing) -> str:
     return PStatus.FINISHED if state.is_over else state.value
 
 
-def _winner_side(pairing: Pairing) -> int | None:
-    if pairing.winner_id is not None:
-        return 0 if pairing.winner_id == pairing.entry_a_id else 1
-    match = pairing.match
-    if match is not None and match.winner_id is not None and match.status != Match.Status.VOID:
-        return 0 if match.winner_id == match.player1_id else 1
-    return None
-
-
 def knockout_seeds(division: Division) -> dict[int, int]:
     """The seed of each player in the knockout of a Swiss into a knockout, by entry id: his place in the Swiss
     standings among those it took (seed 1 first, as tournaments/services/knockout.py drew it); empty before."""
@@ -340,15 +332,11 @@ def board_of(pairing: Pairing, seeds: dict[int, int] | None = None) -> Board:
     knockout of a Swiss into a knockout, whose badges show them and whose first round says the Swiss place of
     each player (the slot's source, "seed 3: 3rd in the Swiss standings, 4 wins")."""
     state = _state(pairing)
-    match = pairing.match
-    scores: tuple[int | None, int | None] = (None, None)
+    outcome = outcome_of(pairing, pairing.match)  # live: a game's score before the division's sync copies it
+    scores: tuple[int | None, int | None] = (outcome.score_a, outcome.score_b)
     if pairing.entry_a_id is None or pairing.entry_b_id is None or state in (PStatus.WAITING, PStatus.SKIPPED):
-        pass  # a bye, or a slot whose players are not known: no score
-    elif match is not None and match.status != Match.Status.VOID:
-        scores = (match.score1, match.score2)  # live, before the division's sync copies it
-    else:
-        scores = (pairing.score_a, pairing.score_b)
-    winner = _winner_side(pairing)
+        scores = (None, None)  # a bye, or a slot whose players are not known: no score
+    winner = winner_side(pairing, outcome)
     first = seeds is not None and pairing.round.number == 1
     board = Board(
         pairing=pairing,
@@ -1102,3 +1090,49 @@ def _division_heading(division: Division) -> str:
 def _table_sort(label: str) -> tuple[int, str]:
     digits = "".join(ch for ch in label if ch.isdigit())
     return (int(digits) if digits else 0, label)
+
+
+# -- a player's rating history -------------------------------------------------------------------------------------
+
+#: The rating chart's drawing area, in SVG units (the labels sit outside it).
+RATING_CHART_WIDTH, RATING_CHART_HEIGHT = 300, 100
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    rating: float
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class RatingChart:
+    """A player's rating after each rated match, oldest first, from the list's start (the first point), drawn
+    between ``low`` (bottom) and ``high`` (top), both multiples of 25 around his ratings."""
+
+    name: str
+    current: float
+    matches: int
+    points: list[RatingPoint]
+    low: int
+    high: int
+
+    @property
+    def polyline(self) -> str:
+        return " ".join(f"{p.x},{p.y}" for p in self.points)
+
+
+def rating_chart(history: Any) -> RatingChart:
+    """The chart of one :class:`~tournaments.selectors.players.RatingHistory`: his rating before his first rated
+    match, then after each."""
+    changes = history.changes
+    ratings = ([changes[0].before] if changes else [history.rating.rating]) + [c.after for c in changes]
+    low = int(25 * ((min(ratings) - 1) // 25))
+    high = int(25 * ((max(ratings) + 1) // 25 + 1))
+    step = RATING_CHART_WIDTH / max(1, len(ratings) - 1)
+    points = [
+        RatingPoint(r, round(n * step, 1), round(RATING_CHART_HEIGHT * (high - r) / (high - low), 1))
+        for n, r in enumerate(ratings)
+    ]
+    rating = history.rating
+    return RatingChart(rating.rating_list.name, rating.rating, rating.matches, points, low, high)

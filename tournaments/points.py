@@ -14,7 +14,9 @@ The system is the United States Backgammon Federation's master points (2019):
 * **Weights**: 1 unless the event or the division sets one (the USBGF uses 1.0 for an open division, 0.7 for an
   intermediate one, 0.5 for novices; less than 1 for a club night's event).
 
-The total is the sum of the two parts. A club may count its season by its own table instead (:class:`ClubTable`:
+The total is the sum of the two parts. A club may count its season by BackGames.org's Universal Club Master Points
+(:func:`universal_points`: a table by level and by field size or rounds; a place's figure or a small amount per
+match won, whichever is higher; a bonus multiplier per event), or by its own table (:class:`ClubTable`:
 points per match won, optionally times its length, per place, for showing up, and a multiplier per event). Places
 come from the standings, as the payouts read them (tournaments/selectors/common.py): this module only does the
 arithmetic.
@@ -23,27 +25,35 @@ arithmetic.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = [
+    "BACKGAMES",
     "CLUB",
     "DEFAULT_PLACES_PAID",
     "USBGF",
     "ClubEarned",
     "ClubTable",
     "Earned",
+    "UniversalEarned",
     "club_points",
     "match_win_points",
     "placement_points",
     "rank_factor",
     "shared_factor",
+    "universal_band",
+    "universal_place_points",
+    "universal_points",
     "usbgf_points",
 ]
 
 USBGF = "usbgf"
 #: A club's own table (:class:`ClubTable`).
 CLUB = "club"
+#: BackGames.org's Universal Club Master Points (:func:`universal_points`).
+BACKGAMES = "backgames"
 #: Placement points go to this many places unless the division names more.
 DEFAULT_PLACES_PAID = 4
 
@@ -199,3 +209,92 @@ def club_points(
     wins = sum(table.per_win * (n if table.times_length else 1) for n in lengths)
     placed = 0.0 if place is None else table.place_points(*place)
     return ClubEarned(len(lengths), wins, placed, table.showing_up, multiplier)
+
+
+# -- BackGames.org's Universal Club Master Points ---------------------------------------------------------------------
+
+
+def universal_band(players: int, rounds: int) -> tuple[str, str | None]:
+    """The table's rows of a field of ``players`` and of ``rounds`` rounds: the field-size band, and the rounds band
+    (None under 3 rounds: the table has no row for them).
+
+    >>> universal_band(12, 4), universal_band(65, 9), universal_band(8, 2)
+    (('12-23', '4'), ('65+', '7+'), ('1-11', None))
+    """
+    bands = (("1-11", 11), ("12-23", 23), ("24-32", 32), ("33-64", 64))
+    size = next((band for band, top in bands if players <= top), "65+")
+    return size, None if rounds < 3 else str(rounds) if rounds < 7 else "7+"
+
+
+_SINGLE = {1: "1", 2: "2", 3: "3", 4: "4"}
+_SHARED = {(1, 1): "1", (1, 2): "1/2", (2, 2): "2", (2, 3): "2/3", (3, 3): "3", (3, 4): "3/4", (4, 4): "4"}
+
+
+def universal_place_points(row: Mapping[str, float], first: int, last: int) -> float:
+    """The figure of the places ``first`` to ``last`` in one row of the table: the row's own for 1st, 1/2, 2nd, 2/3,
+    3rd, 3/4 and 4th, its 5-8 figure for any place from 5th to 8th (alone or shared within them); a share the row has
+    no figure for (a three-way tie for 1st, 4-5) gets the mean of the single places it spans (0 past 8th).
+
+    >>> row = {"1": 10, "1/2": 8, "2": 6, "2/3": 5, "3": 4, "3/4": 3.5, "4": 3, "5-8": 1}
+    >>> universal_place_points(row, 3, 4), universal_place_points(row, 5, 8), universal_place_points(row, 1, 3)
+    (3.5, 1.0, 6.666666666666667)
+    """
+    if last < first or first < 1:
+        raise ValueError(f"a shared place runs from a place to a later one, not {first}-{last}")
+    if (first, last) in _SHARED:
+        return float(row[_SHARED[first, last]])
+    if first >= 5 and last <= 8:
+        return float(row["5-8"])
+    singles = [
+        float(row[_SINGLE[n]]) if n <= 4 else float(row["5-8"]) if n <= 8 else 0.0 for n in range(first, last + 1)
+    ]
+    return sum(singles) / len(singles)
+
+
+@dataclass(frozen=True)
+class UniversalEarned:
+    """What one player earned in one event by the universal club table: the place's figure and the matches won's,
+    the higher of which counts, times the event's bonus multiplier."""
+
+    match_wins: int
+    place_points: float
+    win_points: float
+    multiplier: float = 1.0
+
+    @property
+    def total(self) -> float:
+        return max(self.place_points, self.win_points) * self.multiplier
+
+
+def universal_points(
+    level: Mapping[str, Any],
+    match_wins: int,
+    place: tuple[int, int] | None,
+    *,
+    players: int,
+    rounds: int,
+    basis: str = "players",
+    multiplier: float = 1.0,
+) -> UniversalEarned:
+    """A player's points in one event by one level's column of the universal club table (``level``: its
+    ``per_win`` and its ``players`` and ``rounds`` rows, tournaments/universal_club_table.py): the figure of his
+    ``place`` in the row of the field's size (``basis`` "players"), of the rounds played ("rounds") or the higher of
+    the two ("higher"), or ``per_win`` for each of his ``match_wins`` if that is more; times ``multiplier``.
+
+    >>> level = {"per_win": 1, "players": {"1-11": {"1": 4, "2": 3}}, "rounds": {"3": {"1": 5, "2": 1}}}
+    >>> universal_points(level, 2, (2, 2), players=8, rounds=3, basis="players").total  # 3 for 2nd > 2 x 1
+    3.0
+    >>> universal_points(level, 2, (2, 2), players=8, rounds=3, basis="rounds").total  # 1 for 2nd < 2 x 1
+    2.0
+    """
+    if basis not in ("players", "rounds", "higher"):
+        raise ValueError(f"the table is read by players, rounds or the higher of the two, not {basis!r}")
+    if players < 1:
+        raise ValueError(f"a division with a place has at least 1 player, not {players}")
+    placed = 0.0
+    if place is not None:
+        size, length = universal_band(players, rounds)
+        by_players = universal_place_points(level["players"][size], *place)
+        by_rounds = 0.0 if length is None else universal_place_points(level["rounds"][length], *place)
+        placed = {"players": by_players, "rounds": by_rounds, "higher": max(by_players, by_rounds)}[basis]
+    return UniversalEarned(match_wins, placed, match_wins * float(level["per_win"]), multiplier)

@@ -1,8 +1,11 @@
 """How tournaments/ hears from games/: a match of a pairing finished or had its result changed.
 
-games/ sends its signals after its transaction commits; the receiver marks the division's standings pending and
-enqueues the follow-up (tournaments.services.followup.schedule_followup). If anything here fails, the result is
-already stored in games/ and the periodic reconcile task picks the division up.
+The result is on the pairing already: it was written in the match's own transaction
+(tournaments.services.sync.show_match_result), its follow-up marked due. games/ sends its signals after that
+transaction commits; the receiver then marks the division's standings pending and enqueues the follow-up
+(tournaments.services.followup.schedule_followup), except for a result a sync made itself (a withdrawn player's
+forfeit, a match voided in a bracket), which that sync took: it queues nothing. If anything here fails, the result
+is stored and shown, and the periodic reconcile task finds the follow-up due.
 """
 
 from __future__ import annotations
@@ -15,15 +18,17 @@ from django.db import DatabaseError, transaction
 from games.models import Match
 from tournaments.models import Division, Event, Pairing
 from tournaments.services.followup import schedule_followup
+from tournaments.services.sync import taken_by_its_sync
 
 log = logging.getLogger(__name__)
 
 
 def on_match_changed(sender: Any, match_id: int, imported: bool = False, **kwargs: Any) -> None:
-    """Move the division of the match's pairing on. A match imported from a log (``imported``) has no pairing: a
-    pairing makes its own match, and an import into an event is recorded beside the divisions (ImportedMatch), so
+    """Move the division of the match's pairing on, unless a sync made the result itself
+    (:func:`tournaments.services.sync.taken_by_its_sync`). A match imported from a log (``imported``) has no pairing:
+    a pairing makes its own match, and an import into an event is recorded beside the divisions (ImportedMatch), so
     it costs no query."""
-    if imported:
+    if imported or taken_by_its_sync(match_id):
         return
     try:
         with transaction.atomic():

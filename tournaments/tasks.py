@@ -75,8 +75,10 @@ def update_ratings(rating_list_id: int) -> int:
 @shared_task
 def reconcile() -> list[int]:
     """Re-enqueue every running or just-finished division whose standings are not current, and every division with
-    a result its sync never took (the follow-up lost between the result's commit and marking the division pending):
-    those are marked pending first, so that the directors see it."""
+    a result whose follow-up never ran (its pairing still marked due: the process died, or lost the database or
+    the broker, between the result's commit and marking the division pending; or a match over that its pairing does
+    not show): those are marked pending first, so that the directors see it, and logged. What it cannot lose any
+    more is the result on the pairing: that is written in the match's own transaction."""
     stale = list(
         Division.objects.exclude(status=Division.Status.REGISTRATION)
         .exclude(standings_status=Division.Work.CURRENT)
@@ -86,5 +88,6 @@ def reconcile() -> list[int]:
     for division_id in stale:
         advance_division.delay(division_id)
     for division_id in behind:
+        log.warning("division %s has a result whose follow-up never ran: enqueued again", division_id)
         schedule_followup(division_id)  # marks it pending, then enqueues advance_division
     return sorted(stale + behind)

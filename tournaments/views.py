@@ -44,6 +44,7 @@ from django.core.paginator import Paginator
 from django.db.models import Case, IntegerField, Value, When
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
 from config.audience import settled, shared
@@ -66,6 +67,7 @@ from tournaments.pages import (
     etag_of,
     format_words,
     lengths_words,
+    rating_chart,
     round_links,
     round_titles_of,
     round_views,
@@ -74,8 +76,9 @@ from tournaments.pages import (
 from tournaments.selectors import clubs as club_reads
 from tournaments.selectors import events_visible_to, standings_table
 from tournaments.selectors.director import board_of, event_divisions, event_rounds
+from tournaments.selectors.players import player_record
 from tournaments.selectors.public import division_for_page, pairings_of, pr_by_depth, pr_table, rounds_with_counts
-from tournaments.selectors.seasons import season_table
+from tournaments.selectors.seasons import season_figures, season_rules, season_table
 from tournaments.selectors.venue import venue_of
 
 #: The parts of a division page that refresh themselves.
@@ -140,6 +143,15 @@ def club_detail(request: HttpRequest, club: str) -> HttpResponse:
     return render(request, "tournaments/club_detail.html", context)
 
 
+def player_section(request: HttpRequest, player: Any) -> str | None:
+    """The player's page's block of his tournaments (games.hooks.PLAYER_SECTIONS): his events and places, his season
+    points, his rating history as a chart with his current rating."""
+    record = player_record(player, request.user)
+    charts = [rating_chart(history) for history in record.ratings]
+    context = {"player": player, "record": record, "charts": charts}
+    return render_to_string("tournaments/_player_record.html", context, request=request)
+
+
 def _season(request: HttpRequest, club: str, season: str) -> Season:
     found = club_reads.visible_season(request.user, club, season)
     if found is None:
@@ -152,7 +164,13 @@ def _season(request: HttpRequest, club: str, season: str) -> Season:
 def season_detail(request: HttpRequest, club: str, season: str) -> HttpResponse:
     """``/clubs/<club>/seasons/<season>/``: the season's table, with its playoff line."""
     found = season_table(_season(request, club, season))
-    return render(request, "tournaments/season_detail.html", {"table": found, "season": found.season})
+    context = {
+        "table": found,
+        "season": found.season,
+        "rules": season_rules(found.season, found.events),
+        "figures": season_figures(found.season),
+    }
+    return render(request, "tournaments/season_detail.html", context)
 
 
 @shared
@@ -172,7 +190,7 @@ def season_csv(request: HttpRequest, club: str, season: str) -> HttpResponse:
                 f"{row.points:.2f}",
                 row.events,
                 row.match_wins,
-                "yes" if row.qualified else "",
+                "yes" if row.qualified else "tied at the line" if row.tied_at_line else "",
             ]
         )
     return response

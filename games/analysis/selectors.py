@@ -107,6 +107,16 @@ def out_of_date_analyses(*, limit: int | None = None) -> list[tuple[int, int]]:
     return list(rows if limit is None else rows[:limit])
 
 
+def pending_requests() -> list[tuple[int, int]]:
+    """(match id, plies asked) of the analyses asked for and not done yet, oldest request first (one query)."""
+    rows = (
+        MatchAnalysis.objects.filter(status=MatchAnalysis.Status.PENDING, requested_plies__isnull=False)
+        .order_by("requested_at", "id")
+        .values_list("match_id", "requested_plies")
+    )
+    return [(match_id, plies) for match_id, plies in rows if plies is not None]
+
+
 def match_analysis(match: Match, analysis: MatchAnalysis | None) -> MatchAnalysisView | None:
     """The analysis ``analysis`` of ``match`` for its page; for a match gnubg cannot analyse, the reason; None
     when none was asked for (a query when done)."""

@@ -28,6 +28,7 @@ from games.analysis.selectors import (
     is_up_to_date,
     nothing_to_analyse,
     out_of_date_analyses,
+    pending_requests,
     unanalysable_reason,
 )
 from games.export import match_mat
@@ -147,6 +148,20 @@ def _lost(analysis: MatchAnalysis) -> bool:
     minutes more in the queue): its job is taken as lost (a broker restarted) and the request enqueued again."""
     limit = settings.ANALYSIS_TIMEOUT * max(1, settings.ANALYSIS_ATTEMPTS) + 600
     return (timezone.now() - analysis.requested_at).total_seconds() > limit
+
+
+def requeue_pending() -> list[int]:
+    """Enqueue again the job of every pending request (its depth as asked): what ``make venue`` does at each start,
+    since a job a worker had taken when the venue was stopped (Ctrl-C, a closed laptop, a crash) is lost with it.
+    A job that was not lost runs twice at most, and the second finds the analysis done (:func:`analyse_match`
+    returns it as it is). Returns the matches' ids."""
+    from games.tasks import analyse_match as analyse_match_task
+
+    requeued = []
+    for match_id, plies in pending_requests():
+        analyse_match_task.delay(match_id, plies)
+        requeued.append(match_id)
+    return requeued
 
 
 def requeue_out_of_date(*, limit: int | None = None) -> list[int]:

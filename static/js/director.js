@@ -55,4 +55,27 @@
       event.preventDefault();
     }
   });
+
+  // The club's "Add a season" form (templates/director/club.html): a field marked data-for-system (the club's own
+  // table, the universal table's basis) shows only while its points system is chosen; the server ignores it
+  // otherwise.
+  function showSystemFields(select) {
+    select.form.querySelectorAll("[data-for-system]").forEach(function (field) {
+      var systems = field.getAttribute("data-for-system").split(" ");
+      var box = field.closest(".field") || field;
+      box.hidden = systems.indexOf(select.value) === -1;
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll('select[name$="system"]').forEach(function (select) {
+      if (!select.form || !select.form.querySelector("[data-for-system]")) {
+        return;
+      }
+      showSystemFields(select);
+      select.addEventListener("change", function () {
+        showSystemFields(select);
+      });
+    });
+  });
 })();

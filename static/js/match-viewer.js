@@ -3,8 +3,9 @@
  *
  * - Live part: htmx polls /matches/<id>/live/ every 3 s; this script sends the ETag of what is shown as
  *   If-None-Match, so an unchanged match answers 304 and nothing is swapped; polling pauses in a hidden tab.
- *   The move list is outside the live part: a 200 carries only the list's new items, which htmx adds to it
- *   out of band (or, after a correction, the whole list); the item of the board shown stays marked.
+ *   The address is the same for every spectator of the match (?game=<n> only while an earlier game is shown),
+ *   so that a proxy's cache serves them all one copy. The move list is outside the live part: a 200 carries the
+ *   shown game's whole list, which htmx swaps in out of band; the item of the board shown stays marked.
  * - Replay: the move list's links, the Previous/Next links and the left/right arrow keys (Home/End: first/last)
  *   fetch the board fragment /matches/<id>/board/?at=<seq> and swap it in without a reload; the address bar
  *   follows (?at=<seq>), so a reload or a shared link shows the same board.

@@ -18,11 +18,11 @@ from django.db.models import Q
 
 from games import services as games
 from games.access import SYSTEM, Actor, new_entry_token, revoke_entry_token, token_text
-from games.models import EntryToken, Match
+from games.models import EntryToken, Match, Player
 from tests.tournaments.api.support import enter_result
 from tests.tournaments.conftest import eager_tasks  # noqa: F401 (an autouse fixture)
 from tournaments import services
-from tournaments.models import Club, Division, Event, Pairing
+from tournaments.models import Club, Division, Event, Pairing, PlayerMerge
 
 #: The apps whose rows a request may write (plus the users and their API tokens).
 WRITABLE_APPS = ("games", "tournaments", "auth", "authtoken")
@@ -66,7 +66,8 @@ class World:
       confirmation of side 1.
     - ``reg``: a 4-player Swiss still registering.
     - ``money``: a money session started by dora outside the event.
-    - ``club``: a club directed by dora (the event is not one of its events).
+    - ``club``: a club directed by dora (the event is not one of its events), whose roster holds ``roster``
+      ("Pia Ruud", "P. Ruud") and a record merged into another (``merge``: "O. Nes" into "Ola Nes").
 
     ``links[(match, side)]`` are live entry links, ``revoked[(match, side)]`` revoked ones.
     """
@@ -82,6 +83,8 @@ class World:
     revoked: dict[tuple[str, int], EntryToken] = field(default_factory=dict)
     spare_link: EntryToken | None = None
     club: Club | None = None
+    roster: list[Player] = field(default_factory=list)
+    merge: PlayerMerge | None = None
 
     def match(self, key: str) -> Match:
         return Match.objects.get(pk=self.matches[key].pk)
@@ -157,6 +160,12 @@ def world(request: pytest.FixtureRequest, django_user_model: Any) -> World:
     matches["money"] = money
     found = World(event, moves, sheet, reg, pairings, matches, users)
     found.club = services.create_club(actor=as_dora, name="Oslo BK")
+    members = [
+        services.add_to_roster(found.club, actor=as_dora, name=name, new_player=True)
+        for name in ("Pia Ruud", "P. Ruud", "Ola Nes", "O. Nes")
+    ]
+    found.roster = members[:2]
+    found.merge = services.merge_players(found.club, actor=as_dora, keep=members[2], fold=members[3])
     for key, match in matches.items():
         for side in (0, 1):
             found.links[(key, side)] = new_entry_token(match, side)

@@ -113,6 +113,8 @@ API_MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("tournaments_api:club-directors", "POST"):     (401, 403, 403, 403, 403, 403, 403, 204, 204),
     ("tournaments_api:club-roster", "POST"):        (401, 403, 403, 403, 403, 403, 403, 201, 201),
     ("tournaments_api:club-seasons", "POST"):       (401, 403, 403, 403, 403, 403, 403, 201, 201),
+    ("tournaments_api:club-merges", "POST"):        (401, 403, 403, 403, 403, 403, 403, 201, 201),
+    ("tournaments_api:club-merge-undo", "POST"):    (401, 403, 403, 403, 403, 403, 403, 200, 200),
 }  # fmt: skip
 
 # Director pages: login first (an entry link kept in the session is no login); another event is a 403 page (it is
@@ -381,6 +383,15 @@ API_CALLS: dict[tuple[str, str], Call] = {
         "live",
         lambda w: reverse("tournaments_api:club-seasons", args=[w.club.slug]),  # type: ignore[union-attr]
         lambda w: {"name": "Autumn", "starts_on": "2026-09-01", "ends_on": "2026-12-31"},
+    ),
+    ("tournaments_api:club-merges", "POST"): Call(
+        "live",
+        lambda w: reverse("tournaments_api:club-merges", args=[w.club.slug]),  # type: ignore[union-attr]
+        lambda w: {"keep": w.roster[0].pk, "fold": w.roster[1].pk},
+    ),
+    ("tournaments_api:club-merge-undo", "POST"): Call(
+        "live",
+        lambda w: reverse("tournaments_api:club-merge-undo", args=[w.club.slug, w.merge.pk]),  # type: ignore[union-attr]
     ),
 }
 

@@ -243,8 +243,9 @@ def test_a_follow_up_the_broker_refuses_leaves_the_standings_pending_for_reconci
 def test_reconcile_finds_results_whose_follow_up_was_lost_between_commit_and_signal(
     swiss: Division, as_director: Actor, django_capture_on_commit_callbacks: Any
 ) -> None:
-    """The result commits, then the process dies (or loses the database) before games/ signals it: the division
-    still reads "current". reconcile finds the untaken result from the state alone, and a corrected one too."""
+    """The result commits, then the process dies (or loses the database) before games/ signals it: the pairing shows
+    the result (written in the match's transaction), but the division still reads "current" and nothing followed.
+    reconcile finds the follow-up due from the state alone, and a corrected result's too."""
     from games import services as games
 
     board = pairing(swiss, "swiss-1-1")
@@ -252,7 +253,9 @@ def test_reconcile_finds_results_whose_follow_up_was_lost_between_commit_and_sig
         enter_win(board, board.entry_a, actor=as_director)
     assert lost, "the signal was to be sent after the commit"
     swiss.refresh_from_db()
-    assert swiss.standings_status == Division.Work.CURRENT and pairing(swiss, "swiss-1-1").status != "finished"
+    board = pairing(swiss, "swiss-1-1")  # the result shows at once (its match's transaction wrote it)...
+    assert board.status == Pairing.Status.FINISHED and board.followup == Pairing.Followup.RESULT
+    assert swiss.standings_status == Division.Work.CURRENT  # ...but its follow-up never ran
     with django_capture_on_commit_callbacks(execute=True):
         assert tasks.reconcile.apply().get() == [swiss.pk]
     board = pairing(swiss, "swiss-1-1")

@@ -7,10 +7,15 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
 
 from games.access import Actor
-from games.models import Player
+from games.models import Match, Player
+from tests.tournaments.services.support import play_out
 from tournaments import services
 from tournaments.models import Club, Division, Entry, Rating
 
@@ -218,3 +223,182 @@ def test_only_the_clubs_directors_run_it(dora: Any, django_user_model: Any) -> N
     public = client_for(dora).get(f"/clubs/{club.slug}/").content.decode()
     assert f"/clubs/{club.slug}/manage/" in public
     assert f"/clubs/{club.slug}/manage/" not in client_for(erik).get(f"/clubs/{club.slug}/").content.decode()
+
+
+def test_same_person_on_the_club_page_shows_what_moves_merges_and_undoes(dora: Any) -> None:
+    actor = Actor(user=dora)
+    club = services.create_club(actor=actor, name="Oslo BK")
+    pia = services.register_player(club_night(dora, club, "Night 1"), actor=actor, name="Pia Ruud").player
+    second = club_night(dora, club, "Night 2")
+    ruud = services.register_player(second, actor=actor, name="P. Ruud", new_player=True).player
+    client, url = client_for(dora), f"/clubs/{club.slug}/manage/"
+    page = client.get(url).content.decode()
+    assert "Same person" in page and f'<option value="{ruud.pk}">P. Ruud #{ruud.pk}</option>' in page
+    form = {"action": "merge", "merge-keep": str(pia.pk), "merge-fold": str(ruud.pk)}
+    asked = client.post(url, form)
+    assert asked.status_code == 200
+    text = asked.content.decode()
+    assert "Check before merging:" in text
+    assert f"P. Ruud #{ruud.pk} becomes Pia Ruud #{pia.pk}: 1 entries (Night 2, Open)" in text
+    assert 'name="merge-confirm" value="True"' in text and "Merge them" in text
+    assert Entry.objects.get(division=second).player == ruud, "nothing moved before the confirmation"
+    done = client.post(url, {**form, "merge-confirm": "True"})
+    assert done.status_code == 302
+    assert Entry.objects.get(division=second).player == pia
+    page = client.get(url).content.decode()
+    assert f"P. Ruud #{ruud.pk} is now Pia Ruud #{pia.pk}" in page and "Undo" in page
+    assert client_for().get(f"/players/{ruud.pk}/")["Location"] == f"/players/{pia.pk}/"
+    merge = club.merges.get()
+    refused = client.post(url, {**form, "merge-confirm": "True"})
+    assert refused.status_code == 400 and club.merges.count() == 1, "a merged record is no longer offered"
+    undone = client.post(url, {"action": "undo-merge", "target": str(merge.pk)})
+    assert undone.status_code == 302
+    assert Entry.objects.get(division=second).player == ruud
+    assert "is a record of his own again" in client.get(url).content.decode()
+
+
+def test_same_person_refuses_two_players_of_one_division_on_the_page(dora: Any) -> None:
+    actor = Actor(user=dora)
+    club = services.create_club(actor=actor, name="Oslo BK")
+    night = club_night(dora, club, "Night 1")
+    ann, ben = (services.register_player(night, actor=actor, name=n).player for n in ("Ann Berg", "Ben Dahl"))
+    form = {"action": "merge", "merge-keep": str(ann.pk), "merge-fold": str(ben.pk), "merge-confirm": "True"}
+    refused = client_for(dora).post(f"/clubs/{club.slug}/manage/", form)
+    assert refused.status_code == 409
+    assert "both entered in Open of Night 1" in refused.content.decode()
+    assert not club.merges.exists()
+
+
+LOG = (
+    "\n 1 point match\n\n Game 1\n"
+    " Pia Ruud : 0                   Ole Dahl : 0\n"
+    "  1) 31: 8/5 6/5                 64: 24/18 18/14 \n"
+)
+
+
+def test_players_an_import_made_apart_are_offered_to_link_to_the_roster(dora: Any) -> None:
+    """An import through the API by anyone but staff makes new players of its names (a .mat can name anyone): the
+    club's director links each to the roster's player he is, a merge he can undo."""
+    actor = Actor(user=dora)
+    club = services.create_club(actor=actor, name="Oslo BK")
+    night = club_night(dora, club, "Night 1")
+    pia = services.register_player(night, actor=actor, name="Pia Ruud").player
+    api = APIClient()
+    api.force_authenticate(dora)
+    answer = api.post(
+        "/api/matches/import/",
+        {"file": SimpleUploadedFile("a.mat", LOG.encode()), "event": night.event.slug},
+        format="multipart",
+    )
+    assert answer.status_code == 201, answer.content
+    match = Match.objects.get(pk=answer.json()["id"])
+    imported = match.player1
+    assert imported.pk != pia.pk and imported.display_name == "Pia Ruud", "made apart from the roster"
+    client, url = client_for(dora), f"/clubs/{club.slug}/manage/"
+    page = client.get(url).content.decode()
+    assert f"Is Pia Ruud #{imported.pk} Pia Ruud #{pia.pk} of the roster?" in page
+    assert "Ole Dahl" not in page.split("Players apart from the roster")[1].split("</ul>")[0], "no one close: none"
+    linked = client.post(url, {"action": "link", "target": str(imported.pk), f"link-{imported.pk}-keep": str(pia.pk)})
+    assert linked.status_code == 302
+    match.refresh_from_db()
+    assert match.player1_id == pia.pk
+    page = client.get(url).content.decode()
+    assert "is linked to Pia Ruud" in page and "Players apart from the roster" not in page
+    merge = club.merges.get()
+    assert merge.folded_id == imported.pk and merge.moved["matches_as_player1"] == [match.pk]
+    assert client.post(url, {"action": "undo-merge", "target": str(merge.pk)}).status_code == 302
+    match.refresh_from_db()
+    assert match.player1_id == imported.pk and not club.players.filter(pk=imported.pk).exists()
+    stranger = Player.objects.create(display_name="Pia Ruud")  # of no event of the club
+    refused = client.post(url, {"action": "link", "target": str(stranger.pk), f"link-{stranger.pk}-keep": str(pia.pk)})
+    assert refused.status_code == 404 and not Match.objects.filter(player1=stranger).exists()
+
+
+def played_night(dora: Any, club: Club, name: str, day: int, on_commit: Any) -> Division:
+    """A club night: a knockout of four 1-point matches ("P01"-"P04", the better seed winning), played out."""
+    actor = Actor(user=dora)
+    event = services.create_event(actor=actor, name=name, club=club, starts_on=dt.date(2026, 11, day))
+    settings = services.DivisionSettings(name="Open", format="single", entry_mode="scoresheet", match_length=1)
+    division = services.create_division(event, actor=actor, settings=settings)
+    for i in range(1, 5):
+        services.register_player(division, actor=actor, name=f"P{i:02d}", rating=2010 - 10 * i)
+    with on_commit(execute=True):
+        services.start_division(division, actor=actor)
+        play_out(division, actor)
+    return division
+
+
+def test_the_player_page_shows_his_events_seasons_rating_head_to_head_and_nemesis(
+    dora: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    actor = Actor(user=dora)
+    club = services.create_club(actor=actor, name="Oslo BK")
+    services.create_season(
+        club, actor=actor, name="Autumn", starts_on=dt.date(2026, 9, 1), ends_on=dt.date(2026, 12, 31),
+        table={"per_win": 1, "places": [10, 6]},
+    )  # fmt: skip
+    for day in (5, 12):
+        played_night(dora, club, f"Night {day}", day, django_capture_on_commit_callbacks)
+    p02 = Player.objects.get(display_name="P02")
+    p01 = Player.objects.get(display_name="P01")
+    page = client_for().get(f"/players/{p02.pk}/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    events = text.split('id="events-heading"')[1].split("</section>")[0]
+    assert events.index("Night 12") < events.index("Night 5"), "the latest first"
+    assert events.count(">2</td>") == 2, "second on both nights"
+    assert "Autumn" in text and "14 points, rank 2 (2 events)" in text  # 2 x (1 win + 6 for second)
+    rating = Rating.objects.get(player=p02, rating_list=club.rating_list)
+    assert f"Oslo BK: {rating.rating:.0f} after 4 rated matches" in text
+    chart = text.split('class="rating-chart"')[1].split("</figure>")[0]
+    assert "<svg" in chart and chart.count("<circle") == 5, "the start and after each of his 4 matches"
+    h2h = text.split('id="h2h-heading"')[1].split("</section>")[0]
+    assert f'Nemesis: <a href="/players/{p01.pk}/">P01</a>, who beat him 2 times (he won 0).' in h2h
+    rows = [row.split("</tr>")[0] for row in h2h.split("<tr>")[2:]]
+    assert [(">P01<" in r, ">P03<" in r) for r in rows] == [(True, False), (False, True)]
+    assert ">0</td>" in rows[0] and ">2</td>" in rows[0] and ">2</td>" in rows[1]
+
+
+def test_the_player_page_costs_the_same_for_two_nights_or_six(
+    dora: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    club = services.create_club(actor=Actor(user=dora), name="Oslo BK")
+
+    def statements(last: str) -> int:
+        player = Player.objects.get(display_name="P02")
+        with CaptureQueriesContext(connection) as counted:
+            page = client_for().get(f"/players/{player.pk}/")
+        events = page.content.decode().split('id="events-heading"')[1].split("</section>")[0]
+        assert last in events and events.count("<tr>") == 1 + int(last.split()[-1])
+        return len(counted.captured_queries)
+
+    for day in (1, 2):
+        played_night(dora, club, f"Night {day}", day, django_capture_on_commit_callbacks)
+    two = statements("Night 2")
+    for day in (3, 4, 5, 6):
+        played_night(dora, club, f"Night {day}", day, django_capture_on_commit_callbacks)
+    assert statements("Night 6") == two
+
+
+def test_a_club_nights_players_list_shows_each_ones_rating_on_the_clubs_list(
+    dora: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    actor = Actor(user=dora)
+    club = services.create_club(actor=actor, name="Oslo BK")
+    played_night(dora, club, "Night 1", 5, django_capture_on_commit_callbacks)
+    night = club_night(dora, club, "Night 2")
+    services.register_player(night, actor=actor, name="P01")
+    services.register_player(night, actor=actor, name="Zed Newman")
+    page = client_for(dora).get(f"/manage/{night.event.slug}/{night.slug}/").content.decode()
+    rating = Rating.objects.get(player__display_name="P01", rating_list=club.rating_list).rating
+    assert "On Oslo BK</th>" in page
+    rows = {row.split("</tr>")[0] for row in page.split('<tr id="entry-')[1:]}
+    assert any("P01" in row and f'<td class="list-rating">{rating:.0f}</td>' in row for row in rows)
+    assert any("Zed Newman" in row and '<td class="list-rating">new (1500)</td>' in row for row in rows)
+    plain = services.create_event(actor=actor, name="No list")
+    division = services.create_division(
+        plain, actor=actor, settings=services.DivisionSettings(name="Open", format="single")
+    )
+    services.register_player(division, actor=actor, name="Ann")
+    page = client_for(dora).get(f"/manage/{plain.slug}/{division.slug}/").content.decode()
+    assert "list-rating" not in page, "an event without a rating list shows no such column"

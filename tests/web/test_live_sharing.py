@@ -116,13 +116,13 @@ def test_a_round_page_part_is_shared_too(director: Any, django_assert_num_querie
         assert Client().get(url, headers={"if-none-match": first["ETag"]}).status_code == 304
 
 
-def test_a_match_part_is_shared_per_move_list_and_follows_the_match(
+def test_a_match_part_is_shared_by_its_spectators_and_follows_the_match(
     long_moves_match: Any, django_assert_num_queries: Any
 ) -> None:
     match = long_moves_match(40)
     page = Client().get(reverse("games:match", args=[match.pk])).content.decode()
-    poll = re.search(r'hx-get="([^"]*/live/\?[^"]*)"', page)
-    assert poll, "the page polls its live part with the list it shows"
+    poll = re.search(r'hx-get="([^"]*/live/)"', page)
+    assert poll, "the page polls its live part at the match's one address"
     url = html.unescape(poll.group(1))
     first = Client().get(url)
     assert first.status_code == 200

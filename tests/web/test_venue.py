@@ -5,6 +5,7 @@ venue display."""
 from __future__ import annotations
 
 import datetime
+import html as html_lib
 import re
 from collections.abc import Callable
 from typing import Any
@@ -230,7 +231,14 @@ def test_the_venue_display_shows_calls_boards_and_standings_and_turns_its_pages(
     assert 'Now playing <span class="display-count">2/2</span>' in second.content.decode()
     last = Client().get(url + "live/?page=3").content.decode()
     assert "Page 2 of 2" in last and 'Now playing <span class="display-count">2/2</span>' in last
-    assert 'live/?page=0"' in last, "back to the first screen after the last"
+    assert f'hx-get="{url}live/"' in last, "back to the first screen after the last, at the address with no page"
+    polled, address = [], f"{url}live/"
+    for _ in range(6):  # every display, whenever it started, turns through the same few addresses
+        polled.append(address)
+        found = re.search(r'hx-get="([^"]+)"', Client().get(address).content.decode())
+        assert found
+        address = html_lib.unescape(found.group(1))
+    assert polled == [f"{url}live/", f"{url}live/?page=1"] * 3
     again = Client().get(url + "live/?page=1", HTTP_IF_NONE_MATCH=second["ETag"])
     assert again.status_code == 304
 

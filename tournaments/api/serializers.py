@@ -28,6 +28,7 @@ from tournaments.models import (
     Entry,
     Event,
     Pairing,
+    PlayerMerge,
     Rating,
     RatingChange,
     RatingList,
@@ -147,6 +148,13 @@ class DivisionSerializer(serializers.ModelSerializer):
         help_text='a Swiss into a knockout: "swiss" while its Swiss rounds are played, "knockout" once its knockout '
         'is drawn; "" for every other format',
     )
+    points_season = serializers.CharField(
+        source="points_season.slug",
+        read_only=True,
+        allow_null=True,
+        default=None,
+        help_text="the season of the club whose points points_under counts (null: no points cap)",
+    )
     knockout_seeds = serializers.ListField(
         child=serializers.IntegerField(),
         read_only=True,
@@ -188,6 +196,11 @@ class DivisionSerializer(serializers.ModelSerializer):
             "analyse_each_game",
             "points_weight",
             "points_places",
+            "level",
+            "rating_under",
+            "rating_from",
+            "points_under",
+            "points_season",
             "status",
             "standings_status",
             "standings_error",
@@ -265,6 +278,18 @@ class DirectorsDoc(serializers.Serializer):
     directors = serializers.ListField(child=serializers.CharField(), help_text="usernames")
 
 
+def _cap(kind: Any, least: float, most: float, who: str) -> Any:
+    """A division's entry cap (none by default): open only to players ``who``."""
+    return kind(
+        min_value=least, max_value=most, required=False, allow_null=True, default=None, help_text=f"open only to {who}"
+    )
+
+
+def _override(help_text: str) -> serializers.CharField:
+    """The director's reason to enter or check in a player outside a division's cap."""
+    return serializers.CharField(max_length=500, required=False, allow_blank=True, default="", help_text=help_text)
+
+
 class DivisionInput(serializers.Serializer):
     """The fields of ``tournaments.services.DivisionSettings`` (the service checks how they fit together)."""
 
@@ -337,6 +362,21 @@ class DivisionInput(serializers.Serializer):
     points_places = strict.IntegerField(
         min_value=1, max_value=1024, default=4, help_text="master points: how many places earn placement points"
     )
+    level = serializers.ChoiceField(
+        choices=Division.Level.choices,
+        default=Division.Level.OPEN,
+        help_text="its players' level (BackGames' universal club table has a column for each)",
+    )
+    rating_under = _cap(strict.IntegerField, 1, 9999, "rated under this on the event's rating list")
+    rating_from = _cap(strict.IntegerField, 1, 9999, "rated this or more on the event's rating list")
+    points_under = _cap(strict.FloatField, 0.01, 1_000_000, "with fewer points than this in points_season")
+    points_season = strict.SlugField(
+        max_length=100,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="the address of the season of the event's club whose points points_under counts",
+    )
 
     def validate_round_lengths(self, value: dict[str, int] | None) -> dict[str, int] | None:
         if value is not None and len(value) > MAX_ROUND_RULES:
@@ -356,11 +396,22 @@ class EntrySerializer(serializers.ModelSerializer):
     player = serializers.IntegerField(source="player_id", read_only=True, help_text="the player's id")
     name = serializers.CharField(source="player.display_name", read_only=True)
     status = _status_field(Entry.Status)
+    cap_override = serializers.SerializerMethodField()
 
     class Meta:
         model = Entry
-        fields = ("id", "player", "name", "seed", "rating", "status", "late", "place")
+        fields = ("id", "player", "name", "seed", "rating", "status", "late", "place", "cap_override")
         read_only_fields = fields
+
+    @extend_schema_field(
+        serializers.CharField(
+            allow_null=True,
+            help_text="a division open by rating or points: the director's reason for entering him outside its cap "
+            '("": within it); in the answers to the directors\' own writes only, null elsewhere',
+        )
+    )
+    def get_cap_override(self, entry: Entry) -> str | None:
+        return entry.cap_override if self.context.get("director") else None
 
 
 class PlayerChoiceInput(serializers.Serializer):
@@ -395,6 +446,10 @@ class EntryInput(PlayerChoiceInput):
     seed = strict.IntegerField(min_value=1, max_value=MAX_SEED, required=False, allow_null=True, default=None)
     place = serializers.CharField(
         max_length=40, required=False, allow_blank=True, default="", help_text="a last-chance place (late entry)"
+    )
+    cap_override = _override(
+        "a division open by rating or points: your reason to enter a player outside its cap (refused with "
+        "outside_cap and the reason without one)"
     )
 
 
@@ -441,6 +496,9 @@ class ImportResultDoc(serializers.Serializer):
 
 class CheckInInput(serializers.Serializer):
     present = strict.BooleanField(default=True, help_text="false undoes a check-in")
+    cap_override = _override(
+        "a division open by rating or points: your reason to check in a player now outside its cap"
+    )
 
 
 class SeedInput(serializers.Serializer):
@@ -1198,7 +1256,10 @@ class SeasonInput(serializers.Serializer):
         required=False,
         default=dict,
         help_text='the club\'s own table: {"per_win": 1, "times_length": true, "places": [10, 6, 4, 4], '
-        '"showing_up": 2, "multipliers": {"final-night": 2}} (each key optional)',
+        '"showing_up": 2, "multipliers": {"final-night": 2}}; BackGames\' universal club table (system backgames): '
+        '{"basis": "players" | "rounds" | "higher", "multipliers": {"final-night": 1.5}, "figures": {"open": '
+        '{"per_win": 0.25, "players": {"1-11": {"1": 4}}}}} (figures: any part of the table, over the default); '
+        "each key optional; ignored for usbgf",
     )
     qualify = strict.IntegerField(min_value=0, max_value=1000, default=0, help_text="the top N qualify (0: no line)")
 
@@ -1211,9 +1272,47 @@ class SeasonRowSerializer(serializers.Serializer):
     events = serializers.IntegerField(help_text="the season's events he played")
     match_wins = serializers.IntegerField(help_text="over the board")
     qualified = serializers.BooleanField(help_text="above the playoff line")
+    tied_at_line = serializers.BooleanField(
+        help_text="level on points and events with players on the other side of the playoff line: a playoff or a "
+        "tie-break decides who of them qualifies"
+    )
 
 
 class SeasonTableSerializer(serializers.Serializer):
     season = SeasonSerializer()
     events = ClubEventSerializer(many=True)
     rows = SeasonRowSerializer(many=True)
+
+
+class MergePlayerSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="display_name")
+    label = serializers.CharField(help_text="the name with club, country and id, as the directors' pages show it")
+
+    class Meta:
+        model = Player
+        fields = ("id", "name", "label")
+        read_only_fields = fields
+
+
+class MergeSerializer(serializers.ModelSerializer):
+    """A merge of two records of one person: ``folded`` became ``kept``; ``moved`` counts the rows that moved."""
+
+    kept = MergePlayerSerializer()
+    folded = MergePlayerSerializer()
+    moved = serializers.SerializerMethodField(help_text="how many rows of each table moved (entries, matches, ...)")
+    merged_by = serializers.CharField(source="merged_by.username", allow_null=True, default=None)
+    undone_by = serializers.CharField(source="undone_by.username", allow_null=True, default=None)
+
+    class Meta:
+        model = PlayerMerge
+        fields = ("id", "kept", "folded", "moved", "merged_by", "created_at", "undone_at", "undone_by")
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.DictField(child=serializers.IntegerField()))
+    def get_moved(self, merge: PlayerMerge) -> dict[str, int]:
+        return {key: len(ids) for key, ids in merge.moved.items() if key != "rating_lists"}
+
+
+class MergeInput(serializers.Serializer):
+    keep = strict.IntegerField(min_value=1, help_text="the roster's player to keep")
+    fold = strict.IntegerField(min_value=1, help_text="the record of the same person folded into it")

@@ -432,7 +432,7 @@ class EntryListCreateApi(APIView):
         entry = services.register_player(
             found, actor=actor_of(request), **_valid(s.EntryInput, request.data, user=request.user)
         )
-        return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+        return Response(s.EntrySerializer(entry, context={"director": True}).data, status=status.HTTP_201_CREATED)
 
 
 class EntryImportApi(APIView):
@@ -466,7 +466,8 @@ class _EntryActionApi(APIView):
 
     def post(self, request: Request, event: str, division: str, entry_id: int) -> Response:
         entry = _entry(_division(request, event, division), entry_id)
-        return Response(s.EntrySerializer(self.perform(entry, request, _valid(self.input_class, request.data))).data)
+        done = self.perform(entry, request, _valid(self.input_class, request.data))
+        return Response(s.EntrySerializer(done, context={"director": True}).data)
 
 
 def _entry_schema(summary: str, request: type[serializers.Serializer]) -> Any:
@@ -782,7 +783,7 @@ class ClubSeasonsApi(APIView):
         return Response(s.SeasonSerializer(club_reads.seasons_of(_club(request, club)), many=True).data)
 
     @extend_schema(
-        summary="Add a season: its span, its points system (usbgf or the club's own table) and its playoff line",
+        summary="Add a season: its span, points system (usbgf, backgames or the club's own table), playoff line",
         request=s.SeasonInput,
         responses={201: s.SeasonSerializer, **_errors(400, 401, 403, 404, 409)},
     )
@@ -790,6 +791,62 @@ class ClubSeasonsApi(APIView):
         found = _club(request, club)
         season = services.create_season(found, actor=actor_of(request), **_valid(s.SeasonInput, request.data))
         return Response(s.SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
+
+
+def _merge_player(request: Request, club: Club, player_id: int) -> Player:
+    player = club_reads.merge_candidate(club, request.user, player_id)
+    if player is None:
+        raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no player #{player_id} on {club.name}'s roster")
+    return player
+
+
+class ClubMergesApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="A club's merges of two records of one person, the latest first (its directors)",
+        responses={200: s.MergeSerializer(many=True), **_errors(401, 403, 404)},
+    )
+    def get(self, request: Request, club: str) -> Response:
+        found = _club(request, club)
+        check_directs_club(actor_of(request), found)
+        return Response(s.MergeSerializer(club_reads.merges_of(found), many=True).data)
+
+    @extend_schema(
+        summary="Merge two records of one person: every entry, match, analysis and rating of `fold` follows to "
+        "`keep` (refused for one player, a player already merged, a player not on the roster, two players entered "
+        "in one division or who played each other)",
+        request=s.MergeInput,
+        responses={201: s.MergeSerializer, **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, club: str) -> Response:
+        found = _club(request, club)
+        actor = actor_of(request)
+        check_directs_club(actor, found)
+        data = _valid(s.MergeInput, request.data)
+        keep, fold = _merge_player(request, found, data["keep"]), _merge_player(request, found, data["fold"])
+        merge = services.merge_players(found, actor=actor, keep=keep, fold=fold)
+        return Response(s.MergeSerializer(merge).data, status=status.HTTP_201_CREATED)
+
+
+class ClubMergeUndoApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="Undo a merge (split the two records again): exactly the rows it moved go back (refused while a "
+        "later merge of one of its players stands: undo that one first)",
+        request=None,
+        responses={200: s.MergeSerializer, **_errors(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, club: str, merge_id: int) -> Response:
+        found = _club(request, club)
+        actor = actor_of(request)
+        check_directs_club(actor, found)
+        merge = club_reads.merge_of(found, merge_id)
+        if merge is None:
+            raise ApplicationError(ErrorCode.NOT_FOUND, f"{found.name} has no merge #{merge_id}")
+        services.undo_merge(merge, actor=actor)
+        return Response(s.MergeSerializer(club_reads.merge_of(found, merge_id)).data)
 
 
 class SeasonTableApi(APIView):

@@ -20,12 +20,14 @@ from django.views.decorators.http import require_http_methods
 
 from config.audience import private
 from games.errors import ApplicationError, ErrorCode
+from games.models import Player
 from tournaments.access import directs_club
 from tournaments.director import forms as f
 from tournaments.director.views import Action, Failed, Page, _form, _perform, _RefusedError, director_page
 from tournaments.models import Club
 from tournaments.selectors import clubs as club_reads
 from tournaments.services.clubs import add_club_director, create_season
+from tournaments.services.merges import link_player, merge_players, undo_merge
 
 
 def _club(request: HttpRequest, slug: str) -> Club:
@@ -71,6 +73,42 @@ def _add_director(page: Page, target: Any, data: dict[str, Any]) -> str:
     return _("%(name)s is now a director of %(club)s.") % {"name": user.get_username(), "club": club.name}
 
 
+def _merge(page: Page, target: Any, data: dict[str, Any]) -> str:
+    club = _club_of(page)
+    keep, fold = (_roster_player(page, data[key]) for key in ("keep", "fold"))
+    merge_players(club, actor=page.actor, keep=keep, fold=fold)
+    return _("%(fold)s is now %(keep)s: his rows moved and the ratings were counted again (Undo puts them back).") % {
+        "fold": fold.label,
+        "keep": keep.label,
+    }
+
+
+def _undo_merge(page: Page, target: Any, data: dict[str, Any]) -> str:
+    undo_merge(target, actor=page.actor)
+    words = _("%(fold)s is a record of his own again, with what he had before the merge.")
+    return words % {"fold": target.folded.label}
+
+
+def _link(page: Page, target: Any, data: dict[str, Any]) -> str:
+    keep = _roster_player(page, data["keep"])
+    link_player(_club_of(page), actor=page.actor, keep=keep, player=target)
+    return _("%(player)s is linked to %(keep)s of the roster: his matches and entries are %(keep)s's now.") % {
+        "player": target.label,
+        "keep": keep.label,
+    }
+
+
+def _roster_player(page: Page, pk: int) -> Player:
+    player = club_reads.merge_candidate(_club_of(page), page.request.user, pk)
+    if player is None:
+        raise ApplicationError(ErrorCode.NOT_FOUND, _("That player is no longer on the roster: reload the page."))
+    return player
+
+
+def _roster_options(page: Page, target: Any) -> dict[str, Any]:
+    return {"roster": page.once("roster", lambda: club_reads.roster_of(_club_of(page)))}
+
+
 class ClubPage(Page):
     """A page about a club rather than an event."""
 
@@ -89,7 +127,35 @@ def _club_of(page: Page) -> Club:
 CLUB_ACTIONS = {
     "add-season": Action(f.SeasonForm, _add_season),
     "add-director": Action(f.ClubDirectorForm, _add_director),
+    "merge": Action(f.MergeForm, _merge, options=_roster_options),
+    "link": Action(
+        f.LinkForm, _link, target=lambda page, key: _club_of(page).players_apart().filter(pk=_int(key)).first()
+    ),
+    "undo-merge": Action(
+        f.EmptyForm, _undo_merge, target=lambda page, key: club_reads.merge_of(_club_of(page), _int(key))
+    ),
 }
+
+
+def _int(key: str) -> int:
+    return int(key) if key.isdigit() else 0
+
+
+def _merge_preview(page: ClubPage) -> tuple[Any, Any] | None:
+    """A "Same person" form sent without its confirmation: the bound form and what the merge would move."""
+    request = page.request
+    if request.method != "POST" or request.POST.get("action") != "merge" or request.POST.get("merge-confirm"):
+        return None
+    form = f.MergeForm(request.POST, prefix="merge", **_roster_options(page, None))
+    if not form.is_valid():
+        return None  # answered by the action, with its errors
+    keep, fold = (club_reads.merge_candidate(page.club, request.user, form.cleaned_data[k]) for k in ("keep", "fold"))
+    if keep is None or fold is None or keep.pk == fold.pk:
+        return None  # refused by the action, with its reason
+    confirm = f.MergeForm(
+        initial={"keep": keep.pk, "fold": fold.pk, "confirm": True}, prefix="merge", **_roster_options(page, None)
+    )
+    return confirm, club_reads.merge_preview(keep, fold)
 
 
 @private
@@ -100,7 +166,8 @@ def club_manage(request: HttpRequest, club: str) -> HttpResponse:
     found = _club(request, club)
     page = ClubPage(request, found)
     failed = None
-    if request.method == "POST":
+    preview = _merge_preview(page)
+    if request.method == "POST" and preview is None:
         outcome = _perform(page, CLUB_ACTIONS, reverse("tournaments:club-manage", args=[found.slug]))
         if not isinstance(outcome, Failed):
             return outcome
@@ -112,6 +179,10 @@ def club_manage(request: HttpRequest, club: str) -> HttpResponse:
         "roster": club_reads.rated_roster_of(found),
         "season_form": _form(page, failed, CLUB_ACTIONS, "add-season"),
         "director_form": _form(page, failed, CLUB_ACTIONS, "add-director"),
+        "merge_form": preview[0] if preview else _form(page, failed, CLUB_ACTIONS, "merge"),
+        "merge_preview": preview[1] if preview else None,
+        "merges": club_reads.merges_of(found),
+        "link_offers": club_reads.link_offers(found),
         "failed": failed,
     }
     return render(request, "director/club.html", context, status=failed.status if failed else 200)

@@ -104,6 +104,10 @@ class EventForm(forms.Form):
             cast(forms.ModelChoiceField, self.fields["club"]).queryset = clubs
 
 
+def _rating_cap(label: Any, help_text: Any) -> forms.IntegerField:
+    return forms.IntegerField(label=label, required=False, min_value=1, max_value=9999, help_text=help_text)
+
+
 class DivisionForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100, help_text=_("Championship, Intermediate, Jackpot..."))
     format = forms.ChoiceField(label=_("Format"), choices=Division.Format.choices, initial=Division.Format.SWISS)
@@ -201,9 +205,35 @@ class DivisionForm(forms.Form):
         required=False,
         help_text=_("Swiss: pair the next round as soon as every result of the current one counts."),
     )
+    level = forms.ChoiceField(
+        label=_("Level"),
+        choices=Division.Level.choices,
+        initial=Division.Level.OPEN,
+        required=False,
+        help_text=_("Its players' level: BackGames' universal club table counts each level's points by its column."),
+    )
+    rating_under = _rating_cap(
+        _("Open to ratings under"),
+        _("Such as 1600 for an intermediate division, on the event's rating list (empty: no cap)."),
+    )
+    rating_from = _rating_cap(
+        _("Open to ratings from"), _("Players rated this or more on the event's rating list (empty: no floor).")
+    )
+    points_under = forms.FloatField(
+        label=_("Open to fewer points than"),
+        required=False,
+        min_value=0.01,
+        max_value=1_000_000,
+        help_text=_("Players with fewer points than this in the season named below (empty: no points cap)."),
+    )
+    points_season = forms.ChoiceField(label=_("Points of the season"), required=False, choices=[("", "—")])
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, seasons: Iterable[Season] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        _choice(self, "points_season").choices = [("", "—"), *((s.slug, s.name) for s in seasons)]
+
+    def clean_level(self) -> str:
+        return self.cleaned_data.get("level") or Division.Level.OPEN
         codes = ", ".join(t.value for t in Tiebreak)
         self.fields["tiebreaks"].help_text = _("Swiss and round robin; comma-separated codes from: %(codes)s.") % {
             "codes": codes
@@ -253,13 +283,25 @@ class RegisterForm(forms.Form):
         help_text=_("Once the division has started: the free place a late entry or a buy-back takes."),
     )
 
+    cap_override = forms.CharField(
+        label=_("Enter him anyway, because"),
+        max_length=500,
+        required=False,
+        help_text=_(
+            "This division is open by rating or points: a player outside its cap is refused with the reason, "
+            "unless you give yours for the exception here (it is kept with his entry)."
+        ),
+    )
+
     #: In a club's event, once a name close to the roster's was refused: the roster's player it is, or "new".
     choice = forms.CharField(label=_("Who is it?"), required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args: Any, last_chance: bool = False, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, last_chance: bool = False, capped: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not last_chance:
             del self.fields["place"]
+        if not capped:
+            del self.fields["cap_override"]
 
     def clean_choice(self) -> str:
         choice = self.cleaned_data.get("choice", "").strip()
@@ -314,6 +356,12 @@ class CheckInForm(forms.Form):
     present = forms.TypedChoiceField(
         choices=[("1", _("present")), ("0", _("not present"))], coerce=lambda v: v == "1", widget=forms.HiddenInput
     )
+    cap_override = forms.CharField(
+        label=_("Check him in anyway, because"),
+        max_length=500,
+        required=False,
+        help_text=_("A player now outside the division's cap: your reason for the exception."),
+    )
 
 
 class CheckInAllForm(forms.Form):
@@ -335,8 +383,20 @@ class ClubForm(forms.Form):
     )
 
 
+def _for(*systems: str) -> dict[str, str]:
+    """The widget's attributes that say which points systems a field of the season form is for (static/js/director.js
+    hides it for the others)."""
+    return {"data-for-system": " ".join(systems)}
+
+
 class SeasonForm(forms.Form):
-    """A new season of a club (services.clubs.create_season): its span, its points system and the club's own table."""
+    """A new season of a club (services.clubs.create_season): its span, its points system and its table: the club's
+    own figures, or what BackGames' universal club table is read by. The fields of a system not chosen are hidden
+    on the page and ignored here."""
+
+    #: The fields of the club's own table, and of BackGames' universal club table.
+    CLUB_FIELDS = ("per_win", "times_length", "places", "showing_up")
+    UNIVERSAL_FIELDS = ("basis",)
 
     name = forms.CharField(label=_("Season name"), max_length=100, help_text=_("Such as “Autumn 2026”."))
     starts_on = forms.DateField(label=_("First day"), widget=forms.DateInput(attrs={"type": "date"}))
@@ -345,20 +405,49 @@ class SeasonForm(forms.Form):
         label=_("Points system"),
         choices=Season.System.choices,
         initial=Season.System.CLUB,
-        help_text=_("The club's own table uses the figures below; the USBGF's master points need none."),
+        help_text=_(
+            "The club's own table uses the figures below; BackGames' universal club table its figures by each "
+            "division's level; the USBGF's master points need none."
+        ),
     )
-    per_win = forms.FloatField(label=_("Points per match won"), min_value=0, max_value=10_000, initial=1)
+    per_win = forms.FloatField(
+        label=_("Points per match won"),
+        min_value=0,
+        max_value=10_000,
+        initial=1,
+        widget=forms.NumberInput(_for("club")),
+    )
     times_length = forms.BooleanField(
-        label=_("Times the match's length"), required=False, help_text=_("A 5-point match won is worth 5 times more.")
+        label=_("Times the match's length"),
+        required=False,
+        help_text=_("A 5-point match won is worth 5 times more."),
+        widget=forms.CheckboxInput(_for("club")),
     )
     places = forms.CharField(
         label=_("Points per place"),
         required=False,
         max_length=500,
         help_text=_("Place 1 first, separated by commas, such as 10, 6, 4, 4 (empty: none)."),
+        widget=forms.TextInput(_for("club")),
     )
     showing_up = forms.FloatField(
-        label=_("Points for playing a night"), min_value=0, max_value=10_000, initial=0, required=False
+        label=_("Points for playing a night"),
+        min_value=0,
+        max_value=10_000,
+        initial=0,
+        required=False,
+        widget=forms.NumberInput(_for("club")),
+    )
+    basis = forms.ChoiceField(
+        label=_("Read the universal table by"),
+        choices=[
+            ("players", _("the field's size")),
+            ("rounds", _("the rounds played")),
+            ("higher", _("whichever of the two gives more")),
+        ],
+        initial="players",
+        required=False,
+        widget=forms.Select(attrs=_for("backgames")),
     )
     qualify = forms.IntegerField(
         label=_("Playoff line"),
@@ -382,13 +471,25 @@ class SeasonForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        ignored = {
+            Season.System.CLUB: self.UNIVERSAL_FIELDS,
+            Season.System.BACKGAMES: self.CLUB_FIELDS,
+        }.get(data.get("system", ""), self.CLUB_FIELDS + self.UNIVERSAL_FIELDS)
+        for name in ignored:  # the fields of another system: hidden on the page, whatever they hold is not read
+            self.errors.pop(name, None)
+            data.pop(name, None)
         if data.get("starts_on") and data.get("ends_on") and data["ends_on"] < data["starts_on"]:
             self.add_error("ends_on", _("The last day comes before the first: give a last day on or after it."))
         return data
 
     @staticmethod
     def table_of(data: dict[str, Any]) -> dict[str, Any]:
-        """The club's own table, from the form's cleaned data, as services.clubs.create_season takes it."""
+        """The season's table, from the form's cleaned data, as services.clubs.create_season takes it: the club's
+        own, BackGames' basis, or none (USBGF)."""
+        if data["system"] == Season.System.BACKGAMES:
+            return {"basis": data.get("basis") or "players"}
+        if data["system"] != Season.System.CLUB:
+            return {}
         return {
             "per_win": data["per_win"],
             "times_length": data["times_length"],
@@ -403,6 +504,31 @@ class ClubDirectorForm(forms.Form):
     username = forms.CharField(
         label=_("Username"), max_length=150, help_text=_("He must have an account already; he logs in with this name.")
     )
+
+
+class MergeForm(forms.Form):
+    """Two records of one person (services.merges.merge_players): the roster's player kept, the one folded into him.
+    Sent first without ``confirm``: the page shows what moves and asks again."""
+
+    keep = forms.TypedChoiceField(label=_("Keep"), coerce=int, help_text=_("The record that stays."))
+    fold = forms.TypedChoiceField(
+        label=_("Is the same person as"),
+        coerce=int,
+        help_text=_("His entries, matches, analyses and ratings move to the record kept; an undo puts them back."),
+    )
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, roster: Any = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "—")] + [(p.pk, p.label) for p in roster]
+        cast(forms.TypedChoiceField, self.fields["keep"]).choices = choices
+        cast(forms.TypedChoiceField, self.fields["fold"]).choices = choices
+
+
+class LinkForm(forms.Form):
+    """The roster's player a player of the club's events is (services.merges.link_player)."""
+
+    keep = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
 
 
 class WithdrawForm(forms.Form):

@@ -50,6 +50,7 @@ from tournaments import selectors, services
 from tournaments.access import directs_event
 from tournaments.core import has_fees, pool_of, round_robin_lead, round_words
 from tournaments.director import forms as f
+from tournaments.entry_caps import is_capped
 from tournaments.models import Division, Entry, Event, Pairing, Round
 from tournaments.pages import (
     TIEBREAK_COLUMNS,
@@ -61,6 +62,7 @@ from tournaments.pages import (
     remainder_notes,
     tiebreak_name,
 )
+from tournaments.selectors import clubs as club_reads
 from tournaments.selectors import director as reads
 from tournaments.selectors.money import event_cash
 from tournaments.selectors.venue import Venue, venue_of
@@ -374,7 +376,11 @@ EVENT_ACTIONS = {
     "hold-table": Action(f.EmptyForm, _hold_table, target=_event_table),
     "release-table": Action(f.EmptyForm, _release_table, target=_event_table),
     "seat-match": Action(f.TableNumberForm, _seat_match, target=_event_pairing),
-    "create-division": Action(f.DivisionForm, _create_division),
+    "create-division": Action(
+        f.DivisionForm,
+        _create_division,
+        options=lambda page, target: {"seasons": club_reads.seasons_of(page.event_.club) if page.event_.club else []},
+    ),
     "add-director": Action(f.DirectorForm, _add_director),
     "remove-director": Action(f.EmptyForm, _remove_director, target=_event_director),
     "confirm": Action(f.EmptyForm, _confirm, target=_event_pairing),
@@ -488,7 +494,7 @@ def _import(page: Page, target: Any, data: dict[str, Any]) -> str:
 
 
 def _check_in(page: Page, entry: Entry, data: dict[str, Any]) -> str:
-    services.check_in(entry, actor=page.actor, present=data["present"])
+    services.check_in(entry, actor=page.actor, present=data["present"], cap_override=data.get("cap_override", ""))
     if data["present"]:
         return _("%(name)s is checked in.") % {"name": entry.player.display_name}
     return _("%(name)s is no longer checked in.") % {"name": entry.player.display_name}
@@ -753,7 +759,10 @@ DIVISION_ACTIONS = {
     "register": Action(
         f.RegisterForm,
         _register,
-        options=lambda page, target: {"last_chance": page.division_.format == Division.Format.LAST_CHANCE},
+        options=lambda page, target: {
+            "last_chance": page.division_.format == Division.Format.LAST_CHANCE,
+            "capped": is_capped(page.division_),
+        },
     ),
     "import": Action(f.ImportForm, _import),
     "check-in": Action(f.CheckInForm, _check_in, target=_entry_target),
@@ -884,6 +893,11 @@ def _player_row(page: Page, failed: Failed | None, entry: Entry) -> dict[str, An
     """A row of the players' list: the entry and the forms it offers, as HTML (see :func:`_row_form`)."""
     registering = page.division_.status == Division.Status.REGISTRATION
     row: dict[str, Any] = {"entry": entry}
+    ratings = page.once(
+        "list_ratings", lambda: reads.list_ratings(page.division_, [e.player_id for e in _entries(page)])
+    )
+    if ratings is not None:
+        row["list_rating"] = ratings.get(entry.player_id, "—")
     withdrawn = entry.status == Entry.Status.WITHDRAWN
     if not withdrawn and page.division_.status != Division.Status.FINISHED:  # a finished field is what it played
         row["withdraw"], row["withdraw_failed"] = _row_form(

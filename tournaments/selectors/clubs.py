@@ -11,8 +11,10 @@ from typing import Any
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
-from games.models import Player
-from tournaments.models import Club, Division, Event, Rating, Season, Standing
+from games.models import Match, Player, PlayerAnalysis
+from games.selectors import players_visible_to
+from tournaments.models import Club, Division, Entry, Event, PlayerMerge, Rating, Season, Standing
+from tournaments.names import roster_matches
 from tournaments.selectors.common import events_visible_to
 
 #: How many events, champions and rated players a club's page lists.
@@ -116,3 +118,92 @@ def visible_season(user: Any, club: str, season: str) -> Season | None:
         .select_related("club")
         .first()
     )
+
+
+# -- merges of two records of one person ---------------------------------------------------------------------------
+
+
+def merges_of(club: Club) -> list[PlayerMerge]:
+    """The club's merges, the latest first, with the players and who merged and undid them (one statement)."""
+    return list(
+        PlayerMerge.objects.filter(club=club)
+        .select_related("kept", "folded", "merged_by", "undone_by")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def merge_of(club: Club, merge_id: int) -> PlayerMerge | None:
+    return PlayerMerge.objects.filter(club=club, pk=merge_id).select_related("club", "kept", "folded").first()
+
+
+@dataclass(frozen=True)
+class MergePreview:
+    """What a merge of ``fold`` into ``keep`` would move: the number of rows per table, said in words."""
+
+    keep: Player
+    fold: Player
+    entries: int
+    matches: int
+    analyses: int
+    events: list[str]
+
+    @property
+    def words(self) -> str:
+        events = ", ".join(self.events) or "no event"
+        return (
+            f"{self.fold.label} becomes {self.keep.label}: {self.entries} entries ({events}), {self.matches} matches "
+            f"and {self.analyses} analysed matches move to #{self.keep.pk}; the ratings are counted again."
+        )
+
+
+def merge_preview(keep: Player, fold: Player) -> MergePreview:
+    """What merging ``fold`` into ``keep`` moves (four statements)."""
+    entries = list(
+        Entry.objects.filter(player=fold).select_related("division__event").order_by("division__event__starts_on")
+    )
+    return MergePreview(
+        keep=keep,
+        fold=fold,
+        entries=len(entries),
+        matches=Match.objects.filter(Q(player1=fold) | Q(player2=fold)).count(),
+        analyses=PlayerAnalysis.objects.filter(player=fold).count(),
+        events=[f"{e.division.event.name}, {e.division.name}" for e in entries],
+    )
+
+
+def merge_candidate(club: Club, user: Any, player_id: Any) -> Player | None:
+    """A player ``user`` may name in a merge of ``club``: one on the roster, one merged into one of it, or one he may
+    see (the service refuses the last two with their reason); others are not found, so that a refusal never names a
+    player he may not see."""
+    try:
+        pk = int(player_id)
+    except (TypeError, ValueError):
+        return None
+    known = Q(clubs=club) | Q(merged_into__clubs=club) | Q(pk__in=players_visible_to(user).values("pk"))
+    return Player.objects.filter(known, pk=pk).distinct().first()
+
+
+@dataclass(frozen=True)
+class LinkOffer:
+    """A player of the club's events apart from its roster, and the roster's players he may be (same or close name,
+    as a registration finds them)."""
+
+    player: Player
+    roster: list[Player]
+
+
+def link_offers(club: Club) -> list[LinkOffer]:
+    """The players of the club's events apart from its roster (:meth:`Club.players_apart`) whose name is the name of
+    a roster player or close to it, each with those roster players (three statements)."""
+    apart = list(club.players_apart().order_by("display_name", "pk"))
+    if not apart:
+        return []
+    roster = list(club.players.values_list("pk", "display_name"))
+    found = {p.pk: roster_matches(p.display_name, roster) for p in apart}
+    ids = {pk for matches in found.values() for pk in matches.exact + matches.close}
+    players = Player.objects.in_bulk(ids)
+    return [
+        LinkOffer(p, [players[pk] for pk in found[p.pk].exact + found[p.pk].close])
+        for p in apart
+        if found[p.pk].exact or found[p.pk].close
+    ]

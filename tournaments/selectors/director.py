@@ -16,12 +16,13 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Case, Count, F, Q, QuerySet, Value, When
+from django.utils.translation import gettext as _
 
 from games.access import new_entry_token, token_text
 from games.models import EntryToken, Game, Match, Player
 from games.selectors import Forfeit, forfeit_of, games_played
-from tournaments.core import STILL_OPEN, PairingState, bracket_rank, pairing_state
-from tournaments.models import ELIMINATION_FORMATS, Club, Division, Entry, Event, Pairing, Round
+from tournaments.core import STILL_OPEN, PairingState, bracket_rank, outcome_of, pairing_state
+from tournaments.models import ELIMINATION_FORMATS, Club, Division, Entry, Event, Pairing, Rating, Round
 
 Status = Pairing.Status
 _BOARD_RELATED = ("round", "entry_a__player", "entry_b__player", "match", "table")
@@ -43,6 +44,16 @@ def event_directors(event: Event) -> list[Any]:
     return list(event.directors.order_by("username"))
 
 
+#: The states whose pairing shows a score.
+_SCORED = (
+    PairingState.PLAYING,
+    PairingState.FINISHING,
+    PairingState.AWAITING,
+    PairingState.DISPUTED,
+    PairingState.FINISHED,
+)
+
+
 @dataclass(frozen=True)
 class Board:
     """A pairing as a director follows it, in its state (:func:`tournaments.core.pairing_state`)."""
@@ -52,12 +63,11 @@ class Board:
 
     @property
     def score(self) -> tuple[int, int] | None:
-        p, match = self.pairing, self.pairing.match
-        if self.state == "finished":
-            return p.score_a, p.score_b
-        if match is not None and self.state in ("playing", "finishing", "awaiting", "disputed"):
-            return match.score1, match.score2
-        return None
+        """The score it shows (:func:`tournaments.core.outcome_of`) once its match has started, else None."""
+        if self.state not in _SCORED:
+            return None
+        outcome = outcome_of(self.pairing, self.pairing.match)
+        return outcome.score_a, outcome.score_b
 
     @property
     def open(self) -> bool:
@@ -277,3 +287,18 @@ def directed_clubs(user: Any) -> QuerySet[Club]:
         return Club.objects.none()
     clubs = Club.objects.all() if user.is_staff else Club.objects.filter(directors=user)
     return clubs.order_by("name", "id")
+
+
+def list_ratings(division: Division, players: list[int]) -> dict[int, str] | None:
+    """Each of ``players``' rating on the event's rating list, as the players' list shows it ("1523", or
+    "new (1500)" for one not rated yet), by player id; None when the event has no rating list (no statement then,
+    two otherwise)."""
+    if division.event.rating_list_id is None:
+        return None
+    rating_list = division.event.rating_list
+    assert rating_list is not None
+    rated = dict(
+        Rating.objects.filter(rating_list=rating_list, player_id__in=players).values_list("player_id", "rating")
+    )
+    new = _("new (%(start)s)") % {"start": f"{rating_list.start:.0f}"}
+    return {pk: f"{rated[pk]:.0f}" if pk in rated else new for pk in players}

@@ -1,14 +1,17 @@
 """A club's season table: each player's points over the club's events of the season, by the season's system.
 
 The club's events whose first day falls in the season count (an event without dates counts once it has started on
-a day in the span: its ``created_at``). Every division of each event counts; per player and event the points are
-those the system gives his matches won over the board and his place, as the master points read them
-(:func:`tournaments.selectors.points.division_results`: counted results, the standings' places), so a correction
-that changes a result or a place changes the table when it is next read. A player who took part in an event
-(he is in its standings) showed up.
+a day in the span: its ``created_at``). Every division of each event counts once it has started (its players are
+drawn): a player registered for a night not yet begun has earned nothing, not even for showing up. Per player and
+event the points are those the system gives his matches won over the board and his place, as the master points read
+them (:func:`tournaments.selectors.points.division_results`: counted results, the standings' places), so a
+correction that changes a result or a place changes the table when it is next read. A player who took part in an
+event (he is in its standings) showed up.
 
 Order: points (more first), then events played (fewer first: the same points in fewer nights), then name; players
-level on points and events share the rank. The top ``qualify`` (if set) are above the playoff line.
+level on points and events share the rank (the season's tie rule). The top ``qualify`` (if set) are above the
+playoff line; players sharing a rank across the line are none of them qualified but *tied at the line*, for a playoff
+or a tie-break to settle (who of them goes through is the club's call, not the table's).
 
 Reads a fixed number of queries whatever the number of events and players.
 """
@@ -18,11 +21,13 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 
-from tournaments import points
-from tournaments.models import Event, Season
-from tournaments.selectors.points import division_results, usbgf_of
+from tournaments import points, universal_club_table
+from tournaments.models import Division, Event, Round, Season
+from tournaments.selectors.points import DivisionResults, Took, division_results, usbgf_of
+
+Earned = points.Earned | points.ClubEarned | points.UniversalEarned
 
 
 @dataclass
@@ -34,6 +39,7 @@ class SeasonRow:
     events: int
     match_wins: int
     qualified: bool = False
+    tied_at_line: bool = False
 
 
 @dataclass(frozen=True)
@@ -60,6 +66,45 @@ def club_table(season: Season) -> points.ClubTable:
     )
 
 
+class _Scorer:
+    """How the season's system scores one player's part in one division."""
+
+    def __init__(self, season: Season, divisions: list[DivisionResults]) -> None:
+        self.season = season
+        stored = season.table or {}
+        self.multipliers = stored.get("multipliers", {})
+        self.club = club_table(season)
+        self.basis = stored.get("basis", "players")
+        self.figures: dict[str, dict[str, object]] = {}
+        self.rounds: dict[int, int] = {}
+        if season.system == Season.System.BACKGAMES:
+            self.figures = universal_club_table.with_changes(stored.get("figures", {}))
+            self.rounds = _main_rounds([found.division.pk for found in divisions])
+
+    def earned(self, division: Division, took: Took, players: int) -> Earned:
+        event = division.event
+        place = None if took.place is None else (took.place.first, took.place.last)
+        multiplier = float(self.multipliers.get(event.slug, 1.0))
+        if self.season.system == Season.System.USBGF:
+            return usbgf_of(event, division, took, players)
+        if self.season.system == Season.System.BACKGAMES:
+            level = self.figures[division.level]
+            rounds = self.rounds.get(division.pk, 0)
+            return points.universal_points(
+                level, len(took.lengths), place, players=players, rounds=rounds, basis=self.basis,
+                multiplier=multiplier,
+            )  # fmt: skip
+        return points.club_points(self.club, took.lengths, place, multiplier=multiplier)
+
+
+def _main_rounds(division_ids: list[int]) -> dict[int, int]:
+    """The rounds of each division's main flight (a knockout's rounds, a Swiss's or round robin's rounds paired, a
+    Swiss into a knockout's both), by division id (one query)."""
+    main = (Round.Bracket.MAIN, Round.Bracket.SWISS, Round.Bracket.ROUND_ROBIN)
+    found = Round.objects.filter(division_id__in=division_ids, bracket__in=main).values("division_id")
+    return dict(found.annotate(n=Count("id")).values_list("division_id", "n"))
+
+
 def season_table(season: Season) -> SeasonTable:
     """The season's table (see the module's terms)."""
     events = list(season_events(season))
@@ -67,19 +112,16 @@ def season_table(season: Season) -> SeasonTable:
     played: dict[int, set[int]] = defaultdict(set)
     wins: dict[int, int] = defaultdict(int)
     names: dict[int, str] = {}
-    table = club_table(season)
-    multipliers = (season.table or {}).get("multipliers", {})
-    for found in division_results(season_events(season)):
-        division, event = found.division, found.division.event
+    started = [
+        found for found in division_results(season_events(season))
+        if found.division.status != Division.Status.REGISTRATION
+    ]  # fmt: skip
+    scorer = _Scorer(season, started)
+    for found in started:
         for took in found.players:
-            if season.system == Season.System.USBGF:
-                earned: points.Earned | points.ClubEarned = usbgf_of(event, division, took, len(found.players))
-            else:
-                place = None if took.place is None else (took.place.first, took.place.last)
-                multiplier = float(multipliers.get(event.slug, 1.0))
-                earned = points.club_points(table, took.lengths, place, multiplier=multiplier)
+            earned = scorer.earned(found.division, took, len(found.players))
             totals[took.player_id] += earned.total
-            played[took.player_id].add(event.pk)
+            played[took.player_id].add(found.division.event_id)
             wins[took.player_id] += earned.match_wins
             names[took.player_id] = took.name
     ordered = sorted(names, key=lambda p: (-round(totals[p], 9), len(played[p]), names[p], p))
@@ -89,6 +131,113 @@ def season_table(season: Season) -> SeasonTable:
         previous = rows[-1] if rows else None
         if previous and (round(previous.points, 9), previous.events) == (round(row.points, 9), row.events):
             row.rank = previous.rank
-        row.qualified = bool(season.qualify) and row.rank <= season.qualify
         rows.append(row)
+    _draw_the_line(rows, season.qualify)
     return SeasonTable(season, events, rows)
+
+
+def _draw_the_line(rows: list[SeasonRow], qualify: int) -> None:
+    """Mark the top ``qualify`` qualified; the players sharing a rank that the line cuts through are tied at the
+    line instead (none of them is qualified until a playoff or a tie-break settles it)."""
+    if not qualify:
+        return
+    shared: dict[int, int] = defaultdict(int)
+    for row in rows:
+        shared[row.rank] += 1
+    for row in rows:
+        last = row.rank + shared[row.rank] - 1
+        row.tied_at_line = row.rank <= qualify < last
+        row.qualified = last <= qualify
+
+
+def _figure(value: float) -> str:
+    return f"{value:g}"
+
+
+def season_rules(season: Season, events: list[Event]) -> list[str]:
+    """The season's scoring rules in words, as its public page shows them under the table."""
+    stored = season.table or {}
+    names = {event.slug: event.name for event in events}
+    multipliers = [
+        f"{names.get(slug, slug)} x{_figure(float(x))}" for slug, x in stored.get("multipliers", {}).items() if x != 1
+    ]
+    if season.system == Season.System.USBGF:
+        rules = [
+            "USBGF master points. Each match won over the board (not a bye or a forfeit) earns event weight x "
+            "division weight x √(its length) / 3.",
+            "Places earn event weight x division weight x 0.6 x log2(players) x the place's factor: 1 for 1st, 0.7 "
+            "for 2nd, 1/(place - 1) from 3rd, for the places each division pays (4 unless it names more); players "
+            "sharing places share their factors.",
+        ]
+    elif season.system == Season.System.BACKGAMES:
+        basis = {"players": "the field's size", "rounds": "the rounds played", "higher": "the field's size or the "
+                 "rounds played, whichever gives more"}[stored.get("basis", "players")]  # fmt: skip
+        figures = universal_club_table.with_changes(stored.get("figures", {}))
+        per_win = ", ".join(f"{level} {_figure(figures[level]['per_win'])}" for level in universal_club_table.LEVELS)
+        rules = [
+            f"BackGames' universal club table, read by the division's level and {basis}: a place's figure (1st, "
+            "1/2 tie, 2nd, 2/3 tie, 3rd, 3/4 tie, 4th, 5-8 tie) or the points of the matches won over the board "
+            f"(each: {per_win}), whichever is higher.",
+        ]
+    else:
+        table = club_table(season)
+        places = ", ".join(f"{n} {_figure(p)}" for n, p in enumerate(table.places, start=1)) or "none"
+        times = " times its length" if table.times_length else ""
+        rules = [
+            f"The club's own table. Each match won over the board: {_figure(table.per_win)} points{times}.",
+            f"Points by place (place first): {places}; players sharing places split their points.",
+            f"For playing a night: {_figure(table.showing_up)} points.",
+        ]
+    if multipliers:
+        rules.append(f"Events counted more: {', '.join(multipliers)}.")
+    rules.append(
+        "A night counts once it has started (its players are drawn): registering for a night not yet begun earns "
+        "nothing."
+    )
+    rules.append("Ties: more points first, then fewer events played; players level on both share the rank.")
+    if season.qualify:
+        rules.append(
+            f"The top {season.qualify} qualify for the playoff; players tied across the line are tied at the line, "
+            "for a playoff or a tie-break to settle."
+        )
+    return rules
+
+
+@dataclass(frozen=True)
+class FiguresRow:
+    band: str
+    figures: list[float]
+
+
+@dataclass(frozen=True)
+class LevelFigures:
+    level: str
+    per_win: float
+    players: list[FiguresRow]
+    rounds: list[FiguresRow]
+
+
+def season_figures(season: Season) -> list[LevelFigures]:
+    """The universal club table a BackGames season counts by (the default with the club's figures), level by level;
+    empty for the other systems."""
+    if season.system != Season.System.BACKGAMES:
+        return []
+    table = universal_club_table.with_changes((season.table or {}).get("figures", {}))
+
+    def rows(level: str, basis: str, bands: tuple[str, ...]) -> list[FiguresRow]:
+        return [FiguresRow(band, [table[level][basis][band][p] for p in universal_club_table.PLACES]) for band in bands]
+
+    return [
+        LevelFigures(
+            level,
+            table[level]["per_win"],
+            rows(level, "players", universal_club_table.PLAYER_BANDS),
+            rows(level, "rounds", universal_club_table.ROUND_BANDS),
+        )
+        for level in universal_club_table.LEVELS
+    ]
+
+
+def season_points(season: Season) -> dict[int, float]:
+    """Each player's points in the season, by player id (a division open by points checks entries against them)."""
+    return {row.player_id: row.points for row in season_table(season).rows}

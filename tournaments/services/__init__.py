@@ -5,6 +5,7 @@ The use cases, re-exported here:
 - events: events, directors, divisions, registration (one by one, CSV), check-in, seeds;
 - clubs: clubs, their directors, rosters (a club's events enter the roster's players: one record per person),
   seasons;
+- merges: two records of one person merged into one (every row follows, with an audit row) and the undo;
 - start: starting a division: the field, the seeds and the draw;
 - advance: the director moves a division on (pairs the next Swiss round, closes the last-chance places) and
   steers a Swiss (ends it, changes its rounds, takes back the current round and pairs it again);
@@ -50,6 +51,7 @@ from tournaments.services.events import (
     set_seed,
 )
 from tournaments.services.followup import Sent, request_followup, schedule_followup
+from tournaments.services.merges import merge_players, undo_merge
 from tournaments.services.results import (
     award_forfeit,
     confirm_result,
@@ -90,6 +92,7 @@ __all__ = [
     "hold_table",
     "import_entries_csv",
     "mark_standings_failed",
+    "merge_players",
     "pair_next_round",
     "pairing_match",
     "recompute_ratings",
@@ -108,6 +111,7 @@ __all__ = [
     "start_division",
     "swap_players",
     "sync_division",
+    "undo_merge",
     "unpair_round",
     "withdraw_entry",
 ]

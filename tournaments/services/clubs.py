@@ -24,6 +24,7 @@ from games.access import Actor
 from games.errors import ApplicationError, ErrorCode
 from games.models import Player
 from games.services import create_player
+from tournaments import universal_club_table
 from tournaments.access import check_directs_club
 from tournaments.models import Club, RatingList, Season
 from tournaments.names import roster_matches, spaced
@@ -130,6 +131,9 @@ def add_to_roster(
 
 #: The keys of a club's own table, as stored on the season.
 TABLE_KEYS = ("per_win", "times_length", "places", "showing_up", "multipliers")
+#: The keys of a BackGames season's table: what the universal club table is read by, the club's own figures over
+#: the default (tournaments/universal_club_table.py) and each event's bonus multiplier.
+UNIVERSAL_KEYS = ("basis", "figures", "multipliers")
 
 
 def create_season(
@@ -144,8 +148,9 @@ def create_season(
     qualify: int = 0,
     slug: str = "",
 ) -> Season:
-    """Add a season to the club: its span, its points system and, for the club's own table, the table (checked
-    whole: each bad value is named with what to give; nothing is stored on a refusal)."""
+    """Add a season to the club: its span, its points system and, for the club's own table or BackGames' universal
+    club table, its table (checked whole: each bad value is named with what to give; nothing is stored on a
+    refusal). A USBGF season has no table: what is given for one is ignored."""
     check_directs_club(actor, club)
     name = spaced(name)
     if not name:
@@ -158,7 +163,11 @@ def create_season(
         )
     if not 0 <= qualify <= 1000:
         raise ApplicationError(ErrorCode.INVALID_INPUT, f"the playoff line is 0 (none) to 1000 players, not {qualify}")
-    stored = check_table(table or {}) if system == Season.System.CLUB else {}
+    stored: dict[str, Any] = {}
+    if system == Season.System.CLUB:
+        stored = check_table(table or {})
+    elif system == Season.System.BACKGAMES:
+        stored = check_universal_table(table or {})
     with transaction.atomic():
         slug = slug or slugify(name)[:80] or "season"
         if Season.objects.filter(club=club, slug=slug).exists():
@@ -197,6 +206,37 @@ def check_table(table: dict[str, Any]) -> dict[str, Any]:
         "places": [number(p, f"place {n}") for n, p in enumerate(places, start=1)],
         "showing_up": number(table.get("showing_up", 0), "showing_up"),
         "multipliers": {str(slug): number(x, f"the multiplier of {slug}") for slug, x in multipliers.items()},
+    }
+
+
+def check_universal_table(table: dict[str, Any]) -> dict[str, Any]:
+    """A BackGames season's table as stored: ``basis`` players, rounds or higher; ``figures`` any part of the
+    universal club table's shape, numbers of 0 or more; ``multipliers`` 1, 1.5 or 2 by event address."""
+    unknown = sorted(set(table) - set(UNIVERSAL_KEYS))
+    if unknown:
+        raise _table_error(f"unknown {', '.join(unknown)}: a BackGames season's table has {', '.join(UNIVERSAL_KEYS)}")
+    basis = table.get("basis", "players")
+    if basis not in universal_club_table.BASES:
+        raise _table_error(
+            f"basis is {basis!r}: the table is read by players (the field's size), rounds, or higher (whichever "
+            "gives more)"
+        )
+    figures = table.get("figures", {})
+    try:
+        universal_club_table.with_changes(figures)
+    except ValueError as exc:
+        raise _table_error(str(exc)) from None
+    multipliers = table.get("multipliers", {})
+    if not isinstance(multipliers, dict):
+        raise _table_error('multipliers maps an event\'s address to its bonus, such as {"final-night": 2}')
+    allowed = universal_club_table.MULTIPLIERS
+    for slug, x in multipliers.items():
+        if isinstance(x, bool) or x not in allowed:
+            raise _table_error(f"the multiplier of {slug} is {x!r}: BackGames' bonus is 1, 1.5 or 2")
+    return {
+        "basis": basis,
+        "figures": figures,
+        "multipliers": {str(slug): float(x) for slug, x in multipliers.items()},
     }
 
 

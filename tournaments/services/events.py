@@ -26,7 +26,19 @@ from games.models import Match, Player
 from games.services import create_player
 from tournaments.access import check_directs, check_directs_club, directs_event
 from tournaments.core import plan_of, round_rule_key
-from tournaments.models import FORMATS, KNOCKOUT_SIZES, Club, Division, Entry, Event, ImportedMatch, RatingList
+from tournaments.entry_caps import Candidate, is_capped, refusal_of, refusals
+from tournaments.models import (
+    FORMATS,
+    KNOCKOUT_SIZES,
+    Club,
+    Division,
+    Entry,
+    Event,
+    ImportedMatch,
+    RatingList,
+    Season,
+)
+from tournaments.names import spaced
 from tournaments.pairing.swiss import late_entry_allowed
 from tournaments.points import DEFAULT_PLACES_PAID
 from tournaments.services.advance import MAX_SWISS_ROUNDS, check_place_free
@@ -217,6 +229,11 @@ class DivisionSettings:
     analyse_each_game: bool = False
     points_weight: float = 1.0
     points_places: int = DEFAULT_PLACES_PAID
+    level: str = Division.Level.OPEN
+    rating_under: int | None = None
+    rating_from: int | None = None
+    points_under: float | None = None
+    points_season: str = ""  # the address of a season of the event's club
 
 
 def create_division(event: Event, *, actor: Actor, settings: DivisionSettings, slug: str = "") -> Division:
@@ -224,16 +241,19 @@ def create_division(event: Event, *, actor: Actor, settings: DivisionSettings, s
     if event.status == Event.Status.FINISHED:
         raise ApplicationError(ErrorCode.CONFLICT, f"{event.name} is closed: a closed event takes no new division")
     _validate_settings(settings)
+    season = check_caps(event, settings)
     with transaction.atomic():
         slug = slug or _unique_slug(Division, settings.name, event=event)
         if Division.objects.filter(event=event, slug=slug).exists():
             raise ApplicationError(ErrorCode.CONFLICT, f"{event.name} already has a division {slug!r}")
-        fields = {k: v for k, v in settings.__dict__.items() if k not in ("round_lengths", "tiebreaks")}
+        left = ("round_lengths", "tiebreaks", "points_season")
+        fields = {k: v for k, v in settings.__dict__.items() if k not in left}
         division = Division(
             event=event,
             slug=slug,
             round_lengths=_round_rules(settings.round_lengths or {}),
             tiebreaks=settings.tiebreaks if settings.tiebreaks is not None else list(DEFAULT_TIEBREAKS),
+            points_season=season,
             **fields,
         )
         if division.is_elimination:
@@ -286,6 +306,48 @@ def _validate_settings(s: DivisionSettings) -> None:
         raise _invalid("last-chance places exist only in the main-consolation-lastchance format")
     _check_points_weight(s.points_weight, "the division's")
     _check_points_places(s.points_places)
+    if s.level not in Division.Level.values:
+        raise _invalid(f"a division's level is {', '.join(Division.Level.values)}, not {s.level!r}")
+
+
+#: The highest rating a division's cap may name.
+MAX_CAP_RATING = 9999
+
+
+def check_caps(event: Event, s: DivisionSettings) -> Season | None:
+    """A division's entry caps make sense for its event: ratings of 1-9999, the lower bound under the upper; a
+    rating cap needs the event's rating list to read ratings from; a points cap names a season of the event's club
+    (returned) and a number of points above 0."""
+    for what, value in (("rating_under", s.rating_under), ("rating_from", s.rating_from)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 9999):
+            raise _invalid(f"{what} is a rating from 1 to {MAX_CAP_RATING}, not {value!r}")
+    if s.rating_under is not None and s.rating_from is not None and s.rating_from >= s.rating_under:
+        raise _invalid(
+            f"nobody is rated both {s.rating_from} or more and under {s.rating_under}: give rating_from below "
+            "rating_under"
+        )
+    if (s.rating_under is not None or s.rating_from is not None) and event.rating_list_id is None:
+        raise _invalid(
+            f"{event.name} has no rating list to read ratings from: give the event one (or make it a club's event) "
+            "before capping a division by rating"
+        )
+    if (s.points_under is None) != (not s.points_season):
+        raise _invalid(
+            "a points cap needs both the points (points_under) and the season they are counted in (points_season)"
+        )
+    if s.points_under is None:
+        return None
+    if isinstance(s.points_under, bool) or not 0 < s.points_under <= 1_000_000:
+        raise _invalid(f"points_under is a number of points above 0, not {s.points_under!r}")
+    seasons = Season.objects.filter(club_id=event.club_id or 0)
+    season = seasons.filter(slug=s.points_season).first()
+    if season is None:
+        names = ", ".join(seasons.values_list("slug", flat=True))
+        raise _invalid(
+            f"{s.points_season!r} is not a season of {event.name}'s club: a points cap counts the points of a season "
+            f"of the event's club ({names or 'it has none; add one on the club page'})"
+        )
+    return season
 
 
 #: The largest weight a director may give an event or a division for master points.
@@ -374,8 +436,13 @@ def register_player(
     seed: int | None = None,
     place: str = "",
     new_player: bool = False,
+    cap_override: str = "",
 ) -> Entry:
     """Enter a player (an existing one, or a new one by name) in a division.
+
+    A division open by rating or points (tournaments/entry_caps.py) refuses a player outside its cap with the
+    reason (``outside_cap``), unless ``cap_override`` gives the director's reason to enter him anyway (kept on the
+    entry).
 
     In a club's event a name is looked up on the club's roster (tournaments/services/clubs.py): the roster's player
     named exactly so is entered; a close name is refused with the candidates (``player_to_choose``) unless
@@ -391,6 +458,7 @@ def register_player(
         roster = _club_locked(division)
         if player is None and roster is not None:
             player = roster_player(roster, name=name, new_player=new_player)
+        override = _within_cap(division, player.display_name if player else spaced(name), player, cap_override)
         if player is None:
             _check_name_free(division, name, club)
             player = create_player(display_name=name, club=club, country=country)
@@ -409,10 +477,36 @@ def register_player(
         try:
             with transaction.atomic():
                 return Entry.objects.create(
-                    division=division, player=player, rating=rating, seed=seed, late=late, place=place
-                )
+                    division=division, player=player, rating=rating, seed=seed, late=late, place=place,
+                    cap_override=override,
+                )  # fmt: skip
         except IntegrityError:
             raise ApplicationError(ErrorCode.CONFLICT, f"seed {seed} is already taken in {division.name}") from None
+
+
+#: The longest reason a director may give for entering a player outside a division's cap.
+MAX_OVERRIDE = 500
+
+
+def _within_cap(division: Division, name: str, player: Player | None, cap_override: str) -> str:
+    """The override kept on the entry ("" when the player is within the division's caps); a refusal with the
+    reason when he is outside them and the director gave no reason to enter him anyway."""
+    refused = refusal_of(division, name, player)
+    if refused is None:
+        return ""
+    return _overridden(refused, cap_override)
+
+
+def _overridden(refused: str, cap_override: str) -> str:
+    reason = " ".join(cap_override.split())
+    if not reason:
+        raise ApplicationError(
+            ErrorCode.OUTSIDE_CAP,
+            f"{refused}. To enter him anyway, give your reason for the exception (it is kept with the entry).",
+        )
+    if len(reason) > MAX_OVERRIDE:
+        raise _invalid(f"the reason for the exception has at most {MAX_OVERRIDE} characters")
+    return reason
 
 
 def _club_locked(division: Division) -> Club | None:
@@ -500,7 +594,8 @@ class ImportReport:
 
 #: The columns of a players' list without a header row, in this order. ``player``, in a club's event: the roster's
 #: player (his number) a name close to the roster's is, or ``new`` for a new person.
-CSV_COLUMNS = ("name", "club", "country", "rating", "seed", "player")
+#: ``override``: in a division open by rating or points, the director's reason to enter a player outside its cap.
+CSV_COLUMNS = ("name", "club", "country", "rating", "seed", "player", "override")
 
 
 def import_entries_csv(division: Division, *, actor: Actor, text: str) -> ImportReport:
@@ -538,6 +633,7 @@ def import_entries_csv(division: Division, *, actor: Actor, text: str) -> Import
         listed = "; ".join(f"line {line}: {problem}" for line, problem in sorted(errors, key=lambda e: e[0]))
         raise _invalid(f"fix these lines and send the list again: {listed}")
     _check_roster_choices(division, parsed, first)
+    _check_caps_of_list(division, parsed, first)
     created: list[Entry] = []
     with transaction.atomic():
         for line, fields in enumerate(parsed, start=first):
@@ -581,6 +677,31 @@ def _clashes(division: Division, parsed: list[dict[str, Any]], first: int) -> li
         if seed is not None:
             seeds_at.setdefault(seed, line)
     return clashes
+
+
+def _check_caps_of_list(division: Division, parsed: list[dict[str, Any]], first: int) -> None:
+    """In a division open by rating or points: every line outside its cap and without an override, all at once,
+    with the reason (nothing is registered). Reads the ratings and the season's points once for the whole list."""
+    if not is_capped(division):
+        return
+    club = division.event.club
+    candidates = []
+    for fields in parsed:
+        player = fields.get("player")
+        if player is None and club is not None and not fields.get("new_player"):
+            player = roster_player(club, name=fields["name"])  # the choices were checked: exact or new
+        candidates.append(Candidate(player.display_name if player else spaced(fields["name"]), player and player.pk))
+    outside = [
+        f"line {line}: {reason}"
+        for line, (fields, reason) in enumerate(zip(parsed, refusals(division, candidates), strict=True), start=first)
+        if reason is not None and not fields.get("cap_override")
+    ]
+    if outside:
+        raise ApplicationError(
+            ErrorCode.OUTSIDE_CAP,
+            "nothing was registered; these players are outside the division's cap: leave them out, or give your "
+            "reason to enter each anyway in an override column: " + "; ".join(outside),
+        )
 
 
 def _check_roster_choices(division: Division, parsed: list[dict[str, Any]], first: int) -> None:
@@ -641,20 +762,32 @@ def _parse_row(row: dict[str, Any]) -> dict[str, Any]:
             problems.append(f"there is no player {chosen}")
     elif chosen:
         problems.append(f"player {chosen!r} is neither a player's number nor new")
+    override = " ".join((row.get("override") or "").split())
+    if len(override) > MAX_OVERRIDE:
+        problems.append(f"the override's reason is longer than {MAX_OVERRIDE} characters")
+    elif override:
+        fields["cap_override"] = override
     if problems:
         raise ValueError(", ".join(problems))
     return fields
 
 
-def check_in(entry: Entry, *, actor: Actor, present: bool = True) -> Entry:
+def check_in(entry: Entry, *, actor: Actor, present: bool = True, cap_override: str = "") -> Entry:
+    """Check a player in (or out). In a division open by rating or points, a player now outside its cap (his rating
+    or points changed since he registered) is refused with the reason, unless his entry already carries an override
+    or ``cap_override`` gives one."""
     check_directs(actor, entry.division.event)
     if entry.status == Entry.Status.WITHDRAWN:
         raise ApplicationError(ErrorCode.CONFLICT, f"{entry.player.display_name} has withdrawn")
+    fields = ["status", "checked_in_at"]
     if present:
+        if not entry.cap_override:
+            entry.cap_override = _within_cap(entry.division, entry.player.display_name, entry.player, cap_override)
+            fields.append("cap_override")
         entry.status, entry.checked_in_at = Entry.Status.CHECKED_IN, timezone.now()
     else:
         entry.status, entry.checked_in_at = Entry.Status.REGISTERED, None
-    entry.save(update_fields=["status", "checked_in_at"])
+    entry.save(update_fields=fields)
     return entry
 
 
@@ -666,7 +799,23 @@ def check_in_all(division: Division, *, actor: Actor, entries: list[int]) -> int
     if division.status != Division.Status.REGISTRATION:
         raise ApplicationError(ErrorCode.CONFLICT, f"{division.name} has started: check-in is over")
     rows = division.entries.filter(pk__in=entries, status=Entry.Status.REGISTERED)
+    _check_caps_of_entries(division, rows.filter(cap_override=""))
     return rows.update(status=Entry.Status.CHECKED_IN, checked_in_at=timezone.now())
+
+
+def _check_caps_of_entries(division: Division, entries: Any) -> None:
+    """Refuse to check in at once players now outside the division's cap (without an override), naming them."""
+    if not is_capped(division):
+        return
+    found = list(entries.select_related("player"))
+    reasons = refusals(division, [Candidate(e.player.display_name, e.player_id) for e in found])
+    outside = [reason for reason in reasons if reason is not None]
+    if outside:
+        raise ApplicationError(
+            ErrorCode.OUTSIDE_CAP,
+            "nobody was checked in; these players are outside the division's cap: check them in one by one with "
+            "your reason for the exception, or leave them out of the list: " + "; ".join(outside),
+        )
 
 
 def set_seed(entry: Entry, *, actor: Actor, seed: int | None) -> Entry:

@@ -37,12 +37,11 @@ from tournaments.core import (
     COUNTED,
     COUNTED_CONFIRMATIONS,
     FORFEITS,
-    PLAYABLE,
     STILL_OPEN,
-    UNCONFIRMED,
     lock_division,
     plan_of,
     result_counts,
+    result_to_come,
 )
 from tournaments.models import Division, Pairing, Rating, RatingChange, RatingList, Round, Standing
 from tournaments.pairing.brackets import Loser, Plan
@@ -115,7 +114,7 @@ def recompute_standings(division_id: int) -> int:
             winner: int | None = values[5]
             if winner is not None and result_counts(status, winner, confirmation):
                 counted.append(values)
-            elif _to_be_played(status, confirmation):
+            elif result_to_come(status, confirmation):
                 pending[(values[1], values[0])] += 1
             elif values[8] == Pairing.Decision.DOUBLE_FORFEIT and values[3] is not None and values[4] is not None:
                 doubled.append((values[0], values[1], values[2], values[3], values[4]))
@@ -324,14 +323,6 @@ def _tally(results: Sequence[Result], forfeits: str = ForfeitRule.LEFT_OUT) -> d
             out[me][3] += 0 if left_out else pts_me
             out[me][4] += 0 if left_out else pts_opp
     return out
-
-
-def _to_be_played(status: str, confirmation: str) -> bool:
-    """A slot whose result is still to come: waiting for its players, to be played or being played, or played and
-    waiting for a confirmation or a director (a bye, an empty or skipped slot and a double forfeit are settled)."""
-    if status == Pairing.Status.FINISHED:
-        return confirmation in UNCONFIRMED
-    return status == Pairing.Status.WAITING or status in PLAYABLE
 
 
 def _elimination_rows(

@@ -21,10 +21,13 @@ Results count (for the bracket, the next Swiss round and the standings) as :mod:
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils import timezone
 
 from games import services as games
@@ -34,10 +37,14 @@ from games.errors import ApplicationError
 from games.models import Action, Match, Player
 from tournaments.core import (
     COUNTED,
+    FINISHED_AS_MATCH,
+    OPEN_AS_MATCH,
     PLAYABLE,
-    UNCONFIRMED,
+    TO_COME,
     counts,
+    held_outcome,
     lock_division,
+    outcome_of,
     round_robin_lead,
 )
 from tournaments.models import Division, Entry, Event, Pairing, Round
@@ -48,40 +55,34 @@ from tournaments.services.swiss import follow_score_groups, pair_swiss_round
 from tournaments.services.tables import assign_tables
 
 Status = Pairing.Status
+Followup = Pairing.Followup
 _OPEN = (Status.WAITING, Status.READY, Status.PLAYING)
-#: A finished pairing whose match still says what the pairing says: the same winner and score, the match closed.
-_SAME_AS_MATCH = Q(
-    match__status__in=(Match.Status.FINISHED, Match.Status.FORFEITED),
-    match__score1=F("score_a"),
-    match__score2=F("score_b"),
-) & (
-    Q(winner=F("entry_a"), match__winner=F("match__player1"))
-    | Q(winner=F("entry_b"), match__winner=F("match__player2"))
-)
+#: A pairing whose follow-up is due: its result was written in its match's transaction (:func:`show_match_result`)
+#: and what depends on it has not followed yet.
+FOLLOWUP_DUE = ~Q(followup=Followup.NONE)
 #: The pairings a sync can change: a result that does not count yet, or a finished one its match contradicts (a
-#: correction, a reopened or voided match). Every other pairing's result counts and stands as it is.
-_LIVE = ~COUNTED | (Q(status=Status.FINISHED, match__isnull=False) & ~_SAME_AS_MATCH)
-#: A pairing whose result is still to come or to count (to be played, or waiting for a confirmation or a director).
-_STILL_TO_COUNT = Q(status__in=_OPEN) | Q(status=Status.FINISHED, confirmation__in=UNCONFIRMED)
-#: An open pairing whose match still says what the pairing says (:func:`_outcome`): not started (or started and
-#: still being played, the pairing playing), no winner, the same score.
-_OPEN_AS_MATCH = Q(winner__isnull=True, match__score1=F("score_a"), match__score2=F("score_b")) & (
-    Q(status=Status.READY, match__status=Match.Status.SCHEDULED)
-    | Q(status=Status.PLAYING, match__status=Match.Status.IN_PROGRESS)
-)
+#: correction, a reopened or voided match), and those whose follow-up is due. Every other pairing's result counts
+#: and stands as it is.
+_LIVE = ~COUNTED | (Q(status=Status.FINISHED, match__isnull=False) & ~FINISHED_AS_MATCH) | FOLLOWUP_DUE
 #: The pairings with a match that a sync changes: the match says something else (a game or a result entered, a
-#: correction, a voided match). A round robin's sync loads only these: its pairings are not advanced from one
-#: another, and there are thousands of them open at once (each player's next matches, made ahead of play).
+#: correction, a voided match), or the follow-up of its result is due. A round robin's sync loads only these: its
+#: pairings are not advanced from one another, and there are thousands of them open at once (each player's next
+#: matches, made ahead of play).
 _DIFFERS_FROM_MATCH = Q(match__isnull=False) & (
-    (Q(status__in=_OPEN) & ~_OPEN_AS_MATCH) | (Q(status=Status.FINISHED) & ~_SAME_AS_MATCH)
+    (Q(status__in=_OPEN) & ~OPEN_AS_MATCH) | (Q(status=Status.FINISHED) & ~FINISHED_AS_MATCH) | FOLLOWUP_DUE
 )
-#: The pairings whose match moved on without the division: a match over (or voided) that no sync has taken, or a
-#: finished pairing its match contradicts. A sync leaves none behind, so any is follow-up work that was lost.
-_UNTAKEN = Q(
-    status__in=_OPEN,
-    confirmation=Pairing.Confirmation.NOT_NEEDED,
-    match__status__in=(Match.Status.FINISHED, Match.Status.FORFEITED, Match.Status.VOID),
-) | (Q(status=Status.FINISHED, match__isnull=False) & ~_SAME_AS_MATCH)
+#: The pairings whose match moved on without the division: a match over (or voided) that the pairing does not
+#: show, a finished pairing its match contradicts, or a result shown whose follow-up is still due. A sync leaves
+#: none behind, so any is follow-up work that was lost (or not run yet).
+_UNTAKEN = (
+    Q(
+        status__in=_OPEN,
+        confirmation=Pairing.Confirmation.NOT_NEEDED,
+        match__status__in=(Match.Status.FINISHED, Match.Status.FORFEITED, Match.Status.VOID),
+    )
+    | (Q(status=Status.FINISHED, match__isnull=False) & ~FINISHED_AS_MATCH)
+    | FOLLOWUP_DUE
+)
 
 
 def divisions_behind_their_matches() -> list[int]:
@@ -130,6 +131,74 @@ def sync_division(division_id: int) -> SyncReport:
 def sync_locked_division(division: Division) -> SyncReport:
     """:func:`sync_division` for a caller that holds the division's lock (:func:`tournaments.core.lock_division`)
     and is past its registration."""
+    with _syncing():
+        return _sync_locked(division)
+
+
+_within = threading.local()
+
+
+@contextmanager
+def _syncing() -> Iterator[None]:
+    """While a sync runs: the results of the games services it calls itself (a withdrawn player's forfeit, a match
+    voided because its slot's players changed) are its own to take, so they queue no follow-up
+    (:func:`show_match_result`)."""
+    _within.depth = getattr(_within, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _within.depth -= 1
+
+
+def _own_results() -> set[int]:
+    if not hasattr(_within, "results"):
+        _within.results = set()
+    return _within.results
+
+
+def taken_by_its_sync(match_id: int) -> bool:
+    """Whether the match's result, just committed, was made by a sync (which took it itself): its signal then
+    queues no follow-up (tournaments/receivers.py). Asked once per signal."""
+    own = _own_results()
+    if match_id in own:
+        own.discard(match_id)
+        return True
+    return False
+
+
+def show_match_result(match: Match) -> None:
+    """Write a match's new result onto its pairing, in the transaction that changed it (``games.hooks.
+    RESULT_WRITERS``: a match ended, forfeited, voided, reopened or corrected, its row locked and written): the
+    pairing shows what :func:`tournaments.core.outcome_of` says at once, whether a worker runs or not, and its
+    follow-up is marked due (``Pairing.followup``), which the division's sync takes (the next slot or round, tables
+    and calls, standings, ratings) and which ``reconcile`` finds if it never runs.
+
+    Only the pairing's row is locked, after the match's (the lock order: division, match, pairing; a games service
+    never takes the division's). A row a sync holds is skipped: that sync or the follow-up queued after this commit
+    (``tournaments.receivers``) takes the result. Nothing is written inside a sync, whose calls' results are its
+    own: their signals queue no follow-up (:func:`taken_by_its_sync`)."""
+    if getattr(_within, "depth", 0):
+        match_pk = match.pk  # registered before games/ registers its signal: it runs first, after the commit
+        transaction.on_commit(lambda: _own_results().add(match_pk))
+        return
+    locked = Pairing.objects.select_for_update(of=("self",), skip_locked=True).filter(match_id=match.pk)
+    pairing = locked.first()
+    if pairing is None:
+        return  # a match of no pairing, or a sync is writing it
+    pairing.match = match
+    report = SyncReport()
+    if match.status == Match.Status.VOID:
+        fields = ["followup", "updated_at"]  # the sync takes the voided match off and makes a new one
+    elif _show_outcome(pairing, report):
+        fields = _RESULT_FIELDS
+    else:
+        return
+    if pairing.followup != Followup.CORRECTION:  # a correction still to follow up stays one
+        pairing.followup = Followup.CORRECTION if report.corrected else Followup.RESULT
+    pairing.save(update_fields=fields)
+
+
+def _sync_locked(division: Division) -> SyncReport:
     report = SyncReport()
     live_rows = division.pairings.filter(_LIVE)
     if division.format == Division.Format.ROUND_ROBIN:
@@ -154,7 +223,7 @@ def sync_locked_division(division: Division) -> SyncReport:
     if report.paired or doubled:
         # The new round's matches, or what a double forfeit settles further on (the next opponent's bye); the
         # report keeps the results that led to it.
-        after = sync_locked_division(division)
+        after = _sync_locked(division)
         merged = (report.results + after.results, report.filled + after.filled, report.matches + after.matches)
         return SyncReport(*merged, paired=report.paired, finished=after.finished)
     report.finished = _finish_if_done(division, touched)
@@ -173,6 +242,7 @@ def sync_locked_division(division: Division) -> SyncReport:
 
 _RESULT_FIELDS = [
     "updated_at",
+    "followup",
     "match",
     "status",
     "winner",
@@ -187,8 +257,22 @@ _RESULT_FIELDS = [
 
 
 def _take_result(pairing: Pairing, report: SyncReport) -> bool:
-    """Copy a pairing's match outcome onto it (winner, score, status, confirmation) in memory; True when it changed
-    and its :data:`_RESULT_FIELDS` must be written."""
+    """Put a pairing's match outcome on it (winner, score, status, confirmation: :func:`tournaments.core.outcome_of`)
+    in memory, and take its follow-up if due; True when it changed and its :data:`_RESULT_FIELDS` must be written."""
+    due = pairing.followup
+    changed = _show_outcome(pairing, report)
+    if due == Followup.NONE:
+        return changed
+    if not changed:  # shown already, in its match's transaction: what depends on it follows now
+        report.results.append(pairing.key)
+    if due == Followup.CORRECTION and pairing.round_id not in report.corrected:
+        report.corrected.append(pairing.round_id)
+    pairing.followup = Followup.NONE
+    return True
+
+
+def _show_outcome(pairing: Pairing, report: SyncReport) -> bool:
+    """Put a pairing's match outcome on it in memory (a voided match is taken off); True when it changed."""
     match = pairing.match
     if match is None or pairing.status in (Status.BYE, Status.EMPTY, Status.SKIPPED):
         return False
@@ -196,26 +280,29 @@ def _take_result(pairing: Pairing, report: SyncReport) -> bool:
         _detach(pairing, "the match was voided: a new match is made")
         report.results.append(pairing.key)
         return True
-    new = _outcome(pairing, match)
-    old = (pairing.status, pairing.winner_id, pairing.score_a, pairing.score_b)
+    new, old = outcome_of(pairing, match), held_outcome(pairing)
     if new == old:
         return False
-    status, winner, score_a, score_b = new
-    if status == Status.FINISHED and pairing.status != Status.FINISHED:
+    if new.status == Status.FINISHED and pairing.status != Status.FINISHED:
         pairing.confirmation, pairing.confirmation_side = _confirmation_needed(pairing, match)
-    elif status != Status.FINISHED:
+    elif new.status != Status.FINISHED:
         pairing.confirmation, pairing.confirmation_side = Pairing.Confirmation.NOT_NEEDED, None
         # The result was undone (a forfeit reopened, say): its decision goes with it, on every page, and so does
         # the table it was played at (that table went to the next match: this one waits for a table again).
         pairing.decision, pairing.decision_reason = Pairing.Decision.NONE, ""
         if pairing.table_id is None:
             pairing.played_at = ""
-    elif winner != pairing.winner_id or (score_a, score_b) != (pairing.score_a, pairing.score_b):
+    elif new.winner_id != old.winner_id or (new.score_a, new.score_b) != (old.score_a, old.score_b):
         pairing.confirmation = Pairing.Confirmation.CONFIRMED  # a director's correction of a final result
         # The result stands by the director's decision: the pages and the results CSV say so, with his reason.
         pairing.decision, pairing.decision_reason = Pairing.Decision.DIRECTOR, _correction_reason(match)
         report.corrected.append(pairing.round_id)
-    pairing.status, pairing.winner_id, pairing.score_a, pairing.score_b = new
+    pairing.status, pairing.winner_id, pairing.score_a, pairing.score_b = (
+        new.status,
+        new.winner_id,
+        new.score_a,
+        new.score_b,
+    )
     pairing.updated_at = timezone.now()
     report.results.append(pairing.key)
     return True
@@ -226,14 +313,6 @@ def _correction_reason(match: Match) -> str:
     reason = Action.objects.filter(match=match, kind=Action.Kind.CORRECTION).order_by("-seq").values_list("reason")
     found = reason.first()
     return found[0] if found else ""
-
-
-def _outcome(pairing: Pairing, match: Match) -> tuple[str, int | None, int, int]:
-    if match.status in (Match.Status.FINISHED, Match.Status.FORFEITED) and match.winner_id is not None:
-        winner = pairing.entry_a_id if match.winner_id == match.player1_id else pairing.entry_b_id
-        return Status.FINISHED, winner, match.score1, match.score2
-    status = Status.PLAYING if match.status == Match.Status.IN_PROGRESS else Status.READY
-    return status, None, match.score1, match.score2
 
 
 def _confirmation_needed(pairing: Pairing, match: Match) -> tuple[str, int | None]:
@@ -422,7 +501,7 @@ def _finish_if_done(division: Division, pairings: list[Pairing]) -> bool:
         return False
     if any(p.status == Status.FINISHED and not counts(p) for p in pairings):
         return False
-    if division.format == Division.Format.ROUND_ROBIN and division.pairings.filter(_STILL_TO_COUNT).exists():
+    if division.format == Division.Format.ROUND_ROBIN and division.pairings.filter(TO_COME).exists():
         return False  # a pairing to play or to confirm that the sync did not load (its match not made, say)
     if division.in_swiss_phase and division.rounds.count() < division.rounds_planned:
         return False

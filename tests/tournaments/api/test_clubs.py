@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
-from games.models import Player
+from games.models import Match, Player
 from tests.tournaments.api.conftest import logged_in
 from tests.tournaments.services.support import snapshot
 from tournaments.models import Club, Event
@@ -166,3 +167,82 @@ def test_an_unknown_club_is_a_404(anon: APIClient, director: Any) -> None:
     assert anon.get("/api/clubs/nope/").status_code == 404
     answer = logged_in(director).post("/api/events/", {"name": "Night", "club": "nope"}, format="json")
     assert answer.status_code == 400 and "club" in answer.json()["fields"]
+
+
+# -- merging two records of one person ---------------------------------------------------------------------------
+
+
+def test_a_director_merges_two_records_and_undoes_it(director: Any, club: str, stranger: Any) -> None:
+    client = logged_in(director)
+    night1, night2 = new_event(client, "Night 1", club), new_event(client, "Night 2", club)
+    pia = players_of(import_list(client, night1, "Pia Ruud,Oslo BK\n"))[0]
+    again = enter(client, night2, name="P. Ruud", new_player=True)
+    assert again.status_code == 201, again.content
+    ruud = again.json()["player"]
+    merged = client.post(f"/api/clubs/{club}/merges/", {"keep": pia, "fold": ruud}, format="json")
+    assert merged.status_code == 201, merged.content
+    body = merged.json()
+    assert body["kept"]["id"] == pia and body["folded"]["id"] == ruud and body["moved"]["entries"] == 1
+    assert body["merged_by"] == director.username and body["undone_at"] is None
+    assert [e["player"] for e in client.get(f"/api/events/{night2}/divisions/open/entries/").json()] == [pia]
+    assert client.get(f"/api/players/{ruud}/").status_code == 404, "a merged record is hidden from look-ups"
+    assert [p["id"] for p in client.get(f"/api/clubs/{club}/players/").json()] == [pia]
+    listed = client.get(f"/api/clubs/{club}/merges/").json()
+    assert [(m["id"], m["folded"]["name"]) for m in listed] == [(body["id"], "P. Ruud")]
+
+    again = client.post(f"/api/clubs/{club}/merges/", {"keep": pia, "fold": ruud}, format="json")
+    assert again.status_code == 409 and "already merged" in again.json()["message"]
+    self_merge = client.post(f"/api/clubs/{club}/merges/", {"keep": pia, "fold": pia}, format="json")
+    assert self_merge.status_code == 400 and "himself" in self_merge.json()["message"]
+    outsider = logged_in(stranger)
+    assert outsider.post(f"/api/clubs/{club}/merges/{body['id']}/undo/").status_code == 403
+    assert outsider.get(f"/api/clubs/{club}/merges/").status_code == 403
+
+    undone = client.post(f"/api/clubs/{club}/merges/{body['id']}/undo/")
+    assert undone.status_code == 200, undone.content
+    assert undone.json()["undone_by"] == director.username
+    assert [e["player"] for e in client.get(f"/api/events/{night2}/divisions/open/entries/").json()] == [ruud]
+    assert client.get(f"/api/players/{ruud}/").status_code == 200
+    twice = client.post(f"/api/clubs/{club}/merges/{body['id']}/undo/")
+    assert twice.status_code == 409 and "undone already" in twice.json()["message"]
+    assert client.post(f"/api/clubs/{club}/merges/999999/undo/").status_code == 404
+
+
+def test_two_players_of_one_division_are_not_merged(director: Any, club: str) -> None:
+    client = logged_in(director)
+    night = new_event(client, "Night 1", club)
+    ids = players_of(import_list(client, night, LIST))
+    refused = client.post(f"/api/clubs/{club}/merges/", {"keep": ids[0], "fold": ids[1]}, format="json")
+    assert refused.status_code == 409
+    assert "both entered in Open of Night 1" in refused.json()["message"]
+    assert not client.get(f"/api/clubs/{club}/merges/").json()
+    unknown = client.post(f"/api/clubs/{club}/merges/", {"keep": ids[0], "fold": 999999}, format="json")
+    assert unknown.status_code == 404 and "no player #999999" in unknown.json()["message"]
+
+
+def test_the_merges_are_in_the_schema(director: Any) -> None:
+    schema = logged_in(director).get("/api/schema/?format=json").json()
+    assert set(schema["paths"]["/api/clubs/{club}/merges/"]) >= {"get", "post"}
+    assert "post" in schema["paths"]["/api/clubs/{club}/merges/{merge_id}/undo/"]
+    assert {"keep", "fold"} <= set(schema["components"]["schemas"]["MergeInputRequest"]["properties"])
+
+
+def test_a_player_an_import_made_apart_is_linked_through_the_merges(director: Any, club: str) -> None:
+    client = logged_in(director)
+    night = new_event(client, "Night 1", club)
+    pia = players_of(import_list(client, night, "Pia Ruud,Oslo BK\n"))[0]
+    log = "\n 1 point match\n\n Game 1\n Pia Ruud : 0    Ole Dahl : 0\n  1) 31: 8/5 6/5    64: 24/18 18/14 \n"
+    upload = SimpleUploadedFile("a.mat", log.encode())
+    answer = client.post("/api/matches/import/", {"file": upload, "event": night}, format="multipart")
+    assert answer.status_code == 201, answer.content
+    match = Match.objects.get(pk=answer.json()["id"])
+    apart = match.player1_id
+    assert apart != pia and match.player1.display_name == "Pia Ruud", "the import made a player of its own"
+    linked = client.post(f"/api/clubs/{club}/merges/", {"keep": pia, "fold": apart}, format="json")
+    assert linked.status_code == 201, linked.content
+    assert linked.json()["moved"]["matches_as_player1"] == 1
+    match.refresh_from_db()
+    assert match.player1_id == pia
+    stranger = Player.objects.create(display_name="Pia Ruud")  # in none of the club's events
+    refused = client.post(f"/api/clubs/{club}/merges/", {"keep": pia, "fold": stranger.pk}, format="json")
+    assert refused.status_code == 400 and "not on Oslo Backgammon Klubb's roster" in refused.json()["message"]

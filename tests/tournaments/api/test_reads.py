@@ -82,7 +82,7 @@ def test_entries_in_seed_order(anon: APIClient, running: Division, as_director: 
     assert [e["name"] for e in entries] == ["P01", "P02", "P03", "P04", "Latecomer"]
     assert entries[0] == {
         "id": running.entries.get(seed=1).pk, "player": running.entries.get(seed=1).player_id, "name": "P01",
-        "seed": 1, "rating": 2000.0, "status": "registered", "late": False, "place": "",
+        "seed": 1, "rating": 2000.0, "status": "registered", "late": False, "place": "", "cap_override": None,
     }  # fmt: skip
     assert entries[-1]["id"] == late.pk and entries[-1]["late"] is True and entries[-1]["seed"] == 5
 

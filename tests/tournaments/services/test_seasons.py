@@ -143,7 +143,8 @@ def test_the_season_page_csv_and_api(
     assert rows[1] == ["1", "P01", "18.00", "1", "2", "yes"]
     body = anon.get(f"/api/clubs/{club.slug}/seasons/autumn/").json()
     assert body["rows"][0] | {"player": 0} == {
-        "rank": 1, "player": 0, "name": "P01", "points": 18.0, "events": 1, "match_wins": 2, "qualified": True
+        "rank": 1, "player": 0, "name": "P01", "points": 18.0, "events": 1, "match_wins": 2, "qualified": True,
+        "tied_at_line": False,
     }  # fmt: skip
     assert [e["name"] for e in body["events"]] == ["Night 1"]
     assert anon.get(f"/api/clubs/{club.slug}/seasons/").json()[0]["slug"] == "autumn"
