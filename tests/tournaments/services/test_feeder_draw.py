@@ -8,7 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
+from games import services as games
 from games.access import Actor
+from games.errors import ApplicationError, ErrorCode
 from tests.tournaments.services.support import director_win, pairing, play_out
 from tournaments import services
 from tournaments.core import plan_of, resolve_division
@@ -104,3 +106,47 @@ def test_a_player_who_withdraws_after_losing_in_main_round_1_is_not_drawn_in_the
     assert not [p for p in consolation.values() if loser.pk in (p.entry_a_id, p.entry_b_id)]
     assert [k for k, p in consolation.items() if p.status == Pairing.Status.BYE] == []
     assert len(played(division, "consolation")) == 1, "one match: the final of the two who stayed"
+
+
+def test_a_corrected_main_result_redraws_the_consolation_round_it_feeds(
+    division_of: Callable[..., Division], as_director: Actor, committed: Callable
+) -> None:
+    """Consolation round 1 is drawn from the four main round-1 losers. A correction of one of those results is
+    refused while a match of that round has started (the round is drawn from every one of them), even the match of
+    players the correction does not move; with the director's override it goes through: the round is drawn again
+    with the new loser, and the match of the slot whose players changed is replaced."""
+    division = services.start_division(
+        division_of("main-consolation", 8, entry_mode="scoresheet", match_length=3), actor=as_director
+    )
+    for p in Pairing.objects.filter(division=division, round__bracket="main", round__number=1):
+        p = pairing(division, p.key)
+        with committed():
+            games.record_game_result(p.match_id, actor=as_director, winner=0, kind=1, cube_value=4, expected_seq=0)
+    before = {p.key: (p.entry_a.seed, p.entry_b.seed) for p in slots(division, "consolation").values() if p.entry_a}
+    assert sorted(before.values()) == [(5, 8), (6, 7)]
+    main_1 = Pairing.objects.filter(division=division, round__bracket="main", round__number=1)
+    corrected = next(p for p in main_1 if p.entry_b.seed == 5)
+    corrected = pairing(division, corrected.key)
+    other = pairing(division, next(key for key, seeds in before.items() if seeds == (6, 7)))
+    with committed():
+        games.record_game_result(other.match_id, actor=as_director, winner=0, kind=1, expected_seq=0)
+    with pytest.raises(ApplicationError) as refused:
+        games.replace_game_result(
+            corrected.match_id, actor=as_director, game_number=1, winner=1, kind=1, cube_value=4, reason="misread"
+        )
+    assert refused.value.code == ErrorCode.CONFLICT
+    with committed():
+        games.replace_game_result(
+            corrected.match_id,
+            actor=as_director,
+            game_number=1,
+            winner=1,
+            kind=1,
+            cube_value=4,
+            reason="misread",
+            override=True,
+        )
+    after = {p.key: (p.entry_a.seed, p.entry_b.seed) for p in slots(division, "consolation").values() if p.entry_a}
+    assert sorted(after.values()) == [(4, 8), (6, 7)], "seed 4 lost main round 1 instead of seed 5"
+    moved = next(key for key, seeds in after.items() if seeds == (4, 8))
+    assert pairing(division, moved).match is not None and pairing(division, moved).match.status != "void"
