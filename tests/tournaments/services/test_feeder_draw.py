@@ -130,22 +130,12 @@ def test_a_corrected_main_result_redraws_the_consolation_round_it_feeds(
     other = pairing(division, next(key for key, seeds in before.items() if seeds == (6, 7)))
     with committed():
         games.record_game_result(other.match_id, actor=as_director, winner=0, kind=1, expected_seq=0)
+    flipped = {"game_number": 1, "winner": 1, "kind": 1, "cube_value": 4, "reason": "misread"}
     with pytest.raises(ApplicationError) as refused:
-        games.replace_game_result(
-            corrected.match_id, actor=as_director, game_number=1, winner=1, kind=1, cube_value=4, reason="misread"
-        )
+        games.replace_game_result(corrected.match_id, actor=as_director, **flipped)
     assert refused.value.code == ErrorCode.CONFLICT
     with committed():
-        games.replace_game_result(
-            corrected.match_id,
-            actor=as_director,
-            game_number=1,
-            winner=1,
-            kind=1,
-            cube_value=4,
-            reason="misread",
-            override=True,
-        )
+        games.replace_game_result(corrected.match_id, actor=as_director, override=True, **flipped)
     after = {p.key: (p.entry_a.seed, p.entry_b.seed) for p in slots(division, "consolation").values() if p.entry_a}
     assert sorted(after.values()) == [(4, 8), (6, 7)], "seed 4 lost main round 1 instead of seed 5"
     moved = next(key for key, seeds in after.items() if seeds == (4, 8))
