@@ -338,6 +338,8 @@ SPECTACULAR_SETTINGS = {
         "FollowupStatusEnum": "tournaments.services.followup.Sent",
         "TableStateEnum": "tournaments.api.serializers.TABLE_STATES",
         "PaymentMethodEnum": "tournaments.api.serializers.PAYMENT_METHODS",
+        "PlayoffKindEnum": "tournaments.models.Playoff.Kind",
+        "PlayoffStatusEnum": "tournaments.models.Playoff.Status",
     },
 }
 

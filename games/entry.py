@@ -851,7 +851,7 @@ def tap_tree(position: Position, dice: tuple[int, int], legal: LegalPlays) -> di
         return found
 
     def _moves_from(steps: list[tuple[int, int, bool]], left: tuple[int, ...]) -> list[int]:
-        moves: list[int] = []
+        found: list[tuple[int, int, int, int]] = []
         for die in sorted(set(left)):
             rest = list(left)
             rest.remove(die)
@@ -868,8 +868,11 @@ def tap_tree(position: Position, dice: tuple[int, int], legal: LegalPlays) -> di
                 counts[src] += 1
                 counts[dst] -= 1
                 if child is not None:
-                    moves += [src, dst, die, child]
-        return moves
+                    found.append((src, dst, die, child))
+        # In board order from the player's side (the bar first, then his 24-point down), each source's smallest
+        # die first: the page's "from" buttons come in this order.
+        found.sort(key=lambda move: (-move[0], move[2]))
+        return [value for move in found for value in move]
 
     root = visit([], pool)
     return {"root": root, "nodes": nodes}

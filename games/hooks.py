@@ -188,11 +188,16 @@ def register_import_analysis_check(check: Callable[[Match], bool]) -> None:
 
 @dataclass(frozen=True, slots=True)
 class EventLink:
-    """Where a match was played: the event's name and page, and the division's name ("" for an imported match)."""
+    """Where a match was played: the event's name and page, and the division's name ("" for an imported match),
+    with the division's page, and the match's round as the division names it and its page (for the match page's
+    breadcrumb)."""
 
     name: str
     url: str
     division: str = ""
+    division_url: str = ""
+    round: str = ""
+    round_url: str = ""
 
 
 #: Callables (user, match ids) -> {match id: EventLink}: the event of each match ``user`` may see (a match of none

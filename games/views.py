@@ -70,6 +70,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     at = _number(request, "at")
     data = page_data(match, game=_number(request, "game"), at=at)
     context = {**_live_context(data, etag_of(match)), **_replay_context(data, data.entry(at))}
+    context["played_at"] = events_of_matches(request.user, [match.pk]).get(match.pk)  # the breadcrumb
     response = render(request, "games/match_detail.html", context)
     return response if context["polling"] else settled(response)
 

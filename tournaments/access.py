@@ -14,7 +14,7 @@ from django.db.models import Q
 from games.access import SYSTEM, Actor
 from games.errors import ApplicationError, ErrorCode
 from games.models import Match
-from tournaments.models import Club, Event, Pairing
+from tournaments.models import Club, Event, Pairing, Playoff
 
 
 def directs_event(user: Any, event: Event) -> bool:
@@ -32,13 +32,20 @@ def check_directs(actor: Actor, event: Event) -> None:
 
 
 def directs_match(user: Any, match: Match) -> bool:
-    """The DIRECTOR_CHECKS hook: ``user`` directs the event whose pairing created ``match``."""
-    return Pairing.objects.filter(match=match, division__event__directors=user).exists()
+    """The DIRECTOR_CHECKS hook: ``user`` directs the event whose pairing (or playoff) created ``match``."""
+    directs = Q(pairing__division__event__directors=user)
+    directs |= Q(playoff_first__division__event__directors=user) | Q(playoff_final__division__event__directors=user)
+    return Match.objects.filter(directs, pk=match.pk).exists()
 
 
 def directed_matches(user: Any) -> Q:
-    """The DIRECTED_MATCHES hook: the matches of the events ``user`` directs."""
-    return Q(pk__in=Pairing.objects.filter(division__event__directors=user, match__isnull=False).values("match_id"))
+    """The DIRECTED_MATCHES hook: the matches of the events ``user`` directs (their pairings' and playoffs')."""
+    playoffs = Playoff.objects.filter(division__event__directors=user)
+    return (
+        Q(pk__in=Pairing.objects.filter(division__event__directors=user, match__isnull=False).values("match_id"))
+        | Q(pk__in=playoffs.filter(first_match__isnull=False).values("first_match_id"))
+        | Q(pk__in=playoffs.filter(final_match__isnull=False).values("final_match_id"))
+    )
 
 
 def directs_club(user: Any, club: Club) -> bool:

@@ -30,6 +30,7 @@ class TournamentsConfig(AppConfig):
         from tournaments.services.events import import_target
         from tournaments.services.followup import plug_followup_task
         from tournaments.services.results import guard_correction, guard_take_back
+        from tournaments.services.seasons import plug_season_points_tasks
         from tournaments.services.sync import show_match_result
         from tournaments.views import player_section
 
@@ -48,4 +49,5 @@ class TournamentsConfig(AppConfig):
         hooks.match_finished.connect(on_match_changed, dispatch_uid="tournaments.match_finished")
         hooks.match_result_changed.connect(on_match_changed, dispatch_uid="tournaments.match_result_changed")
         plug_followup_task(tasks.advance_division)
+        plug_season_points_tasks(of_season=tasks.season_points, of_event=tasks.season_points_of_event)
         plug_season_points(season_points)

@@ -24,6 +24,7 @@ import enum
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import Case, F, Min, Q, Value, When
@@ -34,6 +35,7 @@ from games.models import Match
 from tournaments.models import ELIMINATION_FORMATS, Division, Entry, Pairing, Round
 from tournaments.pairing import brackets
 from tournaments.standings import cash
+from tournaments.standings.playoffs import Tie, ties_that_matter
 
 Status = Pairing.Status
 Confirmation = Pairing.Confirmation
@@ -50,6 +52,52 @@ def lock_division(division_id: int) -> Division:
         return Division.objects.select_for_update(of=("self", "event")).select_related("event").get(pk=division_id)
     except Division.DoesNotExist:
         raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no division {division_id}") from None
+
+
+# -- playoffs ------------------------------------------------------------------------------------------------------
+
+
+def may_have_playoffs(division: Division) -> bool:
+    """Whether the division's standings may hold a playoff (so that pages read playoffs only then): a Swiss into a
+    knockout's, a finished Swiss's or round robin's."""
+    if division.is_swiss_knockout:
+        return True
+    return not division.is_elimination and division.status == Division.Status.FINISHED
+
+
+def playoffs_in_play(division: Division) -> bool:
+    """Whether a playoff of the division may still be played (so that its sync looks at them only then): a Swiss
+    into a knockout's before its knockout is drawn, a finished Swiss's or round robin's."""
+    return may_have_playoffs(division) and not division.knockout_drawn
+
+
+def playoff_table(division: Division, latest: int) -> int | None:
+    """The standings table (its ``after_round``) whose ties a playoff may settle, given the ``latest`` table stored:
+    a Swiss into a knockout's last Swiss table while its knockout is not drawn, a Swiss's or round robin's final
+    table once the division is finished; None for any other (a knockout's shared places are its format's)."""
+    if division.is_swiss_knockout:
+        ready = not division.knockout_drawn and division.status == Division.Status.RUNNING
+        return division.rounds_planned if ready and latest == division.rounds_planned else None
+    if division.is_elimination or division.status != Division.Status.FINISHED or latest == 0:
+        return None
+    return latest
+
+
+def playoff_ties(division: Division, table: Sequence[tuple[int, int, str]]) -> list[Tie]:
+    """The ties that matter (tournaments/standings/playoffs.py) in a table of :func:`playoff_table`, given as
+    (rank, entry id, entry status) in standings order: a Swiss into a knockout's across its cut (players who withdrew
+    left out, as the cut leaves them), a Swiss's or round robin's for first place or over places its payout table's
+    main flight pays differently."""
+    if division.is_swiss_knockout:
+        active = [(rank, pk) for rank, pk, status in table if status != Entry.Status.WITHDRAWN]
+        return ties_that_matter(active, cut=division.knockout_size)
+    prizes = [cash_value(v) for v in ((division.payouts or {}).get("flights") or {}).get(str(Round.Bracket.MAIN), [])]
+    return ties_that_matter([(rank, pk) for rank, pk, _ in table], prizes=prizes, first=True)
+
+
+def cash_value(value: Any) -> Decimal:
+    """A payout table's stored value (a percentage or an amount, stored as text) as a number."""
+    return Decimal(str(value))
 
 
 # -- counted results -----------------------------------------------------------------------------------------------
@@ -584,24 +632,108 @@ def knockout_round_words(number: int, rounds: int, *, short: bool = False) -> st
 _DOUBLE_NAMES: dict[str, str] = {Round.Bracket.MAIN: "Winners'", Round.Bracket.CONSOLATION: "Losers'"}
 
 
-def round_words(rnd: Round, division: Division | None = None, *, final: bool = False, grand: int = 0) -> str:
+def round_words(rnd: Round, division: Division | None = None, *, kind: RoundKind | None = None) -> str:
     """A round as people name it, the one rule for its name on every page, print, call, message and the venue
-    display: "Round 2" (Swiss, round robin), "Main round 1", "Consolation round 1" (a bracket), "Winners' round 2",
-    "Losers' round 1" (double elimination); in a Swiss into a knockout its knockout's rounds "Knockout round 1",
-    ..., "Knockout semi-final", "Knockout final" (:func:`knockout_round_words`). Where the bracket's rounds are
-    known (the division's pages and the display, :func:`tournaments.pages.round_titles_of`), ``final`` names its
-    last round "Main final", "Consolation final", and ``grand`` a double elimination's grand final (1) and its
-    reset (2). ``division``: the round's (read from the round when not given)."""
+    display: "Round 2" (Swiss, round robin), "Main round 1", "Main semi-final", "Main final", "Consolation final"
+    (a bracket), "Winners' round 2", "Losers' final", "Grand final" (double elimination); in a Swiss into a
+    knockout its knockout's rounds "Knockout round 1", ..., "Knockout semi-final", "Knockout final"
+    (:func:`knockout_round_words`). A bracket's last round is its final and the round of two matches before it its
+    semi-final, read from the division's plan (:func:`bracket_round_kind`); ``kind`` says it instead (where the
+    plan is being drawn, or not known). ``division``: the round's (read from the round when not given)."""
     division = division if division is not None else rnd.division
     if rnd.bracket == Round.Bracket.MAIN and division.is_swiss_knockout:
         return knockout_round_words(rnd.number, knockout_rounds(division))
-    if grand:
-        return "Grand final" if grand == 1 else "Grand final reset (if needed)"
+    kind = kind if kind is not None else bracket_round_kind(rnd, division)
+    if kind == RoundKind.GRAND_FINAL:
+        return "Grand final"
+    if kind == RoundKind.RESET:
+        return "Grand final reset (if needed)"
     names: Mapping[str, str] = _DOUBLE_NAMES if division.format == Division.Format.DOUBLE else _BRACKET_NAMES
     bracket = names.get(rnd.bracket, _BRACKET_NAMES.get(rnd.bracket))
     if bracket is None:
         return f"Round {rnd.number}"
-    return f"{bracket} final" if final else f"{bracket} round {rnd.number}"
+    if kind == RoundKind.FINAL:
+        return f"{bracket} final"
+    if kind == RoundKind.SEMI_FINAL:
+        return f"{bracket} semi-final"
+    return f"{bracket} round {rnd.number}"
+
+
+class RoundKind(enum.StrEnum):
+    """What a bracket's round is to the people who play it (:func:`bracket_round_kind`)."""
+
+    ROUND = "round"  # a round named by its number
+    SEMI_FINAL = "semi-final"
+    FINAL = "final"
+    GRAND_FINAL = "grand-final"
+    RESET = "reset"
+
+
+#: A division's brackets as its plan draws them (:func:`shape_of`).
+Shape = Mapping[str, tuple[int, ...]]
+_MAIN_ROUNDS = "main-rounds"  # in a shape: the rounds of the main (winners') bracket before a grand final
+
+
+def shape_of(plan: brackets.Plan) -> Shape:
+    """A plan's brackets: each bracket's matches round by round ("main": (4, 2, 1)), and under ``"main-rounds"``
+    the main bracket's rounds before a grand final."""
+    shape = {bracket: tuple(len(r) for r in plan.rounds(bracket)) for bracket in ("main", "consolation", "last-chance")}
+    shape[_MAIN_ROUNDS] = (plan.main_rounds,)
+    return shape
+
+
+def round_kind(shape: Shape, bracket: str, number: int, *, double: bool) -> RoundKind:
+    """Whether round ``number`` of a ``bracket`` of ``shape`` is its final (the bracket's last round; in double
+    elimination, ``double``, the winners' bracket's last before the grand final), its semi-final (the round of two
+    matches before a final of one) or a double elimination's grand final or its reset; else ``ROUND``."""
+    counts = shape.get(bracket)
+    if not counts or not 1 <= number <= len(counts):
+        return RoundKind.ROUND
+    last = len(counts)
+    if double and bracket == Round.Bracket.MAIN:
+        last = shape[_MAIN_ROUNDS][0]
+        if number > last:
+            return RoundKind.GRAND_FINAL if number == last + 1 else RoundKind.RESET
+    if number == last:
+        return RoundKind.FINAL
+    if number == last - 1 and counts[last - 1] == 1 and counts[number - 1] == 2:
+        return RoundKind.SEMI_FINAL
+    return RoundKind.ROUND
+
+
+def bracket_round_kind(rnd: Round, division: Division) -> RoundKind:
+    """:func:`round_kind` of a round of an elimination division, from its plan (:func:`bracket_shape`); ``ROUND``
+    for every other round, and where the plan is not known."""
+    shape = bracket_shape(division)
+    if shape is None:
+        return RoundKind.ROUND
+    return round_kind(shape, rnd.bracket, rnd.number, double=division.format == Division.Format.DOUBLE)
+
+
+#: The shape of each started elimination division's plan, by (id, start): a started bracket's field and settings
+#: are fixed (it is drawn), so its plan is read once per process (a new start is a new key).
+_SHAPES: dict[tuple[int, Any], Shape | None] = {}
+
+
+def bracket_shape(division: Division) -> Shape | None:
+    """An elimination division's brackets as its plan draws them (:func:`shape_of`); None for a division without
+    a plan (not an elimination, not started, or a plan the planner refuses). The field's size is read from
+    ``division.entrants`` where a read annotated it, else counted (once per process and start)."""
+    if not division.is_elimination or division.status == Division.Status.REGISTRATION or division.pk is None:
+        return None
+    key = (division.pk, division.started_at)
+    if key not in _SHAPES:
+        entrants = getattr(division, "entrants", None)
+        if entrants is None:
+            entrants = division.entries.filter(seed__isnull=False, late=False).count()
+        try:
+            shape = shape_of(plan_of(division, entrants)) if entrants else None
+        except ApplicationError:
+            shape = None
+        if len(_SHAPES) > 4096:
+            _SHAPES.clear()
+        _SHAPES[key] = shape
+    return _SHAPES[key]
 
 
 def unfinished_words(pairings: Sequence[Pairing]) -> str:

@@ -135,8 +135,9 @@ class Season(models.Model):
     """A span of a club's events counted by a points system: the USBGF's master points, BackGames' universal club
     table (``table``: its basis, players or rounds or the higher, the club's own figures if it changed any, and a
     bonus multiplier per event), or the club's own table (``table``: points per match won, optionally times its
-    length, per place, for showing up, and a multiplier per event). The table of a season is computed from the
-    counted results whenever it is read, so it follows every correction (tournaments/selectors/seasons.py)."""
+    length, per place, for showing up, and a multiplier per event). What each event gives each player is stored
+    (:class:`SeasonPoints`), computed by a task from the counted results after each follow-up, so the table follows
+    every correction and sums stored rows when it is read (tournaments/selectors/seasons.py)."""
 
     class System(models.TextChoices):
         USBGF = "usbgf", "USBGF master points"
@@ -157,6 +158,9 @@ class Season(models.Model):
     )
     qualify = models.PositiveSmallIntegerField(default=0, help_text="the top N qualify for the playoff (0: no line)")
     created_at = models.DateTimeField(auto_now_add=True)
+    points_computed_at = models.DateTimeField(
+        null=True, blank=True, help_text="when every event's points were last computed whole (none: to compute)"
+    )
 
     class Meta:
         ordering = ["club", "-starts_on", "id"]
@@ -212,6 +216,29 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class SeasonPoints(models.Model):
+    """What one event of a season gave one player (his divisions of the event together), by the season's system: a
+    cache that the task after each follow-up rewrites for the event (tournaments/services/seasons.py), so that the
+    season's table sums these rows instead of reading every event's results."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="points")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="season_points")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="season_points")
+    points = models.FloatField()
+    match_wins = models.PositiveIntegerField(default=0, help_text="over the board")
+    showed_up = models.BooleanField(default=True, help_text="he took part in the event")
+    place_first = models.PositiveIntegerField(null=True, blank=True, help_text="his best place (none: none yet)")
+    place_last = models.PositiveIntegerField(null=True, blank=True, help_text="the last place he shares it to")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["season", "event", "player"], name="season_points_once_per_event"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} / {self.event_id} / {self.player_id}: {self.points}"
 
 
 class Table(models.Model):
@@ -733,3 +760,46 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> float:
         return self.after - self.before
+
+
+class Playoff(models.Model):
+    """A playoff the director ordered to settle a tie that matters (tournaments/standings/playoffs.py): two or three
+    tied players play real matches, and its order settles the tie in the standings the division's table
+    ``after_round`` (the Swiss table a cut is drawn from, or a Swiss's or round robin's final table).
+
+    ``entries``: the tied players' entry ids in the tie's order (by seed); ``first_match`` is a three-player
+    stepladder's first match (the two lower ones), ``final_match`` the match that decides first place of the group
+    (a three-player playoff's is made once its first match is won). ``order``: once finished, the entry ids in the
+    order the playoff placed them."""
+
+    class Kind(models.TextChoices):
+        PLACES = "places", "places that pay differently"
+        CUT = "cut", "the knockout's cut line"
+        FIRST = "first", "first place"
+
+    class Status(models.TextChoices):
+        ORDERED = "ordered", "ordered, to be played"
+        FINISHED = "finished", "played: the tie is settled"
+
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="playoffs")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    place = models.PositiveIntegerField(help_text="the first place the tie spans")
+    after_round = models.PositiveSmallIntegerField(help_text="the standings table whose tie it settles")
+    entries = models.JSONField(default=list, help_text="the tied entries' ids, in the tie's order")
+    length = models.PositiveSmallIntegerField(default=1, help_text="the playoff's match length")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.ORDERED)
+    order = models.JSONField(default=list, blank=True, help_text="once finished: the entries in the settled order")
+    first_match = models.OneToOneField(
+        Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="playoff_first"
+    )
+    final_match = models.OneToOneField(
+        Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="playoff_final"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["division", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.division} playoff for {self.kind} at {self.place}"

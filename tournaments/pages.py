@@ -23,6 +23,9 @@ from django.utils.translation import ngettext as _n
 from games.errors import ApplicationError
 from tournaments.core import (
     BRACKET_ORDER,
+    RoundKind,
+    bracket_round_kind,
+    bracket_shape,
     counts,
     is_open,
     knockout_round_words,
@@ -38,6 +41,7 @@ from tournaments.core import (
 from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
 from tournaments.pairing.brackets import Plan, Winner
 from tournaments.selectors.common import SIDE_POOL, Payouts, corrected_pairings, payouts_of, standings_table
+from tournaments.selectors.playoffs import playoffs_of
 from tournaments.selectors.public import (
     bracket_finals,
     divisions_with_players,
@@ -400,34 +404,30 @@ class RoundView:
         return sum(is_open(b.pairing) for b in self.boards)
 
 
-def _round_titles(
-    division: Division, rnd: Round, last: dict[str, int], main_rounds: int | None
-) -> tuple[StrOrPromise, StrOrPromise]:
+def _round_titles(division: Division, rnd: Round, last: dict[str, int]) -> tuple[StrOrPromise, StrOrPromise]:
     """The round's name (:func:`tournaments.core.round_words`, as every page, call and the display name it: "Round
-    3", "Main round 2", "Consolation final", "Grand final") and its title within its bracket's column ("Round 2",
-    "Final")."""
+    3", "Main round 2", "Main semi-final", "Consolation final", "Grand final") and its title within its bracket's
+    column ("Round 2", "Semi-final", "Final"). ``last``: each bracket's last round, the final where the division's
+    plan is not known."""
     number = _("Round %(number)s") % {"number": rnd.number}
     if rnd.bracket in (Round.Bracket.SWISS, Round.Bracket.ROUND_ROBIN):
         return round_words(rnd, division), number
     if division.is_swiss_knockout and rnd.bracket == Round.Bracket.MAIN:
         rounds = knockout_rounds(division)
         return round_words(rnd, division), knockout_round_words(rnd.number, rounds, short=True)
-    if division.format == Division.Format.DOUBLE and rnd.bracket == "main" and main_rounds is not None:
-        if rnd.number == main_rounds + 1:
-            return round_words(rnd, division, grand=1), _("Grand final")
-        if rnd.number == main_rounds + 2:
-            return round_words(rnd, division, grand=2), _("Reset (if needed)")
-        if rnd.number == main_rounds:
-            return round_words(rnd, division, final=True), _("Final")
-    elif rnd.number == last.get(rnd.bracket):
-        return round_words(rnd, division, final=True), _("Final")
-    return round_words(rnd, division), number
+    kind = bracket_round_kind(rnd, division)
+    if kind == RoundKind.ROUND and bracket_shape(division) is None and rnd.number == last.get(rnd.bracket):
+        return round_words(rnd, division, kind=RoundKind.FINAL), _("Final")
+    return round_words(rnd, division), _SHORT_TITLES.get(kind, number)
 
 
-def _main_rounds(division: Division) -> int | None:
-    """How many rounds the main bracket has before a double elimination's grand final (from the plan)."""
-    plan = plan_for(division)
-    return None if plan is None else plan.main_rounds
+#: A bracket's rounds in its column, under the bracket's name.
+_SHORT_TITLES = {
+    RoundKind.SEMI_FINAL: gettext_lazy("Semi-final"),
+    RoundKind.FINAL: gettext_lazy("Final"),
+    RoundKind.GRAND_FINAL: gettext_lazy("Grand final"),
+    RoundKind.RESET: gettext_lazy("Reset (if needed)"),
+}
 
 
 def plan_for(division: Division) -> Plan | None:
@@ -461,13 +461,12 @@ def round_views(
         by_round[pairing.round_id].append(pairing)
         rounds[pairing.round_id] = pairing.round
     last = _last_rounds(rounds.values() if every_round is None else every_round)
-    main_rounds = _main_rounds(division) if division.format == Division.Format.DOUBLE else None
     ordered = sorted(rounds.values(), key=play_order)
     seeds = knockout_seeds(division)
     return [
         RoundView(
             round=rnd,
-            titles=_round_titles(division, rnd, last, main_rounds),
+            titles=_round_titles(division, rnd, last),
             boards=[
                 board_of(p, seeds if seeds and rnd.bracket == Round.Bracket.MAIN else None)
                 for p in sorted(by_round[rnd.pk], key=lambda p: p.board)
@@ -539,12 +538,11 @@ class RoundLink:
 def round_links(division: Division, rounds: Sequence[Round], current: Iterable[int]) -> list[RoundLink]:
     """``rounds`` (in play order, with ``n_conditional`` or ``conditional`` set) as links; ``current``: round ids."""
     last = _last_rounds(rounds)
-    main_rounds = _main_rounds(division) if division.format == Division.Format.DOUBLE else None
     now = set(current)
     return [
         RoundLink(
             round=rnd,
-            title=_round_titles(division, rnd, last, main_rounds)[0],
+            title=_round_titles(division, rnd, last)[0],
             anchor=f"round-{rnd.bracket}-{rnd.number}",
             conditional=bool(getattr(rnd, "n_conditional", 0)),
             current=rnd.pk in now,
@@ -629,6 +627,10 @@ class StandingsView:
     # The registration seeds beside the names; not once a Swiss into a knockout has drawn its knockout, whose own
     # seeds (the Swiss places) are the ones its pairings and bracket show on the same page.
     seeds: bool = True
+    # How playoffs settled ties, or that one is ordered ("Tie at 3rd settled by a playoff: A beat B 1-0.").
+    playoffs: list[str] = field(default_factory=list)
+    during: bool = False  # the table is of a round still being played ("Standings during round 2")
+    byes_won: bool = True  # a bye counts as a win, said beside the wins ("3 (1 bye)"); not in an elimination
 
 
 def _standings_rounds(division: Division) -> list[int] | None:
@@ -682,7 +684,20 @@ def standings_view(division: Division, asked: int | None) -> StandingsView:
         prize_columns=[] if to_come else prize_columns(payouts),
         prizes_to_come=to_come,
         seeds=not division.knockout_drawn,
+        playoffs=[view.words for view in playoffs_of(division)],
+        during=_during(division, chosen),
+        byes_won=not division.is_elimination,
     )
+
+
+def _during(division: Division, chosen: int | None) -> bool:
+    """Whether the table after round ``chosen`` is of a Swiss round still being played: it or an earlier round has
+    a board still open (``open_round``, read with the division; a round robin's latest table is "so far", a
+    knockout's table and an elimination's have no round)."""
+    open_round = getattr(division, "open_round", None)
+    if not chosen or open_round is None or (division.knockout_drawn and chosen > division.rounds_planned):
+        return False
+    return open_round <= chosen
 
 
 #: The words of each flight's place column (elimination standings).
@@ -1000,8 +1015,7 @@ def round_titles_of(division: Division, rounds: Iterable[Round]) -> dict[int, St
     (:func:`tournaments.core.round_words`: "Main round 2", "Consolation final", "Round 3")."""
     rounds = list(rounds)
     last = _last_rounds(rounds)
-    main_rounds = _main_rounds(division) if division.format == Division.Format.DOUBLE else None
-    return {rnd.pk: _round_titles(division, rnd, last, main_rounds)[0] for rnd in rounds}
+    return {rnd.pk: _round_titles(division, rnd, last)[0] for rnd in rounds}
 
 
 def _display_board(division: Division, board: Any, titles: dict[int, StrOrPromise], waiting: int = 0) -> DisplayBoard:

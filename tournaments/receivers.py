@@ -1,4 +1,4 @@
-"""How tournaments/ hears from games/: a match of a pairing finished or had its result changed.
+"""How tournaments/ hears from games/: a match of a pairing (or of a playoff) finished or had its result changed.
 
 The result is on the pairing already: it was written in the match's own transaction
 (tournaments.services.sync.show_match_result), its follow-up marked due. games/ sends its signals after that
@@ -14,9 +14,10 @@ import logging
 from typing import Any
 
 from django.db import DatabaseError, transaction
+from django.db.models import Q
 
 from games.models import Match
-from tournaments.models import Division, Event, Pairing
+from tournaments.models import Division, Event, Pairing, Playoff
 from tournaments.services.followup import schedule_followup
 from tournaments.services.sync import taken_by_its_sync
 
@@ -33,6 +34,9 @@ def on_match_changed(sender: Any, match_id: int, imported: bool = False, **kwarg
     try:
         with transaction.atomic():
             division_id = Pairing.objects.filter(match_id=match_id).values_list("division_id", flat=True).first()
+            if division_id is None:  # a playoff's match moves its division on too (its order settles a tie)
+                playoffs = Playoff.objects.filter(Q(first_match_id=match_id) | Q(final_match_id=match_id))
+                division_id = playoffs.values_list("division_id", flat=True).first()
             if division_id is not None:
                 schedule_followup(division_id)
     except DatabaseError:

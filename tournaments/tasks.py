@@ -2,8 +2,9 @@
 
 Each task is idempotent (the services recompute from the results) and retried on transient database errors.
 ``advance_division`` moves a division forward after a result (bracket, automatic Swiss pairing) and then enqueues
-its standings and ratings; ``reconcile`` (run by Celery beat) re-enqueues divisions whose standings are pending or
-failed, so work lost while the broker was down is done later. A task that fails for good marks the standings
+its standings and ratings, and after the standings the event's points in its club's seasons; ``reconcile`` (run by
+Celery beat) re-enqueues divisions whose standings are pending or failed and seasons never computed whole, so work
+lost while the broker was down is done later. A task that fails for good marks the standings
 ``failed`` with the error, which directors see; the standings already stored stay as they were.
 """
 
@@ -17,13 +18,17 @@ from django.db import DatabaseError, InterfaceError, OperationalError
 
 from games.access import SYSTEM
 from tournaments.models import Division
+from tournaments.selectors.seasons import season_contributions
 from tournaments.services import (
     divisions_behind_their_matches,
     mark_standings_failed,
     pair_next_round,
+    recompute_event_season_points,
     recompute_ratings,
+    recompute_season_points,
     recompute_standings,
     schedule_followup,
+    seasons_to_compute,
     sync_division,
 )
 
@@ -57,7 +62,25 @@ def advance_division(division_id: int) -> dict[str, Any]:
 
 @shared_task(base=DivisionTask, name="tournaments.tasks.recompute_standings", **_RETRY)
 def recompute_standings_task(division_id: int) -> int:
-    return recompute_standings(division_id)
+    """Recompute the division's standings, then (for a club's event) the event's points in the club's seasons,
+    which read those standings' places."""
+    written = recompute_standings(division_id)
+    event = Division.objects.filter(pk=division_id, event__club__isnull=False).values_list("event_id", flat=True)
+    for event_id in event:
+        season_points_of_event.delay(event_id)
+    return written
+
+
+@shared_task(**_RETRY)
+def season_points_of_event(event_id: int) -> int:
+    """Rewrite what the event gives each player in every season of its club (tournaments/services/seasons.py)."""
+    return recompute_event_season_points(event_id, season_contributions)
+
+
+@shared_task(**_RETRY)
+def season_points(season_id: int) -> int:
+    """Rewrite the season's points, every event of it."""
+    return recompute_season_points(season_id, season_contributions)
 
 
 @shared_task(**_RETRY)
@@ -90,4 +113,6 @@ def reconcile() -> list[int]:
     for division_id in behind:
         log.warning("division %s has a result whose follow-up never ran: enqueued again", division_id)
         schedule_followup(division_id)  # marks it pending, then enqueues advance_division
+    for season_id in seasons_to_compute():  # created or changed, and its task lost
+        season_points.delay(season_id)
     return sorted(stale + behind)

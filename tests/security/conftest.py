@@ -7,6 +7,7 @@ tests/conftest.py, and eager Celery is the tournaments tests' own (tests/tournam
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -160,6 +161,9 @@ def world(request: pytest.FixtureRequest, django_user_model: Any) -> World:
     matches["money"] = money
     found = World(event, moves, sheet, reg, pairings, matches, users)
     found.club = services.create_club(actor=as_dora, name="Oslo BK")
+    services.create_season(
+        found.club, actor=as_dora, name="Spring", starts_on=dt.date(2026, 3, 1), ends_on=dt.date(2026, 6, 30)
+    )
     members = [
         services.add_to_roster(found.club, actor=as_dora, name=name, new_player=True)
         for name in ("Pia Ruud", "P. Ruud", "Ola Nes", "O. Nes")

@@ -113,6 +113,7 @@ API_MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("tournaments_api:club-directors", "POST"):     (401, 403, 403, 403, 403, 403, 403, 204, 204),
     ("tournaments_api:club-roster", "POST"):        (401, 403, 403, 403, 403, 403, 403, 201, 201),
     ("tournaments_api:club-seasons", "POST"):       (401, 403, 403, 403, 403, 403, 403, 201, 201),
+    ("tournaments_api:season-table", "PATCH"):      (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:club-merges", "POST"):        (401, 403, 403, 403, 403, 403, 403, 201, 201),
     ("tournaments_api:club-merge-undo", "POST"):    (401, 403, 403, 403, 403, 403, 403, 200, 200),
 }  # fmt: skip
@@ -384,6 +385,11 @@ API_CALLS: dict[tuple[str, str], Call] = {
         lambda w: reverse("tournaments_api:club-seasons", args=[w.club.slug]),  # type: ignore[union-attr]
         lambda w: {"name": "Autumn", "starts_on": "2026-09-01", "ends_on": "2026-12-31"},
     ),
+    ("tournaments_api:season-table", "PATCH"): Call(
+        "live",
+        lambda w: reverse("tournaments_api:season-table", args=[w.club.slug, "spring"]),  # type: ignore[union-attr]
+        lambda w: {"qualify": 4},
+    ),
     ("tournaments_api:club-merges", "POST"): Call(
         "live",
         lambda w: reverse("tournaments_api:club-merges", args=[w.club.slug]),  # type: ignore[union-attr]
@@ -622,7 +628,8 @@ def _request(w: World, key: tuple[str, str], call: Call, actor: str, client: Cli
     if method == "GET":
         return client.get(url)
     if _is_api(key):
-        return client.post(url, data, format="multipart" if call.multipart else "json")
+        send = getattr(client, method.lower())  # post, or patch
+        return send(url, data, format="multipart" if call.multipart else "json")
     return client.post(url, data)
 
 

@@ -47,6 +47,7 @@ from tournaments.models import (
     Event,
     ImportedMatch,
     Pairing,
+    Playoff,
     Rating,
     RatingChange,
     RatingList,
@@ -65,6 +66,7 @@ from tournaments.services.archive import (
     MATCH_FIELDS,
     PAIRING_FIELDS,
     PLAYER_FIELDS,
+    PLAYOFF_FIELDS,
     RATING_CHANGE_FIELDS,
     RATING_FIELDS,
     RATING_LIST_FIELDS,
@@ -160,6 +162,11 @@ def normalized(doc: dict[str, Any]) -> dict[str, Any]:
         number("standing", division["standings"])
         for standing in division["standings"]:
             ref("entry", standing, "entry")
+        number("playoff", division.get("playoffs", []))
+        for playoff in division.get("playoffs", []):
+            ref("match", playoff, "first_match", "final_match")
+            for key in ("entries", "order"):
+                playoff[key] = [ids["entry"][pk] for pk in playoff[key]]
     if doc["rating_list"] is not None:
         doc["rating_list"].pop("slug")
         for rating in doc["rating_list"]["ratings"]:
@@ -279,6 +286,7 @@ COPIED = {
     Round: ROUND_FIELDS,
     Pairing: PAIRING_FIELDS,
     Standing: STANDING_FIELDS,
+    Playoff: PLAYOFF_FIELDS,
     Player: PLAYER_FIELDS,
     Match: MATCH_FIELDS,
     Game: GAME_FIELDS,
@@ -299,6 +307,37 @@ def test_every_field_is_copied_or_handled_apart(model: type[models.Model]) -> No
 
 
 # -- lossless round trips ------------------------------------------------------------------------------------------
+
+
+def test_playoffs_travel_with_their_matches_and_settle_the_imported_standings(
+    division_of: Callable[..., Division], as_director: Actor, importer: Any
+) -> None:
+    from tests.tournaments.services.test_playoffs import swiss_with_a_paid_tie, win
+    from tournaments.selectors.playoffs import division_playoffs, playoffs_of
+
+    division = swiss_with_a_paid_tie(division_of, as_director)
+    a, b = (int(p) for p in division_playoffs(division).ties[0].tie.players)
+    played = services.order_playoff(division, actor=as_director, entries=[a, b], length=3)
+    win(played.final_match, b, as_director)
+    other = swiss_with_a_paid_tie(division_of, as_director)  # a second event, its playoff ordered, unplayed
+    c, d = (int(p) for p in division_playoffs(other).ties[0].tie.players)
+    services.order_playoff(other, actor=as_director, entries=[c, d])
+
+    for event in (division.event, other.event):
+        trip = round_trip(event, importer, slug=f"copy-of-{event.slug}")
+        check_lossless(trip)
+        (record,) = document(trip.first)["divisions"][0]["playoffs"]
+        imported = trip.imported.divisions.get()
+        (before,), (after,) = playoffs_of(Division.objects.get(pk=event.divisions.get().pk)), playoffs_of(imported)
+        assert after.words == before.words and (after.kind, after.place, after.status) == (
+            before.kind,
+            2,
+            record["status"],
+        )
+        new = Playoff.objects.get(division=imported)
+        assert new.entries == [Entry.objects.get(division=imported, player__display_name=n).pk for n in before.names]
+        if record["status"] == "ordered":  # its match is played from new entry links
+            assert new.final_match is not None and new.final_match.entry_tokens.filter(revoked_at=None).count() == 2
 
 
 def test_the_demo_event_round_trips_losslessly(importer: Any) -> None:

@@ -265,6 +265,25 @@ def test_every_legal_play_is_reachable_by_taps_and_nothing_else(position_id: str
     assert all(node[0] for node in leaves), "a path of the tree leads nowhere"
 
 
+@pytest.mark.parametrize(
+    ("position_id", "dice"),
+    [("4HPwATDgc/ABMA", (6, 4)), ("4HPwATDgc/ABMA", (3, 1)), ("4HPwATDgc/ABMA", (2, 2)), ("jGfkASjg8wcBMA", (5, 2))],
+)
+def test_the_checkers_to_tap_come_in_board_order_highest_point_first(position_id: str, dice: tuple[int, int]) -> None:
+    """The page's "from" buttons are the node's sources in the order its steps list them (static/js/entry-board.js
+    keeps the first seen): the bar first, then the player's 24-point down to his 1-point."""
+    position = Position.from_gnubg_id(position_id)
+    tree = tap_tree(position, dice, legal_plays(position, dice))
+    for _play, steps in tree["nodes"]:
+        sources = list(dict.fromkeys(steps[0::4]))
+        assert sources == sorted(sources, reverse=True), sources
+        for src in sources:
+            dice_of = [steps[i + 2] for i in range(0, len(steps), 4) if steps[i] == src]
+            assert dice_of == sorted(dice_of), "each source's smallest die first"
+    root = tree["nodes"][tree["root"]][1]
+    assert len(dict.fromkeys(root[0::4])) > 2, "a roll with several checkers to move"
+
+
 def test_an_illegal_play_is_refused_with_the_engines_message_and_nothing_is_stored(new_match: Any) -> None:
     match = new_match(length=5)
     alice = Phone(match, 0)

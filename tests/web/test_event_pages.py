@@ -278,7 +278,7 @@ def test_the_pairings_of_a_running_elimination_with_consolation(client: Client, 
     bracket = html.split('id="bracket"')[1].split('id="rounds"')[0]
     # who the consolation is drawn from, on the slots still waiting for its draw
     assert "players are known: the losers of main round 1" in bracket
-    assert "winner of main round 1 match 1" in bracket
+    assert "winner of Main round 1 match 1" in bracket
     assert "Consolation" in bracket and "Main draw" in bracket
     assert 'class="bracket-scroll" role="region"' in bracket and 'tabindex="0"' in bracket
     # live parts poll every 5 s with their ETag
@@ -313,7 +313,7 @@ def test_the_bracket_lines_join_each_match_to_the_next(client: Client, division_
     assert re.findall(r'd="M0 ([\d.]+) H50 V([\d.]+) H100"', svgs[1]) == [("250.0", "500.0"), ("750.0", "500.0")]
     assert 'class="bracket-line"' in svgs[0] and "decided" not in svgs[0]
     assert centre(0, 1) == 500.0 and centre(3, 4) == 875.0
-    assert "Final" in html and "winner of main round 1 match 1" in html
+    assert "Final" in html and "winner of Main round 1 match 1" in html
 
 
 def test_a_swiss_round_with_a_bye_a_pull_up_and_a_swap(
@@ -791,7 +791,7 @@ def test_a_round_robins_latest_table_is_its_standings_so_far_not_after_its_last_
     assert "Standings so far: every result in, whatever its round" in html
     assert "Standings after round 5" not in html
     earlier = html_of(Client(), page_url(division) + "?after_round=4")
-    assert "Standings after round 4" in earlier
+    assert "Standings after round 4" in earlier, re.findall("<caption>.*", earlier)
 
 
 def test_the_table_column_says_a_finished_matchs_table_as_it_says_the_others() -> None:
@@ -804,3 +804,24 @@ def test_the_table_column_says_a_finished_matchs_table_as_it_says_the_others() -
     over = SimpleNamespace(table_id=None, status="finished", match_id=2, played_at="Table 4")
     named = SimpleNamespace(table_id=None, status="finished", match_id=3, played_at="Feature table")
     assert (table_cell(held), table_cell(over), table_cell(named)) == ("6", "4", "Feature table")
+
+
+def test_the_table_of_a_round_still_played_says_during_and_standings_is_said_once(
+    client: Client, division_of: Callable[..., Division], as_director: Actor, running_elimination: Division
+) -> None:
+    division = division_of("swiss", 8, entry_mode="scoresheet", match_length=1)
+    services.start_division(division, actor=as_director)
+    services.confirm_result(enter_result(pairing(division, "swiss-1-1"), winner=0), actor=as_director)
+    services.recompute_standings(division.pk)
+    html = html_of(client, page_url(division))
+    assert "Standings during round 1" in html and "Standings after round 1" not in html, re.findall("<caption>.*", html)
+    assert "Standings during round 1" in html_of(client, live_url(division, "standings"))
+    play_round(division, 1)
+    services.recompute_standings(division.pk)
+    assert "Standings after round 1" in html_of(client, page_url(division))
+
+    services.recompute_standings(running_elimination.pk)
+    bracket = html_of(client, page_url(running_elimination))
+    part = bracket[bracket.index('id="standings"') :]
+    part = part[: part.index("</section>")]
+    assert part.count(">Standings<") == 1 and "<caption>Places so far</caption>" in part

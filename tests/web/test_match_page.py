@@ -391,7 +391,9 @@ def test_query_counts_do_not_grow_with_the_match(
 ) -> None:
     match = request.getfixturevalue(which)
     row = Action.objects.filter(match=match).order_by("-seq").first()
-    with django_assert_num_queries(4):  # the match with its last action, the log in force, the games, the cube
+    # the match with its last action, the log in force, the games, the cube; where it was played (its pairing, or
+    # the event it was imported into) for the breadcrumb
+    with django_assert_num_queries(6):
         assert client.get(url("match", match), {"at": row.seq}).status_code == 200
     with django_assert_num_queries(4):
         response = client.get(url("match-live", match))

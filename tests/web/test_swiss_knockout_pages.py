@@ -10,11 +10,13 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from games.access import Actor
+from tests.tournaments.services.support import director_win
 from tests.web.test_director_pages import check_html, client_for, text_of, win
 from tournaments import services
-from tournaments.models import Division, Pairing, Round
+from tournaments.models import Division, Pairing, Round, Standing
 
 pytestmark = pytest.mark.django_db
 
@@ -114,3 +116,24 @@ def test_a_bad_knockout_size_is_refused_on_the_form(dora: Any) -> None:
     assert answer.status_code == 400
     assert "a Swiss into a knockout sends its top 4, 8, 16, 32 players into the knockout" in text_of(answer)
     assert not Division.objects.filter(event=event).exists()
+
+
+def test_a_bye_is_said_beside_the_wins_on_the_page_and_the_print(dora: Any) -> None:
+    """A Swiss counts a bye as a win (its master points do not): "2 (1 bye)" on the standings and the print."""
+    actor = Actor(user=dora)
+    event = services.create_event(actor=actor, name="Odd night")
+    settings = services.DivisionSettings(name="Open", format="swiss", rounds_planned=2, entry_mode="scoresheet")
+    division = services.create_division(event, actor=actor, settings=settings)
+    for i in range(1, 4):
+        services.register_player(division, actor=actor, name=f"P{i}", rating=2000 - i)
+    services.start_division(division, actor=actor)
+    for p in Pairing.objects.filter(division=division, status="ready", match__isnull=False).select_related("entry_a"):
+        assert p.entry_a is not None
+        director_win(p, p.entry_a, actor)
+    services.recompute_standings(division.pk)
+    row = Standing.objects.filter(division=division, byes=1).select_related("entry__player").first()
+    assert row is not None and row.wins == 1
+    page = text_of(Client().get(f"/events/{event.slug}/{division.slug}/"))
+    assert '<td class="won" data-label="Won">1 (1 bye)</td>' in page
+    printed = text_of(client_for(dora).get(f"/manage/{event.slug}/{division.slug}/final-standings/"))
+    assert "<td>1 (1 bye)</td>" in printed

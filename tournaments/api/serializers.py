@@ -29,6 +29,7 @@ from tournaments.models import (
     Event,
     Pairing,
     PlayerMerge,
+    Playoff,
     Rating,
     RatingChange,
     RatingList,
@@ -1190,11 +1191,25 @@ class ClubInput(serializers.Serializer):
     public = strict.BooleanField(default=True, help_text="its page is public")
 
 
+class FlatRows(serializers.ListSerializer):
+    """Many rows of a serializer whose fields are plain attributes (one name each, no nesting): each row read in
+    one pass, its fields' ``to_representation`` called directly (a season's thousand rows: DRF's way per row costs
+    about four times more), the same values."""
+
+    def to_representation(self, data: Any) -> list[dict[str, Any]]:
+        fields = [(f.field_name, f.source_attrs[0], f.to_representation) for f in self.child._readable_fields]
+        return [
+            {name: None if (value := getattr(row, attr)) is None else shown(value) for name, attr, shown in fields}
+            for row in data
+        ]
+
+
 class ClubEventSerializer(serializers.ModelSerializer):
     class Meta:
         model = Event
         fields = ("slug", "name", "starts_on", "status")
         read_only_fields = fields
+        list_serializer_class = FlatRows  # a season of 200 nights lists them all
 
 
 class ClubRatingSerializer(serializers.Serializer):
@@ -1264,7 +1279,20 @@ class SeasonInput(serializers.Serializer):
     qualify = strict.IntegerField(min_value=0, max_value=1000, default=0, help_text="the top N qualify (0: no line)")
 
 
+class SeasonChangeInput(serializers.Serializer):
+    """What a change of a season may give (each optional: what is not given stays)."""
+
+    starts_on = serializers.DateField(required=False)
+    ends_on = serializers.DateField(required=False)
+    system = serializers.ChoiceField(choices=Season.System.choices, required=False)
+    table = serializers.DictField(required=False, help_text="the club's own table, whole (as for a new season)")
+    qualify = strict.IntegerField(min_value=0, max_value=1000, required=False, help_text="the top N qualify")
+
+
 class SeasonRowSerializer(serializers.Serializer):
+    class Meta:
+        list_serializer_class = FlatRows
+
     rank = serializers.IntegerField()
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField()
@@ -1316,3 +1344,58 @@ class MergeSerializer(serializers.ModelSerializer):
 class MergeInput(serializers.Serializer):
     keep = strict.IntegerField(min_value=1, help_text="the roster's player to keep")
     fold = strict.IntegerField(min_value=1, help_text="the record of the same person folded into it")
+
+
+# -- playoffs for ties ---------------------------------------------------------------------------------------------
+
+
+class PlayoffMatchSerializer(serializers.Serializer):
+    match = serializers.IntegerField(source="match_id", help_text="the match (GET /api/matches/{id}/)")
+    players = serializers.ListField(child=serializers.CharField(), source="names", help_text="player 1, player 2")
+    score = serializers.ListField(child=serializers.IntegerField(), help_text="player 1's points, player 2's")
+    winner = serializers.CharField(allow_null=True, help_text="the winner's name; null while it is played")
+    words = serializers.CharField(help_text='"Pia Ruud beat Lars Nes 1-0", or "Pia Ruud v Lars Nes"')
+
+
+class PlayoffSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    kind = serializers.ChoiceField(choices=Playoff.Kind.choices, help_text="the tie it settles")
+    place = serializers.IntegerField(help_text="the first place the tie spans")
+    length = serializers.IntegerField(help_text="its matches' length")
+    status = serializers.ChoiceField(choices=Playoff.Status.choices)
+    entries = serializers.ListField(child=serializers.IntegerField(), help_text="the tied entries, in the tie's order")
+    names = serializers.ListField(child=serializers.CharField(), help_text="their players' names, in that order")
+    order = serializers.ListField(
+        child=serializers.IntegerField(), help_text="once finished: the entries in the order it placed them"
+    )
+    matches = PlayoffMatchSerializer(many=True, help_text="a three-player stepladder's first match, then its final")
+    words = serializers.CharField(help_text='"Tie at 3rd settled by a playoff: Pia Ruud beat Lars Nes 1-0."')
+
+
+class TieSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=Playoff.Kind.choices, source="tie.kind")
+    place = serializers.IntegerField(source="tie.place", help_text="the first place the tie spans")
+    last = serializers.IntegerField(source="tie.last", help_text="the last place it spans")
+    entries = serializers.ListField(child=serializers.IntegerField(), source="tie.players")
+    names = serializers.ListField(child=serializers.CharField())
+    orderable = serializers.BooleanField(source="tie.orderable", help_text="two or three players: a playoff may")
+    playoff = serializers.IntegerField(
+        source="playoff.pk", allow_null=True, default=None, help_text="the playoff ordered for it (null: none)"
+    )
+
+
+class PlayoffsDoc(serializers.Serializer):
+    division = serializers.CharField()
+    rule = serializers.CharField(help_text="how a three-player playoff is played")
+    ties = TieSerializer(many=True, help_text="the ties that matter now (a playoff may settle them)")
+    playoffs = PlayoffSerializer(many=True)
+
+
+class PlayoffInput(serializers.Serializer):
+    entries = serializers.ListField(
+        child=strict.IntegerField(min_value=1),
+        min_length=2,
+        max_length=3,
+        help_text="every entry of one tie that matters (GET this list's ties)",
+    )
+    length = strict.IntegerField(min_value=1, max_value=25, default=1, help_text="its matches' length (points)")

@@ -36,10 +36,11 @@ from games.selectors import players_visible_to
 from tournaments import selectors, services
 from tournaments.access import check_directs, check_directs_club, directs_event
 from tournaments.api import serializers as s
-from tournaments.models import Club, Division, Entry, Event, Pairing, RatingList
+from tournaments.models import Club, Division, Entry, Event, Pairing, RatingList, Season
 from tournaments.selectors import api as reads
 from tournaments.selectors import clubs as club_reads
 from tournaments.selectors.money import division_cash
+from tournaments.selectors.playoffs import division_playoffs, playoffs_of
 from tournaments.selectors.points import SYSTEMS, master_points, points_report
 from tournaments.selectors.public import PrRow, pr_table
 from tournaments.selectors.seasons import season_table
@@ -657,6 +658,50 @@ class PayoutsApi(APIView):
         return _payouts_answer(stored)
 
 
+class PlayoffListApi(APIView):
+    """Playoffs for ties: the ties that matter in the standings now (places that pay differently, a Swiss into a
+    knockout's cut, first place of a Swiss or round robin) and the playoffs ordered; a director orders one."""
+
+    permission_classes = (ReadOrActor,)
+
+    @extend_schema(
+        summary="A division's ties that matter and its playoffs, with how each settled its tie",
+        responses={200: s.PlayoffsDoc, **_errors(404)},
+    )
+    def get(self, request: Request, event: str, division: str) -> Response:
+        return Response(s.PlayoffsDoc(_playoffs_body(_division(request, event, division))).data)
+
+    @extend_schema(
+        summary="Order a playoff for a tie (two players: one match; three: a stepladder); its first match is made",
+        request=s.PlayoffInput,
+        responses={201: s.PlayoffSerializer, **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, event: str, division: str) -> Response:
+        found = _division(request, event, division)
+        data = _valid(s.PlayoffInput, request.data)
+        playoff = services.order_playoff(found, actor=actor_of(request), entries=data["entries"], length=data["length"])
+        (view,) = [v for v in playoffs_of(found) if v.pk == playoff.pk]
+        return Response(s.PlayoffSerializer(view).data, status=201)
+
+
+class PlayoffDetailApi(APIView):
+    permission_classes = (ReadOrActor,)
+
+    @extend_schema(
+        summary="Cancel a playoff none of whose matches has started (it is deleted with its matches)",
+        responses={204: None, **_errors(401, 403, 404, 409)},
+    )
+    def delete(self, request: Request, event: str, division: str, playoff_id: int) -> Response:
+        found = _division(request, event, division)
+        services.cancel_playoff(playoff_id, actor=actor_of(request), division=found)
+        return Response(status=204)
+
+
+def _playoffs_body(division: Division) -> dict[str, Any]:
+    found = division_playoffs(division, links=False)
+    return {"division": division.slug, "rule": found.rule, "ties": found.ties, "playoffs": found.playoffs}
+
+
 def _payouts_answer(division: Division) -> Response:
     sizes = {flight: asdict(size) for flight, size in payout_tables.flight_sizes(division).items()}
     body = {"division": division.slug, **payout_tables.stored_table(division), "sizes": sizes}
@@ -850,17 +895,31 @@ class ClubMergeUndoApi(APIView):
 
 
 class SeasonTableApi(APIView):
-    permission_classes = (permissions.AllowAny,)
+    permission_classes = (ReadOrActor,)
 
     @extend_schema(
         summary="A season's table: points, events played, matches won, the playoff line (follows corrections)",
         responses={200: s.SeasonTableSerializer, **_errors(404)},
     )
     def get(self, request: Request, club: str, season: str) -> Response:
-        found = club_reads.visible_season(request.user, club, season)
-        if found is None:
-            raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no season {club}/{season}")
-        return Response(s.SeasonTableSerializer(season_table(found)).data)
+        return Response(s.SeasonTableSerializer(season_table(_visible_season(request, club, season))).data)
+
+    @extend_schema(
+        summary="Change a season's span, points system, table or playoff line (its points are computed again)",
+        request=s.SeasonChangeInput,
+        responses={200: s.SeasonSerializer, **_errors(400, 401, 403, 404)},
+    )
+    def patch(self, request: Request, club: str, season: str) -> Response:
+        found = _visible_season(request, club, season)
+        changed = services.change_season(found, actor=actor_of(request), **_valid(s.SeasonChangeInput, request.data))
+        return Response(s.SeasonSerializer(changed).data)
+
+
+def _visible_season(request: Request, club: str, season: str) -> Season:
+    found = club_reads.visible_season(request.user, club, season)
+    if found is None:
+        raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no season {club}/{season}")
+    return found
 
 
 # -- answering for a result, director decisions on a pairing ---------------------------------------------------------

@@ -1,6 +1,6 @@
 """A club's page for its directors, ``/clubs/<club>/manage/``: its seasons (add one, with its points system and
-the club's own table), its directors (add one by the name he logs in with) and its roster with each player's
-rating on the club's list.
+the club's own table), its directors (add one by the name he logs in with, remove one but the last) and its
+roster with each player's rating on the club's list.
 
 Same rules as the other directors' pages (tournaments/director/views.py): login required, a club the user does
 not direct is a 403 page when it is public and a 404 page when it is private, thin actions calling one service
@@ -26,7 +26,7 @@ from tournaments.director import forms as f
 from tournaments.director.views import Action, Failed, Page, _form, _perform, _RefusedError, director_page
 from tournaments.models import Club
 from tournaments.selectors import clubs as club_reads
-from tournaments.services.clubs import add_club_director, create_season
+from tournaments.services.clubs import add_club_director, create_season, remove_club_director
 from tournaments.services.merges import link_player, merge_players, undo_merge
 
 
@@ -71,6 +71,16 @@ def _add_director(page: Page, target: Any, data: dict[str, Any]) -> str:
         return _("%(name)s is already a director of %(club)s.") % {"name": user.get_username(), "club": club.name}
     add_club_director(club, actor=page.actor, user=user)
     return _("%(name)s is now a director of %(club)s.") % {"name": user.get_username(), "club": club.name}
+
+
+def _remove_director(page: Page, user: Any, data: dict[str, Any]) -> str:
+    club = _club_of(page)
+    remove_club_director(club, actor=page.actor, user=user)
+    return _("%(name)s is no longer a director of %(club)s.") % {"name": user.get_username(), "club": club.name}
+
+
+def _club_director(page: Page, key: str) -> Any:
+    return _club_of(page).directors.filter(pk=int(key)).first() if key.isdigit() else None
 
 
 def _merge(page: Page, target: Any, data: dict[str, Any]) -> str:
@@ -127,6 +137,7 @@ def _club_of(page: Page) -> Club:
 CLUB_ACTIONS = {
     "add-season": Action(f.SeasonForm, _add_season),
     "add-director": Action(f.ClubDirectorForm, _add_director),
+    "remove-director": Action(f.EmptyForm, _remove_director, target=_club_director),
     "merge": Action(f.MergeForm, _merge, options=_roster_options),
     "link": Action(
         f.LinkForm, _link, target=lambda page, key: _club_of(page).players_apart().filter(pk=_int(key)).first()

@@ -349,7 +349,43 @@ class ImportForm(forms.Form):
             raise forms.ValidationError(_("The list is larger than 256 KB: split it."))
         if "\x00" in data["text"]:
             raise forms.ValidationError(_("The list contains a null character."))
+        data["choices"] = self._choices()
         return data
+
+    #: Once a line's name close to the club's roster was refused: "Who is it?" for that line, sent back with the list.
+    _LINE = re.compile(r"^line-(\d+)$")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for key in self.data:
+            found = self._LINE.match(key.removeprefix(f"{self.prefix}-") if self.prefix else key)
+            if found:
+                self.fields[found.group(0)] = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def _choices(self) -> dict[int, str]:
+        """Each line's choice (the roster player's number, or "new"); a line left unchosen is asked again."""
+        chosen: dict[int, str] = {}
+        for name, value in self.cleaned_data.items():
+            found = self._LINE.match(name)
+            if not found or not value:
+                continue
+            if value != "new" and not value.isdigit():
+                raise forms.ValidationError(_("Choose one of the players offered, or a new player."))
+            chosen[int(found.group(1))] = value
+        return chosen
+
+    def refused(self, code: str, extra: dict[str, Any]) -> None:
+        """Names close to the club's roster: for each line, its candidates and a new player, for the director to
+        choose (the other lines are kept as they were pasted)."""
+        if code != "player_to_choose":
+            return
+        for line in extra.get("lines", []):
+            offered = [(str(c["id"]), str(c["label"])) for c in line["candidates"]]
+            offered.append(("new", _("A new player: %(name)s") % {"name": " ".join(str(line["name"]).split())}))
+            label = _("Who is it? Line %(line)s: %(name)s") % {"line": line["line"], "name": line["name"]}
+            self.fields[f"line-{line['line']}"] = forms.ChoiceField(
+                label=label, choices=offered, required=False, widget=forms.RadioSelect
+            )
 
 
 class CheckInForm(forms.Form):
@@ -594,6 +630,16 @@ class PairRoundForm(forms.Form):
         label=_("Allow the fewest rematches"),
         required=False,
         help_text=_("Only when no pairing without a rematch exists: the pairing with the fewest rematches is made."),
+    )
+
+
+class PlayoffForm(forms.Form):
+    length = forms.IntegerField(
+        label=_("Match length (points)"),
+        min_value=1,
+        max_value=25,
+        initial=1,
+        help_text=_("1 by default: one game decides it."),
     )
 
 

@@ -65,6 +65,7 @@ from tournaments.pages import (
 from tournaments.selectors import clubs as club_reads
 from tournaments.selectors import director as reads
 from tournaments.selectors.money import event_cash
+from tournaments.selectors.playoffs import division_playoffs
 from tournaments.selectors.venue import Venue, venue_of
 from tournaments.services.clubs import create_club
 from tournaments.services.money import FeeSettings, mark_paid, set_fees
@@ -95,7 +96,7 @@ def _check_directs(request: HttpRequest, event: Event) -> None:
 
 
 def _event(request: HttpRequest, slug: str) -> Event:
-    event = Event.objects.filter(slug=slug).first()
+    event = Event.objects.filter(slug=slug).select_related("club").first()
     if event is None:
         raise _not_found(request)
     _check_directs(request, event)
@@ -256,11 +257,12 @@ def _create_event(page: Page, target: Any, data: dict[str, Any]) -> tuple[str, s
     return message, reverse("director:event", args=[event.slug])
 
 
-def _create_club(page: Page, target: Any, data: dict[str, Any]) -> str:
+def _create_club(page: Page, target: Any, data: dict[str, Any]) -> tuple[str, str]:
     club = create_club(actor=page.actor, name=data["name"], public=data["public"])
-    return _("Club “%(name)s” created: its events, roster, rating list and season are yours to run.") % {
+    said = _("Club “%(name)s” created: its events, roster, rating list and season are yours to run.") % {
         "name": club.name
     }
+    return said, reverse("tournaments:club-manage", args=[club.slug])
 
 
 HOME_ACTIONS = {
@@ -489,7 +491,9 @@ def _register(page: Page, target: Any, data: dict[str, Any]) -> str:
 
 
 def _import(page: Page, target: Any, data: dict[str, Any]) -> str:
-    report = services.import_entries_csv(page.division_, actor=page.actor, text=data["text"])
+    report = services.import_entries_csv(
+        page.division_, actor=page.actor, text=data["text"], choices=data.get("choices") or {}
+    )
     return _("%(count)s players registered from the list.") % {"count": len(report.created)}
 
 
@@ -751,6 +755,33 @@ def _penalty(page: Page, target: Any, data: dict[str, Any]) -> str:
     }
 
 
+def _order_playoff(page: Page, target: str, data: dict[str, Any]) -> str:
+    entries = [int(pk) for pk in target.split("-")]
+    playoff = services.order_playoff(page.division_, actor=page.actor, entries=entries, length=data["length"])
+    return _(
+        "The playoff for the tie at place %(place)s is ordered: its first match is made, with entry links for both "
+        "players (below)."
+    ) % {"place": playoff.place}
+
+
+def _cancel_playoff(page: Page, target: str, data: dict[str, Any]) -> str:
+    services.cancel_playoff(int(target), actor=page.actor, division=page.division_)
+    return _("The playoff is cancelled: the tie stands as the tie-breaks and seeds leave it.")
+
+
+def _playoffs_context(page: Page, failed: Failed | None, table: list[Any] | None) -> dict[str, Any]:
+    """The ties that matter, each with its form to order a playoff, and the playoffs ordered (no query at all for a
+    division whose standings cannot hold one; never one per player)."""
+    found = division_playoffs(page.division_, table=table)
+    ties = [
+        (tie, _form(page, failed, DIVISION_ACTIONS, "order-playoff", target=tie.entries_value))
+        if tie.tie.orderable and tie.playoff is None
+        else (tie, None)
+        for tie in found.ties
+    ]
+    return {"playoffs": found, "playoff_ties": ties}
+
+
 def _entry_target(page: Page, key: str) -> Entry | None:
     return reads.division_entry(page.division_, key)
 
@@ -790,7 +821,15 @@ DIVISION_ACTIONS = {
     "payouts": Action(
         f.PayoutsForm, _payouts, options=lambda page, target: {"flights": payout_flights(page.division_)}
     ),
+    "order-playoff": Action(f.PlayoffForm, _order_playoff, target=lambda page, key: _digits(key, "-")),
+    "cancel-playoff": Action(f.EmptyForm, _cancel_playoff, target=lambda page, key: _digits(key, "")),
 }
+
+
+def _digits(key: str, sep: str) -> str | None:
+    """``key`` when it is ids (``12`` or, with ``sep``, ``12-13``), else None (an unknown target)."""
+    parts = key.split(sep) if sep else [key]
+    return key if key and all(part.isdigit() for part in parts) else None
 
 
 def _active(entries: list[Entry]) -> list[Entry]:
@@ -855,6 +894,8 @@ def division_page(request: HttpRequest, event: str, division: str) -> HttpRespon
         "payouts": _payout_table(found),
         "money": pool_of(found) if has_fees(found) else None,
     }
+    read = [item["row"] for item in context["payouts"]["table"]] or None
+    context.update(_playoffs_context(page, failed, read))
     if found.in_swiss_phase and found.status == Division.Status.RUNNING:
         steering = {
             "swiss_rounds": _form(

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from games.hooks import EventLink
 from games.models import Player
-from tournaments.core import has_fees, plan_of, pool_of
+from tournaments.core import has_fees, plan_of, pool_of, round_words
 from tournaments.models import Division, Entry, Event, ImportedMatch, Pairing, Round, Standing
 from tournaments.pairing import brackets
 from tournaments.standings import cash
@@ -299,12 +299,23 @@ def events_of_matches(user: Any, match_ids: Collection[int]) -> dict[int, EventL
     imported into it, among the events ``user`` may see (two queries)."""
     visible = events_visible_to(user)
     found: dict[int, EventLink] = {}
-    paired = Pairing.objects.filter(match_id__in=match_ids, division__event__in=visible).values_list(
-        "match_id", "division__name", "division__event__name", "division__event__slug"
+    paired = Pairing.objects.filter(match_id__in=match_ids, division__event__in=visible).select_related(
+        "division__event", "round"
     )
-    for match_id, division, name, slug in paired:
-        found[match_id] = EventLink(name, reverse("tournaments:event-detail", args=[slug]), division)
-    imported = ImportedMatch.objects.filter(match_id__in=match_ids, event__in=visible).values_list(
+    for p in paired:
+        event, division, rnd = p.division.event, p.division, p.round
+        found[p.match_id] = EventLink(  # type: ignore[index]  # the filter on match_id
+            event.name,
+            reverse("tournaments:event-detail", args=[event.slug]),
+            division.name,
+            reverse("tournaments:division-detail", args=[event.slug, division.slug]),
+            round_words(rnd, division),
+            reverse("tournaments:division-round", args=[event.slug, division.slug, rnd.bracket, rnd.number]),
+        )
+    rest = [pk for pk in match_ids if pk not in found]
+    if not rest:
+        return found
+    imported = ImportedMatch.objects.filter(match_id__in=rest, event__in=visible).values_list(
         "match_id", "event__name", "event__slug"
     )
     for match_id, name, slug in imported:

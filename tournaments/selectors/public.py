@@ -104,7 +104,8 @@ def _fingerprint() -> dict[str, Any]:
 def division_for_page(user: Any, event_slug: str, division_slug: str, *, standings: bool = False) -> Division:
     """The division with its event and its fingerprint (one query); with ``standings``, also the first and last
     rounds its standings tables exist for and how many there are, from which ``tournaments.pages.standings_view``
-    knows them all without a query when they follow each other (as they do: one table per round played).
+    knows them all without a query when they follow each other (as they do: one table per round played), and
+    ``open_round``, the first Swiss round with a board still open (None: none).
 
     :raises Http404: for an unknown division, or one in an event ``user`` may not see (the same answer for both).
     """
@@ -114,6 +115,9 @@ def division_for_page(user: Any, event_slug: str, division_slug: str, *, standin
         annotations["tables_first"] = _per_division(tables, Min("after_round"))
         annotations["tables_last"] = _per_division(tables, Max("after_round"))
         annotations["tables_count"] = _per_division(tables, Count("after_round", distinct=True))
+        # The first Swiss round with a board still open: its table and the later ones are "during" it.
+        still_open = Pairing.objects.filter(STILL_OPEN, round__bracket=Round.Bracket.SWISS)
+        annotations["open_round"] = _per_division(still_open, Min("round__number"))
     division = (
         Division.objects.filter(event__in=events_visible_to(user), event__slug=event_slug, slug=division_slug)
         .select_related("event")

@@ -4,9 +4,14 @@ The club's events whose first day falls in the season count (an event without da
 a day in the span: its ``created_at``). Every division of each event counts once it has started (its players are
 drawn): a player registered for a night not yet begun has earned nothing, not even for showing up. Per player and
 event the points are those the system gives his matches won over the board and his place, as the master points read
-them (:func:`tournaments.selectors.points.division_results`: counted results, the standings' places), so a
-correction that changes a result or a place changes the table when it is next read. A player who took part in an
-event (he is in its standings) showed up.
+them (:func:`tournaments.selectors.points.division_results`: counted results, the standings' places). A player who
+took part in an event (he is in its standings) showed up.
+
+What each event gives each player is stored (:class:`tournaments.models.SeasonPoints`): :func:`season_contributions`
+computes an event's rows, and a task writes them after the event's follow-up computed its standings
+(tournaments/services/seasons.py), so a correction that changes a result or a place changes the table once its
+follow-up has run. :func:`season_table` sums the stored rows: one query with aggregation, whatever the number of
+events.
 
 Order: points (more first), then events played (fewer first: the same points in fewer nights), then name; players
 level on points and events share the rank (the season's tie rule). The top ``qualify`` (if set) are above the
@@ -19,12 +24,13 @@ Reads a fixed number of queries whatever the number of events and players.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Q, QuerySet, Sum
 
 from tournaments import points, universal_club_table
-from tournaments.models import Division, Event, Round, Season
+from tournaments.models import Division, Event, Round, Season, SeasonPoints
 from tournaments.selectors.points import DivisionResults, Took, division_results, usbgf_of
 
 Earned = points.Earned | points.ClubEarned | points.UniversalEarned
@@ -105,35 +111,56 @@ def _main_rounds(division_ids: list[int]) -> dict[int, int]:
     return dict(found.annotate(n=Count("id")).values_list("division_id", "n"))
 
 
-def season_table(season: Season) -> SeasonTable:
-    """The season's table (see the module's terms)."""
-    events = list(season_events(season))
-    totals: dict[int, float] = defaultdict(float)
-    played: dict[int, set[int]] = defaultdict(set)
-    wins: dict[int, int] = defaultdict(int)
-    names: dict[int, str] = {}
+def season_contributions(season: Season, event_ids: Sequence[int] | None = None) -> list[SeasonPoints]:
+    """What each of the season's events (those of ``event_ids`` only, if given; one outside the span gives
+    nothing) gives each player who took part in a started division, as unsaved rows: his divisions of the event
+    together, his best place. Reads a fixed number of queries (:func:`division_results`)."""
+    events = season_events(season)
+    if event_ids is not None:
+        events = events.filter(pk__in=event_ids)
     started = [
-        found for found in division_results(season_events(season))
-        if found.division.status != Division.Status.REGISTRATION
+        found for found in division_results(events) if found.division.status != Division.Status.REGISTRATION
     ]  # fmt: skip
     scorer = _Scorer(season, started)
+    rows: dict[tuple[int, int], SeasonPoints] = {}
     for found in started:
+        event = found.division.event
         for took in found.players:
             earned = scorer.earned(found.division, took, len(found.players))
-            totals[took.player_id] += earned.total
-            played[took.player_id].add(found.division.event_id)
-            wins[took.player_id] += earned.match_wins
-            names[took.player_id] = took.name
-    ordered = sorted(names, key=lambda p: (-round(totals[p], 9), len(played[p]), names[p], p))
+            row = rows.setdefault(
+                (event.pk, took.player_id), SeasonPoints(season=season, event=event, player_id=took.player_id, points=0)
+            )
+            row.points += earned.total
+            row.match_wins += earned.match_wins
+            if took.place is not None and (row.place_first is None or took.place.first < row.place_first):
+                row.place_first, row.place_last = took.place.first, took.place.last
+    return list(rows.values())
+
+
+#: What the pages and the API show of a season's event.
+EVENT_FIELDS = ("slug", "name", "starts_on", "ends_on", "status", "club_id", "created_at")
+
+
+def season_table(season: Season, *, events: bool = True) -> SeasonTable:
+    """The season's table (see the module's terms), summed from the stored rows; its events too unless not
+    ``events`` (a CSV lists none)."""
+    listed = list(season_events(season).only(*EVENT_FIELDS)) if events else []
+    summed = (
+        SeasonPoints.objects.filter(season=season)
+        .values("player_id", "player__display_name")
+        .annotate(total=Sum("points"), played=Count("event_id"), wins=Sum("match_wins"))
+        .values_list("player_id", "player__display_name", "total", "played", "wins")
+    )
+    found = sorted(summed, key=lambda p: (-round(p[2], 9), p[3], p[1], p[0]))
     rows: list[SeasonRow] = []
-    for position, player in enumerate(ordered, start=1):
-        row = SeasonRow(position, player, names[player], totals[player], len(played[player]), wins[player])
+    for position, (player, name, total, played, wins) in enumerate(found, start=1):
+        row = SeasonRow(position, player, name, total, played, wins)
         previous = rows[-1] if rows else None
         if previous and (round(previous.points, 9), previous.events) == (round(row.points, 9), row.events):
             row.rank = previous.rank
         rows.append(row)
     _draw_the_line(rows, season.qualify)
-    return SeasonTable(season, events, rows)
+    return SeasonTable(season, listed, rows)
 
 
 def _draw_the_line(rows: list[SeasonRow], qualify: int) -> None:

@@ -16,6 +16,8 @@ The use cases, re-exported here:
   director's changes (``set_tables``, ``hold_table``, ``seat_match``);
 - followup: a result's follow-up (standings pending, then the sync and the standings after the commit);
 - standings: standings tables and ratings, recomputed from scratch;
+- playoffs: playoffs for ties (``order_playoff``, ``cancel_playoff``; the sync settles them);
+- seasons: a season's points stored per event and player, rewritten after an event's follow-up or a season's change;
 - payouts: a division's payout table (``set_payouts``, ``stored_table``, ``flight_sizes``; imported from its module,
   not re-exported here);
 - archive: a whole event exported as one file and imported into another installation (``import_event``,
@@ -34,7 +36,7 @@ from tournaments.services.advance import (
     set_swiss_rounds,
     unpair_round,
 )
-from tournaments.services.clubs import add_club_director, add_to_roster, create_club, create_season
+from tournaments.services.clubs import add_club_director, add_to_roster, change_season, create_club, create_season
 from tournaments.services.events import (
     DivisionSettings,
     add_director,
@@ -52,6 +54,7 @@ from tournaments.services.events import (
 )
 from tournaments.services.followup import Sent, request_followup, schedule_followup
 from tournaments.services.merges import merge_players, undo_merge
+from tournaments.services.playoffs import cancel_playoff, order_playoff
 from tournaments.services.results import (
     award_forfeit,
     confirm_result,
@@ -60,6 +63,12 @@ from tournaments.services.results import (
     pairing_match,
     swap_players,
     withdraw_entry,
+)
+from tournaments.services.seasons import (
+    recompute_event_season_points,
+    recompute_season_points,
+    schedule_season_points,
+    seasons_to_compute,
 )
 from tournaments.services.standings import mark_standings_failed, recompute_ratings, recompute_standings
 from tournaments.services.start import start_division
@@ -75,6 +84,8 @@ __all__ = [
     "add_director",
     "add_to_roster",
     "award_forfeit",
+    "cancel_playoff",
+    "change_season",
     "check_in",
     "check_in_all",
     "close_event",
@@ -93,9 +104,12 @@ __all__ = [
     "import_entries_csv",
     "mark_standings_failed",
     "merge_players",
+    "order_playoff",
     "pair_next_round",
     "pairing_match",
+    "recompute_event_season_points",
     "recompute_ratings",
+    "recompute_season_points",
     "recompute_standings",
     "register_player",
     "remove_director",
@@ -103,6 +117,8 @@ __all__ = [
     "request_followup",
     "round_needs_repairing",
     "schedule_followup",
+    "schedule_season_points",
+    "seasons_to_compute",
     "seat_match",
     "set_points_weights",
     "set_seed",

@@ -6,9 +6,11 @@
 The archive is a zip file holding
 
 - ``event.json``: the event, its divisions (every setting) with their entries, rounds, pairings (sources, reasons,
-  decisions, confirmations, penalties, swap notes) and standings, the players involved, every match of the event
-  with every row of its action log in sequence order and its game rows, and the event's rating list (its ratings
-  for the players involved and its rating changes for the matches in the file), if it has one;
+  decisions, confirmations, penalties, swap notes), standings and playoffs for ties (their tied entries, their
+  order once played, their matches: matches of no pairing, whose source names the event), the players involved,
+  every match of the event with every row of its action log in sequence order and its game rows, and the event's
+  rating list (its ratings for the players involved and its rating changes for the matches in the file), if it has
+  one;
 - ``matches/<match id>-<player 1>-<player 2>.mat``: each match as a .mat match log (``games.export.match_mat``),
   for every match the .mat format can hold; the others are listed in ``mat_skipped`` with the reason.
 
@@ -35,6 +37,9 @@ Terms and invariants
   keeps saying which side entered what); a user's name, having no account to point at, is kept in the row's
   ``data`` under :data:`ENTERED_BY_KEY` (read back by the next export). New entry links are made after import.
 - **Players** are created anew, never merged with players of the same name already in the installation.
+- **Season points** (tournaments/services/seasons.py) are not carried: the imported event belongs to no club, so to
+  no season (a club's seasons count its own events only, whose rows stay as they were); after restoring a whole
+  database, ``manage.py season_points`` computes every season again.
 - **Matches detached from their slot** (voided when an upstream correction changed the slot's players) belong to
   no pairing; they are found by their source ``<event slug>/<division>/<slot>`` and travel too. An import under a
   new address rewrites that prefix of the sources.
@@ -60,7 +65,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from engine.errors import EngineError
-from games.access import Actor
+from games.access import Actor, new_entry_tokens
 from games.engine_bridge import engine_action, new_state, replacement_action
 from games.errors import ApplicationError, ErrorCode
 from games.export import match_mat
@@ -72,6 +77,7 @@ from tournaments.models import (
     Event,
     ImportedMatch,
     Pairing,
+    Playoff,
     Rating,
     RatingChange,
     RatingList,
@@ -185,6 +191,7 @@ PAIRING_FIELDS = (
     "played_at",
     "updated_at",
 )
+PLAYOFF_FIELDS = ("kind", "place", "after_round", "length", "status", "created_at", "finished_at")
 STANDING_FIELDS = (
     "after_round",
     "rank",
@@ -309,6 +316,14 @@ HANDLED_APART: dict[type[models.Model], dict[str, str]] = {
         "followup": "work of the room it was due in: the result it follows is on the pairing, as are its standings",
     },
     Standing: {"id": "id", "division": "nested in its division", "entry": "reference"},
+    Playoff: {
+        "id": "id",
+        "division": "nested in its division",
+        "entries": "references to its entries",
+        "order": "references to its entries",
+        "first_match": "reference",
+        "final_match": "reference",
+    },
     Player: {
         "id": "id",
         "contact": "personal data: never exported",
@@ -375,7 +390,9 @@ def archive_contents(event: Event) -> tuple[dict[str, Any], list[tuple[str, str]
     rounds = list(Round.objects.filter(division__event=event).order_by("id"))
     pairings = list(Pairing.objects.filter(division__event=event).order_by("id"))
     standings = list(Standing.objects.filter(division__event=event).order_by("id"))
+    playoffs = list(Playoff.objects.filter(division__event=event).order_by("id"))
     match_ids = {p.match_id for p in pairings if p.match_id is not None}
+    match_ids |= {pk for p in playoffs for pk in (p.first_match_id, p.final_match_id) if pk is not None}
     detached = Match.objects.filter(pairing__isnull=True, source__startswith=f"{event.slug}/")
     match_ids |= set(detached.values_list("id", flat=True))
     imported = list(ImportedMatch.objects.filter(event=event).order_by("id"))
@@ -427,6 +444,7 @@ def archive_contents(event: Event) -> tuple[dict[str, Any], list[tuple[str, str]
             for s in standings
             if s.division_id == division.pk
         ]
+        record["playoffs"] = [_playoff_record(p) for p in playoffs if p.division_id == division.pk]
         division_records.append(record)
 
     document = {
@@ -474,6 +492,15 @@ def _action_records(rows: list[Action]) -> list[dict[str, Any]]:
         record["entered_by"] = entered_by(row)
         out.append(record)
     return out
+
+
+def _playoff_record(p: Playoff) -> dict[str, Any]:
+    record = _plain(p, PLAYOFF_FIELDS)
+    record.update(
+        id=p.pk, entries=list(p.entries), order=list(p.order), first_match=p.first_match_id,
+        final_match=p.final_match_id,
+    )  # fmt: skip
+    return record
 
 
 def _pairing_record(p: Pairing) -> dict[str, Any]:
@@ -857,6 +884,35 @@ class _Import:
                 Standing, item, STANDING_FIELDS, at, division=division, entry=entry
             )
         _insert(Standing, list(standings.values()))
+        self._playoffs(division, record, entries, where)
+
+    def _playoffs(self, division: Division, record: dict[str, Any], entries: dict[int, Entry], where: str) -> None:
+        """The division's playoffs (a file written before playoffs existed has none); their unfinished matches get
+        new entry links (the links' secrets never travel)."""
+        items = record.get("playoffs", [])
+        if not isinstance(items, list):
+            raise _invalid(f"{where}.playoffs", f"expected a list of playoffs, not {_json_type(items)}")
+        playoffs: dict[int, Playoff] = {}
+        for n, item in enumerate(items):
+            at = f"{where}.playoffs[{n}]"
+            _keys(item, ("id", "entries", "order", "first_match", "final_match"), at)
+            links = {
+                "first_match": _ref(item, "first_match", at, self.matches, nullable=True),
+                "final_match": _ref(item, "final_match", at, self.matches, nullable=True),
+            }
+            playoff = _build(Playoff, item, PLAYOFF_FIELDS, at, division=division, **links)
+            for key in ("entries", "order"):
+                ids = _get(item, key, at, list)
+                found = [_ref({"entry": pk}, "entry", f"{at}.{key}[{k}]", entries).pk for k, pk in enumerate(ids)]
+                setattr(playoff, key, found)
+            playoffs[_id(item, at, playoffs)] = playoff
+        _insert(Playoff, list(playoffs.values()), keep=("created_at",))
+        unfinished = [
+            m for p in playoffs.values() for m in (p.first_match, p.final_match)
+            if m is not None and m.status in (Match.Status.SCHEDULED, Match.Status.IN_PROGRESS)
+        ]  # fmt: skip
+        if unfinished:
+            new_entry_tokens(unfinished)
 
     def _check_pairing(self, item: dict[str, Any], links: dict[str, Any], where: str) -> None:
         a, b, winner, match = links["entry_a"], links["entry_b"], links["winner"], links["match"]

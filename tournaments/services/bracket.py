@@ -19,7 +19,17 @@ from games import services as games
 from games.access import SYSTEM
 from games.bulk import copy_instances, update_rows
 from games.models import Match
-from tournaments.core import SLOT_COLUMNS, Slot, knockout_slot, plan_of, resolve_division, round_length
+from tournaments.core import (
+    SLOT_COLUMNS,
+    Slot,
+    knockout_slot,
+    plan_of,
+    resolve_division,
+    round_kind,
+    round_length,
+    round_words,
+    shape_of,
+)
 from tournaments.models import Division, Entry, Pairing, Round
 from tournaments.pairing import brackets
 
@@ -36,7 +46,8 @@ def draw_brackets(
 ) -> None:
     """Write every round and every slot of the plan: one INSERT for the rounds, one COPY for the slots.
     ``seed_words``: how to explain seed n on a slot (default "seed n"); ``reasons``: why a slot was made, by key;
-    ``winner_words``: how to name the winner of a slot, by its key (default "winner of main round 1 match 3")."""
+    ``winner_words``: how to name the winner of a slot, by its key (default "winner of Main semi-final match 1":
+    the slots' winners and losers are named with their rounds' names, :func:`tournaments.core.round_words`)."""
     seed_words, reasons, winner_words = seed_words or {}, reasons or {}, winner_words or {}
     last = {b: max(n.round for n in plan.nodes if n.bracket == b) for b in {n.bracket for n in plan.nodes}}
     rounds: dict[tuple[str, int], Round] = {}
@@ -50,9 +61,17 @@ def draw_brackets(
             rounds[key] = Round(division=division, bracket=node.bracket, number=node.round, length=length)
     Round.objects.bulk_create(rounds.values())
 
+    shape, double = shape_of(plan), division.format == Division.Format.DOUBLE
+    named = {
+        key: round_words(rnd, division, kind=round_kind(shape, rnd.bracket, rnd.number, double=double))
+        for key, rnd in rounds.items()
+    }
+
     def why(source: brackets.Source, words: str) -> str:
-        if isinstance(source, brackets.Winner):
-            return winner_words.get(source.key, words)
+        if isinstance(source, brackets.Winner) and source.key in winner_words:
+            return winner_words[source.key]
+        if isinstance(source, brackets.Winner | brackets.Loser):
+            return _named_source(source, words, named)
         return seed_words.get(source.n, words) if isinstance(source, brackets.Seed) else words
 
     pairings = [
@@ -70,6 +89,17 @@ def draw_brackets(
         for node in plan.nodes
     ]
     copy_instances(Pairing, pairings)
+
+
+def _named_source(source: brackets.Winner | brackets.Loser, words: str, named: dict[tuple[str, int], str]) -> str:
+    """The plan's words for a slot's winner or loser ("winner of main round 2 match 1 ...") with its round named as
+    every page names it ("winner of Main semi-final match 1 ...")."""
+    bracket, number, index = source.key.rsplit("-", 2)
+    verb = "winner" if isinstance(source, brackets.Winner) else "loser"
+    plain = f"{verb} of {bracket} round {number} match {int(index) + 1}"
+    if not words.startswith(plain) or (bracket, int(number)) not in named:
+        return words
+    return f"{verb} of {named[(bracket, int(number))]} match {int(index) + 1}{words[len(plain) :]}"
 
 
 def advance_brackets(division: Division, live: list[Pairing]) -> tuple[list[Pairing], list[str]]:

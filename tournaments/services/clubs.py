@@ -15,6 +15,7 @@ Every function checks the actor's rights, validates, and writes in one transacti
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Collection
 from typing import Any
 
 from django.db import transaction
@@ -28,6 +29,7 @@ from tournaments import universal_club_table
 from tournaments.access import check_directs_club
 from tournaments.models import Club, RatingList, Season
 from tournaments.names import roster_matches, spaced
+from tournaments.services.seasons import schedule_season_points
 
 
 def _unique_slug(model: Any, text: str) -> str:
@@ -74,9 +76,29 @@ def add_club_director(club: Club, *, actor: Actor, user: Any) -> None:
             club.rating_list.owners.add(user)
 
 
-def roster_player(club: Club, *, name: str, new_player: bool = False) -> Player | None:
+def remove_club_director(club: Club, *, actor: Actor, user: Any) -> None:
+    """Take ``user`` off the club's directors (and its rating list's owners); a club keeps at least one director.
+
+    :raises ApplicationError: CONFLICT for the last director, naming what to do.
+    """
+    check_directs_club(actor, club)
+    with transaction.atomic():
+        club = Club.objects.select_for_update().get(pk=club.pk)
+        if not club.directors.exclude(pk=user.pk).exists():
+            raise ApplicationError(
+                ErrorCode.CONFLICT,
+                f"{club.name} needs a director: add another one before removing {user.get_username()}",
+            )
+        club.directors.remove(user)
+        if club.rating_list is not None:
+            club.rating_list.owners.remove(user)
+
+
+def roster_player(club: Club, *, name: str, new_player: bool = False, entered: Collection[int] = ()) -> Player | None:
     """The roster's player a registration of ``name`` enters: the one named exactly so; None for a new person (no
-    one close, or ``new_player``). Reads the roster in one statement, whatever its size.
+    one close, or ``new_player``). Reads the roster in one statement, whatever its size. ``entered``: the players
+    already entered in the division, never offered to choose from (a close name none other is close to is a new
+    person).
 
     :raises ApplicationError: PLAYER_TO_CHOOSE with ``candidates`` when the name is close to the roster's or shared
         by namesakes, unless ``new_player``.
@@ -86,7 +108,9 @@ def roster_player(club: Club, *, name: str, new_player: bool = False) -> Player 
     found = roster_matches(name, club.players.values_list("pk", "display_name").iterator())
     if len(found.exact) == 1:
         return Player.objects.get(pk=found.exact[0])
-    ids = found.exact or found.close
+    ids = [pk for pk in found.exact or found.close if pk not in entered]
+    if found.exact and not ids:  # every namesake plays already: the registration says so
+        return Player.objects.get(pk=found.exact[0])
     if not ids:
         return None
     candidates = list(Player.objects.filter(pk__in=ids).order_by("display_name", "pk"))
@@ -155,6 +179,56 @@ def create_season(
     name = spaced(name)
     if not name:
         raise ApplicationError(ErrorCode.INVALID_INPUT, "a season needs a name")
+    _check_season(starts_on, ends_on, system, qualify)
+    stored = _stored_table(system, table or {})
+    with transaction.atomic():
+        slug = slug or slugify(name)[:80] or "season"
+        if Season.objects.filter(club=club, slug=slug).exists():
+            raise ApplicationError(
+                ErrorCode.CONFLICT,
+                f"{club.name} already has a season named like {name!r} (its address {slug!r}): choose another name.",
+            )
+        season = Season.objects.create(
+            club=club, name=name, slug=slug, starts_on=starts_on, ends_on=ends_on, system=system, table=stored,
+            qualify=qualify,
+        )  # fmt: skip
+        schedule_season_points(season.pk)  # its events played already count
+        return season
+
+
+def change_season(
+    season: Season,
+    *,
+    actor: Actor,
+    starts_on: dt.date | None = None,
+    ends_on: dt.date | None = None,
+    system: str | None = None,
+    table: dict[str, Any] | None = None,
+    qualify: int | None = None,
+) -> Season:
+    """Change a season's span, points system, table or playoff line (what is not given stays), checked as a new
+    season's; a new span, system or table has its points computed again (after the commit, by the season's task).
+    Nothing is stored on a refusal."""
+    check_directs_club(actor, season.club)
+    starts_on = season.starts_on if starts_on is None else starts_on
+    ends_on = season.ends_on if ends_on is None else ends_on
+    kept = system is None or system == season.system
+    system = season.system if system is None else system
+    qualify = season.qualify if qualify is None else qualify
+    _check_season(starts_on, ends_on, system, qualify)
+    stored = _stored_table(system, (season.table if kept else {}) if table is None else table)
+    counted = (season.starts_on, season.ends_on, season.system, season.table)
+    with transaction.atomic():
+        Season.objects.filter(pk=season.pk).update(
+            starts_on=starts_on, ends_on=ends_on, system=system, table=stored, qualify=qualify
+        )
+        if (starts_on, ends_on, system, stored) != counted:
+            schedule_season_points(season.pk)
+    season.refresh_from_db()
+    return season
+
+
+def _check_season(starts_on: dt.date, ends_on: dt.date, system: str, qualify: int) -> None:
     if ends_on < starts_on:
         raise ApplicationError(ErrorCode.INVALID_INPUT, "a season cannot end before it starts")
     if system not in Season.System.values:
@@ -163,22 +237,15 @@ def create_season(
         )
     if not 0 <= qualify <= 1000:
         raise ApplicationError(ErrorCode.INVALID_INPUT, f"the playoff line is 0 (none) to 1000 players, not {qualify}")
-    stored: dict[str, Any] = {}
+
+
+def _stored_table(system: str, table: dict[str, Any]) -> dict[str, Any]:
+    """The table a season of ``system`` stores, checked (none for a system without one)."""
     if system == Season.System.CLUB:
-        stored = check_table(table or {})
-    elif system == Season.System.BACKGAMES:
-        stored = check_universal_table(table or {})
-    with transaction.atomic():
-        slug = slug or slugify(name)[:80] or "season"
-        if Season.objects.filter(club=club, slug=slug).exists():
-            raise ApplicationError(
-                ErrorCode.CONFLICT,
-                f"{club.name} already has a season named like {name!r} (its address {slug!r}): choose another name.",
-            )
-        return Season.objects.create(
-            club=club, name=name, slug=slug, starts_on=starts_on, ends_on=ends_on, system=system, table=stored,
-            qualify=qualify,
-        )  # fmt: skip
+        return check_table(table)
+    if system == Season.System.BACKGAMES:
+        return check_universal_table(table)
+    return {}
 
 
 def check_table(table: dict[str, Any]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ import csv
 import datetime as dt
 import io
 import zoneinfo
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -43,6 +43,7 @@ from tournaments.pairing.swiss import late_entry_allowed
 from tournaments.points import DEFAULT_PLACES_PAID
 from tournaments.services.advance import MAX_SWISS_ROUNDS, check_place_free
 from tournaments.services.clubs import join_roster, roster_player
+from tournaments.services.seasons import schedule_event_season_points
 from tournaments.standings.tiebreakers import Tiebreak
 
 MAX_IMPORT_ROWS = 5000
@@ -391,6 +392,8 @@ def set_points_weights(
             Event.objects.filter(pk=event.pk).update(points_weight=weight)
         for slug, (division_weight, places) in divisions.items():
             Division.objects.filter(pk=known[slug]).update(points_weight=division_weight, points_places=places)
+        if event.club_id is not None:
+            schedule_event_season_points(event.pk)  # a season by master points counts them
     event.refresh_from_db()
     return event
 
@@ -457,7 +460,8 @@ def register_player(
         late = _check_open_for_entry(division, place)
         roster = _club_locked(division)
         if player is None and roster is not None:
-            player = roster_player(roster, name=name, new_player=new_player)
+            entered = set(division.entries.values_list("player_id", flat=True))
+            player = roster_player(roster, name=name, new_player=new_player, entered=entered)
         override = _within_cap(division, player.display_name if player else spaced(name), player, cap_override)
         if player is None:
             _check_name_free(division, name, club)
@@ -598,10 +602,14 @@ class ImportReport:
 CSV_COLUMNS = ("name", "club", "country", "rating", "seed", "player", "override")
 
 
-def import_entries_csv(division: Division, *, actor: Actor, text: str) -> ImportReport:
+def import_entries_csv(
+    division: Division, *, actor: Actor, text: str, choices: Mapping[int, str] | None = None
+) -> ImportReport:
     """Register players from CSV text: ``name`` (required), ``club``, ``country``, ``rating``, ``seed``, either
     under a header row naming the columns (any order, ``name`` among them) or, when the first line is not one, in
-    that order. All or nothing: any bad row refuses the whole file, and the report lists every bad row."""
+    that order. All or nothing: any bad row refuses the whole file, and the report lists every bad row.
+    ``choices``: "Who is it?" answered for lines of the list (line number: the roster player's number, or
+    ``new``), as a ``player`` column says it."""
     check_directs(actor, division.event)
     try:
         lines = list(csv.reader(io.StringIO(text.strip())))
@@ -628,6 +636,7 @@ def import_entries_csv(division: Division, *, actor: Actor, text: str) -> Import
         except ValueError as exc:
             errors.append((line, str(exc)))
             parsed.append({})
+    errors += _apply_choices(division, parsed, choices or {}, first)
     errors += _clashes(division, parsed, first)
     if errors:
         listed = "; ".join(f"line {line}: {problem}" for line, problem in sorted(errors, key=lambda e: e[0]))
@@ -642,6 +651,26 @@ def import_entries_csv(division: Division, *, actor: Actor, text: str) -> Import
             except ApplicationError as exc:
                 raise _invalid(f"nothing was registered; line {line}: {exc.message}") from None
     return ImportReport(created, [])
+
+
+def _apply_choices(
+    division: Division, parsed: list[dict[str, Any]], choices: Mapping[int, str], first: int
+) -> list[tuple[int, str]]:
+    """The director's answers to "Who is it?" for lines of the list (line number: the roster player's number or
+    ``new``), as a ``player`` column would say it; a player chosen off the club's roster is a bad line."""
+    club = division.event.club
+    bad: list[tuple[int, str]] = []
+    for line, choice in choices.items():
+        if club is None or not first <= line < first + len(parsed) or not parsed[line - first]:
+            continue
+        fields = parsed[line - first]
+        if choice == "new":
+            fields["new_player"] = True
+        elif choice.isdigit():
+            fields["player"] = club.players.filter(pk=int(choice)).first()
+            if fields["player"] is None:
+                bad.append((line, f"player {choice} is not on {club.name}'s roster"))
+    return bad
 
 
 def _clashes(division: Division, parsed: list[dict[str, Any]], first: int) -> list[tuple[int, str]]:
@@ -685,11 +714,13 @@ def _check_caps_of_list(division: Division, parsed: list[dict[str, Any]], first:
     if not is_capped(division):
         return
     club = division.event.club
+    entered = set(division.entries.values_list("player_id", flat=True)) if club is not None else set()
     candidates = []
     for fields in parsed:
         player = fields.get("player")
         if player is None and club is not None and not fields.get("new_player"):
-            player = roster_player(club, name=fields["name"])  # the choices were checked: exact or new
+            # the choices were checked: exact or new
+            player = roster_player(club, name=fields["name"], entered=entered)
         candidates.append(Candidate(player.display_name if player else spaced(fields["name"]), player and player.pk))
     outside = [
         f"line {line}: {reason}"
@@ -711,11 +742,12 @@ def _check_roster_choices(division: Division, parsed: list[dict[str, Any]], firs
     if club is None:
         return
     unsure, lines = [], []
+    entered = set(division.entries.values_list("player_id", flat=True))
     for line, fields in enumerate(parsed, start=first):
         if fields.get("player") is not None or fields.get("new_player"):
             continue
         try:
-            roster_player(club, name=fields["name"])
+            roster_player(club, name=fields["name"], entered=entered)
         except ApplicationError as exc:
             if exc.code != ErrorCode.PLAYER_TO_CHOOSE:
                 raise

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from games.errors import ApplicationError, ErrorCode
 from tournaments.core import COUNTED, knockout_round_words, knockout_rounds, plan_of, unfinished_words
-from tournaments.models import Division, Entry, Pairing, Round
+from tournaments.models import Division, Entry, Pairing, Playoff, Round
 from tournaments.pairing import brackets
 from tournaments.services.bracket import draw_brackets
 from tournaments.services.standings import swiss_standings
@@ -32,15 +32,23 @@ def knockout_due(division: Division) -> bool:
     the knockout not drawn yet."""
     if not division.is_swiss_knockout or division.knockout_drawn or division.status != Division.Status.RUNNING:
         return False
-    return not _why_not_yet(division)
+    return not why_not_yet(division)
 
 
-def _why_not_yet(division: Division) -> str:
+def why_not_yet(division: Division, *, playoffs: bool = True) -> str:
+    """Why the knockout cannot be drawn yet ("" when it can): a Swiss round still to pair or to complete, or
+    (``playoffs``) a playoff ordered at the cut and not finished."""
     paired = division.rounds.filter(bracket=Round.Bracket.SWISS).count()
     if paired < division.rounds_planned:
         return (
             f"{paired} of the {division.rounds_planned} Swiss rounds are paired: the knockout is drawn once the last "
             "one is complete"
+        )
+    waiting_playoff = division.playoffs.filter(kind=Playoff.Kind.CUT, status=Playoff.Status.ORDERED).first()
+    if playoffs and waiting_playoff is not None:
+        return (
+            f"a playoff is ordered for the tie at the cut (place {waiting_playoff.place}) and is not finished: the "
+            "knockout is drawn once it is played, or cancel it to draw the knockout by the tie-breaks and seeds"
         )
     swiss = division.pairings.filter(round__bracket=Round.Bracket.SWISS)
     open_ = swiss.exclude(status=Status.BYE).exclude(COUNTED).filter(round__number=paired)
@@ -63,7 +71,7 @@ def draw_knockout(division: Division) -> list[int]:
         raise ApplicationError(ErrorCode.INVALID_INPUT, f"{division.name} is not a Swiss into a knockout")
     if division.knockout_drawn:
         raise ApplicationError(ErrorCode.CONFLICT, f"the knockout of {division.name} is already drawn")
-    why = _why_not_yet(division)
+    why = why_not_yet(division)
     if why:
         raise ApplicationError(ErrorCode.CONFLICT, why)
     entries = {
@@ -113,6 +121,10 @@ def cut_words(division: Division, order: list[Row], entries: dict[int, tuple[int
         return ""
     (seed_in, name_in), (seed_out, name_out) = entries[int(last.player)], entries[int(first_out.player)]
     said = f"The cut: {name_in} and {name_out} both have {_wins(last.score)}; {name_in} goes through"
+    if last.position != first_out.position and all(
+        last.tiebreaks.get(Tiebreak(c)) == first_out.tiebreaks.get(Tiebreak(c)) for c in division.tiebreaks
+    ):
+        return f"{said}: a playoff settled the tie."
     for code in division.tiebreaks:
         mine, theirs = last.tiebreaks.get(Tiebreak(code)), first_out.tiebreaks.get(Tiebreak(code))
         if mine is not None and theirs is not None and mine != theirs:

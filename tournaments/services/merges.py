@@ -26,6 +26,7 @@ from games.models import Match, Player
 from games.services import fold_player, unfold_player
 from tournaments.access import check_directs_club
 from tournaments.models import Club, Entry, Event, PlayerMerge, Rating
+from tournaments.services.seasons import schedule_event_season_points
 from tournaments.services.standings import recompute_ratings
 
 
@@ -108,6 +109,7 @@ def _merge(club: Club, actor: Actor, keep: Player, fold: Player, *, on_roster: t
         moved["rating_lists"] = lists
         for rating_list in lists:
             recompute_ratings(rating_list)
+        _season_points_follow(moved["entries"])
         user = actor.user if actor.user is not None and actor.user.is_authenticated else None
         return PlayerMerge.objects.create(club=club, kept=keep, folded=fold, moved=moved, merged_by=user)
 
@@ -149,10 +151,19 @@ def undo_merge(merge: PlayerMerge, *, actor: Actor) -> PlayerMerge:
         keep.clubs.remove(*moved.get("rosters_joined", []))
         for rating_list in sorted(set(moved.get("rating_lists", [])) | set(_rating_lists(merge.club, keep, fold))):
             recompute_ratings(rating_list)
+        _season_points_follow(entries)
         merge.undone_at = timezone.now()
         merge.undone_by = actor.user if actor.user is not None and actor.user.is_authenticated else None
         merge.save(update_fields=["undone_at", "undone_by"])
     return merge
+
+
+def _season_points_follow(entries: list[int]) -> None:
+    """The season points of the events whose entries moved are stored per player: they are computed again after
+    the commit, so the season tables count the merged (or split) records as they now are."""
+    events = Entry.objects.filter(pk__in=entries).values_list("division__event_id", flat=True).distinct()
+    for event_id in sorted(events):
+        schedule_event_season_points(event_id)
 
 
 def _rating_lists(club: Club, *players: Player) -> list[int]:

@@ -43,9 +43,10 @@ from tournaments.core import (
     result_counts,
     result_to_come,
 )
-from tournaments.models import Division, Pairing, Rating, RatingChange, RatingList, Round, Standing
+from tournaments.models import Division, Pairing, Playoff, Rating, RatingChange, RatingList, Round, Standing
 from tournaments.pairing.brackets import Loser, Plan
 from tournaments.standings.places import Place, flight_places
+from tournaments.standings.playoffs import settle
 from tournaments.standings.tiebreakers import ForfeitRule, PlayerId, Result, Row, Tiebreak, standings
 
 #: A counted result as read: round number, bracket, table, a, b, winner, points of a, points of b, the director's
@@ -121,12 +122,13 @@ def recompute_standings(division_id: int) -> int:
         entries: list[_Entry] = list(
             division.entries.exclude(seed__isnull=True, place="").values_list("pk", "seed", "status")
         )
+        settled = {} if division.is_elimination else playoff_orders(division)
         if division.is_elimination:
             rows = _elimination_rows(division, entries, counted, pending, doubled)
         elif division.is_swiss_knockout:
-            rows = _swiss_knockout_rows(division, entries, counted, pending, doubled)
+            rows = _swiss_knockout_rows(division, entries, counted, pending, doubled, settled)
         else:
-            rows = _table_rows(division, entries, counted, _playing(division))
+            rows = _table_rows(division, entries, counted, _playing(division), settled)
         _write_changed_tables(division, rows)
         current = Division.objects.filter(pk=division.pk, results_version=version)
         current.update(standings_version=version, standings_status=Division.Work.CURRENT, standings_error="")
@@ -175,15 +177,27 @@ def _playing(division: Division) -> list[tuple[int, int | None, int | None]]:
     return list(open_.values_list("round__number", "entry_a", "entry_b"))
 
 
+def playoff_orders(division: Division) -> dict[int, list[list[int]]]:
+    """The orders of the division's finished playoffs, by the table (``after_round``) whose tie each settles (one
+    query)."""
+    done = division.playoffs.filter(status=Playoff.Status.FINISHED).order_by("id")
+    out: dict[int, list[list[int]]] = defaultdict(list)
+    for after, order in done.values_list("after_round", "order"):
+        out[after].append(list(order))
+    return dict(out)
+
+
 def _table_rows(
     division: Division,
     entries: list[_Entry],
     counted: list[_Counted],
     playing: Sequence[tuple[int, int | None, int | None]] = (),
+    settled: dict[int, list[list[int]]] | None = None,
 ) -> list[tuple[Any, ...]]:
     """Every table of a Swiss or round robin, as rows of the :data:`_COMPARED` columns. ``playing``: the matches
     still to be played (:func:`_playing`); in a table after a round, the players of such a match of that round or
-    an earlier one rank before the players of their score who lost theirs."""
+    an earlier one rank before the players of their score who lost theirs. ``settled``: the finished playoffs'
+    orders by table (:func:`playoff_orders`), which split the ties they settle (tournaments/standings/playoffs.py)."""
     order = [Tiebreak(code) for code in division.tiebreaks]
     forfeits = ForfeitRule(division.forfeit_tiebreaks)
     players = [pk for pk, _, _ in sorted(entries, key=lambda e: (e[1] or 10**6, e[0]))]
@@ -194,7 +208,8 @@ def _table_rows(
         played = [r for r in results if r.round <= after]
         tally = _tally(played, forfeits)
         pending = {p for number, *pair in playing if number <= after for p in pair if p is not None}
-        for row in standings(played, order, players, forfeits, pending):
+        ranked = settle(standings(played, order, players, forfeits, pending), (settled or {}).get(after, []))
+        for row in ranked:
             tiebreaks = {t.value: v for t, v in row.tiebreaks.items()}
             rows.append((after, row.player, row.position, *tally.get(row.player, (0, 0, 0, 0, 0)), tiebreaks, {}))
     return rows
@@ -206,6 +221,7 @@ def _swiss_knockout_rows(
     counted: list[_Counted],
     pending: _Pending,
     doubled: Sequence[_Doubled] = (),
+    settled: dict[int, list[list[int]]] | None = None,
 ) -> list[tuple[Any, ...]]:
     """A Swiss into a knockout: a table after each Swiss round (the Swiss results only), and once the knockout is
     drawn one table more, after the last Swiss round's (:func:`knockout_table`): the knockout's players first,
@@ -213,11 +229,11 @@ def _swiss_knockout_rows(
     and points columns count every match, the knockout's included, and so does its points difference (+/-, points
     for less points against); the other tie-breaks are those of the Swiss rounds that ranked it."""
     swiss = [c for c in counted if c[1] == Round.Bracket.SWISS]
-    rows = _table_rows(division, entries, swiss)
+    rows = _table_rows(division, entries, swiss, settled=settled)
     if not division.knockout_drawn:
         return rows
     knockout = [c for c in counted if c[1] == Round.Bracket.MAIN]
-    order = swiss_standings(division, entries, swiss)
+    order = swiss_standings(division, entries, swiss, settled)
     tally = _tally([_result(c) for c in counted], division.forfeit_tiebreaks)
     for c in knockout:
         if c[3] is None or c[4] is None:  # a knockout bye (a player who withdrew) is an advance, not a win
@@ -253,11 +269,15 @@ def knockout_table(division: Division) -> int:
 
 
 def swiss_standings(
-    division: Division, entries: list[_Entry] | None = None, counted: list[_Counted] | None = None
+    division: Division,
+    entries: list[_Entry] | None = None,
+    counted: list[_Counted] | None = None,
+    settled: dict[int, list[list[int]]] | None = None,
 ) -> list[Row]:
     """The standings of the Swiss rounds (of a Swiss, or of a Swiss into a knockout) from their counted results:
     by match wins, then by the division's tie-breaks in order; players level on every tie-break share a position
-    and are listed by seed. Read from the database when ``entries`` and ``counted`` are not given."""
+    and are listed by seed, unless a finished playoff of the last Swiss table settled their tie (``settled``,
+    :func:`playoff_orders`). Read from the database when ``entries``, ``counted`` and ``settled`` are not given."""
     if entries is None:
         entries = list(division.entries.exclude(seed__isnull=True, place="").values_list("pk", "seed", "status"))
     if counted is None:
@@ -265,7 +285,11 @@ def swiss_standings(
         counted = list(swiss.order_by("round__number", "board").values_list(*_COUNTED_COLUMNS))
     players = [pk for pk, _, _ in sorted(entries, key=lambda e: (e[1] or 10**6, e[0]))]
     order = [Tiebreak(code) for code in division.tiebreaks]
-    return standings([_result(c) for c in counted], order, players, ForfeitRule(division.forfeit_tiebreaks))
+    if settled is None:
+        settled = playoff_orders(division)
+    results = [_result(c) for c in counted]
+    ranked = standings(results, order, players, ForfeitRule(division.forfeit_tiebreaks))
+    return settle(ranked, settled.get(max((r.round for r in results), default=0), []))
 
 
 def knockout_places(

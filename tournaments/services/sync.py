@@ -45,12 +45,14 @@ from tournaments.core import (
     held_outcome,
     lock_division,
     outcome_of,
+    playoffs_in_play,
     round_robin_lead,
 )
 from tournaments.models import Division, Entry, Event, Pairing, Round
 from tournaments.pairing.round_robin import due_pairings
 from tournaments.services.bracket import advance_brackets
 from tournaments.services.knockout import draw_knockout, knockout_due
+from tournaments.services.playoffs import settle_playoffs
 from tournaments.services.swiss import follow_score_groups, pair_swiss_round
 from tournaments.services.tables import assign_tables
 
@@ -125,6 +127,12 @@ def sync_division(division_id: int) -> SyncReport:
         division = lock_division(division_id)
         if division.status == Division.Status.REGISTRATION:
             return SyncReport()
+        if playoffs_in_play(division) and settle_playoffs(division):  # the standings read the playoff's order
+            division.results_version += 1
+            division.standings_status = Division.Work.PENDING
+            Division.objects.filter(pk=division.pk).update(
+                results_version=division.results_version, standings_status=division.standings_status
+            )
         return sync_locked_division(division)
 
 

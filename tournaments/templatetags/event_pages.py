@@ -10,15 +10,18 @@ template would (:func:`django.utils.formats.localize`).
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django import template
 from django.conf import settings
+from django.template.defaultfilters import floatformat
 from django.urls import reverse
-from django.utils.formats import localize
+from django.utils.formats import get_format, localize
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.core import round_words
 from tournaments.models import Division, Entry, Event, Round
@@ -113,6 +116,17 @@ def _label(words: str) -> str:
     return f' data-label="{escape(words)}"'
 
 
+@register.filter
+def won_words(row: Any, division: Division | None = None) -> str:
+    """A standings row's matches won as every table shows it (the page, the print): in a Swiss, a round robin and
+    a Swiss into a knockout a bye counts as a win, and the figure says how many of them were byes, "3 (1 bye)",
+    as master points (which count none) need; in an elimination a bye is an advance, never counted."""
+    if not row.byes or (division is not None and division.is_elimination):
+        return _number(row.wins)
+    byes = ngettext("%(count)s bye", "%(count)s byes", row.byes) % {"count": row.byes}
+    return f"{_number(row.wins)} ({byes})"
+
+
 @register.simple_tag
 def standings_row(item: Any, standings: Any) -> SafeString:
     """One ``<tr>`` of the standings (``item``: a :class:`tournaments.pages.StandingRow` of ``standings``): rank,
@@ -130,7 +144,10 @@ def standings_row(item: Any, standings: Any) -> SafeString:
         f'<td class="place"{_label(words)}>{escape(place)}</td>'
         for words, place in zip(flights, item.places, strict=True)
     )
-    cells = "".join(f'<td class="{kind}"{_label(words)}>{_number(n)}</td>' for kind, words, n in numbers)
+    won = won_words(row) if standings.byes_won else _number(row.wins)
+    cells = "".join(
+        f'<td class="{kind}"{_label(words)}>{won if kind == "won" else _number(n)}</td>' for kind, words, n in numbers
+    )
     tiebreaks = "".join(
         f'<td class="tiebreak"{_label(column.abbr)}>{_number(v)}</td>'
         for column, v in zip(standings.tiebreaks, item.tiebreaks, strict=True)
@@ -213,3 +230,41 @@ def board_rows(view: Any) -> SafeString:
             f'<td class="notes"{labels[6]}>{notes}</td></tr>'
         )
     return mark_safe("\n".join(rows))  # every value from the database or a translation is escaped above
+
+
+@register.simple_tag
+def season_rows(rows: Any) -> SafeString:
+    """The ``<tr>`` of each row of a season's table (:class:`tournaments.selectors.seasons.SeasonRow`): rank, the
+    player (a link to his page, a badge when qualified or tied at the playoff line), points to two decimals, events
+    played, matches won; each cell labelled with its column's header. Built in Python: a season of a thousand
+    players is a thousand rows."""
+    rank, name, points, events, wins = (
+        _label(words) for words in (_("Rank"), _("Player"), _("Points"), _("Events"), _("Matches won"))
+    )
+    badge = f' <span class="badge">{escape(_("qualified"))}</span>'
+    tied = f' <span class="badge">{escape(_("tied at the line: playoff or tie-break"))}</span>'
+    players = reverse("games:player", args=[0]).removesuffix("0/")  # the players' pages' address, before the id
+    two_places = _two_places()
+    out = []
+    for row in rows:
+        mark, after = (' class="qualified"', badge) if row.qualified else ("", tied if row.tied_at_line else "")
+        out.append(
+            f"<tr{mark}><td{rank}>{_number(row.rank)}</td>"
+            f'<th scope="row"{name}><a href="{players}{row.player_id}/">{escape(row.name)}</a>{after}</th>'
+            f'<td class="num"{points}>{two_places(row.points)}</td>'
+            f'<td class="num"{events}>{_number(row.events)}</td><td class="num"{wins}>{_number(row.match_wins)}</td>'
+            "</tr>"
+        )
+    return mark_safe("\n".join(out))  # the names and the labels are escaped above; the address and numbers are ours
+
+
+_CENT = Decimal("0.01")
+
+
+def _two_places() -> Any:
+    """A number to two decimals as ``|floatformat:2`` shows it (half up, the language's decimal separator), without
+    its per-call work (most of a thousand rows' time): with thousand separators on, that filter itself."""
+    if settings.USE_THOUSAND_SEPARATOR:
+        return lambda value: floatformat(value, 2)
+    separator = str(get_format("DECIMAL_SEPARATOR"))
+    return lambda value: format(Decimal(str(value)).quantize(_CENT, ROUND_HALF_UP), "f").replace(".", separator)

@@ -141,12 +141,12 @@ def test_the_bracket_is_a_list_of_slots_with_their_feeds(
     assert (by_key["main-1-1"]["a"]["seed"], by_key["main-1-1"]["b"]["seed"]) == (4, 5)
     waiting = by_key["main-2-0"]  # seed 1, who had the bye, waits for the winner of 4 v 5
     assert waiting["status"] == "waiting" and waiting["a"]["seed"] == 1 and waiting["b"] is None
-    assert waiting["source_b"] == "winner of main round 1 match 2" and waiting["match"] is None
+    assert waiting["source_b"] == "winner of Main round 1 match 2" and waiting["match"] is None
     final = by_key["main-3-0"]
     assert final["a"] is None and final["b"] is None and final["status"] == "waiting"
     assert (final["source_a"], final["source_b"]) == (
-        "winner of main round 2 match 1",
-        "winner of main round 2 match 2",
+        "winner of Main semi-final match 1",
+        "winner of Main semi-final match 2",
     )
     second = anon.get(division_url(division, "pairings/?round=2")).json()["results"]
     assert [s["key"] for s in second] == ["main-2-0", "main-2-1"]

@@ -4,10 +4,12 @@ the rounds, a place's figure or the matches won's, whichever is higher, times th
 from __future__ import annotations
 
 import datetime as dt
+import io
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 
 from games.access import Actor
 from games.errors import ApplicationError
@@ -44,6 +46,7 @@ def test_a_season_by_the_universal_club_table_by_level_and_bonus(
         night(division_of, club, as_director, "Night 1", 1)  # open: P01 1st, P02 2nd, P03 and P04 share 3-4
         second = night(division_of, club, as_director, "Night 2", 8, champion="P04")
     Division.objects.filter(pk=second.pk).update(level="novice")
+    call_command("season_points", stdout=io.StringIO())  # a level set in the database: the points computed again
     open_, novice = DEFAULT_TABLE["open"]["players"]["1-11"], DEFAULT_TABLE["novice"]["players"]["1-11"]
     # Four players, 2 rounds: the 1-11 row (no rounds row under 3). Each place's figure beats 0.25 a match won.
     expected = {

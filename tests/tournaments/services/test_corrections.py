@@ -121,7 +121,7 @@ def test_a_correction_once_the_next_match_started_is_refused_and_changes_nothing
         with pytest.raises(ApplicationError) as refused:
             correct()
         assert refused.value.code is ErrorCode.CONFLICT
-        assert "a later match that depends on it has started (Main round 2" in refused.value.message
+        assert "a later match that depends on it has started (Main final" in refused.value.message
         assert "main-2-0" not in refused.value.message and "#" not in refused.value.message
         assert "override" in refused.value.message
         assert snapshot() == before

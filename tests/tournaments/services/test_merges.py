@@ -16,6 +16,7 @@ from games.models import Match, MatchAnalysis, Player, PlayerAnalysis
 from tests.tournaments.services.support import play_out, snapshot
 from tournaments import services
 from tournaments.models import Club, Division, Entry, PlayerMerge, Rating, RatingChange
+from tournaments.selectors.seasons import season_table
 from tournaments.services.merges import link_player, merge_players, undo_merge
 
 pytestmark = pytest.mark.django_db
@@ -200,3 +201,27 @@ def test_an_undo_gives_back_the_matches_made_for_his_entries_since_the_merge(
     played = Match.objects.filter(pairing__division=second)
     assert not played.filter(Q(player1=keep) | Q(player2=keep) | Q(winner=keep)).exists()
     assert played.filter(Q(player1=fold) | Q(player2=fold)).count() == 2 and played.filter(winner=fold).count() == 2
+
+
+def test_a_merge_and_its_undo_are_followed_by_the_season_table(
+    two_records: tuple[Club, Player, Player], as_director: Actor, committed: Callable[[], Any]
+) -> None:
+    club, keep, fold = two_records
+    with committed():  # its points are computed after the commit
+        season = services.create_season(
+            club, actor=as_director, name="Autumn", starts_on=dt.date(2026, 9, 1), ends_on=dt.date(2026, 12, 31),
+            table={"per_win": 1, "showing_up": 2},
+        )  # fmt: skip
+
+    def rows() -> dict[int, float]:
+        return {row.player_id: row.points for row in season_table(season).rows}
+
+    before = rows()
+    assert keep.pk in before and fold.pk in before, "two records, two rows"
+    with committed():
+        merge = merge_players(club, actor=as_director, keep=keep, fold=fold)
+    merged = rows()
+    assert fold.pk not in merged and merged[keep.pk] == before[keep.pk] + before[fold.pk]
+    with committed():
+        undo_merge(merge, actor=as_director)
+    assert rows() == before

@@ -1,0 +1,130 @@
+"""Playoffs for ties on the pages: the director's division page shows the ties that matter with "Order a playoff",
+the playoff's matches with their entry links and "Cancel the playoff"; the public standings say how the tie was
+settled. The director's page reads them in a fixed number of queries whatever the field."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from games.access import Actor
+from tests.tournaments.services.support import play_out
+from tests.tournaments.services.test_playoffs import swiss_with_a_paid_tie, win
+from tournaments import services
+from tournaments.models import Division, Entry, Playoff
+from tournaments.selectors.playoffs import division_playoffs
+from tournaments.services.payouts import set_payouts
+
+pytestmark = pytest.mark.django_db
+
+
+def director_client(director: Any) -> Client:
+    client = Client()
+    client.force_login(director)
+    return client
+
+
+def page(division: Division) -> str:
+    return f"/manage/{division.event.slug}/{division.slug}/"
+
+
+def public(division: Division) -> str:
+    return f"/events/{division.event.slug}/{division.slug}/"
+
+
+def names_of(*entries: int) -> list[str]:
+    found = dict(Entry.objects.filter(pk__in=entries).values_list("pk", "player__display_name"))
+    return [found[pk] for pk in entries]
+
+
+def test_the_director_orders_a_playoff_from_the_page_and_the_pages_say_how_the_tie_was_settled(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    division = swiss_with_a_paid_tie(division_of, as_director)
+    a, b = division_playoffs(division).ties[0].tie.players
+    name_a, name_b = names_of(int(a), int(b))
+    client = director_client(director)
+    html = client.get(page(division)).content.decode()
+    assert "Playoffs for ties" in html and "A three-player playoff is a stepladder" in html
+    assert f"Tied at 2-3 (places that pay differently): {name_a}, {name_b}" in html
+    assert "Order a playoff" in html and "gets no table from the queue" in html
+
+    target = f"{a}-{b}"
+    refused = client.post(
+        page(division), {"action": "order-playoff", "target": target, f"order-playoff-{target}-length": "0"}
+    )
+    assert refused.status_code == 400 and "greater than or equal to 1" in refused.content.decode()
+    assert not Playoff.objects.exists()
+
+    done = client.post(
+        page(division), {"action": "order-playoff", "target": target, f"order-playoff-{target}-length": "1"}
+    )
+    assert done.status_code == 302
+    html = client.get(page(division)).content.decode()
+    assert "The playoff for the tie at place 2 is ordered" in html
+    assert f"Tie at 2nd: a playoff is ordered ({name_a} v {name_b}, 1 point)." in html
+    assert f"{name_a}'s entry link" in html and "/play/" in html and "Cancel the playoff" in html
+    assert "Order a playoff" not in html
+    assert (
+        f"Tie at 2nd: a playoff is ordered ({name_a} v {name_b}, 1 point)."
+        in Client().get(public(division)).content.decode()
+    )
+
+    playoff = Playoff.objects.get()
+    win(playoff.final_match, int(b), as_director)
+    said = f"Tie at 2nd settled by a playoff: {name_b} beat {name_a} 1-0."
+    assert said in Client().get(public(division)).content.decode()
+    html = client.get(page(division)).content.decode()
+    assert said in html and "Cancel the playoff" not in html and "Order a playoff" not in html
+
+
+def test_the_director_cancels_an_unplayed_playoff_from_the_page(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    division = swiss_with_a_paid_tie(division_of, as_director)
+    a, b = division_playoffs(division).ties[0].tie.players
+    playoff = services.order_playoff(division, actor=as_director, entries=[int(a), int(b)])
+    client = director_client(director)
+    done = client.post(page(division), {"action": "cancel-playoff", "target": str(playoff.pk)})
+    assert done.status_code == 302 and not Playoff.objects.exists()
+    html = client.get(page(division)).content.decode()
+    assert "The playoff is cancelled" in html and "Order a playoff" in html
+    gone = client.post(page(division), {"action": "cancel-playoff", "target": str(playoff.pk)})
+    assert gone.status_code == 404  # a form about a playoff that is no more: its refusal, no 500
+    assert f"There is no playoff {playoff.pk}" in gone.content.decode()
+
+
+def finished_swiss(division_of: Callable[..., Division], director: Actor, players: int, rounds: int) -> Division:
+    """A finished Swiss, no tie-breaks, the better seed wins: two players on the most wins share first place (a
+    playoff is ordered for them), others share places paid differently."""
+    division = division_of("swiss", players, rounds_planned=rounds, tiebreaks=[], entry_mode="scoresheet",
+                           match_length=1)  # fmt: skip
+    set_payouts(division, actor=director, mode="amount", pool=None, ties="split", published=True,
+                flights={"main": "60, 30, 10"})  # fmt: skip
+    services.start_division(division, actor=director)
+    play_out(division, director)
+    services.recompute_standings(division.pk)
+    division = Division.objects.select_related("event").get(pk=division.pk)
+    tie = next(t for t in division_playoffs(division).ties if t.tie.orderable)
+    services.order_playoff(division, actor=director, entries=[int(p) for p in tie.tie.players])
+    return division
+
+
+def test_the_playoffs_cost_the_same_queries_for_8_and_32_players(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    small, large = finished_swiss(division_of, as_director, 8, 2), finished_swiss(division_of, as_director, 32, 4)
+    client = director_client(director)
+    counts = []
+    for division in (small, large):
+        for url in (page(division), public(division)):
+            client.get(url)
+            with CaptureQueriesContext(connection) as captured:
+                assert client.get(url).status_code == 200
+            counts.append(len(captured.captured_queries))
+    assert counts[:2] == counts[2:], counts

@@ -1,0 +1,184 @@
+"""Reads of playoffs for ties (tournaments/services/playoffs.py): the ties a director may settle by a playoff, the
+playoffs ordered and how each settled its tie, in words the pages and the API share.
+
+Costs: nothing for a division whose standings cannot hold a playoff (:func:`tournaments.core.may_have_playoffs`: a
+running Swiss or round robin, an elimination); otherwise one query for the playoffs with their matches and players,
+one for the standings table the ties are read from (none when the caller has it), and, for directors, one for the
+playoff matches' entry links. Never one per player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from games.access import token_text
+from games.models import EntryToken, Match
+from tournaments.core import may_have_playoffs, playoff_table, playoff_ties
+from tournaments.models import Division, Playoff, Standing
+from tournaments.standings.playoffs import THREE_PLAYER_RULE, Tie
+
+#: The words of each kind of tie.
+KIND_WORDS = {
+    Playoff.Kind.PLACES: "places that pay differently",
+    Playoff.Kind.CUT: "the knockout's cut line",
+    Playoff.Kind.FIRST: "first place",
+}
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+@dataclass(frozen=True)
+class PlayoffMatch:
+    """A playoff's match: its players' names, its score, who won (None: not yet), its entry links (directors)."""
+
+    match_id: int
+    names: tuple[str, str]
+    score: tuple[int, int]
+    winner: str | None
+    links: tuple[tuple[str, str], ...] = ()  # (player's name, his entry link), side 0 first
+
+    @property
+    def words(self) -> str:
+        if self.winner is None:
+            return f"{self.names[0]} v {self.names[1]}"
+        loser = self.names[1] if self.winner == self.names[0] else self.names[0]
+        high, low = max(self.score), min(self.score)
+        return f"{self.winner} beat {loser} {high}-{low}"
+
+
+@dataclass(frozen=True)
+class PlayoffView:
+    pk: int
+    kind: str
+    place: int
+    length: int
+    status: str
+    entries: list[int]
+    order: list[int]
+    names: list[str]  # in the tie's order
+    matches: list[PlayoffMatch] = field(default_factory=list)
+
+    @property
+    def finished(self) -> bool:
+        return self.status == Playoff.Status.FINISHED
+
+    @property
+    def cancellable(self) -> bool:
+        return not self.finished and all(m.score == (0, 0) and m.winner is None for m in self.matches)
+
+    @property
+    def words(self) -> str:
+        """ "Tie at 3rd settled by a playoff: Pia Ruud beat Lars Nes 1-0." or, while it is played, "Tie at 3rd: a
+        playoff is ordered (Pia Ruud v Lars Nes, 1 point)."."""
+        where = f"Tie at {ordinal(self.place)}"
+        if self.finished:
+            return f"{where} settled by a playoff: {', then '.join(m.words for m in self.matches)}."
+        points = "1 point" if self.length == 1 else f"{self.length} points"
+        played = ", then ".join(m.words for m in self.matches)
+        return f"{where}: a playoff is ordered ({played}, {points})."
+
+
+@dataclass(frozen=True)
+class TieView:
+    """A tie that matters, with its players' names and the playoff ordered for it (None: none yet)."""
+
+    tie: Tie
+    names: list[str]
+    playoff: PlayoffView | None
+
+    @property
+    def kind_words(self) -> str:
+        return KIND_WORDS[Playoff.Kind(self.tie.kind)]
+
+    @property
+    def entries_value(self) -> str:
+        return "-".join(str(pk) for pk in self.tie.players)
+
+
+@dataclass(frozen=True)
+class Playoffs:
+    """What a division's page shows of its playoffs: the ties that matter now, every playoff, the published rule."""
+
+    ties: list[TieView] = field(default_factory=list)
+    playoffs: list[PlayoffView] = field(default_factory=list)
+    rule: str = THREE_PLAYER_RULE
+
+    def __bool__(self) -> bool:
+        return bool(self.ties or self.playoffs)
+
+
+def playoffs_of(division: Division, *, links: bool = False) -> list[PlayoffView]:
+    """The division's playoffs, oldest first, with their matches (``links``: with their live entry links)."""
+    if not may_have_playoffs(division):
+        return []
+    rows = list(
+        division.playoffs.select_related(
+            "first_match__player1", "first_match__player2", "final_match__player1", "final_match__player2"
+        ).order_by("id")
+    )
+    tokens: dict[int, list[tuple[int, str]]] = {}
+    if links and rows:
+        ids = [m.pk for p in rows for m in (p.first_match, p.final_match) if m is not None]
+        live = EntryToken.objects.filter(match_id__in=ids, revoked_at__isnull=True).order_by("match_id", "side", "-id")
+        seen: set[tuple[int, int]] = set()
+        for token in live:
+            if (token.match_id, token.side) not in seen:
+                seen.add((token.match_id, token.side))
+                tokens.setdefault(token.match_id, []).append((token.side, f"/play/{token_text(token)}/"))
+    names: dict[int, str] = {}
+    out = []
+    for p in rows:
+        matches = [_match(m, tokens.get(m.pk, [])) for m in (p.first_match, p.final_match) if m is not None]
+        out.append(PlayoffView(p.pk, p.kind, p.place, p.length, p.status, list(p.entries), list(p.order), [], matches))
+        names.update({pk: "" for pk in p.entries})
+    if names:
+        found = dict(division.entries.filter(pk__in=names).values_list("pk", "player__display_name"))
+        out = [
+            PlayoffView(
+                v.pk, v.kind, v.place, v.length, v.status, v.entries, v.order, [found[e] for e in v.entries], v.matches
+            )
+            for v in out
+        ]
+    return out
+
+
+def _match(match: Match, links: list[tuple[int, str]]) -> PlayoffMatch:
+    names = (match.player1.display_name, match.player2.display_name)
+    winner = None
+    if match.winner_id is not None and match.status in (Match.Status.FINISHED, Match.Status.FORFEITED):
+        winner = names[0] if match.winner_id == match.player1_id else names[1]
+    held = tuple((names[side], link) for side, link in links)
+    return PlayoffMatch(match.pk, names, (match.score1, match.score2), winner, held)
+
+
+def division_playoffs(division: Division, *, table: Sequence[Standing] | None = None, links: bool = True) -> Playoffs:
+    """The ties that matter in the division's standings now and its playoffs (for the director's page: with the
+    entry links of their matches, unless not ``links``). ``table``: the latest standings rows when the caller has
+    them (with their entries)."""
+    if not may_have_playoffs(division):
+        return Playoffs()
+    playoffs = playoffs_of(division, links=links)
+    if table is None:
+        table = _latest_table(division)
+    latest = max((row.after_round for row in table), default=0)
+    after = playoff_table(division, latest)
+    ties: list[TieView] = []
+    if after is not None:
+        rows = sorted(table, key=lambda r: (r.rank, r.entry.seed or 10**6, r.entry_id))
+        names = {row.entry_id: row.entry.player.display_name for row in rows}
+        found = playoff_ties(division, [(row.rank, row.entry_id, row.entry.status) for row in rows])
+        ordered = {frozenset(p.entries): p for p in playoffs if not p.finished}
+        for tie in found:
+            players = [int(pk) for pk in tie.players]
+            ties.append(TieView(tie, [names[pk] for pk in players], ordered.get(frozenset(players))))
+    return Playoffs(ties, playoffs)
+
+
+def _latest_table(division: Division) -> list[Standing]:
+    qs = Standing.objects.filter(division=division)
+    latest = qs.order_by("-after_round").values_list("after_round", flat=True)[:1]
+    return list(qs.filter(after_round__in=latest).select_related("entry__player"))

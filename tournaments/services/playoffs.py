@@ -1,0 +1,189 @@
+"""Playoffs for ties: the director orders one for a tie that matters, its players play real matches, and its order
+settles the tie in the standings (the rule: tournaments/standings/playoffs.py).
+
+- **Order** (:func:`order_playoff`): the tie must be one the standings show now (:func:`tournaments.core.playoff_ties`
+  over the stored table, which must be current), of two or three players, not already under a playoff. Its matches
+  are made at once (a three-player stepladder's final once its first match is won), with entry links for both
+  sides, at the division's variant, Crawford rule and entry mode; they are outside the rounds, so they get no
+  table from the venue's queue: the director seats the players.
+- **Follow-up** (:func:`settle_playoffs`, from the division's sync, under its lock): a won first match makes the
+  final; once every match is won, the playoff is finished and stores its order; a correction of a playoff match
+  changes that order again. The standings read the finished playoffs (tournaments/services/standings.py).
+- **Cancel** (:func:`cancel_playoff`): an ordered playoff none of whose matches has started is deleted with its
+  matches.
+
+A Swiss into a knockout waits for a playoff ordered at its cut: its knockout is not drawn until the playoff is
+finished (tournaments/services/knockout.py).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import services as games
+from games.access import Actor, new_entry_tokens
+from games.errors import ApplicationError, ErrorCode
+from games.models import Match, Player
+from tournaments.access import check_directs
+from tournaments.core import lock_division, playoff_table, playoff_ties
+from tournaments.models import Division, Entry, Playoff, Standing
+from tournaments.services.knockout import why_not_yet
+from tournaments.standings.playoffs import MAX_PLAYERS, Tie, bouts, finishing_order
+
+#: The longest playoff match a director may order.
+MAX_LENGTH = 25
+
+
+def order_playoff(division: Division, *, actor: Actor, entries: list[int], length: int = 1) -> Playoff:
+    """Order a playoff between the tied ``entries`` (ids) with matches to ``length`` points.
+
+    :raises ApplicationError: FORBIDDEN for someone who does not direct the event; INVALID_INPUT for a length out
+        of 1-25, or players who are not one tie that matters; CONFLICT when the standings are being recomputed, or
+        the tie has a playoff already. Nothing is stored then."""
+    check_directs(actor, division.event)
+    if not 1 <= length <= MAX_LENGTH:
+        raise ApplicationError(
+            ErrorCode.INVALID_INPUT, f"a playoff's match length is 1 to {MAX_LENGTH} points, not {length}"
+        )
+    with transaction.atomic():
+        division = lock_division(division.pk)
+        after, tie = _the_tie(division, entries)
+        if division.is_swiss_knockout:
+            why = why_not_yet(division, playoffs=False)
+            if why:
+                raise ApplicationError(ErrorCode.CONFLICT, f"the cut is not known yet: {why}")
+        taken = Playoff.objects.filter(division=division, after_round=after).values_list("entries", flat=True)
+        if any(set(tie.players) & set(others) for others in taken):
+            raise ApplicationError(
+                ErrorCode.CONFLICT,
+                f"the tie at place {tie.place} has a playoff already: cancel it first to order another",
+            )
+        playoff = Playoff.objects.create(
+            division=division, kind=tie.kind, place=tie.place, after_round=after,
+            entries=[int(p) for p in tie.players],
+            length=length,
+        )  # fmt: skip
+        first = bouts(tie.players)[0]
+        assert first.b is not None  # the first match's two players are known
+        match = _make_match(division, playoff, int(first.a), int(first.b), number=1)
+        if len(tie.players) == 2:
+            playoff.final_match = match
+        else:
+            playoff.first_match = match
+        playoff.save(update_fields=["first_match", "final_match"])
+    return playoff
+
+
+def _the_tie(division: Division, entries: list[int]) -> tuple[int, Tie]:
+    """The tie that matters whose players are ``entries``, and the table it is in."""
+    latest = Standing.objects.filter(division=division).order_by("-after_round").values_list("after_round", flat=True)
+    after = playoff_table(division, latest.first() or 0)
+    if after is None:
+        raise ApplicationError(
+            ErrorCode.CONFLICT,
+            f"{division.name} has no tie a playoff can settle now: a playoff settles a tie at a Swiss into a "
+            "knockout's cut before its knockout is drawn, or a tie in a finished Swiss's or round robin's standings",
+        )
+    if division.standings_status != Division.Work.CURRENT:
+        raise ApplicationError(
+            ErrorCode.CONFLICT, "the standings are being computed again: order the playoff in a few seconds"
+        )
+    table = list(
+        Standing.objects.filter(division=division, after_round=after)
+        .order_by("rank", "entry__seed", "entry_id")
+        .values_list("rank", "entry_id", "entry__status")
+    )
+    ties = playoff_ties(division, table)
+    wanted = set(entries)
+    tie = next((t for t in ties if set(t.players) == wanted), None)
+    if tie is None or len(entries) != len(wanted):
+        said = "; ".join(f"place {t.place}: entries {', '.join(map(str, t.players))}" for t in ties) or "none"
+        raise ApplicationError(
+            ErrorCode.INVALID_INPUT,
+            f"entries {', '.join(map(str, entries)) or '(none)'} are not the players of one tie that matters: give "
+            f"all the players of one of these ties ({said})",
+        )
+    if not tie.orderable:
+        raise ApplicationError(
+            ErrorCode.INVALID_INPUT,
+            f"the tie at place {tie.place} has {len(tie.players)} players: a playoff settles a tie of two or "
+            f"{MAX_PLAYERS}; settle it otherwise (by lot, or the division's rules)",
+        )
+    return after, tie
+
+
+def _make_match(division: Division, playoff: Playoff, a: int, b: int, *, number: int) -> Match:
+    players = dict(Entry.objects.filter(pk__in=[a, b]).values_list("pk", "player_id"))
+    found = Player.objects.in_bulk(players.values())
+    event = division.event
+    match = games.start_match(
+        player1=found[players[a]], player2=found[players[b]], length=playoff.length, variant=division.variant,
+        crawford=division.crawford, casual=division.casual, entry_mode=division.entry_mode,
+        private=not event.public, source=f"{event.slug}/{division.slug}/playoff-{playoff.pk}-{number}",
+    )  # fmt: skip
+    new_entry_tokens([match])
+    return match
+
+
+def cancel_playoff(playoff_id: int, *, actor: Actor, division: Division | None = None) -> None:
+    """Cancel an ordered playoff none of whose matches has started: it is deleted with its matches. ``division``:
+    the division it must be of (an address that names one).
+
+    :raises ApplicationError: NOT_FOUND (no such playoff, or not of ``division``); FORBIDDEN; CONFLICT when it is
+        finished or a match of it has started."""
+    division_id = Playoff.objects.filter(pk=playoff_id).values_list("division_id", flat=True).first()
+    if division_id is None or (division is not None and division_id != division.pk):
+        where = f" in {division.name}" if division is not None else ""
+        raise ApplicationError(ErrorCode.NOT_FOUND, f"there is no playoff {playoff_id}{where}")
+    with transaction.atomic():
+        division = lock_division(division_id)
+        check_directs(actor, division.event)
+        playoff = Playoff.objects.select_related("first_match", "final_match").get(pk=playoff_id)
+        matches = [m for m in (playoff.first_match, playoff.final_match) if m is not None]
+        started = [m.pk for m in matches if m.seq or m.status != Match.Status.SCHEDULED]
+        if playoff.status == Playoff.Status.FINISHED or started:
+            which = f" (match {started[0]} has started)" if started else ""
+            raise ApplicationError(
+                ErrorCode.CONFLICT,
+                f"the playoff at place {playoff.place} has been played{which}: it cannot be cancelled; correct its "
+                "match instead",
+            )
+        playoff.delete()
+        games.delete_unplayed_matches([m.pk for m in matches])
+
+
+def settle_playoffs(division: Division) -> bool:
+    """Move the division's playoffs on (the caller holds its lock): make a stepladder's final once its first match
+    is won, and store the order of each playoff whose matches are all won (again after a correction). True when a
+    playoff's order changed (the standings must be computed again)."""
+    playoffs = list(division.playoffs.select_related("first_match", "final_match"))
+    if not playoffs:
+        return False
+    players = dict(Entry.objects.filter(division=division).values_list("player_id", "pk"))
+    changed = False
+    for playoff in playoffs:
+        winners = [players[int(m.winner_id or 0)] for m in _won(playoff.first_match, playoff.final_match)]
+        if playoff.first_match is not None and winners and playoff.final_match is None:
+            playoff.final_match = _make_match(division, playoff, playoff.entries[0], winners[0], number=2)
+            playoff.save(update_fields=["final_match"])
+        order = list(finishing_order(playoff.entries, winners))
+        if order != playoff.order:
+            playoff.order = order
+            playoff.status = Playoff.Status.FINISHED if order else Playoff.Status.ORDERED
+            playoff.finished_at = timezone.now() if order else None
+            playoff.save(update_fields=["order", "status", "finished_at"])
+            changed = True
+    return changed
+
+
+def _won(*matches: Match | None) -> list[Match]:
+    """The matches of ``matches`` that are won (finished or forfeited), in order."""
+    over = (Match.Status.FINISHED, Match.Status.FORFEITED)
+    return [m for m in matches if m is not None and m.winner_id is not None and m.status in over]
+
+
+def settled_orders(division: Division, after_round: int) -> list[list[int]]:
+    """The orders of the division's finished playoffs of the table ``after_round`` (what the standings read)."""
+    done = division.playoffs.filter(status=Playoff.Status.FINISHED, after_round=after_round)
+    return [list(order) for order in done.values_list("order", flat=True)]
