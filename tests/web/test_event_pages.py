@@ -277,7 +277,7 @@ def test_the_pairings_of_a_running_elimination_with_consolation(client: Client, 
 
     bracket = html.split('id="bracket"')[1].split('id="rounds"')[0]
     # who the consolation is drawn from, on the slots still waiting for its draw
-    assert "players are known: the losers of main round 1" in bracket
+    assert "players are known: the losers of Main round 1" in bracket
     assert "winner of Main round 1 match 1" in bracket
     assert "Consolation" in bracket and "Main draw" in bracket
     assert 'class="bracket-scroll" role="region"' in bracket and 'tabindex="0"' in bracket

@@ -322,7 +322,7 @@ def _consolation_words(waves: list[list[Source]], drops: int) -> list[str]:
         within = any(isinstance(s, Loser) and s.within is not None for s in wave)
         nth = "his first main match" if drops == 1 else f"one of his first {drops} main matches"
         losers = f"the losers of main round {round_}" + (f" for whom it was {nth}" if within else "")
-        before = f"the winners of round {round_ - 1}"
+        before = f"the winners of consolation round {round_ - 1}"
         words.append(losers if round_ == 1 else f"{before} and {losers}" if wave else before)
     return words
 
@@ -333,7 +333,7 @@ def _last_chance_words(graph: _Graph, lc_drops: int) -> list[str]:
     words = []
     for round_ in range(1, max(graph.rounds_of(CONSOLATION), 1)):
         losers = f"the losers of consolation round {round_} who lost {nth}"
-        words.append(losers + places if round_ == 1 else f"the winners of round {round_ - 1} and {losers}")
+        words.append(losers + places if round_ == 1 else f"the winners of last-chance round {round_ - 1} and {losers}")
     return words or ["the entry places"]
 
 

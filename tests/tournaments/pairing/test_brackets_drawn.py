@@ -41,8 +41,8 @@ def test_a_drawn_consolation_has_the_slots_feeder_slots_gives_and_says_who_it_is
     node = rounds[1][0]
     assert node.a == node.b == Drawn(CONSOLATION, 2)
     assert node.why_a == (
-        "drawn once consolation round 2's players are known: the winners of round 1 and the losers of main round 2 "
-        "for whom it was his first main match"
+        "drawn once consolation round 2's players are known: the winners of consolation round 1 and the losers of "
+        "main round 2 for whom it was his first main match"
     )
     assert plan.most_players(CONSOLATION) == 4 and plan.most_players("main") is None
     assert not brackets.plan_bracket(7, "main-consolation").drawn, "off by default"
