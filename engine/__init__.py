@@ -1,7 +1,7 @@
 """The backgammon rules engine: positions, legal plays, notation, the cube, Crawford and match scoring, and the
 formats programs exchange (.mat match logs, GNU Backgammon Position and Match IDs, XGID).
 
-Pure Python; imports nothing from Django or from the project's other apps (DESIGN.md, "Layers").
+Pure Python; imports nothing from Django or from the project's other apps (docs/ARCHITECTURE.md, "Layers").
 
 >>> from engine import Position, legal_plays
 >>> start = Position.initial()

@@ -1,4 +1,4 @@
-"""Command line of the engine (DESIGN.md contracts A and B).
+"""Command line of the engine (docs/ARCHITECTURE.md contracts A and B).
 
 ``python -m engine moves --position-id ID --dice D1 D2``  one line per distinct legal play (resulting Position IDs)
 ``python -m engine check FILE [FILE ...]``               validate .mat match logs, one JSON object per file

@@ -1,4 +1,4 @@
-"""The actions a match is made of (DESIGN.md: the action log is the source of truth).
+"""The actions a match is made of (docs/ARCHITECTURE.md: the action log is the source of truth).
 
 Sides are 0 and 1: side 0 is the first player of the match (the left column of a .mat file, gnubg's player 0).
 Rolls are explicit actions, as chance nodes are in OpenSpiel: the engine never rolls dice itself.

@@ -1,4 +1,4 @@
-"""Who may do what to a match (DESIGN.md, "Access").
+"""Who may do what to a match (docs/ARCHITECTURE.md, "The rooms of each app").
 
 Writes: the match's two players, each for its own side only (through their account or a per-side entry token),
 the match's directors (the user who created it, and whoever a registered director check accepts: tournaments/

@@ -23,7 +23,7 @@ it (the entry link, else the account). The *viewer* is the side whose view the b
 holding both, the one to act.
 
 Other apps add blocks to the page through ``games.hooks.PANELS`` (tournaments/ registers its confirm-or-dispute
-panel from its ``AppConfig.ready``): games/ never imports tournaments/ (DESIGN.md, "Layers").
+panel from its ``AppConfig.ready``): games/ never imports tournaments/ (docs/ARCHITECTURE.md, "Layers").
 
 Tap to move: :func:`tap_tree` turns the engine's legal plays into a tree of single-die steps that the page embeds
 as JSON (static/js/entry-board.js walks it). Every path of the tree ends in one of the legal plays, and a step is
@@ -36,7 +36,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -367,36 +367,31 @@ def perform(match: Match, actors: dict[int, Actor], data: Mapping[str, Any]) -> 
         request = _int(data, "request", _request_ids(match), _("Reload the page."))
         services.answer_correction(request, actor=actor, accept=data.get("accept") == "1")
         return None
+    if kind not in services.RECORDERS:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, _("Unknown action: reload the page."))
+    arguments = {} if any_side else {"side": side}
+    return services.RECORDERS[kind](match.pk, **arguments, **_recorder_arguments(kind, data), **common)
+
+
+def _recorder_arguments(kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """The form's fields of an action of ``kind``, as its service's keyword arguments."""
     if kind == "opening-roll":
-        return services.record_opening_roll(match.pk, dice=_dice(data, opening=True), **common)
-    if kind == "game-result":
-        return services.record_game_result(
-            match.pk,
-            winner=_int(data, "winner", (0, 1), _("Choose who won the game.")),
-            kind=_int(data, "result", (1, 2, 3), _("Choose single, gammon or backgammon.")),
-            cube_value=_int(data, "cube", CUBE_VALUES, _("Choose the cube value.")),
-            **common,
-        )
-    simple: dict[str, Callable[..., services.Recorded]] = {
-        "double": services.offer_double,
-        "take": services.take,
-        "drop": services.drop,
-        "accept-resignation": services.accept_resignation,
-        "reject-resignation": services.reject_resignation,
-    }
-    if kind in simple:
-        return simple[kind](match.pk, side=side, **common)
+        return {"dice": _dice(data, opening=True)}
     if kind == "roll":
-        return services.record_roll(match.pk, side=side, dice=_dice(data, opening=False), **common)
+        return {"dice": _dice(data, opening=False)}
     if kind == "play":
-        return services.record_play(match.pk, side=side, play=str(data.get("play", "")), **common)
+        return {"play": str(data.get("play", ""))}
     if kind == "resign":
-        result = _int(data, "result", (1, 2, 3), _("Choose what you resign: single, gammon or backgammon."))
-        return services.offer_resignation(match.pk, side=side, kind=result, **common)
+        return {"kind": _int(data, "result", (1, 2, 3), _("Choose what you resign: single, gammon or backgammon."))}
     if kind == "choose-double":
-        die = _int(data, "die", FACES, _("Choose the double to play."))
-        return services.choose_double(match.pk, side=side, die=die, **common)
-    raise ApplicationError(ErrorCode.INVALID_INPUT, _("Unknown action: reload the page."))
+        return {"die": _int(data, "die", FACES, _("Choose the double to play."))}
+    if kind == "game-result":
+        return {
+            "winner": _int(data, "winner", (0, 1), _("Choose who won the game.")),
+            "kind": _int(data, "result", (1, 2, 3), _("Choose single, gammon or backgammon.")),
+            "cube_value": _int(data, "cube", CUBE_VALUES, _("Choose the cube value.")),
+        }
+    return {}
 
 
 # -- what the page shows --------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 :func:`games_in_force` reads the log rows in force (a row undone by a correction drops out, a replaced result
 is replaced) and groups their engine actions by game; :func:`match_mat` writes them as a .mat match log in
-GNU Backgammon's layout (DESIGN.md contract C: the file passes ``python -m engine check`` and imports into
+GNU Backgammon's layout (docs/ARCHITECTURE.md contract C: the file passes ``python -m engine check`` and imports into
 gnubg); :func:`match_sgf` as GNU Backgammon's SGF, with gnubg's analysis of the match when it has one of the log
 in force (a .mat log has no place for an analysis). Nothing here writes to the database.
 
@@ -25,7 +25,7 @@ from engine.variants import VARIANTS
 from games.analysis.selectors import is_up_to_date
 from games.engine_bridge import load_state
 from games.models import Decision, Match, MatchAnalysis
-from games.services import effective_actions
+from games.selectors import effective_actions
 
 #: What the ``Site`` tag of an exported log says.
 SITE = "bgmatch"

@@ -1,6 +1,7 @@
 """The contract between games/ and the apps built on it: every hook another app plugs into games/, in one place.
 
-games/ never imports tournaments/ (DESIGN.md, "Layers"): what tournaments/ adds to matches (event directors, the
+games/ never imports tournaments/ (docs/ARCHITECTURE.md, "Layers"): what tournaments/ adds to matches (event
+directors, the
 guard on corrections, its block on the players' entry pages) and what it hears from them (a match finished, a
 result changed) goes through what is declared here. ``TournamentsConfig.ready`` plugs into it; games/ reads the
 lists and sends the signals, and imports them from here only.

@@ -3,7 +3,7 @@
 The log (:class:`Action`) is the source of truth. A match's score, status and engine state, and each game's
 result, are caches written in the same transaction as the log row that changed them, and can be rebuilt by
 replaying the log through ``engine/`` (``games.services.rebuild_match``). Every write goes through
-``games/services.py`` (DESIGN.md, "Where logic lives").
+``games.services`` (docs/ARCHITECTURE.md, "Where things go").
 
 Sides: a match's ``player1`` is side 0 (the left column of a .mat file, gnubg's player 0), ``player2`` side 1.
 """

@@ -12,13 +12,52 @@ from typing import Any
 
 from django.db.models import Case, Count, F, Q, QuerySet, When
 
+from engine.actions import Action as EngineAction
 from engine.game import Phase
 from engine.match import MatchState
-from games.engine_bridge import load_state
+from games.engine_bridge import engine_action, load_state, replacement_action
 from games.hooks import DIRECTED_MATCHES, HIDDEN_PLAYERS
 from games.models import Action, CorrectionRequest, Game, Match, Player
 
 Kind = Action.Kind
+
+
+def effective_actions(
+    match: Match, *, up_to_seq: int | None = None, games: Q | None = None
+) -> list[tuple[Action, EngineAction | None]]:
+    """The log in force, in order, as (row, engine action): a row undone by a correction drops out, or is replaced
+    by the correction's replacement (which may itself be corrected again). Rows with no engine action (void,
+    finish) come with None. ``up_to_seq`` reads the log as it stood after that row; ``games`` (a condition on
+    ``game_number``) reads the rows of some games only, which is their log in force, since a correction belongs to
+    the game of the row it corrects."""
+    rows_qs = Action.objects.filter(match=match).order_by("seq")
+    if up_to_seq is not None:
+        rows_qs = rows_qs.filter(seq__lte=up_to_seq)
+    if games is not None:
+        rows_qs = rows_qs.filter(games)
+    rows = list(rows_qs)
+    correction_of = {r.undoes_id: r for r in rows if r.kind == Kind.CORRECTION and r.undoes_id is not None}
+    out: list[tuple[Action, EngineAction | None]] = []
+    for row in rows:
+        if row.kind == Kind.CORRECTION:
+            continue
+        # The row and the replacements put in its place, latest last; an undo of a replacement ("restores")
+        # brings back what it replaced, any other correction without a replacement removes the row.
+        chain: list[tuple[Action, EngineAction | None]] = [(row, engine_action(row))]
+        current = row
+        while chain and current.pk in correction_of:
+            correction = correction_of[current.pk]
+            replaced_by = replacement_action(correction)
+            if replaced_by is not None:
+                chain.append((correction, replaced_by))
+            elif correction.data.get("restores") and len(chain) > 1:
+                chain.pop()
+            else:
+                chain = []
+            current = correction
+        if chain:
+            out.append(chain[-1])
+    return out
 
 
 def open_correction_request(match: Match) -> CorrectionRequest | None:

@@ -36,8 +36,7 @@ from games.analysis.selectors import LoggedDecision, MatchAnalysisView, entry_de
 from games.board_svg import BoardScene, scene_from_state
 from games.engine_bridge import load_state, variant_of
 from games.models import Action, Decision, Game, Match, MatchAnalysis
-from games.selectors import CubeEvent, cube_history, forfeit_of, games_played, match_games
-from games.services import effective_actions
+from games.selectors import CubeEvent, cube_history, effective_actions, forfeit_of, games_played, match_games
 
 Kind = Action.Kind
 StrOrPromise = str | Promise
@@ -167,7 +166,7 @@ class _Scan:
 def log_entries(
     pairs: Sequence[tuple[Action, EngineAction | None]], names: tuple[str, str], offset: int = 0
 ) -> list[Entry]:
-    """The move list of the log in force (``pairs`` as :func:`games.services.effective_actions` gives them), or of
+    """The move list of the log in force (``pairs`` as :func:`games.selectors.effective_actions` gives them), or of
     its rows from ``offset`` on (the first row of a game: the scan starts afresh at each game)."""
     scan = _Scan(names, {str(key): str(text) for key, text in MOVE_WORDS.items()})
     for index, (row, action) in enumerate(pairs, start=offset):

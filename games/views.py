@@ -1,6 +1,7 @@
 """The spectator pages of a match: the page, its live part, the board at any entry, and the .mat download.
 
-Thin views (DESIGN.md, "Where logic lives"): read through :mod:`games.spectator`, render a template. Every page
+Thin views (docs/ARCHITECTURE.md, "Where logic lives"): read through :mod:`games.spectator`, render a template. Every
+page
 answers 404 for an unknown match and for a private one the visitor may not read. Nothing here shows an entry
 token. The live part answers ``304 Not Modified`` when the client's ``If-None-Match`` is the current ETag, which
 costs one query and no rendering; anonymous spectators of a public match share it for a few seconds, with no query

@@ -1,4 +1,5 @@
-"""The layers of DESIGN.md hold: the import-linter contracts of pyproject.toml (``[tool.importlinter]``) are kept.
+"""The layers of docs/ARCHITECTURE.md hold: the import-linter contracts of pyproject.toml (``[tool.importlinter]``)
+are kept.
 
 ``make lint`` runs the same check; this test makes ``make test`` alone catch a broken layer too (engine/ importing
 Django, games/ importing tournaments/, an impure pairing or tie-break module, an import cycle among the tournaments

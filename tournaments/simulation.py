@@ -1,6 +1,7 @@
 """A whole event run through the same services directors and players use, with random but legal results.
 
-Behind ``python manage.py simulate_event`` (DESIGN.md contract E): directors rehearse a format before an event,
+Behind ``python manage.py simulate_event`` (docs/ARCHITECTURE.md contract E): directors rehearse a format before an
+event,
 benchmarks build big fields, tests run every format to the end. The report's fields are a contract; keep them.
 
 Players enter results as players do: from their entry links. In scoresheet mode side A's link records each game

@@ -2,12 +2,13 @@
 division (standings, the pairings of the current round, the bracket, a link to each round), a round's page (its
 table), their live parts and the results as CSV.
 
-Thin views (DESIGN.md, "Where logic lives"): they read through the selectors (tournaments/selectors/public.py),
+Thin views (docs/ARCHITECTURE.md, "Where logic lives"): they read through the selectors
+(tournaments/selectors/public.py),
 shape the rows for the templates with :mod:`tournaments.pages`, and render; nothing here writes. A private event
 and everything in it answer 404 unless the visitor directs it (:func:`tournaments.selectors.events_visible_to`). No
 page shows an entry token.
 
-Live parts (DESIGN.md, "Live pages"): the standings, pairings and bracket sections poll
+Live parts (docs/ARCHITECTURE.md, "Where things go"): the standings, pairings and bracket sections poll
 ``/events/<event>/<division>/live/<part>/`` every 5 s with the ETag of what they show (a round's table:
 ``/events/<event>/<division>/rounds/<bracket>/<number>/live/``); the answer is
 ``304 Not Modified`` after one query when nothing changed. The ETag is a digest of a *fingerprint* of the division

@@ -1,4 +1,4 @@
-"""``python -m engine check``: validate a .mat file and report it as DESIGN.md contract B says."""
+"""``python -m engine check``: validate a .mat file and report it as docs/ARCHITECTURE.md contract B says."""
 
 from __future__ import annotations
 

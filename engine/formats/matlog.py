@@ -3,7 +3,8 @@
 The syntax layer (:mod:`engine.formats.mat`) turns text into cells; here each cell becomes engine actions and every
 one of them is checked by :class:`~engine.match.MatchState`: plays against dice and position, who may double, no
 double in the Crawford game, take/drop only after a double, each game's points against its ending, each game's
-score header against the earlier games, and that no game starts after the match is won (DESIGN.md contract B).
+score header against the earlier games, and that no game starts after the match is won
+(docs/ARCHITECTURE.md, contract B).
 
 Dialect rules (FORMATS.md 1.5): an empty play is a dance when nothing can be played, the forced play when exactly
 one play is legal, and otherwise a roll followed by a resignation; a ``Wins`` line while the game is still being

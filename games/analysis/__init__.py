@@ -1,4 +1,4 @@
-"""Analysis of recorded matches by GNU Backgammon, run as a separate program (DESIGN.md, contract F).
+"""Analysis of recorded matches by GNU Backgammon, run as a separate program (docs/ARCHITECTURE.md, contract F).
 
 - engine.py: the gnubg process (one long-lived per worker, fed match after match; time limit, restart on failure);
   gnubg_server.py is the script gnubg runs.

@@ -13,7 +13,8 @@ from games.models import Action, Decision, Match, MatchAnalysis, PlayerAnalysis
 
 
 def analysis_report(analysis: MatchAnalysis) -> dict[str, Any]:
-    """DESIGN.md contract F: ``{"match", "plies", "engine", "players": [player1, player2]}`` (two queries)."""
+    """docs/ARCHITECTURE.md contract F: ``{"match", "plies", "engine", "players": [player1, player2]}`` (two
+    queries)."""
     rows = list(analysis.players.select_related("player").order_by("side"))
     return {
         "match": analysis.match_id,

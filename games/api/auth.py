@@ -1,6 +1,7 @@
 """Who is calling: entry-link authentication, the permissions the views use, and the :class:`Actor` of a request.
 
-Three ways in (DESIGN.md, "Access"): the browser's session, ``Authorization: Token <key>`` for programs, and a
+Three ways in (docs/ARCHITECTURE.md, "The rooms of each app"): the browser's session, ``Authorization: Token <key>``
+for programs, and a
 player's per-side entry link sent as ``X-Entry-Token: <token text>``. An entry link, when sent, is the credential
 of the request (it wins over a session): ``request.user`` is anonymous and ``request.auth`` is the
 :class:`~games.models.EntryToken`. A forged or revoked link is refused with 403 and the access module's message.

@@ -3,7 +3,7 @@
 :func:`answer_state`: the match as it stood right after a given log row, to answer a retried request with exactly
 the body of its first answer even when the match has moved on since.
 
-"In force" is ``games.services.effective_actions``, read over the log as it stood after that row.
+"In force" is ``games.selectors.effective_actions``, read over the log as it stood after that row.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import copy
 from engine.match import MatchState
 from games.engine_bridge import new_state
 from games.models import Action, Match
-from games.services import effective_actions
+from games.selectors import effective_actions
 
 Kind = Action.Kind
 

@@ -10,7 +10,6 @@ first answer's body.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -231,34 +230,24 @@ class MatchCubeHistoryApi(APIView):
 
 # -- recording actions -----------------------------------------------------------------------------------------------
 
-_Recorder = Callable[..., services.Recorded]
-
-
-def _dice(data: dict[str, Any]) -> tuple[int, int]:
-    return data["dice"][0], data["dice"][1]
-
-
-#: kind -> the service that records it (match id, actor, validated input, expected_seq=, idempotency_key=).
-_RECORDERS: dict[str, _Recorder] = {
-    Action.Kind.OPENING_ROLL: lambda m, a, d, **kw: services.record_opening_roll(m, actor=a, dice=_dice(d), **kw),
-    Action.Kind.ROLL: lambda m, a, d, **kw: services.record_roll(m, actor=a, side=d["side"], dice=_dice(d), **kw),
-    Action.Kind.PLAY: lambda m, a, d, **kw: services.record_play(m, actor=a, side=d["side"], play=d["play"], **kw),
-    Action.Kind.CHOOSE_DOUBLE: lambda m, a, d, **kw: services.choose_double(
-        m, actor=a, side=d["side"], die=d["die"], **kw
-    ),
-    Action.Kind.DOUBLE: lambda m, a, d, **kw: services.offer_double(m, actor=a, side=d["side"], **kw),
-    Action.Kind.TAKE: lambda m, a, d, **kw: services.take(m, actor=a, side=d["side"], **kw),
-    Action.Kind.DROP: lambda m, a, d, **kw: services.drop(m, actor=a, side=d["side"], **kw),
-    Action.Kind.RESIGN: lambda m, a, d, **kw: services.offer_resignation(
-        m, actor=a, side=d["side"], kind=d["result"], **kw
-    ),
-    Action.Kind.ACCEPT_RESIGNATION: lambda m, a, d, **kw: services.accept_resignation(m, actor=a, side=d["side"], **kw),
-    Action.Kind.REJECT_RESIGNATION: lambda m, a, d, **kw: services.reject_resignation(m, actor=a, side=d["side"], **kw),
-    Action.Kind.GAME_RESULT: lambda m, a, d, **kw: services.record_game_result(
-        m, actor=a, winner=d["winner"], kind=d["result"], cube_value=d["cube_value"], **kw
-    ),
+#: An action's fields in the API, as its service's keyword arguments (services.RECORDERS names the service).
+_ARGUMENTS = {
+    "side": "side",
+    "dice": "dice",
+    "play": "play",
+    "die": "die",
+    "result": "kind",
+    "winner": "winner",
+    "cube_value": "cube_value",
 }
-_RECORDERS["move"] = _RECORDERS[Action.Kind.PLAY]
+
+
+def _recorder_arguments(data: dict[str, Any]) -> dict[str, Any]:
+    arguments = {name: data[field] for field, name in _ARGUMENTS.items() if field in data}
+    if "dice" in arguments:
+        arguments["dice"] = (data["dice"][0], data["dice"][1])
+    return arguments
+
 
 _ACTION_REQUEST = PolymorphicProxySerializer(
     component_name="Action",
@@ -298,12 +287,12 @@ class MatchActionRecordApi(APIView):
     def post(self, request: Request, match_id: int) -> Response:
         kind = _valid(s.ActionKindInput, request.data)["kind"]
         data = _valid(s.ACTION_INPUTS[kind], request.data)
-        recorded = _RECORDERS[kind](
+        recorded = services.RECORDERS[Action.Kind.PLAY if kind == "move" else kind](
             match_id,
-            actor_of(request),
-            data,
+            actor=actor_of(request),
             expected_seq=data["expected_seq"],
             idempotency_key=_idempotency_key(request, data),
+            **_recorder_arguments(data),
         )
         return _answer(recorded)
 

@@ -1,4 +1,4 @@
-"""``python -m engine check`` over the shared corpus of real match logs (DESIGN.md contract B).
+"""``python -m engine check`` over the shared corpus of real match logs (docs/ARCHITECTURE.md contract B).
 
 Every corpus file is a real, valid match log, so every one must pass. Each report is compared with MANIFEST.tsv
 (match length, games) and with a reading of the file that does not use the engine: the players are the names on

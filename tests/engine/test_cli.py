@@ -1,4 +1,4 @@
-"""The engine's command line, as DESIGN.md "Command-line contracts" A and B define it.
+"""The engine's command line, as docs/ARCHITECTURE.md "Command-line contracts" A and B define it.
 
 A. ``python -m engine moves --position-id ID --dice D1 D2``: one line per distinct legal play, the resulting
    Position ID seen from the mover (mover encoded second); the input ID alone when nothing can be played; exit 2 and

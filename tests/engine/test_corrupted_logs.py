@@ -1,4 +1,5 @@
-"""``python -m engine check`` on deliberately corrupted match logs (DESIGN.md contract B, RULES.md "What a valid
+"""``python -m engine check`` on deliberately corrupted match logs (docs/ARCHITECTURE.md contract B, RULES.md "What a
+valid
 match record satisfies").
 
 Each fixture in tests/engine/data/mat is a clean log with one planted fault (see its README.md; the files are

@@ -52,7 +52,7 @@ def test_doctests() -> None:
     assert doctest.testmod(gnubg_id).failed == 0
 
 
-# -- Position ID: worked examples (FORMATS.md section 3, DESIGN.md contract A) -------------------------------
+# -- Position ID: worked examples (FORMATS.md section 3, docs/ARCHITECTURE.md contract A) ------------------------------
 
 
 def test_start_position_encodes_to_the_manual_id() -> None:

@@ -1,4 +1,5 @@
-"""``import_matches`` and ``export_match`` (DESIGN.md contract C): import validates exactly as ``python -m engine
+"""``import_matches`` and ``export_match`` (docs/ARCHITECTURE.md contract C): import validates exactly as ``python -m
+engine
 check`` and stores the whole log through the services; export writes a log that the check accepts with the same
 players, games and score; a match entered move by move survives export and re-import unchanged.
 

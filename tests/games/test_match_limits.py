@@ -88,7 +88,7 @@ def test_every_real_match_of_the_corpus_fits_with_room() -> None:
 
 
 def test_the_import_service_refuses_a_log_with_too_many_actions(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(services, "MATCH_MAX_ACTIONS", 3)
+    monkeypatch.setattr(services.write, "MATCH_MAX_ACTIONS", 3)
     replay = replay_record(read_mat(money_log(4).encode()))
     with pytest.raises(ApplicationError) as refused:
         services.import_match(
@@ -117,7 +117,7 @@ def result(client: Any, match: Match, seq: int) -> Any:
 
 
 def test_a_game_past_the_limit_is_refused_through_the_api(money: Match, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(services, "MATCH_MAX_GAMES", 2)
+    monkeypatch.setattr(services.write, "MATCH_MAX_GAMES", 2)
     client = token_client(money, 0)
     assert [result(client, money, seq).status_code for seq in (0, 1)] == [201, 201]
     refused = result(client, money, 2)
@@ -134,7 +134,7 @@ def test_a_game_past_the_limit_is_refused_through_the_api(money: Match, monkeypa
 def test_an_action_past_the_limit_is_refused_on_the_entry_page_and_a_forfeit_still_ends_the_match(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(services, "MATCH_MAX_ACTIONS", 2)
+    monkeypatch.setattr(services.write, "MATCH_MAX_ACTIONS", 2)
     ann, ben = services.create_player(display_name="Ann"), services.create_player(display_name="Ben")
     match = services.start_match(player1=ann, player2=ben, length=5)
     phone = Client()

@@ -1,4 +1,4 @@
-"""The rehearsal (DESIGN.md contract E): ``tournaments.simulation.simulate_event`` and ``python manage.py
+"""The rehearsal (docs/ARCHITECTURE.md contract E): ``tournaments.simulation.simulate_event`` and ``python manage.py
 simulate_event`` run a whole event through the services, with random but legal results, and report it as JSON.
 
 Every format is run on awkward field sizes and its report is checked against the rules of the format, read from

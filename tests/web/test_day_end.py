@@ -334,7 +334,7 @@ def test_an_override_correction_is_said_on_the_division_page_its_round_pages_and
 
     day = swiss_knockout_day(dora, swiss_rounds_played=2)
     started = day.division.pairings.filter(round__number=3, round__bracket="swiss").order_by("board").first()
-    games.record_opening_roll(started.match_id, actor=games.SYSTEM, dice=(3, 1), expected_seq=started.match.seq)
+    games.record_opening_roll(started.match_id, actor=access.SYSTEM, dice=(3, 1), expected_seq=started.match.seq)
     corrected = correct_round_2_board_1(day, override=True)
     assert corrected.decision == "director"
     public = html.unescape(text_of(Client().get(f"/events/{day.event.slug}/{day.division.slug}/")))

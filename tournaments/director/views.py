@@ -6,7 +6,7 @@ event exists, he is not one of its directors) and a 404 page when it is private;
 the login page. Every response is ``Cache-Control: private, no-store`` (the pairing sheet carries the players'
 entry links).
 
-How: thin views (DESIGN.md, "Where logic lives"). A page answers GET with its forms and POST with one action
+How: thin views (docs/ARCHITECTURE.md, "Where logic lives"). A page answers GET with its forms and POST with one action
 named by the form's ``action`` field (and, for a row of a table, its ``target``): the form checks the shape, one
 service does the work with ``actor=Actor(user=request.user)``. Success redirects back with a message
 (Post/Redirect/Get); a refusal (a form error or the service's ``ApplicationError``) renders the page again with the

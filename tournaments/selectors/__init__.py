@@ -1,4 +1,5 @@
-"""The one read layer of tournaments/ (DESIGN.md, "Where logic lives"): every page, API view and template tag reads
+"""The one read layer of tournaments/ (docs/ARCHITECTURE.md, "Where logic lives"): every page, API view and template
+tag reads
 through a selector, and each selector runs a fixed number of queries whatever the size of the field.
 
 - common: what every audience reads: the events and divisions a user may see, standings tables, rounds and

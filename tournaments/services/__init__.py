@@ -1,4 +1,4 @@
-"""The only way to write tournaments (DESIGN.md, "Where logic lives"), one module per part of the workflow.
+"""The only way to write tournaments (docs/ARCHITECTURE.md, "Where logic lives"), one module per part of the workflow.
 
 The use cases, re-exported here:
 

@@ -70,7 +70,8 @@ from games.engine_bridge import engine_action, new_state, replacement_action
 from games.errors import ApplicationError, ErrorCode
 from games.export import match_mat
 from games.models import Action, EntryToken, Game, Match, Player
-from games.services import effective_actions, rebuild_match
+from games.selectors import effective_actions
+from games.services import rebuild_match
 from tournaments.models import (
     Division,
     Entry,

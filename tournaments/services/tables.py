@@ -1,4 +1,4 @@
-"""The venue's tables: one numbering for the whole event, shared by all its divisions (DESIGN.md, "The venue").
+"""The venue's tables: one numbering for the whole event, shared by all its divisions (docs/ARCHITECTURE.md, "Runtime").
 
 The rules
 - A pairing holds a table only while it is ready or being played and its match is made (both players known);

@@ -1,4 +1,4 @@
-"""``python manage.py analyse_match ID [--plies N] [--json]`` (DESIGN.md contract F).
+"""``python manage.py analyse_match ID [--plies N] [--json]`` (docs/ARCHITECTURE.md contract F).
 
 Analyses a stored match with GNU Backgammon through the code path of the Celery task (games.analysis.service),
 synchronously, and stores the result. ``--json`` prints one JSON object: the match, the plies, gnubg's version

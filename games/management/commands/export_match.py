@@ -1,4 +1,4 @@
-"""``python manage.py export_match ID [--format mat|sgf] [--output FILE]`` (DESIGN.md contract C).
+"""``python manage.py export_match ID [--format mat|sgf] [--output FILE]`` (docs/ARCHITECTURE.md contract C).
 
 Writes the match's log in force as a .mat match log in GNU Backgammon's layout (``games.export.match_mat``): a
 file that ``python -m engine check`` accepts and GNU Backgammon imports; with ``--format sgf`` as GNU Backgammon's

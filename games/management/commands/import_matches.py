@@ -1,4 +1,4 @@
-"""``python manage.py import_matches FILE... [--event SLUG]`` (DESIGN.md contract C).
+"""``python manage.py import_matches FILE... [--event SLUG]`` (docs/ARCHITECTURE.md contract C).
 
 Each file is validated exactly as ``python -m engine check`` validates it (the same reader, the same replay and
 the same messages) and, when valid, stored with its full action log through ``services.import_matches``: with

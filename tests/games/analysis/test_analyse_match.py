@@ -1,4 +1,4 @@
-"""Analysis by GNU Backgammon (games/analysis, DESIGN.md contract F).
+"""Analysis by GNU Backgammon (games/analysis, docs/ARCHITECTURE.md contract F).
 
 The tests marked ``gnubg`` run the real program (skipped, naming the reason, where it is not installed; CI
 installs Debian's package). The failure paths need no gnubg: a path that does not exist, and small executable

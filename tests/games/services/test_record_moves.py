@@ -14,7 +14,7 @@ from engine.moves import Play
 from games import selectors, services
 from games.access import SYSTEM
 from games.engine_bridge import engine_action, load_state, new_state
-from games.errors import ErrorCode
+from games.errors import ApplicationError, ErrorCode
 from games.models import Action, Game, Match
 from tests.games.conftest import as_rows, expected_games, game_rows
 
@@ -68,7 +68,7 @@ def test_a_roll_as_first_action_is_the_opening_roll_won_by_its_side(new_match) -
 
 def test_unknown_match_and_bad_idempotency_keys(new_match, refused) -> None:
     match = new_match()
-    with pytest.raises(services.ApplicationError) as err:
+    with pytest.raises(ApplicationError) as err:
         services.record_opening_roll(match.pk + 1000, actor=SYSTEM, dice=(3, 1), expected_seq=0)
     assert err.value.code is ErrorCode.NOT_FOUND and "no match" in err.value.message
     for key in ("", "k" * 65):

@@ -11,6 +11,7 @@ from django.db import transaction
 
 from games import services
 from games.access import SYSTEM
+from games.errors import ApplicationError
 from games.hooks import match_finished, match_result_changed
 from games.models import Match
 
@@ -127,7 +128,7 @@ def test_no_signal_when_a_correction_is_refused(new_match, drive, cast, received
     d = drive(match)
     d.result(0, 1)
     d.result(1, 1)
-    with django_capture_on_commit_callbacks(execute=True) as callbacks, pytest.raises(services.ApplicationError):
+    with django_capture_on_commit_callbacks(execute=True) as callbacks, pytest.raises(ApplicationError):
         services.replace_game_result(match.pk, actor=cast.as_director, game_number=1, winner=0, kind=3, reason="x")
     assert callbacks == [] and received.changed == [] and received.finished == []
 

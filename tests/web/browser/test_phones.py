@@ -13,7 +13,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from games import services as games
-from games.access import Actor
+from games.access import SYSTEM, Actor
 from games.models import Match
 from tests.tournaments.services.support import director_win, enter_win, link
 from tests.web.browser.conftest import Pages
@@ -87,10 +87,10 @@ def day(django_user_model: Any) -> Day:
     director_win(_pairings(cup)[0], Entry.objects.get(pk=_pairings(cup)[0].entry_a_id), actor)
     services.recompute_standings(cup.pk)
     moves = Match.objects.get(pk=_pairings(cup)[1].match_id)
-    seq = games.record_opening_roll(moves.pk, actor=games.SYSTEM, dice=(3, 1), expected_seq=moves.seq).match.seq
-    seq = games.record_play(moves.pk, actor=games.SYSTEM, side=0, play="8/5 6/5", expected_seq=seq).match.seq
-    seq = games.offer_double(moves.pk, actor=games.SYSTEM, side=1, expected_seq=seq).match.seq
-    games.take(moves.pk, actor=games.SYSTEM, side=0, expected_seq=seq)
+    seq = games.record_opening_roll(moves.pk, actor=SYSTEM, dice=(3, 1), expected_seq=moves.seq).match.seq
+    seq = games.record_play(moves.pk, actor=SYSTEM, side=0, play="8/5 6/5", expected_seq=seq).match.seq
+    seq = games.offer_double(moves.pk, actor=SYSTEM, side=1, expected_seq=seq).match.seq
+    games.take(moves.pk, actor=SYSTEM, side=0, expected_seq=seq)
     return Day(event, swiss, cup, Match.objects.get(pk=scoresheet.pk), Match.objects.get(pk=moves.pk))
 
 

@@ -2,7 +2,7 @@
 [--entry-mode MODE]``
 
 Runs a whole rehearsal event through the services on the configured database and prints one JSON document
-(DESIGN.md contract E; the fields are defined in tournaments/simulation.py and must stay stable).
+(docs/ARCHITECTURE.md contract E; the fields are defined in tournaments/simulation.py and must stay stable).
 """
 
 from __future__ import annotations
