@@ -17,6 +17,11 @@ no-show with chance 1 in 10, the player staying in). A match between two withdra
   same "first losses" rule as the plan; last-chance round r: the losers of consolation round r who do, and the entry
   places in round 1). A withdrawn player is not drawn. A lone player with more to come waits a round.
 
+- **drawn plan** (the divisions' code): ``plan_bracket(..., drawn=True)`` played through ``brackets.resolve`` after
+  each round of results, as ``resolve_division`` does (a withdrawn player passed with the first round of each
+  feeder bracket not drawn yet when he left). It ranks by seed where *drawn late* ranks by arrival, so its draws,
+  and then its coin tosses, differ: its columns are its byes and (B).
+
 A feeder bracket of ``m`` players (``m`` >= 2: the ones who entered it still playing) is counted in a column when
 
 - (A) a player had two byes or more (planned, or slots nobody filled) since his last match before one he plays;
@@ -51,8 +56,10 @@ from tournaments.pairing.brackets import (
     Place,
     Plan,
     Seed,
+    Status,
     Winner,
     plan_bracket,
+    resolve,
 )
 from tournaments.pairing.elimination import bracket_size
 from tournaments.pairing.feeder import FeederState, SlotStatus, feeder_slots, fewest_byes, resolve_feeder
@@ -228,6 +235,53 @@ def drawn_late(plan: Plan, fate: Fate) -> dict[str, Tally]:
     return tallies
 
 
+def through_resolve(plan: Plan, fate: Fate) -> dict[str, tuple[int, int, int]]:
+    """The division as the service plays it: the plan with ``drawn`` (``plan_bracket(..., drawn=True)``) resolved
+    by ``brackets.resolve`` after each round of results, a withdrawn player passed with the first round of each
+    feeder bracket not drawn when he withdrew. For each feeder bracket of two players or more: (players, byes, the
+    fewest byes its arrivals allow)."""
+    places = {label: plan.entrants + i for i, label in enumerate(plan.places, 1)}
+    seeds = {n: n for n in range(1, plan.entrants + 1)}
+    results: dict[str, int | None] = {}
+    walkovers: set[str] = set()
+    withdrawn: dict[str, dict[int, int]] = {bracket: {} for bracket in plan.drawn}
+    while True:
+        states = resolve(
+            plan, seeds=seeds, results=results, places=places, places_closed=True,
+            walkovers=walkovers, withdrawn=withdrawn,
+        )  # fmt: skip
+        ready = [state for state in states.values() if state.status is Status.READY]
+        if not ready:
+            break
+        for state in ready:
+            assert state.a is not None and state.b is not None
+            bracket = state.key.rsplit("-", 2)[0]
+            before = set(fate.gone)
+            results[state.key], _, walkover = fate.play(state.a, state.b, bracket)
+            if walkover and bracket != MAIN:
+                walkovers.add(state.key)
+            for late in plan.drawn:
+                undrawn = [
+                    node.round
+                    for node in plan.nodes
+                    if node.bracket == late and states[node.key].status is Status.WAITING
+                ]
+                first = min(undrawn, default=max(n.round for n in plan.nodes if n.bracket == late) + 1)
+                withdrawn[late].update(dict.fromkeys(fate.gone - before, first))
+    found: dict[str, tuple[int, int, int]] = {}
+    for bracket, feeder in states.feeders.items():
+        players = {p for slot in feeder.slots.values() for p in (slot.a, slot.b) if p is not None}
+        players |= set(feeder.byes.values())
+        if len(players) > 1:
+            gone = withdrawn[bracket]
+            came = [
+                sum(1 for p in wave or () if gone.get(p, r + 1) > r)
+                for r, wave in enumerate(states.arrivals[bracket], 1)
+            ]
+            found[bracket] = (len(players), len(feeder.byes), fewest_byes(came))
+    return found
+
+
 def _feeder(
     bracket: str, arrivals: dict[int, list[int]], fate: Fate, met: set[frozenset[int]], tally: Tally, drop: int
 ) -> dict[int, list[int]]:
@@ -297,7 +351,11 @@ def main() -> None:
     low, _, high = args.sizes.partition("-")
     sizes = range(int(low), int(high or low) + 1)
     ways = " | ".join(f"({x}) planned | ({x}) drawn late" for x in ("A", "A+", "B", "K"))
-    print(f"| scenario | format | rehearsals | {ways} | byes |\n" + "| --- " * 12 + "|")
+    print(
+        f"| scenario | format | rehearsals | {ways} | byes (planned / drawn late / drawn plan) | (B) drawn plan |\n"
+        + "| --- " * 13
+        + "|"
+    )
     fit = Counter[str]()
     for scenario, (withdraw, forfeit) in SCENARIOS.items():
         totals = Counter[str]()
@@ -308,8 +366,13 @@ def main() -> None:
                     plan = plan_bracket(n, fmt, **options)
                 except ValueError:
                     continue  # the option does not fit this field (drop_rounds 2 on a 2-round main bracket)
+                service = plan_bracket(n, fmt, drawn=True, **options)
                 for run in range(args.runs):
                     counts["rehearsals"] += 1
+                    fate = Fate(f"{args.seed}-{scenario}-{name}-{n}-{run}", withdraw, forfeit)
+                    resolved = through_resolve(service, fate)
+                    counts["byes resolve"] += sum(byes for _, byes, _ in resolved.values())
+                    counts["B resolve"] += any(byes > fewest for _, byes, fewest in resolved.values())
                     for way, play in (("planned", planned), ("drawn late", drawn_late)):
                         fate = Fate(f"{args.seed}-{scenario}-{name}-{n}-{run}", withdraw, forfeit)
                         tallies = play(plan, fate)
@@ -342,7 +405,7 @@ def _fits(plan: Plan, tallies: dict[str, Tally]) -> Counter[str]:
 
 def _row(scenario: str, name: str, c: Counter[str]) -> str:
     cells = (c[f"{x} {way}"] for x in ("A", "A+", "B", "K") for way in ("planned", "drawn late"))
-    byes = f"{c['byes planned']} / {c['byes drawn late']}"
+    byes = f"{c['byes planned']} / {c['byes drawn late']} / {c['byes resolve']} | {c['B resolve']}"
     return f"| {scenario} | {name} | {c['rehearsals']} | " + " | ".join(str(x) for x in cells) + f" | {byes} |"
 
 

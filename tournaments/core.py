@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Case, F, Q, Value, When
+from django.db.models import Case, F, Min, Q, Value, When
 from django.utils.translation import gettext
 
 from games.errors import ApplicationError, ErrorCode
@@ -426,6 +426,11 @@ def round_rule_key(key: str) -> str:
 # -- the plan and the bracket --------------------------------------------------------------------------------------
 
 
+#: The formats whose consolation and last chance are drawn round by round, once each round's players are known
+#: (tournaments/pairing/feeder.py), so that nobody gets a bye the field does not force.
+DRAWN_FORMATS = (Division.Format.MAIN_CONSOLATION, Division.Format.PROGRESSIVE, Division.Format.LAST_CHANCE)
+
+
 def plan_of(division: Division, entrants: int | None = None) -> brackets.Plan:
     """The division's bracket plan (a pure function of its settings and the size of the field at the start)."""
     if division.is_swiss_knockout:
@@ -443,6 +448,8 @@ def plan_of(division: Division, entrants: int | None = None) -> brackets.Plan:
         options["last_chance_places"] = division.last_chance_places
     if division.walkover_as_bye:
         options["walkover_as_bye"] = True
+    if fmt in DRAWN_FORMATS:
+        options["drawn"] = True  # the consolation and the last chance are drawn round by round
     try:
         return brackets.plan_bracket(entrants, fmt, **options)
     except ValueError as exc:
@@ -513,6 +520,7 @@ def resolve_division(
     finished = {p.key: p for p in pairings if counts(p) and p.status == Status.FINISHED}
 
     walkovers = _walkovers(division) if division.walkover_as_bye else set()
+    withdrawn = _withdrawn(division, plan) if plan.drawn else {}
 
     def resolve(results: dict[str, int | None]) -> dict[str, brackets.NodeState]:
         return brackets.resolve(
@@ -522,6 +530,7 @@ def resolve_division(
             places=places,
             places_closed=division.last_chance_closed,
             walkovers=walkovers,
+            withdrawn=withdrawn,
         )
 
     def same_players(key: str, states: dict[str, brackets.NodeState]) -> bool:
@@ -548,6 +557,34 @@ def resolve_division(
         if not more:
             return states
         results.update(more)
+
+
+def _withdrawn(division: Division, plan: brackets.Plan) -> dict[str, dict[int, int]]:
+    """For each bracket drawn round by round, the players who withdrew, each with the first of its rounds not drawn
+    yet when he did (a round is drawn when its first match is made): he is drawn in no round from that one on, and
+    the rounds drawn before stay as they were."""
+    gone = list(
+        division.entries.filter(status=Entry.Status.WITHDRAWN, withdrawn_at__isnull=False).values_list(
+            "pk", "withdrawn_at"
+        )
+    )
+    if not gone:
+        return {}
+    rows = (
+        division.pairings.filter(round__bracket__in=plan.drawn, match__isnull=False)
+        .values("round__bracket", "round__number")
+        .annotate(first=Min("match__created_at"))
+        .values_list("round__bracket", "round__number", "first")
+        .order_by()
+    )
+    drawn_at = {(bracket, number): first for bracket, number, first in rows}
+    out: dict[str, dict[int, int]] = {}
+    for bracket in plan.drawn:
+        numbers = sorted({node.round for node in plan.nodes if node.bracket == bracket})
+        for pk, when in gone:
+            late = [r for r in numbers if (bracket, r) not in drawn_at or drawn_at[(bracket, r)] > when]
+            out.setdefault(bracket, {})[pk] = late[0] if late else numbers[-1] + 1
+    return out
 
 
 def _walkovers(division: Division) -> set[str]:

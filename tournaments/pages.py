@@ -88,7 +88,7 @@ PAIRING_STATUS_WORDS: dict[str, StrOrPromise] = {
     PStatus.PLAYING: gettext_lazy("playing"),
     PStatus.FINISHED: gettext_lazy("finished"),
     PStatus.BYE: gettext_lazy("bye"),
-    PStatus.EMPTY: gettext_lazy("no players"),
+    PStatus.EMPTY: gettext_lazy("not needed"),
     PStatus.SKIPPED: gettext_lazy("not needed"),
 }
 #: A ready match the venue has no free table for yet.

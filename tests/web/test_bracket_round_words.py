@@ -128,8 +128,12 @@ def test_a_slot_waiting_for_its_players_names_their_rounds_as_the_pages_do(dora:
     sources = {p.key: (p.source_a, p.source_b) for p in Pairing.objects.filter(division=division)}
     assert sources["main-2-0"][0] == "winner of Main round 1 match 1"
     assert sources["main-3-0"] == ("winner of Main semi-final match 1", "winner of Main semi-final match 2")
-    assert sources["consolation-1-0"][0].startswith("loser of Main round 1 match ")
-    assert sources["consolation-2-0"][0] == "winner of Consolation semi-final match 1"
+    assert sources["consolation-1-0"][0] == (
+        "drawn once Consolation semi-final's players are known: the losers of Main round 1"
+    )
+    assert sources["consolation-2-0"][0] == (
+        "drawn once Consolation final's players are known: the winners of Consolation semi-final"
+    )
     assert not any("main round" in a + b or "consolation round" in a + b for a, b in sources.values())
     sheet = text_of(client_for(dora).get(f"/manage/waits/{division.slug}/round/main/3/sheet/"))
     assert "winner of Main semi-final match 1" in sheet

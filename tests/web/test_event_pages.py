@@ -276,8 +276,8 @@ def test_the_pairings_of_a_running_elimination_with_consolation(client: Client, 
     assert '<span class="seed"><span class="visually-hidden">seed </span>1</span>' in current
 
     bracket = html.split('id="bracket"')[1].split('id="rounds"')[0]
-    # where the losers drop into the consolation, on the slots still waiting for them
-    assert "loser of Main round 1 match 1" in bracket
+    # who the consolation is drawn from, on the slots still waiting for its draw
+    assert "players are known: the losers of Main round 1" in bracket
     assert "winner of Main round 1 match 1" in bracket
     assert "Consolation" in bracket and "Main draw" in bracket
     assert 'class="bracket-scroll" role="region"' in bracket and 'tabindex="0"' in bracket

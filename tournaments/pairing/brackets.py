@@ -68,6 +68,7 @@ from functools import cached_property, lru_cache
 from typing import Generic, Literal, TypeAlias, TypeVar
 
 from tournaments.pairing.elimination import bracket_size, draw_single_elimination, feeds, rounds
+from tournaments.pairing.feeder import FeederState, SlotStatus, feeder_slots, resolve_feeder
 
 MAIN, CONSOLATION, LAST_CHANCE = "main", "consolation", "last-chance"
 
@@ -114,7 +115,16 @@ class Empty:
     """A side that is statically nobody."""
 
 
-Source: TypeAlias = Seed | Winner | Loser | Place | Empty
+@dataclass(frozen=True)
+class Drawn:
+    """A side of a feeder bracket drawn late: whoever the draw of ``bracket`` round ``round`` puts there, once that
+    round's players are known (tournaments/pairing/feeder.py); nobody when the round needs fewer matches."""
+
+    bracket: str
+    round: int
+
+
+Source: TypeAlias = Seed | Winner | Loser | Place | Empty | Drawn
 Opponent: TypeAlias = Source | tuple[Source, Source]  # a pair stands for the winner of a match between the two
 
 
@@ -167,6 +177,13 @@ class Plan:
     nodes: tuple[Node, ...]
     drops: tuple[Drop, ...]
     places: tuple[str, ...]  # labels of the last-chance entry places
+    drawn: tuple[str, ...] = ()  # the feeder brackets drawn round by round as their players are known
+    waves: tuple[tuple[Source, ...], ...] = ()  # a drawn consolation's entrants, main round by main round
+    capacity: tuple[tuple[str, tuple[int, ...]], ...] = ()  # a drawn bracket's most arrivals before each round
+
+    def most_players(self, bracket: str) -> int | None:
+        """The most players a bracket drawn late can have (None for a bracket planned at the start)."""
+        return next((sum(counts) for name, counts in self.capacity if name == bracket), None)
 
     @cached_property
     def _by_key(self) -> dict[str, Node]:
@@ -205,15 +222,20 @@ def plan_bracket(
     progressive: bool = False,
     reset: bool = True,
     walkover_as_bye: bool = False,
+    drawn: bool = False,
 ) -> Plan:
     """Plan every match of a division of ``entrants`` seeds in ``format`` (see the module docstring).
     ``walkover_as_bye``: a main round-1 match may be a walkover, which counts like a bye for the first losses (its
     winner, beaten in round 2, lost his first match played): every main round-2 loser is then a conditional
     consolation entrant, and :func:`resolve` is told which round-1 matches were walkovers.
+    ``drawn``: the consolation and the last chance are drawn round by round once each round's players are known
+    (tournaments/pairing/feeder.py: a bye only where an odd count forces one), instead of placed at the start; each
+    of their rounds has the slots ``feeder_slots`` gives the most players who can be in it, the sides ``Drawn``.
+    Double elimination's losers' bracket is always planned.
 
     :raises ValueError: an unknown format, an empty field, or an option outside what the format allows.
     """
-    options = (drop_rounds, last_chance_drop_rounds, last_chance_places, progressive, reset, walkover_as_bye)
+    options = (drop_rounds, last_chance_drop_rounds, last_chance_places, progressive, reset, walkover_as_bye, drawn)
     return _plan(entrants, format, *options)
 
 
@@ -227,6 +249,7 @@ def _plan(
     progressive: bool,
     reset: bool,
     walkover_as_bye: bool = False,
+    drawn: bool = False,
 ) -> Plan:
     fmt = _parse_format(format)
     if entrants < 1:
@@ -238,22 +261,88 @@ def _plan(
     main_rounds = rounds(bracket_size(entrants))
     _add_main(graph, entrants)
     drops, lc_drops = 0, 0
+    drawn = drawn and fmt not in (BracketFormat.SINGLE, BracketFormat.DOUBLE_ELIMINATION)
+    consolation_waves: list[list[Source]] = []
     if fmt is BracketFormat.DOUBLE_ELIMINATION:
         drops = main_rounds
         _add_double_elimination(graph, main_rounds, reset)
     elif fmt is not BracketFormat.SINGLE:
         progressive = progressive or fmt is BracketFormat.PROGRESSIVE_CONSOLATION
         drops = _drop_rounds(entrants, main_rounds, drop_rounds, progressive)
-        _Feeder(CONSOLATION, graph).build(_first_losses(graph, MAIN, drops), alone=False)
+        consolation_waves = _first_losses(graph, MAIN, drops)
+        if drawn:
+            _add_drawn(
+                graph,
+                CONSOLATION,
+                [len(wave) for wave in consolation_waves],
+                _consolation_words(consolation_waves, drops),
+            )
+        else:
+            _Feeder(CONSOLATION, graph).build(consolation_waves, alone=False)
     if fmt is BracketFormat.LAST_CHANCE:
         lc_drops = _last_chance_rounds(graph, last_chance_drop_rounds)
-        waves = _first_losses(graph, CONSOLATION, lc_drops) if lc_drops else []
-        waves = waves or [[]]
-        waves[0] = waves[0] + [Place(label) for label in graph.places]
-        if _Feeder(LAST_CHANCE, graph).build(waves, alone=False) is None:
-            graph.places = ()  # a last chance of one is not played: it has no place to fill
+        if drawn:
+            possible = _drawn_first_losses(graph, CONSOLATION, lc_drops)
+            possible[0] += len(graph.places)
+            if not _add_drawn(graph, LAST_CHANCE, possible, _last_chance_words(graph, lc_drops)):
+                graph.places = ()
+        else:
+            waves = _first_losses(graph, CONSOLATION, lc_drops) if lc_drops else []
+            waves = waves or [[]]
+            waves[0] = waves[0] + [Place(label) for label in graph.places]
+            if _Feeder(LAST_CHANCE, graph).build(waves, alone=False) is None:
+                graph.places = ()  # a last chance of one is not played: it has no place to fill
     nodes = tuple(graph.nodes.values())
-    return Plan(fmt, entrants, main_rounds, drops, lc_drops, nodes, tuple(graph.drops), graph.places)
+    late = tuple(b for b in (CONSOLATION, LAST_CHANCE) if drawn and any(n.bracket == b for n in nodes))
+    waves_ = tuple(tuple(wave) for wave in consolation_waves) if CONSOLATION in late else ()
+    capacity = tuple((b, graph.capacity[b]) for b in late)
+    drops_ = tuple(graph.drops)
+    return Plan(fmt, entrants, main_rounds, drops, lc_drops, nodes, drops_, graph.places, late, waves_, capacity)
+
+
+def _add_drawn(graph: _Graph, bracket: str, possible: list[int], words: list[str]) -> bool:
+    """The slots of a feeder bracket drawn round by round (``possible[k]``: the most players who can drop in before
+    its round ``k + 1``; ``words[k]``: who its round ``k + 1`` is drawn from): none when fewer than two players can
+    reach it (a flight of one is not played). Returns whether it has any."""
+    if sum(possible) < 2:
+        return False
+    graph.capacity[bracket] = tuple(possible)
+    for round_, count in enumerate(feeder_slots(possible), 1):
+        said = words[round_ - 1] if round_ <= len(words) else f"the winners of {bracket} round {round_ - 1}"
+        why = f"drawn once {bracket} round {round_}'s players are known: {said}"
+        for index in range(count):
+            graph.add(bracket, round_, index, (Drawn(bracket, round_), why), (Drawn(bracket, round_), why))
+    return True
+
+
+def _consolation_words(waves: list[list[Source]], drops: int) -> list[str]:
+    """Who each round of a drawn consolation is drawn from, in words."""
+    words = []
+    for round_, wave in enumerate(waves, 1):
+        within = any(isinstance(s, Loser) and s.within is not None for s in wave)
+        nth = "his first main match" if drops == 1 else f"one of his first {drops} main matches"
+        losers = f"the losers of main round {round_}" + (f" for whom it was {nth}" if within else "")
+        before = f"the winners of consolation round {round_ - 1}"
+        words.append(losers if round_ == 1 else f"{before} and {losers}" if wave else before)
+    return words
+
+
+def _last_chance_words(graph: _Graph, lc_drops: int) -> list[str]:
+    nth = "their first consolation match" if lc_drops == 1 else f"one of their first {lc_drops} consolation matches"
+    places = " and the entry places" if graph.places else ""
+    words = []
+    for round_ in range(1, max(graph.rounds_of(CONSOLATION), 1)):
+        losers = f"the losers of consolation round {round_} who lost {nth}"
+        words.append(losers + places if round_ == 1 else f"the winners of last-chance round {round_ - 1} and {losers}")
+    return words or ["the entry places"]
+
+
+def _drawn_first_losses(graph: _Graph, bracket: str, matches: int) -> list[int]:
+    """The most players who can drop out of a drawn ``bracket`` into the next in each of its rounds but the last:
+    every loser of a round but the last, while anyone there may have played no more than ``matches`` matches."""
+    last = graph.rounds_of(bracket)
+    counts = [sum(1 for n in graph.nodes.values() if n.bracket == bracket and n.round == r) for r in range(1, last)]
+    return [c if matches else 0 for c in counts] or [0]
 
 
 def _parse_format(format: str) -> BracketFormat:
@@ -375,6 +464,8 @@ def describe(source: Source) -> str:
         return source.label
     if isinstance(source, Empty):
         return "nobody"
+    if isinstance(source, Drawn):
+        return f"drawn into {source.bracket} round {source.round}"
     bracket, round_, index = source.key.rsplit("-", 2)
     verb = "winner" if isinstance(source, Winner) else "loser"
     said = f"{verb} of {bracket} round {round_} match {int(index) + 1}"
@@ -403,6 +494,7 @@ class _Graph:
         self.places = tuple(f"last-chance place {i}" for i in range(1, places + 1))
         self.nodes: dict[str, Node] = {}
         self.drops: list[Drop] = []
+        self.capacity: dict[str, tuple[int, ...]] = {}
         self._histories: dict[Source, History] = {}
         self._ranks: dict[Source, float] = {}
         self._occupancy: dict[Source, Counts] = {}
@@ -423,7 +515,7 @@ class _Graph:
         chances leave to 1 is the chance that it holds nobody (a conditional loser who did not qualify, a bye)."""
         if isinstance(source, Seed | Place):
             return _NEW
-        if isinstance(source, Empty):
+        if isinstance(source, Empty | Drawn):
             return {}
         if source not in self._occupancy:
             node = self.nodes[source.key]
@@ -463,7 +555,7 @@ class _Graph:
             return source.n
         if isinstance(source, Place):
             return self.entrants + 1 + self.places.index(source.label)
-        if isinstance(source, Empty):
+        if isinstance(source, Empty | Drawn):
             return float("inf")
         if source not in self._ranks:
             node = self.nodes[source.key]
@@ -763,10 +855,13 @@ def resolve(
     places: Mapping[str, PlayerT],
     places_closed: bool,
     walkovers: Collection[str] = (),
-) -> dict[str, NodeState[PlayerT]]:
+    withdrawn: Mapping[str, Mapping[PlayerT, int]] | None = None,
+) -> Resolution[PlayerT]:
     """The state of every node given the seeded players, the winners recorded so far and the filled places.
     ``walkovers``: finished nodes that were walkovers counted like byes (nothing played): they are no match for the
-    first losses (see ``plan_bracket``'s ``walkover_as_bye``).
+    first losses (see ``plan_bracket``'s ``walkover_as_bye``). ``withdrawn``: for each feeder bracket drawn late,
+    the players who withdrew, each with the first of its rounds not drawn yet when he did (he is drawn in no round
+    from that one on; a round once drawn stays as it was).
 
     A result of None is a double forfeit: the node is finished with neither a winner nor a loser, so the sides it
     feeds hold nobody (the next opponent has a bye, or the next node is empty).
@@ -778,12 +873,97 @@ def resolve(
     """
     _check_inputs(plan, seeds, results, places)
     inputs = _Inputs(seeds, results, places, places_closed, Counter(), walkovers)
-    states: dict[str, NodeState[PlayerT]] = {}
+    states: Resolution[PlayerT] = Resolution()
     for node in plan.nodes:
+        if node.bracket in plan.drawn:
+            continue
         state = states[node.key] = _state(node, states, inputs)
         if state.status is Status.FINISHED and node.key not in walkovers:
             inputs.played.update((player, node.bracket) for player in (state.a, state.b) if player is not None)
+    for bracket in plan.drawn:
+        _resolve_drawn(plan, bracket, states, inputs, (withdrawn or {}).get(bracket, {}))
     return states
+
+
+class Resolution(dict[str, NodeState[PlayerT]]):
+    """Every node's state (a dict by key), with each feeder bracket drawn late as resolved (``feeders``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.feeders: dict[str, FeederState[PlayerT]] = {}
+        self.arrived: dict[str, set[PlayerT]] = {}  # the players known to have entered it (withdrawn ones not)
+        self.unknown: dict[str, int] = {}  # the most players who may still enter it
+        self.arrivals: dict[str, list[list[PlayerT] | None]] = {}  # who dropped in before each round (None: not known)
+
+
+def _known(sides: Sequence[PlayerT | _Unknown | None]) -> list[PlayerT] | None:
+    """The players of sides once every one is known (None while any is not), nobody left out."""
+    if any(isinstance(side, _Unknown) for side in sides):
+        return None
+    return [side for side in sides if side is not None and not isinstance(side, _Unknown)]
+
+
+_SLOT_STATUS = {
+    SlotStatus.WAITING: Status.WAITING,
+    SlotStatus.READY: Status.READY,
+    SlotStatus.FINISHED: Status.FINISHED,
+    SlotStatus.EMPTY: Status.EMPTY,
+}
+
+
+def _resolve_drawn(
+    plan: Plan, bracket: str, states: Resolution[PlayerT], inputs: _Inputs[PlayerT], absent: Mapping[PlayerT, int]
+) -> None:
+    """Resolve a feeder bracket drawn round by round (tournaments/pairing/feeder.py): its entrants from the sources
+    of its waves (a consolation: the first losses of the main bracket; a last chance: the consolation's first
+    losses, and the places with its first round), none known while any is not; the meetings of the matches played
+    so far; the seeds as the ranking, the places after them."""
+    nodes = [node for node in plan.nodes if node.bracket == bracket]
+    slots = [sum(1 for node in nodes if node.round == r) for r in range(1, max(n.round for n in nodes) + 1)]
+    arrivals: list[list[PlayerT] | None] = []
+    if bracket == CONSOLATION:
+        for wave in plan.waves:
+            sides: list[PlayerT | Literal[_Unknown.YET] | None] = []
+            for source in wave:
+                side = _side(source, states, inputs)
+                sides.append(side)
+            arrivals.append(_known(sides))
+    else:
+        above = states.feeders.get(CONSOLATION)
+        dropped = dict(above.dropped) if above else {}
+        arrivals = [None if d is None else list(d) for _, d in sorted(dropped.items())] or [[]]
+        entered = _known([inputs.places.get(label, None if inputs.closed else _YET) for label in plan.places])
+        first = arrivals[0]
+        arrivals[0] = None if first is None or entered is None else [*first, *entered]
+    met = {
+        frozenset((state.a, state.b))
+        for key, state in states.items()
+        if state.status is Status.FINISHED and state.a is not None and state.b is not None
+        if key not in inputs.walkovers
+    }
+    rank: dict[PlayerT, float] = {player: n for n, player in inputs.seeds.items()}
+    rank.update({p: plan.entrants + 1 + i for i, label in enumerate(plan.places) if (p := inputs.places.get(label))})
+    drop = plan.last_chance_drop_rounds if bracket == CONSOLATION and LAST_CHANCE in plan.drawn else 0
+    feeder = resolve_feeder(
+        bracket,
+        slots,
+        arrivals,
+        {key: winner for key, winner in inputs.results.items() if key.startswith(f"{bracket}-")},
+        met=met,
+        rank=rank,
+        absent=absent,
+        walkovers=[key for key in inputs.walkovers if key.startswith(f"{bracket}-")],
+        drop=drop,
+    )
+    states.feeders[bracket] = feeder
+    states.arrivals[bracket] = arrivals
+    capacity = dict(plan.capacity)[bracket]
+    states.arrived[bracket] = {p for r, wave in enumerate(arrivals, 1) for p in wave or () if absent.get(p, r + 1) > r}
+    states.unknown[bracket] = sum(n for n, wave in zip(capacity, arrivals, strict=False) if wave is None)
+    states.unknown[bracket] += sum(capacity[len(arrivals) :])
+    for node in nodes:
+        slot = feeder.slots[node.key]
+        states[node.key] = NodeState(node.key, _SLOT_STATUS[slot.status], slot.a, slot.b, slot.winner, slot.loser)
 
 
 def _check_inputs(
@@ -853,8 +1033,8 @@ def _side(
         return inputs.seeds.get(source.n)
     if isinstance(source, Place):
         return inputs.places.get(source.label, None if inputs.closed else _YET)
-    if isinstance(source, Empty):
-        return None
+    if isinstance(source, Empty | Drawn):
+        return None  # a drawn side is resolved with its bracket (_resolve_drawn), never from here
     state = states[source.key]
     if state.status in (Status.WAITING, Status.READY):
         return _YET
@@ -870,6 +1050,11 @@ def champion(plan: Plan, states: Mapping[str, NodeState[PlayerT]], bracket: str 
     """The bracket's champion once decided: its final's winner (after a skipped reset, the grand final's). A
     consolation or last chance that only one player reached (the others it could have had were nobody, so he walked
     over byes) was not played: it has no champion."""
+    if bracket in plan.drawn:
+        feeders = getattr(states, "feeders", None)
+        if feeders is None:
+            raise ValueError(f"the {bracket} is drawn round by round: pass the states resolve() returned")
+        return feeders[bracket].champion if bracket in feeders else None
     key = plan.final_key(bracket)
     if key is None:
         return None
@@ -889,7 +1074,21 @@ def dependents(plan: Plan, key: str) -> list[str]:
     plan.node(key)
     found, order = {key}, []
     for node in plan.nodes:
-        if any(isinstance(s, Winner | Loser) and s.key in found for s in (node.a, node.b)):
+        if not _feeding(plan, node).isdisjoint(found):
             found.add(node.key)
             order.append(node.key)
     return order
+
+
+def _feeding(plan: Plan, node: Node) -> set[str]:
+    """The nodes whose results a node's players come from: its sources', or for a slot of a feeder bracket drawn
+    late every slot of its earlier rounds and every match whose loser may drop in before its round (a consolation:
+    the main bracket's first losses; a last chance: the consolation's rounds up to its own)."""
+    if node.bracket not in plan.drawn:
+        return {s.key for s in (node.a, node.b) if isinstance(s, Winner | Loser)}
+    earlier = {n.key for n in plan.nodes if n.bracket == node.bracket and n.round < node.round}
+    if node.bracket == CONSOLATION:
+        earlier |= {s.key for wave in plan.waves[: node.round] for s in wave if isinstance(s, Winner | Loser)}
+    else:
+        earlier |= {n.key for n in plan.nodes if n.bracket == CONSOLATION and n.round <= node.round}
+    return earlier

@@ -26,9 +26,9 @@ player; he is the bracket's champion if nobody else comes).
 A whole bracket drawn this way: :func:`feeder_slots` says how many matches to plan in each of its rounds (as many
 as the most players who can be in it need), :func:`resolve_feeder` resolves it from its results (each round drawn
 once the round before is finished and its arrivals known; the slots it does not need are empty), and
-:func:`fewest_byes` is the fewest byes any such draw can give, which it gives. The divisions do not use them yet:
-their consolation and last chance are still the plans of tournaments/pairing/brackets.py (see bench/README.md,
-"Byes in the consolation and the last chance").
+:func:`fewest_byes` is the fewest byes any such draw can give, which it gives. The divisions draw their consolation
+and last chance this way: tournaments/pairing/brackets.py's plans with ``drawn`` (see bench/README.md, "Byes in the
+consolation and the last chance").
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ Swiss into a knockout (tournaments/services/knockout.py), the rest by the divisi
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.utils import timezone
@@ -72,6 +73,8 @@ def draw_brackets(
             return winner_words[source.key]
         if isinstance(source, brackets.Winner | brackets.Loser):
             return _named_source(source, words, named)
+        if isinstance(source, brackets.Drawn):
+            return _ROUND.sub(lambda m: named.get((m[1], int(m[2])), m[0]), words)
         return seed_words.get(source.n, words) if isinstance(source, brackets.Seed) else words
 
     pairings = [
@@ -89,6 +92,10 @@ def draw_brackets(
         for node in plan.nodes
     ]
     copy_instances(Pairing, pairings)
+
+
+#: A round of a bracket in the plan's words ("consolation round 2"), named on a slot as every page names it.
+_ROUND = re.compile(r"\b(main|consolation|last-chance) round (\d+)")
 
 
 def _named_source(source: brackets.Winner | brackets.Loser, words: str, named: dict[tuple[str, int], str]) -> str:

@@ -19,7 +19,7 @@ from django.db import transaction
 from games.access import Actor
 from games.errors import ApplicationError, ErrorCode
 from tournaments.access import check_directs, directs_event
-from tournaments.core import has_fees, lock_division, plan_of
+from tournaments.core import has_fees, lock_division, plan_of, resolve_division
 from tournaments.models import Division, Entry, Pairing, Round
 from tournaments.pairing import brackets
 from tournaments.standings import payouts as pay
@@ -67,9 +67,10 @@ def flight_sizes(division: Division) -> dict[str, FlightSize]:
         }
         plan = _plan_or_none(division, entered)
         for flight in flights[1:]:
-            sources = _external_sources(plan, flight) if plan else []
+            most = plan.most_players(flight) if plan else None
+            sources = _external_sources(plan, flight) if plan and most is None else []
             why = "who enters it is known only as the main draw is played"
-            sizes[flight] = FlightSize(len(sources), False, why)
+            sizes[flight] = FlightSize(len(sources) if most is None else most, False, why)
         return sizes
     if not division.is_elimination:
         return {str(Round.Bracket.MAIN): FlightSize(division.entries.filter(seed__isnull=False).count(), True)}
@@ -91,12 +92,15 @@ def flight_sizes(division: Division) -> dict[str, FlightSize]:
         unknown[flight] += sum(
             1 for source, held in ((node.a, a), (node.b, b)) if held is None and _comes_in(source, flight)
         )
+    drawn = resolve_division(division, plan=plan) if plan.drawn else None
     for flight in flights[1:]:
         why = (
             "players may still take its entry places"
             if flight == Round.Bracket.LAST_CHANCE
             else "who enters it is known only once the main rounds that drop into it are over"
         )
+        if isinstance(drawn, brackets.Resolution) and flight in plan.drawn:
+            players[flight], unknown[flight] = drawn.arrived[flight], drawn.unknown[flight]
         complete = unknown[flight] == 0
         sizes[flight] = FlightSize(len(players[flight]) + unknown[flight], complete, "" if complete else why)
     return sizes

@@ -14,7 +14,7 @@ from games.errors import ApplicationError, ErrorCode
 from games.models import Match
 from tests.tournaments.services.support import director_win, enter_win, named, pairing, play_out, snapshot
 from tournaments import services
-from tournaments.core import plan_of
+from tournaments.core import plan_of, resolve_division
 from tournaments.models import Division, Entry, Pairing, Standing
 from tournaments.pairing import brackets
 
@@ -190,42 +190,66 @@ def _withdraw_losers_of_main_round_1(
     return losers
 
 
-def _assert_double_forfeit(division: Division, losers: list[int], director: Actor, committed: Callable) -> None:
-    both = Pairing.objects.get(division=division, entry_a__in=losers, entry_b__in=losers)
-    assert both.status == Pairing.Status.FINISHED
-    assert both.winner_id is None, "a double forfeit credits nobody with a win"
-    assert both.decision == Decision.DOUBLE_FORFEIT
-    fed = Pairing.objects.filter(division=division, key=brackets.dependents(plan_of(division), both.key)[0])
-    play_out(division, director)
+def _consolation(division: Division) -> list[Pairing]:
+    return list(Pairing.objects.filter(division=division, round__bracket="consolation").order_by("key"))
+
+
+@pytest.mark.parametrize("before", [True, False])
+def test_players_who_withdraw_before_the_consolation_is_drawn_are_not_drawn_in_it(
+    division_of: Callable[..., Division], as_director: Actor, committed: Callable, before: bool
+) -> None:
+    """Two main round-1 losers go home, during their match or just after losing it, before consolation round 1 is
+    drawn: it is drawn without them, so the other two losers meet at once in its final; nobody has a bye for them
+    (the consolation planned at the start made them meet in a double forfeit and gave its winner's opponent a
+    bye nobody needed)."""
+    division = services.start_division(scoresheet(division_of, "main-consolation", 8), actor=as_director)
+    losers = _withdraw_losers_of_main_round_1(division, as_director, committed, before=before)
+    play_out(division, as_director)
     services.sync_division(division.pk)
     services.recompute_standings(division.pk)
     division.refresh_from_db()
     assert division.status == Division.Status.FINISHED
-    assert {p.status for p in fed} == {Pairing.Status.BYE}, "the player who would have met its winner has a bye"
+    slots = _consolation(division)
+    assert not [p for p in slots if {p.entry_a_id, p.entry_b_id} & set(losers)], "never drawn in the consolation"
+    assert [p.status for p in slots if p.status != Pairing.Status.EMPTY] == [Pairing.Status.FINISHED]
     for gone in losers:
         assert not Pairing.objects.filter(division=division, winner_id=gone).exists()
         assert not Standing.objects.filter(division=division, entry_id=gone, wins__gt=0).exists()
 
 
-def test_a_match_between_two_withdrawn_players_is_a_double_forfeit_that_credits_nobody(
-    division_of: Callable[..., Division], as_director: Actor, committed: Callable
-) -> None:
-    """Both withdraw during their main round 1 matches and meet in the consolation: nobody wins that match, nobody
-    moves on from it, and the consolation round 2 is a bye for the player who would have met its winner."""
-    division = services.start_division(scoresheet(division_of, "main-consolation", 8), actor=as_director)
-    losers = _withdraw_losers_of_main_round_1(division, as_director, committed, before=True)
-    assert Pairing.objects.get(division=division, entry_a__in=losers, entry_b__in=losers).match_id is None
-    _assert_double_forfeit(division, losers, as_director, committed)
-
-
 def test_a_forfeit_win_over_a_withdrawn_player_becomes_a_double_forfeit_when_the_winner_withdraws_too(
     division_of: Callable[..., Division], as_director: Actor, committed: Callable
 ) -> None:
-    """The second loser reaches the consolation after the first has gone, is given the match by forfeit, and goes
-    home too before playing anything: the match he never played is a double forfeit."""
+    """Two players drawn against each other in consolation round 1 go home one after the other before playing
+    anything: the first withdrawal gives the match to the second by forfeit, the second turns it into a double
+    forfeit that credits nobody. The other round-1 winner is then alone in the consolation: he wins it, and its
+    round 2 is not needed (no bye)."""
     division = services.start_division(scoresheet(division_of, "main-consolation", 8), actor=as_director)
-    losers = _withdraw_losers_of_main_round_1(division, as_director, committed, before=False)
-    _assert_double_forfeit(division, losers, as_director, committed)
+    for key in ("main-1-0", "main-1-1", "main-1-2", "main-1-3"):
+        board = pairing(division, key)
+        with committed():
+            enter_win(board, Entry.objects.get(pk=board.entry_a_id), actor=as_director)
+    both = pairing(division, "consolation-1-0")
+    assert both.entry_a_id is not None and both.entry_b_id is not None, "consolation round 1 is drawn"
+    gone = [both.entry_a_id, both.entry_b_id]
+    for pk in gone:
+        with committed():
+            services.withdraw_entry(Entry.objects.get(pk=pk), actor=as_director, reason="went home")
+    both = pairing(division, "consolation-1-0")
+    assert both.status == Pairing.Status.FINISHED
+    assert both.winner_id is None, "a double forfeit credits nobody with a win"
+    assert both.decision == Decision.DOUBLE_FORFEIT
+    play_out(division, as_director)
+    services.sync_division(division.pk)
+    services.recompute_standings(division.pk)
+    division.refresh_from_db()
+    assert division.status == Division.Status.FINISHED
+    other = pairing(division, "consolation-1-1")
+    assert pairing(division, "consolation-2-0").status == Pairing.Status.EMPTY, "not needed: no bye"
+    assert brackets.champion(plan_of(division), resolve_division(division), "consolation") == other.winner_id
+    for pk in gone:
+        assert not Pairing.objects.filter(division=division, winner_id=pk).exists()
+        assert not Standing.objects.filter(division=division, entry_id=pk, wins__gt=0).exists()
 
 
 @pytest.mark.parametrize(("rule", "points"), [("left-out", (0, 0)), ("as-played", (7, 0))])
