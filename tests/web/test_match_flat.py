@@ -73,4 +73,4 @@ def test_the_match_pages_send_the_same_statements_at_20_and_5000_actions(client:
     small = measured(client, long_match(20), drive)
     big = measured(client, long_match(5_000), drive)
     assert big == small
-    assert small["page"] == (200, 6) and small["board fragment"] == (200, 3) and small["poll 304"] == (304, 1)
+    assert small["page"] == (200, 7) and small["board fragment"] == (200, 3) and small["poll 304"] == (304, 1)

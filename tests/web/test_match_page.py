@@ -391,9 +391,9 @@ def test_query_counts_do_not_grow_with_the_match(
 ) -> None:
     match = request.getfixturevalue(which)
     row = Action.objects.filter(match=match).order_by("-seq").first()
-    # the match with its last action, the log in force, the games, the cube; where it was played (its pairing, or
-    # the event it was imported into) for the breadcrumb
-    with django_assert_num_queries(6):
+    # the match with its last action, the log in force, the games, the cube; where it was played (its pairing, a
+    # playoff, or the event it was imported into) for the breadcrumb
+    with django_assert_num_queries(7):
         assert client.get(url("match", match), {"at": row.seq}).status_code == 200
     with django_assert_num_queries(4):
         response = client.get(url("match-live", match))
@@ -430,3 +430,21 @@ def test_an_acey_deucey_match_shows_its_waiting_checkers_and_offers_no_mat(
     }
     assert max(waiting.values()) == 15 and min(waiting.values()) < 15  # the opening winner entered some
     assert client.get(url("match-mat", match)).status_code == 409
+
+
+def test_a_result_waiting_for_its_confirmation_or_disputed_says_so_on_the_match_page(
+    division_of: Any, as_director: Any
+) -> None:
+    """A tester saw "finished · Anna Holm won the match" while David had not confirmed, and after he disputed."""
+    from tests.tournaments.api.support import enter_result
+    from tournaments import services
+    from tournaments.models import Pairing
+
+    division = division_of("swiss", 4, rounds_planned=2, entry_mode="scoresheet", match_length=1)
+    services.start_division(division, actor=as_director)
+    pairing = enter_result(Pairing.objects.filter(division=division).order_by("board").first(), winner=0)
+    assert pairing.confirmation == Pairing.Confirmation.AWAITING
+    html = Client().get(f"/matches/{pairing.match_id}/").content.decode()
+    assert "waiting for the opponent&#x27;s confirmation" in html or "waiting for the opponent's confirmation" in html
+    Pairing.objects.filter(pk=pairing.pk).update(confirmation=Pairing.Confirmation.DISPUTED)
+    assert "disputed: a director decides" in Client().get(f"/matches/{pairing.match_id}/").content.decode()

@@ -128,3 +128,14 @@ def test_the_playoffs_cost_the_same_queries_for_8_and_32_players(
                 assert client.get(url).status_code == 200
             counts.append(len(captured.captured_queries))
     assert counts[:2] == counts[2:], counts
+
+
+def test_a_playoff_matchs_public_page_names_its_event_division_and_the_tie(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = swiss_with_a_paid_tie(division_of, as_director)
+    a, b = division_playoffs(division).ties[0].tie.players
+    playoff = services.order_playoff(division, actor=as_director, entries=[int(a), int(b)])
+    html = Client().get(f"/matches/{playoff.final_match_id}/").content.decode()
+    assert f'<a href="/events/{division.event.slug}/{division.slug}/">{division.name}</a>' in html
+    assert "<li>Playoff for the tie at 2nd</li>" in html

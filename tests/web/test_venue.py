@@ -83,7 +83,7 @@ def test_a_call_reaches_both_phones_without_a_reload(division_of: Callable[..., 
     before = [phone.client.get(live) for phone in phones]
     assert all(r.status_code == 200 and "You are called" not in r.content.decode() for r in before)
     nexts = [phone.client.get("/play/pairings/next/?live=1") for phone in phones]
-    assert all("Waiting for a free table: you will be called" in r.content.decode() for r in nexts)
+    assert all("waiting for a free table; you will be called" in r.content.decode() for r in nexts)
     assert all(
         p.client.get(live, HTTP_IF_NONE_MATCH=r["ETag"]).status_code == 304 for p, r in zip(phones, before, strict=True)
     )

@@ -16,8 +16,9 @@ from django.urls import reverse
 from games.hooks import EventLink
 from games.models import Player
 from tournaments.core import has_fees, plan_of, pool_of, round_words
-from tournaments.models import Division, Entry, Event, ImportedMatch, Pairing, Round, Standing
+from tournaments.models import Division, Entry, Event, ImportedMatch, Pairing, Playoff, Round, Standing
 from tournaments.pairing import brackets
+from tournaments.selectors.playoffs import ordinal
 from tournaments.standings import cash
 from tournaments.standings import payouts as pay
 from tournaments.standings.places import Place
@@ -296,12 +297,14 @@ def final_prize_of(division: Division, entry_id: int) -> int | None:
 
 def events_of_matches(user: Any, match_ids: Collection[int]) -> dict[int, EventLink]:
     """The MATCH_EVENTS hook (games/hooks.py): the event (and division) of each match, played in a pairing or
-    imported into it, among the events ``user`` may see (two queries)."""
+    imported into it or a playoff of one of its divisions, among the events ``user`` may see (three queries at
+    most)."""
     visible = events_visible_to(user)
     found: dict[int, EventLink] = {}
     paired = Pairing.objects.filter(match_id__in=match_ids, division__event__in=visible).select_related(
         "division__event", "round"
     )
+    unconfirmed = (Pairing.Confirmation.AWAITING, Pairing.Confirmation.DISPUTED)
     for p in paired:
         event, division, rnd = p.division.event, p.division, p.round
         found[p.match_id] = EventLink(  # type: ignore[index]  # the filter on match_id
@@ -311,8 +314,24 @@ def events_of_matches(user: Any, match_ids: Collection[int]) -> dict[int, EventL
             reverse("tournaments:division-detail", args=[event.slug, division.slug]),
             round_words(rnd, division),
             reverse("tournaments:division-round", args=[event.slug, division.slug, rnd.bracket, rnd.number]),
+            str(p.get_confirmation_display()) if p.confirmation in unconfirmed else "",
         )
     rest = [pk for pk in match_ids if pk not in found]
+    playoffs = Playoff.objects.filter(
+        Q(first_match_id__in=rest) | Q(final_match_id__in=rest), division__event__in=visible
+    ).select_related("division__event")
+    for playoff in playoffs:
+        event, division = playoff.division.event, playoff.division
+        for match_id in (playoff.first_match_id, playoff.final_match_id):
+            if match_id in rest:
+                found[match_id] = EventLink(
+                    event.name,
+                    reverse("tournaments:event-detail", args=[event.slug]),
+                    division.name,
+                    reverse("tournaments:division-detail", args=[event.slug, division.slug]),
+                    f"Playoff for the tie at {ordinal(playoff.place)}",
+                )
+    rest = [pk for pk in rest if pk not in found]
     if not rest:
         return found
     imported = ImportedMatch.objects.filter(match_id__in=rest, event__in=visible).values_list(

@@ -760,8 +760,9 @@ def _check_roster_choices(division: Division, parsed: list[dict[str, Any]], firs
     if unsure:
         raise ApplicationError(
             ErrorCode.PLAYER_TO_CHOOSE,
-            "nothing was registered; say who these players are in a player column (the roster player's number, or "
-            "new for a new player) and send the list again: " + "; ".join(unsure),
+            "Nothing was registered. Say who these players are (on the page, with the choices given for each line; "
+            "in the list itself, in a player column: the roster player's number, or new for a new player), then "
+            "send the list again: " + "; ".join(unsure),
             lines=lines,
         )
 
