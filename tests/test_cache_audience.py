@@ -104,6 +104,8 @@ def _samples(world: World, division: Division) -> dict[str, object]:
         "entry_id": pairing.entry_a_id,
         "token": "not-a-token",
         "token_id": 1,
+        "playoff_id": 1,
+        "merge_id": 1,
         "slug": "no-such-list",
         "content_type_id": "1",
         "object_id": "1",

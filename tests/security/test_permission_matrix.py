@@ -102,6 +102,8 @@ API_MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("tournaments_api:swiss-repair", "POST"):       (401, 403, 403, 403, 403, 403, 403, 409, 409),
     ("tournaments_api:division-swap", "POST"):      (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:division-recompute", "POST"): (401, 403, 403, 403, 403, 403, 403, 200, 200),
+    ("tournaments_api:division-playoffs", "POST"):  (401, 403, 403, 403, 403, 403, 403, 409, 409),
+    ("tournaments_api:division-playoff", "DELETE"): (401, 403, 403, 403, 403, 403, 403, 404, 404),
     ("tournaments_api:division-payouts", "GET"):    (403, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:division-payouts", "POST"):   (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:pairing-confirm", "POST"):    (401, 403, 200, 403, 403, 403, 403, 200, 200),
@@ -147,6 +149,8 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("director:division", "POST seed"):             (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "POST start"):            (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "POST pair-next"):        (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 409, 409),
+    ("director:division", "POST order-playoff"):    (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 409, 409),
+    ("director:division", "POST cancel-playoff"):   (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 404, 404),
     ("director:division", "POST close-last-chance"): (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 409, 409),
     ("director:division", "POST swiss-rounds"):     (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "POST end-swiss"):        (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
@@ -343,6 +347,14 @@ API_CALLS: dict[tuple[str, str], Call] = {
         lambda w: {"first": _player_of(w, "fresh"), "second": _player_of(w, "other"), "reason": "same club"},
     ),
     ("tournaments_api:division-recompute", "POST"): Call("live", _division_api("division-recompute", "moves")),
+    # The moves Swiss is under way: no tie to settle yet (409); no playoff of that number (404).
+    ("tournaments_api:division-playoffs", "POST"): Call(
+        "live", _division_api("division-playoffs", "moves"), lambda w: {"entries": [1, 2], "length": 1}
+    ),
+    ("tournaments_api:division-playoff", "DELETE"): Call(
+        "live",
+        lambda w: reverse("tournaments_api:division-playoff", args=[w.event.slug, w.moves.slug, 999_999]),
+    ),
     # The moves Swiss has no published payout table: only its directors read it.
     ("tournaments_api:division-payouts", "GET"): Call("live", _division_api("division-payouts", "moves")),
     ("tournaments_api:division-payouts", "POST"): Call(
@@ -487,6 +499,12 @@ PAGE_CALLS: dict[tuple[str, str], Call] = {
     ),
     ("director:division", "POST start"): Call("live", _page("division", "reg"), _form("start")),
     ("director:division", "POST pair-next"): Call("live", _page("division", "moves"), _form("pair-next")),
+    ("director:division", "POST order-playoff"): Call(
+        "live", _page("division", "moves"), _form("order-playoff", lambda w: "1-2", length="1")
+    ),
+    ("director:division", "POST cancel-playoff"): Call(
+        "live", _page("division", "moves"), _form("cancel-playoff", lambda w: 999_999)
+    ),
     ("director:division", "POST close-last-chance"): Call(
         "live", _page("division", "moves"), _form("close-last-chance")
     ),

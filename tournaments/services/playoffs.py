@@ -132,6 +132,8 @@ def cancel_playoff(playoff_id: int, *, actor: Actor, division: Division | None =
 
     :raises ApplicationError: NOT_FOUND (no such playoff, or not of ``division``); FORBIDDEN; CONFLICT when it is
         finished or a match of it has started."""
+    if division is not None:
+        check_directs(actor, division.event)  # a stranger learns nothing of which playoffs exist
     division_id = Playoff.objects.filter(pk=playoff_id).values_list("division_id", flat=True).first()
     if division_id is None or (division is not None and division_id != division.pk):
         where = f" in {division.name}" if division is not None else ""
