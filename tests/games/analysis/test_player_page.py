@@ -144,3 +144,17 @@ def test_his_pr_over_all_his_matches_is_given_at_each_depth(client: Any) -> None
 def import_match() -> Match:
     call_command("import_matches", str(CUBE_MATCH), stdout=io.StringIO(), stderr=io.StringIO())
     return Match.objects.latest("id")
+
+
+def test_a_pr_from_too_few_decisions_says_so_on_the_match_page(
+    division_of: Any, as_director: Any, drive: Any, settings: Any, client: Any
+) -> None:
+    """A tester read "PR 138.66" from two decisions with nothing to say how little that is."""
+    division, (first, _) = played_division(division_of, as_director, drive, settings)
+    Event.objects.filter(pk=division.event.pk).update(public=True)
+    store_analysis(first)  # 100 decisions each
+    settings.ANALYSIS_MIN_DECISIONS = 50
+    assert "too few to judge" not in client.get(f"/matches/{first.pk}/").content.decode()
+    settings.ANALYSIS_MIN_DECISIONS = 101
+    page = client.get(f"/matches/{first.pk}/").content.decode()
+    assert page.count("(from 100 decisions: too few to judge a player by)") == 2
