@@ -21,7 +21,7 @@ from games.entry import held_token_ids
 from games.hooks import Panel
 from games.models import Match, Player
 from tournaments.core import PLAYABLE
-from tournaments.models import Division, Pairing
+from tournaments.models import Division, Pairing, Table
 from tournaments.pages import call_words
 from tournaments.selectors import next_pairing_for
 
@@ -76,8 +76,10 @@ def _is_a_player(request: HttpRequest) -> bool:
 
 def _render_call(request: HttpRequest, match: Match, sides: frozenset[int]) -> str | None:
     pairing = pairing_of(match)
-    if pairing is None or pairing.table_id is None:
+    if pairing is None:
         return None
+    if pairing.table_id is None:
+        return _render_not_called(request, match, pairing)
     # One side held: the call as its player hears it; both (a shared board, the director): both names.
     player = match.player(min(sides)) if len(sides) == 1 else None
     context = {
@@ -86,6 +88,30 @@ def _render_call(request: HttpRequest, match: Match, sides: frozenset[int]) -> s
         "both": player is None,
     }
     return render_to_string("entry/call_panel.html", context, request=request)
+
+
+def _render_not_called(request: HttpRequest, match: Match, pairing: Pairing) -> str | None:
+    """In a room with tables, a match not called yet says so before anything is entered, and names a player still
+    playing another match (a tester entered a result while his opponent was still at another table)."""
+    if not Table.objects.filter(event_id=pairing.division.event_id).exists():
+        return None  # no tables: matches are played where the players sit
+    players = (match.player1_id, match.player2_id)
+    busy = (
+        Pairing.objects.filter(Q(match__player1__in=players) | Q(match__player2__in=players))
+        .filter(status=Pairing.Status.PLAYING)
+        .exclude(match=match)
+        .select_related("table", "match__player1", "match__player2")
+        .order_by("pk")
+    )
+    playing = []
+    for other in busy:
+        held = other.match
+        assert held is not None  # the filter: a match made
+        name = held.player1 if held.player1_id in players else held.player2
+        where = other.table.label if other.table is not None else ""
+        playing.append((name.display_name, where))
+    context = {"pairing": pairing, "playing": playing}
+    return render_to_string("entry/not_called_panel.html", context, request=request)
 
 
 def _next_calls(match: Match, sides: frozenset[int]) -> list[tuple[str, str]]:

@@ -428,3 +428,24 @@ def test_now_playing_shows_every_match_at_a_table_whatever_its_round_each_once(
     assert '<th scope="row">—</th>' in last and players_cell(unseated) in last, "the match without a table last"
     for p in [*seated, unseated]:
         assert boards.count(players_cell(p)) == 1, "each match once"
+
+
+def test_a_match_not_called_says_so_on_its_phones_and_names_a_player_still_playing(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """A tester entered a result for a match waiting for a table while its other player was still at another
+    table: the page said nothing."""
+    division = two_tables_three_matches(division_of, as_director)
+    waiting = Pairing.objects.select_related("match").get(division=division, table__isnull=True)
+    phone = Phone(waiting.match, 0)
+    page = phone.page()
+    assert "Not called yet" in page and "waits for a free table" in page
+    assert "is still playing another match" not in page
+    # One of its players is seated at another match meanwhile (a round robin drawn ahead does this).
+    seated = Pairing.objects.select_related("match").filter(division=division, table__number=1).get()
+    Match.objects.filter(pk=seated.match_id).update(player2=waiting.match.player2)
+    Pairing.objects.filter(pk=seated.pk).update(status=Pairing.Status.PLAYING)
+    name = waiting.match.player2.display_name
+    assert f"{name} is still playing another match (Table 1)." in phone.page()
+    called = Phone(Pairing.objects.get(pk=seated.pk).match, 0).page()
+    assert "Not called yet" not in called
