@@ -131,7 +131,9 @@ def test_a_worker_killed_in_a_bracket_task_is_redelivered_and_the_bracket_conver
     assert Match.objects.get(pk=semi_2.match_id).status == Match.Status.FINISHED, "the result is stored"
     division.refresh_from_db()
     assert division.standings_status == Division.Work.PENDING
-    assert Pairing.objects.get(pk=semi_2.pk).status != Pairing.Status.FINISHED, "none of the task's writes stayed"
+    shown = Pairing.objects.get(pk=semi_2.pk)
+    assert shown.status == Pairing.Status.FINISHED, "the result shows at once: written with its match"
+    assert shown.followup == Pairing.Followup.RESULT, "none of the task's writes stayed: its follow-up is still due"
     assert not Pairing.objects.filter(division=division, round__number=2, match__isnull=False).exists()
     assert unacked_for(workers) == ["tournaments.tasks.advance_division"], "not acknowledged: it can come back"
 
