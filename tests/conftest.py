@@ -77,6 +77,32 @@ def _fast_password_hashing(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+#: Celery's eager mode as this session configured it, read before the first test's fixtures run.
+_EAGER_AS_CONFIGURED: list[tuple[bool, bool]] = []
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    if not _EAGER_AS_CONFIGURED:
+        from config.celery import app
+
+        _EAGER_AS_CONFIGURED.append((app.conf.task_always_eager, app.conf.task_eager_propagates))
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """After all of a test's fixtures are torn down, Celery's eager mode is as configured again. Fixtures that each
+    put back what they found can, in some orders, leave it on: ``eager_tasks`` turns it on, a ``monkeypatch`` made
+    before it records that and turns it off (a broker for the test), ``eager_tasks`` puts back off, and the
+    monkeypatch's undo puts back on, for the rest of the session (a test of a real worker then ran in-process)."""
+    yield
+    if _EAGER_AS_CONFIGURED:
+        from config.celery import app
+
+        app.conf.task_always_eager, app.conf.task_eager_propagates = _EAGER_AS_CONFIGURED[0]
+
+
 @pytest.fixture(autouse=True)
 def _not_inside_a_task() -> None:
     """Celery marks "inside a task" in a process-wide flag while an eager task runs, and two eager tasks in two
