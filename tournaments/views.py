@@ -161,13 +161,23 @@ def _season(request: HttpRequest, club: str, season: str) -> Season:
     return found
 
 
+#: Rows of a season's table a page shows: a club's season of a thousand players is ten pages (its CSV is one file).
+SEASON_ROWS_PER_PAGE = 100
+
+
 @shared
 @require_GET
 def season_detail(request: HttpRequest, club: str, season: str) -> HttpResponse:
-    """``/clubs/<club>/seasons/<season>/``: the season's table, with its playoff line."""
+    """``/clubs/<club>/seasons/<season>/``: the season's table, with its playoff line, a hundred rows a page
+    (``?page=N``); ``?find=`` shows the players whose name holds the text, each with his rank in the whole table.
+    The CSV holds every row."""
     found = season_table(_season(request, club, season))
+    wanted = " ".join(request.GET.get("find", "").split())[:100]
+    rows = [row for row in found.rows if wanted.casefold() in row.name.casefold()] if wanted else found.rows
     context = {
         "table": found,
+        "page": Paginator(rows, SEASON_ROWS_PER_PAGE).get_page(request.GET.get("page")),
+        "find": wanted,
         "season": found.season,
         "rules": season_rules(found.season, found.events),
         "figures": season_figures(found.season),
