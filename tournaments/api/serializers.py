@@ -21,7 +21,7 @@ from engine.variants import VARIANTS
 from games.api import fields as strict
 from games.models import Match, Player
 from tournaments import services
-from tournaments.core import round_words
+from tournaments.core import Outcome, outcome_of, round_words
 from tournaments.models import (
     Club,
     Division,
@@ -654,6 +654,12 @@ def _side(entry: Entry | None) -> dict[str, Any] | None:
     return {"entry": entry.pk, "player": entry.player_id, "name": entry.player.display_name, "seed": entry.seed}
 
 
+def _shown(pairing: Pairing) -> Outcome:
+    """The result a pairing shows: its match's (:func:`tournaments.core.outcome_of`, as on the pages and the
+    director's boards), not the copy on its row, which lags while a sync holds that row (``pairing.match`` loaded)."""
+    return outcome_of(pairing, pairing.match)
+
+
 class PairingSerializer(serializers.ModelSerializer):
     """A board of a round, or a slot of a bracket with the sources that feed it (``source_a``, ``source_b``)."""
 
@@ -677,8 +683,8 @@ class PairingSerializer(serializers.ModelSerializer):
     called_at = serializers.DateTimeField(read_only=True, allow_null=True, help_text="when it was called to its table")
     a = serializers.SerializerMethodField()
     b = serializers.SerializerMethodField()
-    status = _status_field(Pairing.Status)
-    winner = serializers.IntegerField(source="winner_id", read_only=True, allow_null=True, help_text="an entry id")
+    status = serializers.SerializerMethodField()
+    winner = serializers.SerializerMethodField()
     score = serializers.SerializerMethodField()
     match = serializers.IntegerField(source="match_id", read_only=True, allow_null=True, help_text="the match's id")
     confirmation = _status_field(Pairing.Confirmation, "who confirms a scoresheet result")
@@ -723,9 +729,18 @@ class PairingSerializer(serializers.ModelSerializer):
     def get_b(self, pairing: Pairing) -> dict[str, Any] | None:
         return _side(pairing.entry_b)
 
+    @extend_schema_field(_status_field(Pairing.Status))
+    def get_status(self, pairing: Pairing) -> str:
+        return _shown(pairing).status
+
+    @extend_schema_field(serializers.IntegerField(read_only=True, allow_null=True, help_text="an entry id"))
+    def get_winner(self, pairing: Pairing) -> int | None:
+        return _shown(pairing).winner_id
+
     @_pair_field("points of side a and side b")
     def get_score(self, pairing: Pairing) -> list[int]:
-        return [pairing.score_a, pairing.score_b]
+        shown = _shown(pairing)
+        return [shown.score_a, shown.score_b]
 
     def get_round_name(self, pairing: Pairing) -> str:
         return round_words(pairing.round, pairing.division)
