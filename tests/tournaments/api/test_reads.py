@@ -14,7 +14,7 @@ from games.models import Match
 from tests.tournaments.api.conftest import logged_in
 from tests.tournaments.api.support import division_url, enter_result, link_client, play_round
 from tournaments import services
-from tournaments.api.serializers import BYE_RULE
+from tournaments.api.serializers.events import BYE_RULE
 from tournaments.models import Division, Pairing
 from tournaments.tasks import advance_division
 
