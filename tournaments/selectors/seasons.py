@@ -181,13 +181,13 @@ def _figure(value: float) -> str:
     return f"{value:g}"
 
 
-def season_rules(season: Season, events: list[Event]) -> list[str]:
-    """The season's scoring rules in words, as its public page shows them under the table."""
+def season_rules(season: Season) -> list[str]:
+    """The season's scoring rules in words, as its public page shows them under the table (a query for the names of
+    the events counted more, when there are any)."""
     stored = season.table or {}
-    names = {event.slug: event.name for event in events}
-    multipliers = [
-        f"{names.get(slug, slug)} x{_figure(float(x))}" for slug, x in stored.get("multipliers", {}).items() if x != 1
-    ]
+    weighted = {slug: x for slug, x in stored.get("multipliers", {}).items() if x != 1}
+    names = dict(season_events(season).filter(slug__in=weighted).values_list("slug", "name")) if weighted else {}
+    multipliers = [f"{names.get(slug, slug)} x{_figure(float(x))}" for slug, x in weighted.items()]
     if season.system == Season.System.USBGF:
         rules = [
             "USBGF master points. Each match won over the board (not a bye or a forfeit) earns event weight x "
