@@ -3,7 +3,7 @@ the API and through the director's page), a JSON body or form over Django's DATA
 files. Each is refused with a 400 whose message says what was wrong, writes nothing, and is never a 500.
 
 (The .mat import's basic refusals are in tests/games/api/test_files.py; the director's import form in
-tests/web/test_director_pages.py. This module adds the limits.)
+tests/web/director/test_players.py. This module adds the limits.)
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ from django.urls import reverse
 from games import access
 from games.models import EntryToken
 from tests.tournaments.services.support import director_win
+from tests.web.director.support import client_for, text_of
 from tests.web.swiss_knockout_day import Day, finish_the_day, swiss_knockout_day
-from tests.web.test_director_pages import client_for, text_of
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 

@@ -11,7 +11,7 @@ from django.db.models import Q
 
 from games import services as games
 from games.access import Actor
-from tests.web.test_director_pages import (
+from tests.web.director.support import (
     check_html,
     client_for,
     pairing_at,

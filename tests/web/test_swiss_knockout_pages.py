@@ -14,7 +14,7 @@ from django.test import Client
 
 from games.access import Actor
 from tests.tournaments.services.support import director_win
-from tests.web.test_director_pages import check_html, client_for, text_of, win
+from tests.web.director.support import check_html, client_for, text_of, win
 from tournaments import services
 from tournaments.models import Division, Pairing, Round, Standing
 
