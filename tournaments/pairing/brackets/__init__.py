@@ -60,7 +60,7 @@ entrants has ``m - 1`` nodes; every non-seed source has an explanation. ``resolv
 The rooms, each importing only those before it: ``plan`` (the values: sources, nodes, placements, the plan; a
 source in words), ``graph`` (the plan being built and what each source is expected to hold), ``waves`` (a planned
 feeder bracket built wave by wave), ``planning`` (``plan_bracket``) and, beside it, ``resolution`` (``resolve``,
-``champion``, ``dependents``). Their underscored helpers are the package's own; callers import from
+``champion``). Their underscored helpers are the package's own; callers import from
 ``tournaments.pairing.brackets``.
 """
 
@@ -85,7 +85,7 @@ from tournaments.pairing.brackets.plan import (
     describe,
 )
 from tournaments.pairing.brackets.planning import plan_bracket
-from tournaments.pairing.brackets.resolution import NodeState, Resolution, Status, champion, dependents, resolve
+from tournaments.pairing.brackets.resolution import NodeState, Resolution, Status, champion, resolve
 
 __all__ = [
     "CONSOLATION",
@@ -109,7 +109,6 @@ __all__ = [
     "Status",
     "Winner",
     "champion",
-    "dependents",
     "describe",
     "plan_bracket",
     "resolve",

@@ -1,5 +1,6 @@
-"""``resolve``: the state of every planned match from the seeds, results and places (a pure function of them),
-the champion of a bracket, and the matches that depend on a result."""
+"""``resolve``: the state of every planned match from the seeds, results and places (a pure function of them), and
+the champion of a bracket. Which later matches depend on a result is the resolution's to say, compared with and
+without it (tournaments/services/bracket.py, ``refilled``)."""
 
 from __future__ import annotations
 
@@ -286,28 +287,3 @@ def champion(plan: Plan, states: Mapping[str, NodeState[PlayerT]], bracket: str 
         return winner
     played = (s for n, s in zip(plan.nodes, (states[n.key] for n in plan.nodes), strict=True) if n.bracket == bracket)
     return winner if any(s.status is Status.FINISHED and winner in (s.a, s.b) for s in played) else None
-
-
-def dependents(plan: Plan, key: str) -> list[str]:
-    """Keys of the nodes whose players depend, directly or not, on the result of ``key``, in plan order."""
-    plan.node(key)
-    found, order = {key}, []
-    for node in plan.nodes:
-        if not _feeding(plan, node).isdisjoint(found):
-            found.add(node.key)
-            order.append(node.key)
-    return order
-
-
-def _feeding(plan: Plan, node: Node) -> set[str]:
-    """The nodes whose results a node's players come from: its sources', or for a slot of a feeder bracket drawn
-    late every slot of its earlier rounds and every match whose loser may drop in before its round (a consolation:
-    the main bracket's first losses; a last chance: the consolation's rounds up to its own)."""
-    if node.bracket not in plan.drawn:
-        return {s.key for s in (node.a, node.b) if isinstance(s, Winner | Loser)}
-    earlier = {n.key for n in plan.nodes if n.bracket == node.bracket and n.round < node.round}
-    if node.bracket == CONSOLATION:
-        earlier |= {s.key for wave in plan.waves[: node.round] for s in wave if isinstance(s, Winner | Loser)}
-    else:
-        earlier |= {n.key for n in plan.nodes if n.bracket == CONSOLATION and n.round <= node.round}
-    return earlier
