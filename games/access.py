@@ -133,6 +133,12 @@ def new_entry_token(match: Match, side: int) -> EntryToken:
     return EntryToken.objects.create(match=match, side=side, nonce=secrets.token_urlsafe(18))
 
 
+def revoked_entry_token(match: Match, side: int) -> EntryToken:
+    """An unsaved entry link of ``side``, revoked from the start: it opens nothing, but a restored log's rows can
+    still say that this side's link entered them."""
+    return EntryToken(match=match, side=side, nonce=secrets.token_urlsafe(18), revoked_at=timezone.now())
+
+
 def new_entry_tokens(matches: Iterable[Match]) -> list[tuple[EntryToken, EntryToken]]:
     """:func:`new_entry_token` for both sides of every match of ``matches``, in one INSERT: each match's pair of
     tokens (side 0, side 1), in the order of ``matches``."""
