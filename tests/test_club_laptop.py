@@ -171,7 +171,7 @@ class Venue:
 
 SETUP = """
 from django.contrib.auth import get_user_model
-from games.access import Actor
+from common.actor import Actor
 from tournaments import services
 actor = Actor(user=get_user_model().objects.get(username="director"))
 event = services.create_event(actor=actor, name="Club night")

@@ -20,7 +20,7 @@ from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext as _n
 
-from games.errors import ApplicationError
+from common.errors import ApplicationError
 from tournaments.core import (
     BRACKET_ORDER,
     RoundKind,

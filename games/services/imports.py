@@ -8,6 +8,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from common.bulk import copy_rows
+from common.errors import ApplicationError, ErrorCode
 from engine.actions import Action as EngineAction
 from engine.actions import (
     ConcedeMatch,
@@ -19,9 +21,7 @@ from engine.formats.matlog import LogReplay
 from engine.match import MatchState
 from engine.moves import Play
 from engine.variants import VARIANTS
-from games.bulk import copy_rows
 from games.engine_bridge import row_fields
-from games.errors import ApplicationError, ErrorCode
 from games.hooks import match_finished
 from games.models import (
     Action,

@@ -23,8 +23,9 @@ from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import Resolver404, resolve, reverse
 
+from common.actor import Actor
 from games import services as games
-from games.access import Actor, access_entry_token, new_entry_token
+from games.access import access_entry_token, new_entry_token
 from games.models import Action, EntryToken, Match, Player
 from tests.factories import DivisionFactory, EventFactory
 from tournaments import services

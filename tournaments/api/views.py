@@ -25,12 +25,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.api.auth import IsAuthenticatedOrEntryToken, ReadOpenWriteAuthenticated, actor_of, entry_token
+from common.api.errors import ErrorDoc
+from common.api.parsers import JSONParser
+from common.errors import ApplicationError, ErrorCode
 from games.access import sides_of
-from games.api.auth import IsAuthenticatedOrEntryToken, ReadOpenWriteAuthenticated, actor_of, entry_token
-from games.api.parsers import JSONParser
 from games.api.schema import EntryTokenScheme  # noqa: F401  (registers the extension)
-from games.api.serializers import ErrorDoc
-from games.errors import ApplicationError, ErrorCode
 from games.models import Player
 from games.selectors import players_visible_to
 from tournaments import selectors, services

@@ -38,12 +38,13 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from config.live import not_modified
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
+from common.live import not_modified
 from games import services as games
-from games.access import Actor, reissue_entry_token, token_text
+from games.access import reissue_entry_token, token_text
 from games.analysis.selectors import match_analysis_of
 from games.analysis.service import AnalysisRefusedError, request_analysis
-from games.errors import ApplicationError, ErrorCode
 from games.models import Match
 from games.selectors import entry_words, open_correction_request
 from tournaments import selectors, services

@@ -64,10 +64,11 @@ from django.db import DataError, IntegrityError, connection, models, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from engine.errors import EngineError
-from games.access import Actor, new_entry_tokens
+from games.access import new_entry_tokens
 from games.engine_bridge import engine_action, new_state, replacement_action
-from games.errors import ApplicationError, ErrorCode
 from games.export import match_mat
 from games.models import Action, EntryToken, Game, Match, Player
 from games.selectors import effective_actions
