@@ -1,12 +1,12 @@
-"""Who is calling: entry-link authentication, the permissions the views use, and the :class:`Actor` of a request.
+"""Who is calling, games' part: the entry link's authentication, reading a match, registering players. The
+entry link a request carried, its actor and the permissions every app's views use are common.api.auth's.
 
-Three ways in (docs/ARCHITECTURE.md, "The rooms of each app"): the browser's session, ``Authorization: Token <key>``
-for programs, and a
-player's per-side entry link sent as ``X-Entry-Token: <token text>``. An entry link, when sent, is the credential
-of the request (it wins over a session): ``request.user`` is anonymous and ``request.auth`` is the
-:class:`~games.models.EntryToken`. A forged or revoked link is refused with 403 and the access module's message.
-A link a phone has opened belongs to that phone (games.access.claim_entry_token) and is refused here: whoever
-photographs a slip cannot play for that player; an app asks the director for a link of its own.
+Three ways in (docs/ARCHITECTURE.md, "The rooms of each app"): the browser's session, ``Authorization: Token <key>`` for
+programs, and a player's per-side entry link sent as ``X-Entry-Token: <token text>``. An entry link, when sent, is the
+credential of the request (it wins over a session): ``request.user`` is anonymous and ``request.auth`` is the
+:class:`~games.models.EntryToken`. A forged or revoked link is refused with 403 and the access module's message. A link
+a phone has opened belongs to that phone (games.access.claim_entry_token) and is refused here: whoever photographs a
+slip cannot play for that player; an app asks the director for a link of its own.
 
 This module is loaded by DRF's settings: it must not import ``rest_framework.views`` (or drf-spectacular), which
 import those settings back. The OpenAPI description of the entry link lives in :mod:`games.api.schema`.

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from common.api.fields import PrimaryKeyRelatedField
+from games.models import Player
+from games.selectors import players_visible_to
 
 
 class VisiblePlayerField(PrimaryKeyRelatedField):
@@ -15,11 +17,7 @@ class VisiblePlayerField(PrimaryKeyRelatedField):
     the serializer's context (anonymous without one)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        from games.models import Player
-
         super().__init__(queryset=Player.objects.all(), **kwargs)
 
     def get_queryset(self) -> Any:
-        from games.selectors import players_visible_to
-
         return players_visible_to(self.context.get("user"))

@@ -1,9 +1,5 @@
-"""drf-spectacular extensions: how the OpenAPI schema describes what it cannot infer (the entry-link header, which
-request bodies are required).
-
-The schema is written for generated clients (tests/api/test_generated_client.py builds one with
-openapi-python-client and plays a short day through it): JSON request bodies (multipart only for an upload),
-OpenAPI 3.1 nullability, integer path ids, and a named enum for every status, error code and action kind.
+"""drf-spectacular extension: the entry link's header as the schema's ``entryToken`` security scheme. The schema
+class and the answers every operation documents are every app's (common.api.schema).
 """
 
 from __future__ import annotations
