@@ -58,7 +58,7 @@ def child(url: str, root: Path, path: Path, reps: int) -> None:
         setup_django(url, ENVIRONMENT, root=root)
         from django.contrib.auth import get_user_model
 
-        from games.access import Actor
+        from common.actor import Actor
         from tournaments.services.archive import import_event
 
         data = path.read_bytes()

@@ -156,7 +156,7 @@ def simulate(fmt_sizes: list[int], formats: list[str]) -> int:
     from django.db import connection, transaction
     from django.test.utils import setup_test_environment
 
-    from games.errors import ApplicationError
+    from common.errors import ApplicationError
     from tests.tournaments.test_simulate_event import check_report
     from tournaments.core import MAX_FIELD
     from tournaments.models import FORMATS as ALL_FORMATS

@@ -2,8 +2,9 @@
 are kept.
 
 ``make lint`` runs the same check; this test makes ``make test`` alone catch a broken layer too (engine/ importing
-Django, games/ importing tournaments/, an impure pairing or tie-break module, an import cycle among the tournaments
-services, a tournaments module importing a higher layer, or a new tournaments module with no place in the layers).
+Django, games/ importing tournaments/, common/ importing an app or config/, an app importing config/, an impure
+pairing or tie-break module, an import cycle among the tournaments services, a tournaments module importing a higher
+layer, or a new tournaments module with no place in the layers).
 """
 
 from __future__ import annotations

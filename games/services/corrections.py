@@ -9,13 +9,14 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from engine.actions import Action as EngineAction
 from engine.errors import EngineError
 from engine.match import MatchState
 from engine.types import ResultKind
-from games.access import Actor, check_can_act, sides_of
+from games.access import check_can_act, sides_of
 from games.engine_bridge import new_state
-from games.errors import ApplicationError, ErrorCode
 from games.hooks import CORRECTION_GUARDS, TAKE_BACK_GUARDS, match_finished, match_result_changed
 from games.models import (
     Action,

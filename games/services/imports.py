@@ -9,6 +9,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from common.bulk import copy_rows, create_keeping, update_rows
+from common.errors import ApplicationError, ErrorCode
 from engine.actions import Action as EngineAction
 from engine.actions import (
     ConcedeMatch,
@@ -21,9 +23,7 @@ from engine.match import MatchState
 from engine.moves import Play
 from engine.variants import VARIANTS
 from games.access import revoked_entry_token
-from games.bulk import copy_rows, create_keeping, update_rows
 from games.engine_bridge import row_fields
-from games.errors import ApplicationError, ErrorCode
 from games.hooks import match_finished
 from games.models import (
     Action,

@@ -12,6 +12,8 @@ import django.dispatch
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from common.actor import SYSTEM, Actor
+from common.errors import ApplicationError, ErrorCode
 from engine.actions import Action as EngineAction
 from engine.actions import (
     ConcedeMatch,
@@ -24,9 +26,8 @@ from engine.game import GameState, Phase
 from engine.match import MatchState
 from engine.moves import Play
 from engine.notation import parse_play
-from games.access import SYSTEM, Actor, check_can_act, is_director, sides_of
+from games.access import check_can_act, is_director, sides_of
 from games.engine_bridge import load_state, row_fields
-from games.errors import ApplicationError, ErrorCode
 from games.hooks import RESULT_WRITERS, game_finished, match_finished
 from games.models import (
     MATCH_MAX_ACTIONS,

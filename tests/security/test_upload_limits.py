@@ -19,7 +19,8 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from games.access import Actor, new_entry_token, token_text
+from common.actor import Actor
+from games.access import new_entry_token, token_text
 from games.models import Match
 from tests.games.api.test_files import IMPORT_URL, SMALL_LOG, upload
 from tests.security.conftest import snapshot

@@ -32,11 +32,12 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import models, transaction
 
+from common.actor import SYSTEM, Actor
+from common.errors import ApplicationError, ErrorCode
 from engine.game import Phase
 from games import services as games
-from games.access import SYSTEM, Actor, access_entry_token, new_entry_token, token_text
+from games.access import access_entry_token, new_entry_token, token_text
 from games.engine_bridge import load_state
-from games.errors import ApplicationError, ErrorCode
 from games.models import Action, EntryToken, Game, Match, Player
 from games.services import rebuild_match
 from tournaments import services

@@ -18,8 +18,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from config.audience import private
-from games.errors import ApplicationError, ErrorCode
+from common.audience import private
+from common.errors import ApplicationError, ErrorCode
 from games.models import Player
 from tournaments.access import directs_club
 from tournaments.director import forms as f

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.errors import ApplicationError
+from common.errors import ApplicationError
 from tournaments.core import (
     RoundKind,
     bracket_round_kind,

@@ -18,9 +18,9 @@ from typing import Any
 
 from django.utils import timezone
 
+from common.actor import SYSTEM
+from common.bulk import copy_instances, update_rows
 from games import services as games
-from games.access import SYSTEM
-from games.bulk import copy_instances, update_rows
 from games.models import Match
 from tournaments.core import (
     SLOT_COLUMNS,

@@ -12,9 +12,10 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from common.actor import SYSTEM, Actor
+from common.errors import ApplicationError, ErrorCode
 from games import services as games
-from games.access import SYSTEM, Actor, is_director, sides_of
-from games.errors import ApplicationError, ErrorCode
+from games.access import is_director, sides_of
 from games.models import Match
 from tournaments.access import check_directs
 from tournaments.core import bracket_slot, lock_division, pairing_words

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 from django.db import transaction
 
-from games.access import Actor
+from common.actor import Actor
 from tests.tournaments.services.support import play_out
 from tournaments import services
 from tournaments.core import plan_of

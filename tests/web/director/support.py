@@ -16,7 +16,7 @@ from typing import Any
 
 from django.test import Client
 
-from games.access import Actor
+from common.actor import Actor
 from games.models import Action, EntryToken, Match, Player
 from games.services import record_game_result
 from tests.factories import DivisionFactory, EventFactory

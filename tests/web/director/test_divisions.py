@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from games.access import Actor, new_entry_token
+from common.actor import Actor
+from games.access import new_entry_token
 from tests.web.director.support import (
     CASUAL,
     ESCAPED,

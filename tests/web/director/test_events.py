@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.test import override_settings
 
-from games.access import Actor
+from common.actor import Actor
 from tests.web.director.support import check_html, client_for, refused, swiss_division, text_of
 from tournaments import services
 from tournaments.models import Division, Event

@@ -11,7 +11,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.access import Actor, new_entry_token
+from common.actor import Actor
+from games.access import new_entry_token
 from games.models import Match
 from tests.web.director.support import (
     ESCAPED,

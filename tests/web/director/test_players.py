@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.access import Actor
+from common.actor import Actor
 from tests.web.director.support import ESCAPED, EVIL, check_html, client_for, refused, text_of
 from tournaments import services
 from tournaments.models import Division, Entry

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games.access import Actor
+from common.actor import Actor
 from tests.web.director.support import CASUAL, check_html, client_for, sheet_links, text_of
 from tournaments import services
 from tournaments.models import Division

@@ -9,7 +9,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games.access import Actor, new_entry_token
+from common.actor import Actor
+from games.access import new_entry_token
 from tests.web.director.support import client_for, pairing_at, swiss_division, urls, win
 from tournaments import services
 from tournaments.models import Division

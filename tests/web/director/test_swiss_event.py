@@ -12,7 +12,8 @@ import segno
 from django.test import Client
 from django.urls import Resolver404, resolve
 
-from games.access import Actor, access_entry_token
+from common.actor import Actor
+from games.access import access_entry_token
 from games.models import EntryToken
 from tests.web.director.support import ESCAPED, EVIL, check_html, client_for, pairing_at, sheet_links, text_of, win
 from tournaments import services

@@ -27,8 +27,8 @@ from django.shortcuts import redirect, render
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 
-from games.access import Actor
-from games.errors import ApplicationError
+from common.actor import Actor
+from common.errors import ApplicationError
 from tournaments.access import directs_event
 from tournaments.director.forms import EmptyForm
 from tournaments.models import Division, Event, Pairing

@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from config.live import not_modified
-from games.errors import ApplicationError, ErrorCode
+from common.errors import ApplicationError, ErrorCode
+from common.live import not_modified
 from tournaments import selectors, services
 from tournaments.director import forms
 from tournaments.director.views.base import (

@@ -13,10 +13,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from common.errors import ApplicationError, ErrorCode
 from games.access import reissue_entry_token, token_text
 from games.analysis.selectors import match_analysis_of
 from games.analysis.service import AnalysisRefusedError, request_analysis
-from games.errors import ApplicationError, ErrorCode
 from games.models import Match
 from games.selectors import entry_words, open_correction_request
 from games.services import reopen_match, replace_game_result, undo_last_action

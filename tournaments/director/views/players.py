@@ -16,7 +16,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from games.errors import ApplicationError, ErrorCode
+from common.errors import ApplicationError, ErrorCode
 from tournaments import services
 from tournaments.core import has_fees
 from tournaments.director import forms

@@ -11,8 +11,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from games.access import Actor
-from games.errors import ApplicationError, ErrorCode
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from tournaments.services.archive.fields import ADDED_SINCE_FIRST_WRITTEN, EVENT_JSON
 
 

@@ -12,11 +12,12 @@ from typing import Any
 from django.db import DataError, IntegrityError, transaction
 from django.utils.text import slugify
 
+from common.actor import Actor
+from common.bulk import create_keeping
+from common.errors import ApplicationError, ErrorCode
 from engine.errors import EngineError
-from games.access import Actor, new_entry_tokens
-from games.bulk import create_keeping
+from games.access import new_entry_tokens
 from games.engine_bridge import engine_action, replacement_action
-from games.errors import ApplicationError, ErrorCode
 from games.models import Action, Game, Match, Player
 from games.services import MatchToRestore, restore_matches, restore_players
 from tournaments.models import (
