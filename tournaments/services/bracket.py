@@ -1,5 +1,5 @@
 """Drawing a knockout (:func:`draw_brackets`: every slot of every bracket, from the plan) and moving it forward:
-the bracket resolved from the counted results (a pure function of them, in tournaments/pairing/brackets.py,
+the bracket resolved from the counted results (a pure function of them, in tournaments/pairing/brackets/,
 through :func:`tournaments.core.resolve_division`) is put on the slots, whose players, status and match change
 when it says so; a slot whose players changed loses its match; the players out
 of every bracket are marked eliminated.
@@ -57,7 +57,7 @@ def draw_brackets(
     for node in plan.nodes:
         key = (node.bracket, node.round)
         if key not in rounds:
-            grand_final = division.format == Division.Format.DOUBLE and node.bracket == "main"
+            grand_final = division.format == Division.Format.DOUBLE and node.bracket == brackets.MAIN
             final = node.round == last[node.bracket] or (grand_final and node.round > plan.main_rounds)
             semi_final = not grand_final and node.round == last[node.bracket] - 1
             length = round_length(division, node.bracket, node.round, final=final, semi_final=semi_final)
@@ -223,8 +223,10 @@ def _release_match(pairing: Pairing) -> None:
 
 
 def _mark_eliminated(division: Division, plan: brackets.Plan, states: dict[str, brackets.NodeState]) -> None:
-    alive = {p for s in states.values() if s.status in ("waiting", "ready") for p in (s.a, s.b) if p is not None}
-    champions = {brackets.champion(plan, states, bracket) for bracket in ("main", "consolation", "last-chance")}
+    still_to_play = (brackets.Status.WAITING, brackets.Status.READY)
+    alive = {p for s in states.values() if s.status in still_to_play for p in (s.a, s.b) if p is not None}
+    every = (brackets.MAIN, brackets.CONSOLATION, brackets.LAST_CHANCE)
+    champions = {brackets.champion(plan, states, bracket) for bracket in every}
     alive |= {c for c in champions if c is not None}
     playing = division.entries.exclude(status=Entry.Status.WITHDRAWN).exclude(seed__isnull=True, place="")
     playing.filter(pk__in=alive, status=Entry.Status.ELIMINATED).update(status=Entry.Status.CHECKED_IN)

@@ -36,6 +36,7 @@ from tournaments.models import (
     Event,
     ImportedMatch,
     RatingList,
+    Round,
     Season,
 )
 from tournaments.names import spaced
@@ -414,7 +415,7 @@ def _round_rules(rules: dict[str, Any]) -> dict[str, int]:
 
 def _validate_round_length(key: str, rule: str, length: Any) -> None:
     bracket, _, which = rule.partition(":")
-    if bracket not in ("main", "consolation", "last-chance", "swiss", "round-robin"):
+    if bracket not in Round.Bracket.values:
         raise _invalid(
             f"round length {key!r}: start with knockout (or main), consolation, last-chance, swiss or round-robin"
         )
