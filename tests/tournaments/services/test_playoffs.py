@@ -249,16 +249,22 @@ def test_cancelling_the_cut_playoff_lets_the_knockout_be_drawn_by_seed(
 # -- first place of a round robin -----------------------------------------------------------------------------------
 
 
+def round_robin_cycle(division_of: Callable[..., Division], director: Actor) -> Division:
+    """3 players, no tie-breaks, each beats one other: all three share first place."""
+    division = division_of("round-robin", 3, tiebreaks=[], entry_mode="scoresheet", match_length=1)
+    services.start_division(division, actor=director)
+    p1, p2, p3 = seeds(division, 1, 2, 3)
+    beats = {frozenset((p1, p2)): p1, frozenset((p2, p3)): p2, frozenset((p1, p3)): p3}
+    play_out(division, director, lambda p: Entry.objects.get(pk=beats[frozenset((p.entry_a_id, p.entry_b_id))]))
+    services.recompute_standings(division.pk)
+    return refresh(division)
+
+
 def test_a_three_way_cycle_for_first_in_a_round_robin_is_settled_by_a_stepladder(
     division_of: Callable[..., Division], as_director: Actor
 ) -> None:
-    division = division_of("round-robin", 3, tiebreaks=[], entry_mode="scoresheet", match_length=1)
-    services.start_division(division, actor=as_director)
+    division = round_robin_cycle(division_of, as_director)
     p1, p2, p3 = seeds(division, 1, 2, 3)
-    beats = {frozenset((p1, p2)): p1, frozenset((p2, p3)): p2, frozenset((p1, p3)): p3}
-    play_out(division, as_director, lambda p: Entry.objects.get(pk=beats[frozenset((p.entry_a_id, p.entry_b_id))]))
-    services.recompute_standings(division.pk)
-    division = refresh(division)
     assert division.status == Division.Status.FINISHED
     assert set(ranks(division).values()) == {1}
     (tie,) = division_playoffs(division).ties

@@ -9,10 +9,8 @@ from collections.abc import Callable
 import pytest
 
 from games.access import Actor
-from tests.tournaments.services.support import play_out
-from tests.tournaments.services.test_playoffs import refresh, seeds, swiss_with_a_paid_tie
-from tournaments import services
-from tournaments.models import Division, Entry
+from tests.tournaments.services.test_playoffs import round_robin_cycle, seeds, swiss_with_a_paid_tie
+from tournaments.models import Division
 from tournaments.pages import final_titles, finish_words
 
 pytestmark = pytest.mark.django_db
@@ -32,13 +30,8 @@ def test_players_tied_in_a_finished_swiss_read_a_shared_place(
 def test_three_tied_for_first_read_the_places_they_share(
     division_of: Callable[..., Division], as_director: Actor
 ) -> None:
-    division = division_of("round-robin", 3, tiebreaks=[], entry_mode="scoresheet", match_length=1)
-    services.start_division(division, actor=as_director)
-    p1, p2, p3 = seeds(division, 1, 2, 3)
-    beats = {frozenset((p1, p2)): p1, frozenset((p2, p3)): p2, frozenset((p1, p3)): p3}
-    play_out(division, as_director, lambda p: Entry.objects.get(pk=beats[frozenset((p.entry_a_id, p.entry_b_id))]))
-    services.recompute_standings(division.pk)
-    titles = {str(words) for words in final_titles(refresh(division)).values()}
+    division = round_robin_cycle(division_of, as_director)
+    titles = {str(words) for words in final_titles(division).values()}
     assert titles == {"Shared 1st-3rd place"}
 
 
