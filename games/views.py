@@ -34,7 +34,7 @@ from games.export import match_file
 from games.hooks import PLAYER_SECTIONS, EventLink, events_of_matches
 from games.models import Player, PlayerAnalysis
 from games.selectors import head_to_head, matches_visible_to, nemesis, players_visible_to
-from games.spectator import CLOSED, Entry, PageData, etag_of, match_for_page, page_data
+from games.spectator import CLOSED, MoveLine, PageData, etag_of, match_for_page, page_data
 
 BAD_GAME = "game must be a game's number (1 or more), as the match page's game links give it: reload the match page"
 
@@ -45,7 +45,7 @@ def _number(request: HttpRequest, name: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 12 else None
 
 
-def _replay_context(data: PageData, entry: Entry | None) -> dict[str, object]:
+def _replay_context(data: PageData, entry: MoveLine | None) -> dict[str, object]:
     if entry is None:
         return {"entry": None}
     previous, following = data.neighbours(entry)

@@ -161,13 +161,23 @@ def _season(request: HttpRequest, club: str, season: str) -> Season:
     return found
 
 
+#: Rows of a season's table a page shows: a club's season of a thousand players is ten pages (its CSV is one file).
+SEASON_ROWS_PER_PAGE = 100
+
+
 @shared
 @require_GET
 def season_detail(request: HttpRequest, club: str, season: str) -> HttpResponse:
-    """``/clubs/<club>/seasons/<season>/``: the season's table, with its playoff line."""
+    """``/clubs/<club>/seasons/<season>/``: the season's table, with its playoff line, a hundred rows a page
+    (``?page=N``); ``?find=`` shows the players whose name holds the text, each with his rank in the whole table.
+    The CSV holds every row."""
     found = season_table(_season(request, club, season))
+    wanted = " ".join(request.GET.get("find", "").split())[:100]
+    rows = [row for row in found.rows if wanted.casefold() in row.name.casefold()] if wanted else found.rows
     context = {
         "table": found,
+        "page": Paginator(rows, SEASON_ROWS_PER_PAGE).get_page(request.GET.get("page")),
+        "find": wanted,
         "season": found.season,
         "rules": season_rules(found.season, found.events),
         "figures": season_figures(found.season),
@@ -339,7 +349,10 @@ def _round_live(request: HttpRequest, event: str, division: str, bracket: str, n
         chosen, rounds = _find_round(found, bracket, number)
         if chosen is None:
             return _round_missing(request, found, rounds, bracket, number)
-        response = render(request, "tournaments/_round.html", _round_context(found, chosen, rounds))
+        context = _round_context(found, chosen, rounds)
+        context["round_links"] = round_links(found, rounds, current_round_ids(found, counts_of(rounds)))
+        context["links_oob"] = True  # the list of every round follows, as on the division page
+        response = render(request, "tournaments/_round.html", context)
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache" if found.event.public else "private, no-cache"
     return response
@@ -387,7 +400,10 @@ def _division_live(request: HttpRequest, event: str, division: str, part: str, a
         if part == "standings":
             context["standings"] = standings_view(found, asked)
         elif part == "pairings":
-            context["current"] = current_rounds(found)
+            rounds = rounds_with_counts(found)
+            context["current"] = current_rounds(found, rounds)
+            context["round_links"] = round_links(found, rounds, (view.round.pk for view in context["current"]))
+            context["links_oob"] = True  # the list of every round follows: its "current" tag moves with a new round
         else:
             context["brackets"] = bracket_views(found, round_views(found, pairings_of(found)))
         response = render(request, f"tournaments/_{part}.html", context)

@@ -3,8 +3,11 @@ that is sent must carry one value (``?status=`` is a 400, not "every status"). N
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import pkgutil
 from collections.abc import Callable, Iterator
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -124,8 +127,14 @@ def test_well_formed_queries_still_answer(match: Match, anon: Any) -> None:
 # -- the rule, for every serializer the API reads ---------------------------------------------------------------
 
 
+def _modules(package: ModuleType) -> Iterator[ModuleType]:
+    """The modules of a package of serializers."""
+    for info in pkgutil.iter_modules(package.__path__):
+        yield importlib.import_module(f"{package.__name__}.{info.name}")
+
+
 def _input_serializers() -> Iterator[type[serializers.Serializer]]:
-    for module in (games_serializers, tournaments_serializers):
+    for module in (games_serializers, *_modules(tournaments_serializers)):
         for name, cls in inspect.getmembers(module, inspect.isclass):
             if cls.__module__ == module.__name__ and name.endswith(("Input", "Filter")):
                 yield cls
