@@ -297,7 +297,8 @@ def test_after_the_end_the_directors_page_opens_no_round_and_gives_each_player_h
     players = page[page.index('id="players-list"') :]
     assert "Eliminated" not in players and "eliminated" not in players
     found = re.findall(
-        r'<span class="player">([^<]+)</span></th>\s*<td[^>]*>[^<]*</td>\s*<td[^>]*>([^<:]+)</td>', players
+        r'<span class="player">([^<]+)</span></th>\s*<td[^>]*>[^<]*</td>\s*<td data-label="Status">([^<:]+)</td>',
+        players,
     )
     rows = dict(found)
     assert rows["Per Foss"] == "winner" and rows["Ane Moe"] == "finished 2nd", rows  # lower case, as every status
