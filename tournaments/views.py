@@ -80,7 +80,7 @@ from tournaments.selectors import events_visible_to, standings_table
 from tournaments.selectors.director import board_of, event_divisions, event_rounds
 from tournaments.selectors.players import player_record
 from tournaments.selectors.public import division_for_page, pairings_of, pr_by_depth, pr_table, rounds_with_counts
-from tournaments.selectors.seasons import season_figures, season_rules, season_table
+from tournaments.selectors.seasons import season_events, season_figures, season_rules, season_table
 from tournaments.selectors.venue import venue_of
 
 #: The parts of a division page that refresh themselves.
@@ -171,7 +171,7 @@ def season_detail(request: HttpRequest, club: str, season: str) -> HttpResponse:
     """``/clubs/<club>/seasons/<season>/``: the season's table, with its playoff line, a hundred rows a page
     (``?page=N``); ``?find=`` shows the players whose name holds the text, each with his rank in the whole table.
     The CSV holds every row."""
-    found = season_table(_season(request, club, season))
+    found = season_table(_season(request, club, season), events=False)  # the page counts them
     wanted = " ".join(request.GET.get("find", "").split())[:100]
     rows = [row for row in found.rows if wanted.casefold() in row.name.casefold()] if wanted else found.rows
     context = {
@@ -179,7 +179,8 @@ def season_detail(request: HttpRequest, club: str, season: str) -> HttpResponse:
         "page": Paginator(rows, SEASON_ROWS_PER_PAGE).get_page(request.GET.get("page")),
         "find": wanted,
         "season": found.season,
-        "rules": season_rules(found.season, found.events),
+        "events": season_events(found.season).count(),
+        "rules": season_rules(found.season),
         "figures": season_figures(found.season),
     }
     return render(request, "tournaments/season_detail.html", context)
