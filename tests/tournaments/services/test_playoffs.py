@@ -306,5 +306,5 @@ def test_a_playoff_match_counts_in_ratings_and_in_matches_won_like_any_match(
     wins = {t.entry_id: t.lengths for t in found.players}
     assert len(wins[b]) == wins_before[b] + 1 and wins[b].count(3) == 1, "its win counts, at its length"
     assert len(wins[a]) == wins_before[a]
-    rules = season_rules(Season(system=Season.System.USBGF), [])
+    rules = season_rules(Season(system=Season.System.USBGF))
     assert "A playoff for a tie within a night is a real match: its matches won over the board count" in " ".join(rules)
