@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.access import Actor
+from common.actor import Actor
 from games.models import Player
 from tournaments import services
 from tournaments.models import Season, SeasonPoints

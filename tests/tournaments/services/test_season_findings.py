@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.access import Actor
+from common.actor import Actor
 from tests.tournaments.services.test_seasons import night
 from tests.web.test_club_pages import _season_post, client_for
 from tournaments import services

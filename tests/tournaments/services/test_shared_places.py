@@ -11,7 +11,8 @@ import pytest
 from games.access import Actor
 from tests.tournaments.services.test_playoffs import round_robin_cycle, seeds, swiss_with_a_paid_tie
 from tournaments.models import Division
-from tournaments.pages import final_titles, finish_words
+from tournaments.pages import final_titles
+from tournaments.pages.divisions import finish_words
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from common.api import fields as strict
 from engine.variants import VARIANTS
-from games.api import fields as strict
 from games.models import Match
 from tournaments import services
 from tournaments.api.serializers.common import status_field
