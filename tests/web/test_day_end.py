@@ -297,10 +297,13 @@ def test_after_the_end_the_directors_page_opens_no_round_and_gives_each_player_h
     assert '<details class="round" open>' not in page
     players = page[page.index('id="players-list"') :]
     assert "Eliminated" not in players and "eliminated" not in players
-    found = re.findall(r'<span class="player">([^<]+)</span></th>\s*<td>[^<]*</td>\s*<td>([^<:]+)</td>', players)
+    found = re.findall(
+        r'<span class="player">([^<]+)</span></th>\s*<td[^>]*>[^<]*</td>\s*<td data-label="Status">([^<:]+)</td>',
+        players,
+    )
     rows = dict(found)
     assert rows["Per Foss"] == "winner" and rows["Ane Moe"] == "finished 2nd", rows  # lower case, as every status
-    assert rows["Kari Lund"] == "finished 3rd-4th" and rows["Even Sand"] == "finished 8th", rows
+    assert rows["Kari Lund"] == "shared 3rd-4th place" and rows["Even Sand"] == "finished 8th", rows
 
 
 # -- 25. after a correction ------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ the notes of corrected results, and each live part's ETag, made from the divisio
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -130,17 +130,32 @@ def correction_notes(division: Division, pairings: Iterable[Pairing] | None = No
     return notes
 
 
+def finish_words(place: str) -> StrOrPromise:
+    """What a player finished, by one rule for every shared place: "4" -> "Finished 4th", a place several players
+    share ("4-6": three tied at 4th in a table, two semi-final losers at "3-4") -> "Shared 4th-6th place"."""
+    if "-" in place:
+        return _("Shared %(place)s place") % {"place": place_words(place)}
+    return _("Finished %(place)s") % {"place": place_words(place)}
+
+
 def final_titles(division: Division) -> dict[int, StrOrPromise]:
     """A finished division's players by entry id, each with what he finished: the winners' titles
-    (:func:`champion_titles`), everyone else his place ("Finished 2nd", "Finished 3rd-4th"); empty while the division
-    is played (two queries)."""
+    (:func:`champion_titles`), everyone else his place (:func:`finish_words`: "Finished 2nd", "Shared 4th-6th
+    place" for three tied at 4th); empty while the division is played (two queries)."""
     titles = champion_titles(division)
     if not titles:
         return {}
-    for row in standings_table(division):
-        place = str((row.places or {}).get(Round.Bracket.MAIN) or row.rank)
-        titles.setdefault(row.entry_id, _("Finished %(place)s") % {"place": place_words(place)})
+    rows = standings_table(division)
+    sharing = Counter(row.rank for row in rows)
+    for row in rows:
+        place = (row.places or {}).get(Round.Bracket.MAIN) or _span(row.rank, sharing[row.rank])
+        titles.setdefault(row.entry_id, finish_words(str(place)))
     return titles
+
+
+def _span(rank: int, players: int) -> str:
+    """The places ``players`` tied at ``rank`` share: "4" for one, "4-6" for three."""
+    return str(rank) if players == 1 else f"{rank}-{rank + players - 1}"
 
 
 def champion_titles(division: Division) -> dict[int, StrOrPromise]:
@@ -179,5 +194,6 @@ def _champions(finished: list[Division]) -> dict[int, list[tuple[StrOrPromise, l
         for row in table_leaders(tables):
             leaders[row.division_id].append(row.entry)
         for division_id, entries in leaders.items():
-            out[division_id].append((_("Winner") if len(entries) == 1 else _("Shared first place"), entries))
+            title = _("Winner") if len(entries) == 1 else finish_words(_span(1, len(entries)))
+            out[division_id].append((title, entries))
     return out

@@ -223,6 +223,9 @@ def season_rules(season: Season) -> list[str]:
         "A night counts once it has started (its players are drawn): registering for a night not yet begun earns "
         "nothing."
     )
+    rules.append(
+        "A playoff for a tie within a night is a real match: its matches won over the board count as matches won."
+    )
     rules.append("Ties: more points first, then fewer events played; players level on both share the rank.")
     if season.qualify:
         rules.append(

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from common.bulk import copy_rows
@@ -507,14 +507,19 @@ def recompute_ratings(rating_list_id: int) -> int:
     Rated: matches to N points created by a pairing of an event on the list, finished over the board (a forfeit is
     not rated, nor a money session), whose result counts as the standings count it (:data:`COUNTED_CONFIRMATIONS`):
     entered or decided by a director, or confirmed by the opponent; a scoresheet result waiting for its confirmation
-    or disputed is not rated until it is confirmed or settled. Returns the number of rated matches."""
+    or disputed is not rated until it is confirmed or settled. A playoff's matches finished over the board are
+    rated too: a playoff is a real match. Returns the number of rated matches."""
     with transaction.atomic():
         rating_list = RatingList.objects.select_for_update().get(pk=rating_list_id)
         matches = (
             Match.objects.filter(
-                pairing__division__event__rating_list=rating_list,
-                pairing__status=Pairing.Status.FINISHED,
-                pairing__confirmation__in=COUNTED_CONFIRMATIONS,
+                Q(
+                    pairing__division__event__rating_list=rating_list,
+                    pairing__status=Pairing.Status.FINISHED,
+                    pairing__confirmation__in=COUNTED_CONFIRMATIONS,
+                )
+                | Q(playoff_first__division__event__rating_list=rating_list)
+                | Q(playoff_final__division__event__rating_list=rating_list),
                 status=Match.Status.FINISHED,
                 length__gt=0,
             )
