@@ -52,8 +52,10 @@ TABLE_STATES = ["free", "called", "playing"]
 BYE_RULE = "a bye counts as a match win against a virtual opponent scored 0 for Buchholz and Sonneborn-Berger"
 
 
-def _status_field(choices: Any, text: str = "") -> serializers.ChoiceField:
-    return serializers.ChoiceField(choices=choices.choices, read_only=True, help_text=text)
+def _status_field(choices: Any, text: str = "", source: str | None = None) -> serializers.ChoiceField:
+    if source is None:
+        return serializers.ChoiceField(choices=choices.choices, read_only=True, help_text=text)
+    return serializers.ChoiceField(choices=choices.choices, read_only=True, help_text=text, source=source)
 
 
 def _pair_field(help_text: str) -> Any:
@@ -100,7 +102,7 @@ class DivisionSummarySerializer(serializers.ModelSerializer):
     """A division in its event's page: what it is and how far it got."""
 
     status = _status_field(Division.Status)
-    standings_status = _status_field(Division.Work)
+    standings_status = _status_field(Division.Work, source="standings_state")
     entries = serializers.IntegerField(source="entry_count", help_text="entries not withdrawn")
 
     class Meta:
@@ -129,7 +131,9 @@ class DivisionSerializer(serializers.ModelSerializer):
 
     event = serializers.CharField(source="event.slug", read_only=True, help_text="the event's slug")
     status = _status_field(Division.Status)
-    standings_status = _status_field(Division.Work, "current: up to date, pending: being computed, failed")
+    standings_status = _status_field(
+        Division.Work, "current: up to date, pending: being computed, failed", source="standings_state"
+    )
     round_lengths = serializers.DictField(
         child=serializers.IntegerField(),
         read_only=True,
