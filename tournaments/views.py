@@ -339,7 +339,10 @@ def _round_live(request: HttpRequest, event: str, division: str, bracket: str, n
         chosen, rounds = _find_round(found, bracket, number)
         if chosen is None:
             return _round_missing(request, found, rounds, bracket, number)
-        response = render(request, "tournaments/_round.html", _round_context(found, chosen, rounds))
+        context = _round_context(found, chosen, rounds)
+        context["round_links"] = round_links(found, rounds, current_round_ids(found, counts_of(rounds)))
+        context["links_oob"] = True  # the list of every round follows, as on the division page
+        response = render(request, "tournaments/_round.html", context)
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache" if found.event.public else "private, no-cache"
     return response
@@ -387,7 +390,10 @@ def _division_live(request: HttpRequest, event: str, division: str, part: str, a
         if part == "standings":
             context["standings"] = standings_view(found, asked)
         elif part == "pairings":
-            context["current"] = current_rounds(found)
+            rounds = rounds_with_counts(found)
+            context["current"] = current_rounds(found, rounds)
+            context["round_links"] = round_links(found, rounds, (view.round.pk for view in context["current"]))
+            context["links_oob"] = True  # the list of every round follows: its "current" tag moves with a new round
         else:
             context["brackets"] = bracket_views(found, round_views(found, pairings_of(found)))
         response = render(request, f"tournaments/_{part}.html", context)
