@@ -36,8 +36,8 @@ def measure(repeat: int) -> dict[str, list[float]]:
     from django.db import connection, transaction
     from django.test.utils import CaptureQueriesContext
 
+    from common.actor import Actor
     from games import services as games
-    from games.access import Actor
     from tournaments import services
     from tournaments.models import Pairing
     from tournaments.services import followup

@@ -109,7 +109,7 @@ def etag_of(match: Match) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Entry:
+class MoveLine:
     """One line of the move list; ``index`` is its row's place in the log in force (for replaying up to it)."""
 
     seq: int
@@ -152,10 +152,10 @@ class _Scan:
     words: dict[str, str]
     dice: tuple[int, int] | None = None
     dice_side: int | None = None
-    pending: Entry | None = None
+    pending: MoveLine | None = None
     game: int = 0
     cube: CubeState = CubeState()  # noqa: RUF009 (an immutable value)
-    entries: list[Entry] = field(default_factory=list)
+    entries: list[MoveLine] = field(default_factory=list)
 
     def flush(self) -> None:
         if self.pending is not None:
@@ -165,7 +165,7 @@ class _Scan:
 
 def log_entries(
     pairs: Sequence[tuple[Action, EngineAction | None]], names: tuple[str, str], offset: int = 0
-) -> list[Entry]:
+) -> list[MoveLine]:
     """The move list of the log in force (``pairs`` as :func:`games.selectors.effective_actions` gives them), or of
     its rows from ``offset`` on (the first row of a game: the scan starts afresh at each game)."""
     scan = _Scan(names, {str(key): str(text) for key, text in MOVE_WORDS.items()})
@@ -183,16 +183,16 @@ def _scan_row(scan: _Scan, index: int, row: Action, action: EngineAction | None)
         scan.flush()
         scan.dice, scan.dice_side = _dice_of(row), row.side
         text = scan.words[row.kind] % {"dice": _dice_text(scan.dice)}
-        scan.pending = Entry(row.seq, row.game_number, row.side, name, text, index, scan.dice)
+        scan.pending = MoveLine(row.seq, row.game_number, row.side, name, text, index, scan.dice)
         return
     if row.kind == Kind.PLAY and isinstance(action, Move) and isinstance(action.play, Play):
         dice = scan.dice if scan.dice_side == row.side else None
         text = scan.words["turn"] % {"dice": _dice_text(dice), "play": row.play or scan.words["dance"]}
         scan.pending = None
-        scan.entries.append(Entry(row.seq, row.game_number, row.side, name, text, index, dice, action.play))
+        scan.entries.append(MoveLine(row.seq, row.game_number, row.side, name, text, index, dice, action.play))
         return
     scan.flush()
-    scan.entries.append(Entry(row.seq, row.game_number, row.side, name, _other_text(scan, row), index))
+    scan.entries.append(MoveLine(row.seq, row.game_number, row.side, name, _other_text(scan, row), index))
     if row.kind == Kind.TAKE and row.side is not None:
         scan.cube = scan.cube.taken(row.side)
 
@@ -218,9 +218,9 @@ def _other_text(scan: _Scan, row: Action) -> str:
     return words
 
 
-def entries_by_game(entries: Sequence[Entry]) -> list[tuple[int, list[Entry]]]:
+def entries_by_game(entries: Sequence[MoveLine]) -> list[tuple[int, list[MoveLine]]]:
     """The entries grouped by game number, in order."""
-    groups: list[tuple[int, list[Entry]]] = []
+    groups: list[tuple[int, list[MoveLine]]] = []
     for entry in entries:
         if not groups or groups[-1][0] != entry.game:
             groups.append((entry.game, []))
@@ -235,7 +235,7 @@ def board_at(
     match: Match,
     pairs: Sequence[tuple[Action, EngineAction | None]],
     games: dict[int, Game],
-    entry: Entry,
+    entry: MoveLine,
     names: tuple[str, str],
     offset: int = 0,
 ) -> BoardScene:
@@ -264,7 +264,7 @@ def board_at(
     )
 
 
-def live_board(state: MatchState, last: Entry | None, names: tuple[str, str]) -> BoardScene:
+def live_board(state: MatchState, last: MoveLine | None, names: tuple[str, str]) -> BoardScene:
     """The latest position (the cached engine state), with the last play shown if it was made in this game."""
     caption = _("Game %(game)s: the latest position") % {"game": state.game_number}
     if last is None or last.play is None or last.game != state.game_number:
@@ -491,12 +491,12 @@ class PageData:
     def analysis_pending(self) -> bool:
         return self.analysis is not None and self.analysis.status == "pending"
 
-    def entry(self, seq: int | None) -> Entry | None:
+    def entry(self, seq: int | None) -> MoveLine | None:
         if seq is None:
             return None
         return next((e for e in self.entries if e.seq == seq), None)
 
-    def neighbours(self, entry: Entry) -> tuple[Entry | None, Entry | None]:
+    def neighbours(self, entry: MoveLine) -> tuple[MoveLine | None, MoveLine | None]:
         i = self.entries.index(entry)
         return (self.entries[i - 1] if i else None), (self.entries[i + 1] if i + 1 < len(self.entries) else None)
 
@@ -510,11 +510,11 @@ class PageData:
         """The game after the one shown, if it has begun."""
         return self.shown + 1 if self.shown + 1 in self.game_numbers else None
 
-    def board(self, entry: Entry) -> BoardScene:
+    def board(self, entry: MoveLine) -> BoardScene:
         return board_at(self.match, self.pairs_by_game[entry.game], self.games, entry, self.names)
 
     @property
-    def live_entries(self) -> list[Entry]:
+    def live_entries(self) -> list[MoveLine]:
         """The entries of the latest game."""
         return self.entries_by_game.get(self.latest, [])
 
@@ -523,7 +523,7 @@ class PageData:
         return live_board(self.state, entries[-1] if entries else None, self.names)
 
     @property
-    def tail(self) -> list[Entry]:
+    def tail(self) -> list[MoveLine]:
         return self.live_entries[-TAIL:]
 
     @property
@@ -540,7 +540,7 @@ class PageData:
         return not variant_of(self.match).acey_deucey
 
     @property
-    def moves_by_game(self) -> list[tuple[int, list[Entry]]]:
+    def moves_by_game(self) -> list[tuple[int, list[MoveLine]]]:
         """The move list: the shown game's entries (one group, or none)."""
         return [(self.shown, self.entries)] if self.entries else []
 

@@ -20,7 +20,7 @@ decision, notes) and one over what they show of its matches (state, started or n
 change those parts, the end of a game does). It does not rely on ``Pairing.updated_at``: the services save pairings with
 ``update_fields`` lists that leave it out, so it keeps the creation time.
 
-Anonymous spectators of a public event share each live part for a few seconds (:mod:`config.live`).
+Anonymous spectators of a public event share each live part for a few seconds (:mod:`common.live`).
 
 Queries (anonymous visitor, whatever the size of the field): the division page 4 (the division with its event,
 fingerprint and the rounds its standings exist for; the rounds with their counts and the current round's pairings,
@@ -49,8 +49,8 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
-from config.audience import settled, shared
-from config.live import not_modified, shared_live_part
+from common.audience import settled, shared
+from common.live import not_modified, shared_live_part
 from tournaments.access import directs_club
 from tournaments.core import PairingState, round_words
 from tournaments.models import Division, Entry, Event, Round, Season
@@ -80,7 +80,7 @@ from tournaments.selectors import events_visible_to, standings_table
 from tournaments.selectors.director import board_of, event_divisions, event_rounds
 from tournaments.selectors.players import player_record
 from tournaments.selectors.public import division_for_page, pairings_of, pr_by_depth, pr_table, rounds_with_counts
-from tournaments.selectors.seasons import season_figures, season_rules, season_table
+from tournaments.selectors.seasons import season_events, season_figures, season_rules, season_table
 from tournaments.selectors.venue import venue_of
 
 #: The parts of a division page that refresh themselves.
@@ -161,15 +161,26 @@ def _season(request: HttpRequest, club: str, season: str) -> Season:
     return found
 
 
+#: Rows of a season's table a page shows: a club's season of a thousand players is ten pages (its CSV is one file).
+SEASON_ROWS_PER_PAGE = 100
+
+
 @shared
 @require_GET
 def season_detail(request: HttpRequest, club: str, season: str) -> HttpResponse:
-    """``/clubs/<club>/seasons/<season>/``: the season's table, with its playoff line."""
-    found = season_table(_season(request, club, season))
+    """``/clubs/<club>/seasons/<season>/``: the season's table, with its playoff line, a hundred rows a page
+    (``?page=N``); ``?find=`` shows the players whose name holds the text, each with his rank in the whole table.
+    The CSV holds every row."""
+    found = season_table(_season(request, club, season), events=False)  # the page counts them
+    wanted = " ".join(request.GET.get("find", "").split())[:100]
+    rows = [row for row in found.rows if wanted.casefold() in row.name.casefold()] if wanted else found.rows
     context = {
         "table": found,
+        "page": Paginator(rows, SEASON_ROWS_PER_PAGE).get_page(request.GET.get("page")),
+        "find": wanted,
         "season": found.season,
-        "rules": season_rules(found.season, found.events),
+        "events": season_events(found.season).count(),
+        "rules": season_rules(found.season),
         "figures": season_figures(found.season),
     }
     return render(request, "tournaments/season_detail.html", context)

@@ -19,22 +19,22 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from games.models import Decision
-from games.spectator import Entry
+from games.spectator import MoveLine
 
 register = template.Library()
 
 
 @register.simple_tag(name="move_items")
 def move_items(
-    entries: Iterable[Entry],
+    entries: Iterable[MoveLine],
     match_id: int,
-    current: Entry | None = None,
+    current: MoveLine | None = None,
     marks: Mapping[int, Decision] | None = None,
 ) -> SafeString:
     """The ``<li>`` items of ``entries``; every text in them is escaped. ``marks``: gnubg's marked decisions by
     entry seq, shown after the entry's text."""
     page = reverse("games:match", args=[match_id])
-    current_seq = current.seq if isinstance(current, Entry) else None
+    current_seq = current.seq if isinstance(current, MoveLine) else None
     marks = marks or {}
     return format_html_join(
         "",

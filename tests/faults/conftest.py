@@ -23,8 +23,8 @@ import psycopg
 import pytest
 from django.conf import settings
 
+from common.actor import Actor
 from config.celery import app as celery_app
-from games.access import Actor
 from games.models import Match
 from tests.conftest import PROJECT_ROOT
 from tests.tournaments.services.support import enter_win

@@ -29,7 +29,7 @@ import pytest
 import redis
 from django.db import connection
 
-from games.access import Actor
+from common.actor import Actor
 from games.models import Match
 from tests.conftest import tasks_run_eagerly
 from tests.faults.conftest import (

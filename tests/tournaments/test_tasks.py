@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from kombu.exceptions import OperationalError
 
+from common.actor import Actor
 from config.celery import app as celery_app
-from games.access import Actor
 from tests.tournaments.services.support import enter_win, link, pairing, standings_rows
 from tournaments import services, tasks
 from tournaments.models import Division, Entry, Pairing, Rating, Round

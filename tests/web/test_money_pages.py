@@ -12,7 +12,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games.access import Actor
+from common.actor import Actor
 from tournaments import services
 from tournaments.models import Division, Entry
 from tournaments.services.payouts import set_payouts

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.access import Actor
+from common.actor import Actor
 from tests.tournaments.services.support import played_main_consolation, snapshot
 from tournaments.models import Division
 

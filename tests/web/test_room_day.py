@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.access import Actor
+from common.actor import Actor
 from games.models import Action, Match
 from tests.tournaments.services.support import director_win
 from tests.web.test_entry_pages import Phone, error_of, ok

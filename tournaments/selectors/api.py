@@ -71,9 +71,9 @@ def pairing_row(pairing_id: int) -> Pairing | None:
 
 
 def pairings_in(division: Division, *, bracket: str | None = None, number: int | None = None) -> QuerySet[Pairing]:
-    """The division's pairings with their round and players, optionally of one bracket and/or one round number, in
-    bracket, round and board order (a query, for the API to page)."""
-    pairings = division.pairings.select_related("round", "entry_a__player", "entry_b__player", "table")
+    """The division's pairings with their round, players and match (the result they show), optionally of one bracket
+    and/or one round number, in bracket, round and board order (a query, for the API to page)."""
+    pairings = division.pairings.select_related("round", "entry_a__player", "entry_b__player", "match", "table")
     if bracket is not None:
         pairings = pairings.filter(round__bracket=bracket)
     if number is not None:

@@ -31,6 +31,7 @@ from django.db.models import Count, Q, QuerySet, Sum
 
 from tournaments import points, universal_club_table
 from tournaments.models import Division, Event, Round, Season, SeasonPoints
+from tournaments.selectors.playoffs import ordinal
 from tournaments.selectors.points import DivisionResults, Took, division_results, usbgf_of
 
 Earned = points.Earned | points.ClubEarned | points.UniversalEarned
@@ -181,13 +182,13 @@ def _figure(value: float) -> str:
     return f"{value:g}"
 
 
-def season_rules(season: Season, events: list[Event]) -> list[str]:
-    """The season's scoring rules in words, as its public page shows them under the table."""
+def season_rules(season: Season) -> list[str]:
+    """The season's scoring rules in words, as its public page shows them under the table (a query for the names of
+    the events counted more, when there are any)."""
     stored = season.table or {}
-    names = {event.slug: event.name for event in events}
-    multipliers = [
-        f"{names.get(slug, slug)} x{_figure(float(x))}" for slug, x in stored.get("multipliers", {}).items() if x != 1
-    ]
+    weighted = {slug: x for slug, x in stored.get("multipliers", {}).items() if x != 1}
+    names = dict(season_events(season).filter(slug__in=weighted).values_list("slug", "name")) if weighted else {}
+    multipliers = [f"{names.get(slug, slug)} x{_figure(float(x))}" for slug, x in weighted.items()]
     if season.system == Season.System.USBGF:
         rules = [
             "USBGF master points. Each match won over the board (not a bye or a forfeit) earns event weight x "
@@ -208,12 +209,12 @@ def season_rules(season: Season, events: list[Event]) -> list[str]:
         ]
     else:
         table = club_table(season)
-        places = ", ".join(f"{n} {_figure(p)}" for n, p in enumerate(table.places, start=1)) or "none"
+        places = ", ".join(f"{ordinal(n)}: {_figure(p)}" for n, p in enumerate(table.places, start=1)) or "none"
         times = " times its length" if table.times_length else ""
         rules = [
             f"The club's own table. Each match won over the board: {_figure(table.per_win)} "
             f"point{'' if table.per_win == 1 else 's'}{times}.",
-            f"Points by place (place first): {places}; players sharing places split their points.",
+            f"Points by place: {places}; players sharing places split their points.",
             f"For playing a night: {_figure(table.showing_up)} point{'' if table.showing_up == 1 else 's'}.",
         ]
     if multipliers:

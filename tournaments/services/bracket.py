@@ -12,13 +12,15 @@ Swiss into a knockout (tournaments/services/knockout.py), the rest by the divisi
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from django.utils import timezone
 
+from common.actor import SYSTEM
+from common.bulk import copy_instances, update_rows
 from games import services as games
-from games.access import SYSTEM
-from games.bulk import copy_instances, update_rows
 from games.models import Match
 from tournaments.core import (
     SLOT_COLUMNS,
@@ -125,13 +127,39 @@ def advance_brackets(division: Division, live: list[Pairing]) -> tuple[list[Pair
     slots = [Slot(*row) for row in rows if row[0] not in loaded]
     plan = plan_of(division)
     states = resolve_division(division, [*live, *slots], plan)
-    moved = [slot.pk for slot in slots if _slot_after(slot, states[slot.key]) != _slot_now(slot)]
+    moved = [slot.pk for slot in refilled(slots, states)]
     more = list(division.pairings.filter(pk__in=moved).select_related("match").defer("match__state")) if moved else []
     touched = sorted([*live, *more], key=lambda pairing: pairing.pk)
     changed = [pairing for pairing in touched if _apply_state(pairing, states[pairing.key])]
     update_rows(Pairing, changed, ["updated_at", "entry_a", "entry_b", "status", "winner", "match"])
     _mark_eliminated(division, plan, states)
     return sorted([*others, *touched], key=lambda pairing: pairing.pk), [pairing.key for pairing in changed]
+
+
+def refilled(
+    slots: Sequence[Any],
+    states: Mapping[str, brackets.NodeState],
+    before: Mapping[str, brackets.NodeState] | None = None,
+) -> list[Any]:
+    """The slots a resolution refills: what :func:`advance_brackets` would write on each (players, status,
+    winner, match) differs from what it holds, or, given ``before``, from what it would write after the resolution
+    ``before``. The one answer to "which later matches does this result change": the sync refills these, and the
+    correction guard asks :func:`dependent_keys`, which asks this."""
+    if before is None:
+        return [slot for slot in slots if _slot_after(slot, states[slot.key]) != _slot_now(slot)]
+    return [slot for slot in slots if _slot_after(slot, states[slot.key]) != _slot_after(slot, before[slot.key])]
+
+
+def dependent_keys(division: Division, key: str) -> list[str]:
+    """The keys of the slots that depend on the result of slot ``key``, in id order: those the sync would refill
+    were that result withdrawn (:func:`refilled`). A corrected winner refills these or fewer: in a bracket drawn
+    round by round, a later draw may keep some pairs. Three queries and two resolutions of the bracket."""
+    rows = division.pairings.order_by("id").values_list(*SLOT_COLUMNS)
+    slots = [slot for slot in (Slot(*row) for row in rows) if not division.is_swiss_knockout or knockout_slot(slot.key)]
+    withdrawn = [replace(slot, status=Status.READY, winner_id=None) if slot.key == key else slot for slot in slots]
+    plan = plan_of(division)
+    now, without = resolve_division(division, slots, plan), resolve_division(division, withdrawn, plan)
+    return [slot.key for slot in refilled(slots, without, now) if slot.key != key]
 
 
 _SETTLED = {"bye": Status.BYE, "empty": Status.EMPTY, "skipped": Status.SKIPPED}

@@ -20,8 +20,8 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import slugify
 
-from games.access import SYSTEM, Actor
-from games.errors import ApplicationError, ErrorCode
+from common.actor import SYSTEM, Actor
+from common.errors import ApplicationError, ErrorCode
 from games.models import Match, Player
 from games.services import create_player
 from tournaments.access import check_directs, check_directs_club, directs_event

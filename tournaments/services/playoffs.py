@@ -21,9 +21,10 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from games import services as games
-from games.access import Actor, new_entry_tokens
-from games.errors import ApplicationError, ErrorCode
+from games.access import new_entry_tokens
 from games.models import Match, Player
 from tournaments.access import check_directs
 from tournaments.core import lock_division, playoff_table, playoff_ties

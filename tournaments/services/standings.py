@@ -15,7 +15,7 @@ marked pending (and the task that result enqueued computes them again).
 Cost: the results and the stored tables are read as plain values, every table is computed by the pure functions
 (about 70 ms for the nine tables of a 1,024-player Swiss on an idle machine, bench/README.md) and compared with the
 stored one, and only the tables that differ are rewritten: one DELETE and one ``COPY``
-(games/bulk.py), so the statements are the same for any size of field. A result of the current round
+(common/bulk.py), so the statements are the same for any size of field. A result of the current round
 rewrites the last table only. Which tables a change can reach is not guessed: nothing stored says which results an
 old table was computed from, so every table is computed and compared. Ratings are rewritten whole, with two COPYs.
 """
@@ -30,7 +30,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games.bulk import copy_rows
+from common.bulk import copy_rows
 from games.models import Match
 from tournaments import ratings
 from tournaments.core import (

@@ -10,7 +10,7 @@ pairing's result, resolves the bracket from the counted results (tournaments/ser
 players of the slots that became known, creates their matches, pairs the next Swiss round when the division pairs
 itself (tournaments/services/swiss.py; the knockout of a Swiss into a knockout once its Swiss rounds are over:
 tournaments/services/knockout.py), and finishes the division when nothing is left to play. It sends the same
-statements whatever the size of the field (rows are written many at a time: games/bulk.py), is idempotent (running
+statements whatever the size of the field (rows are written many at a time: common/bulk.py), is idempotent (running
 it twice changes nothing) and is serialised per division by a row lock (:func:`tournaments.core.lock_division`), so
 two results arriving together advance the bracket once. When it changed anything, it then gives the venue's tables
 to the matches that can start (tournaments/services/tables.py). The services that already hold the lock call
@@ -30,10 +30,10 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from common.actor import SYSTEM
+from common.bulk import update_rows
+from common.errors import ApplicationError
 from games import services as games
-from games.access import SYSTEM
-from games.bulk import update_rows
-from games.errors import ApplicationError
 from games.models import Action, Match, Player
 from tournaments.core import (
     COUNTED,

@@ -3,14 +3,17 @@ that is sent must carry one value (``?status=`` is a 400, not "every status"). N
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import pkgutil
 from collections.abc import Callable, Iterator
+from types import ModuleType
 from typing import Any
 
 import pytest
 from rest_framework import relations, serializers
 
-from games.api import fields as strict
+from common.api import fields as strict
 from games.api import serializers as games_serializers
 from games.models import Match, Player
 from tests.games.api.conftest import logged_in
@@ -124,8 +127,14 @@ def test_well_formed_queries_still_answer(match: Match, anon: Any) -> None:
 # -- the rule, for every serializer the API reads ---------------------------------------------------------------
 
 
+def _modules(package: ModuleType) -> Iterator[ModuleType]:
+    """The modules of a package of serializers."""
+    for info in pkgutil.iter_modules(package.__path__):
+        yield importlib.import_module(f"{package.__name__}.{info.name}")
+
+
 def _input_serializers() -> Iterator[type[serializers.Serializer]]:
-    for module in (games_serializers, tournaments_serializers):
+    for module in (games_serializers, *_modules(tournaments_serializers)):
         for name, cls in inspect.getmembers(module, inspect.isclass):
             if cls.__module__ == module.__name__ and name.endswith(("Input", "Filter")):
                 yield cls
@@ -157,7 +166,7 @@ def test_every_input_of_the_api_uses_the_strict_fields() -> None:
         for name, field in cls().fields.items():
             for leaf in _leaves(field):
                 if isinstance(leaf, LENIENT) and not leaf.read_only:
-                    assert isinstance(leaf, STRICT), f"{cls.__name__}.{name}: use games.api.fields"
+                    assert isinstance(leaf, STRICT), f"{cls.__name__}.{name}: use common.api.fields"
                     query = isinstance(leaf, strict.QueryIntegerField)
                     assert query == cls.__name__.endswith("Filter"), f"{cls.__name__}.{name}"
 

@@ -9,12 +9,13 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games.access import Actor, new_entry_token
+from common.actor import Actor
+from games.access import new_entry_token
 from games.models import Match
 from tests.tournaments.api.conftest import logged_in
-from tests.tournaments.api.support import division_url, link_client, play_round
+from tests.tournaments.api.support import division_url, enter_result, link_client, play_round
 from tournaments import services
-from tournaments.api.serializers import BYE_RULE
+from tournaments.api.serializers.events import BYE_RULE
 from tournaments.models import Division, Pairing
 from tournaments.tasks import advance_division
 
@@ -106,6 +107,18 @@ def test_rounds_and_pairings_of_a_swiss(anon: APIClient, running: Division) -> N
         "source_a", "source_b", "reason", "status", "winner", "score", "length", "match", "confirmation",
         "confirmation_side", "decision", "decision_reason", "swapped_reason", "conditional",
     }  # fmt: skip
+
+
+def test_a_pairing_shows_its_matchs_result_not_a_stale_copy(anon: APIClient, running: Division) -> None:
+    """The result fields are what the match says (``tournaments.core.outcome_of``), as on the pages, even while the
+    pairing's row still holds an older copy (a sync held the row when the match ended)."""
+    pairing = enter_result(Pairing.objects.get(division=running, key="swiss-1-1"), winner=1)
+    Pairing.objects.filter(pk=pairing.pk).update(status=Pairing.Status.READY, winner=None, score_a=0, score_b=0)
+    shown = anon.get(division_url(running, "pairings/")).json()["results"][0]
+    assert (shown["status"], shown["winner"], shown["score"]) == ("finished", pairing.entry_b_id, [0, 1])
+    p01 = pairing.entry_a.player_id
+    mine = anon.get(f"/api/players/{p01}/next-match/").json()["pairing"]
+    assert (mine["status"], mine["winner"], mine["score"]) == ("finished", pairing.entry_b_id, [0, 1])
 
 
 def test_pairings_come_a_page_at_a_time_and_by_round(

@@ -16,10 +16,11 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from common.actor import SYSTEM, Actor
 from engine.actions import Move
 from engine.game import Phase
 from games import services as games
-from games.access import SYSTEM, Actor, new_entry_token, token_text
+from games.access import new_entry_token, token_text
 from games.engine_bridge import load_state
 from games.models import Match
 from tests.faults.conftest import use_broker

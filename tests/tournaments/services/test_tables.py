@@ -12,8 +12,8 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 
-from games.access import Actor
-from games.errors import ApplicationError
+from common.actor import Actor
+from common.errors import ApplicationError
 from games.models import Match
 from tests.tournaments.services.support import director_win, enter_win, open_pairings, pairing, run_in_threads
 from tournaments import services

@@ -31,12 +31,12 @@ from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from common.actor import SYSTEM, Actor
 from engine.errors import IllegalPlayError
 from engine.notation import parse_play
 from engine.position import Position
 from games import access
 from games import services as games
-from games.access import SYSTEM, Actor
 from games.models import Action, Match
 from games.spectator import match_for_page, page_data
 from tests.web.browser.conftest import Pages

@@ -12,8 +12,8 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from common.actor import SYSTEM, Actor
 from games import services as games
-from games.access import SYSTEM, Actor
 from games.models import Match
 from tests.tournaments.services.support import director_win, enter_win, link
 from tests.web.browser.conftest import Pages
