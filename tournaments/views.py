@@ -102,7 +102,7 @@ def _after_round(request: HttpRequest) -> int | None:
 
 
 def _polling(division: Division) -> bool:
-    return division.status != Division.Status.FINISHED or division.standings_status != Division.Work.CURRENT
+    return division.status != Division.Status.FINISHED or division.standings_state != Division.Work.CURRENT
 
 
 def _big(request: HttpRequest) -> bool:

@@ -94,8 +94,9 @@ def outcome(division: Division) -> tuple[Any, ...]:
 
 
 def caught_up(division: Division) -> bool:
-    division.refresh_from_db()
-    return division.standings_status == Division.Work.CURRENT and division.standings_version == division.results_version
+    """Whether the division's standings count every result (read pending while a pairing waits for its follow-up)."""
+    fresh = Division.objects.get(pk=division.pk)
+    return fresh.standings_state == Division.Work.CURRENT and fresh.standings_version == fresh.results_version
 
 
 def use_broker(monkeypatch: pytest.MonkeyPatch, url: str, queue: str | None = None) -> None:

@@ -38,7 +38,7 @@ def etag_of(division: Division, part: str, *extra: object) -> str:
         division.status,
         division.results_version,
         division.standings_version,
-        division.standings_status,
+        division.standings_state,
         getattr(division, "entries_sum", None),
         names.isoformat() if names is not None else None,
         get_language(),

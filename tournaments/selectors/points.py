@@ -136,7 +136,7 @@ def master_points(event: Event, *, system: str = points.USBGF) -> EventPoints:
             division.points_weight,
             division.points_places,
             division.status == Division.Status.FINISHED,
-            division.standings_status == Division.Work.CURRENT,
+            division.standings_state == Division.Work.CURRENT,
         )
         for took in found.players:
             scored.scored.append(

@@ -86,7 +86,7 @@ def _the_tie(division: Division, entries: list[int]) -> tuple[int, Tie]:
             f"{division.name} has no tie a playoff can settle now: a playoff settles a tie at a Swiss into a "
             "knockout's cut before its knockout is drawn, or a tie in a finished Swiss's or round robin's standings",
         )
-    if division.standings_status != Division.Work.CURRENT:
+    if division.standings_state != Division.Work.CURRENT:
         raise ApplicationError(
             ErrorCode.CONFLICT, "the standings are being computed again: order the playoff in a few seconds"
         )

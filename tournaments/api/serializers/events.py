@@ -56,7 +56,7 @@ class DivisionSummarySerializer(serializers.ModelSerializer):
     """A division in its event's page: what it is and how far it got."""
 
     status = status_field(Division.Status)
-    standings_status = status_field(Division.Work)
+    standings_status = status_field(Division.Work, source="standings_state")
     entries = serializers.IntegerField(source="entry_count", help_text="entries not withdrawn")
 
     class Meta:
@@ -85,7 +85,9 @@ class DivisionSerializer(serializers.ModelSerializer):
 
     event = serializers.CharField(source="event.slug", read_only=True, help_text="the event's slug")
     status = status_field(Division.Status)
-    standings_status = status_field(Division.Work, "current: up to date, pending: being computed, failed")
+    standings_status = status_field(
+        Division.Work, "current: up to date, pending: being computed, failed", source="standings_state"
+    )
     round_lengths = serializers.DictField(
         child=serializers.IntegerField(),
         read_only=True,

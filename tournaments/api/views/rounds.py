@@ -81,7 +81,7 @@ class StandingListApi(APIView):
         body = {
             "division": found.slug,
             "after_round": rows[0].after_round if rows else query.get("after_round", 0),
-            "standings_status": found.standings_status,
+            "standings_status": found.standings_state,
             "results_version": found.results_version,
             "standings_version": found.standings_version,
             "rows": StandingRowSerializer(rows, many=True, context={"payouts": payouts}).data,
