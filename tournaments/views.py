@@ -77,7 +77,7 @@ from tournaments.pages import (
 )
 from tournaments.selectors import clubs as club_reads
 from tournaments.selectors import events_visible_to, standings_table
-from tournaments.selectors.director import board_of, event_divisions, event_rounds
+from tournaments.selectors.director import director_board, event_divisions, event_rounds
 from tournaments.selectors.players import player_record
 from tournaments.selectors.public import division_for_page, pairings_of, pr_by_depth, pr_table, rounds_with_counts
 from tournaments.selectors.seasons import season_events, season_figures, season_rules, season_table
@@ -544,8 +544,8 @@ def _display_context(event: Event, page: int) -> dict[str, Any]:
     being played without one; then the matches waiting for a table, in the queue's order."""
     venue = venue_of(event)
     divisions = {d.pk: d for d in event_divisions(event)}
-    at_tables = [board_of(s.pairing) for s in venue.seats if s.pairing is not None]
-    queued = [board_of(p) for p in venue.queue]
+    at_tables = [director_board(s.pairing) for s in venue.seats if s.pairing is not None]
+    queued = [director_board(p) for p in venue.queue]
     unseated = [b for b in queued if b.state == PairingState.PLAYING]
     boards = [(divisions[b.pairing.division_id], b) for b in at_tables + unseated]
     waiting = [(divisions[b.pairing.division_id], b) for b in queued if b.state != PairingState.PLAYING]

@@ -19,7 +19,7 @@ from tournaments.core import (
 )
 from tournaments.models import Division, Pairing, Round
 from tournaments.pages import board_of
-from tournaments.selectors.director import board_of as director_board_of
+from tournaments.selectors.director import director_board
 
 Status, Confirmation, MatchStatus = Pairing.Status, Pairing.Confirmation, Match.Status
 
@@ -63,7 +63,7 @@ def test_one_rule_gives_the_state_of_a_pairing(found: Pairing, state: PairingSta
 
 @pytest.mark.parametrize(("found", "state"), CASES)
 def test_the_directors_and_the_spectators_boards_follow_the_same_rule(found: Pairing, state: PairingState) -> None:
-    assert director_board_of(found).state is state
+    assert director_board(found).state is state
     # Spectators see a match that is over as finished; its confirmation is said beside it.
     shown = Status.FINISHED if state.is_over else state.value
     assert board_of(found).state == shown

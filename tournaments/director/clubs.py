@@ -23,7 +23,7 @@ from common.errors import ApplicationError, ErrorCode
 from games.models import Player
 from tournaments.access import directs_club
 from tournaments.director import forms as f
-from tournaments.director.views.base import Action, Failed, Page, RefusedError, director_page, form_for, perform
+from tournaments.director.views.base import Failed, FormAction, Page, RefusedError, director_page, form_for, perform
 from tournaments.models import Club
 from tournaments.selectors import clubs as club_reads
 from tournaments.services.clubs import add_club_director, create_season, remove_club_director
@@ -135,14 +135,14 @@ def _club_of(page: Page) -> Club:
 
 
 CLUB_ACTIONS = {
-    "add-season": Action(f.SeasonForm, _add_season),
-    "add-director": Action(f.ClubDirectorForm, _add_director),
-    "remove-director": Action(f.EmptyForm, _remove_director, target=_club_director),
-    "merge": Action(f.MergeForm, _merge, options=_roster_options),
-    "link": Action(
+    "add-season": FormAction(f.SeasonForm, _add_season),
+    "add-director": FormAction(f.ClubDirectorForm, _add_director),
+    "remove-director": FormAction(f.EmptyForm, _remove_director, target=_club_director),
+    "merge": FormAction(f.MergeForm, _merge, options=_roster_options),
+    "link": FormAction(
         f.LinkForm, _link, target=lambda page, key: _club_of(page).players_apart().filter(pk=_int(key)).first()
     ),
-    "undo-merge": Action(
+    "undo-merge": FormAction(
         f.EmptyForm, _undo_merge, target=lambda page, key: club_reads.merge_of(_club_of(page), _int(key))
     ),
 }

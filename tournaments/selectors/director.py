@@ -55,7 +55,7 @@ _SCORED = (
 
 
 @dataclass(frozen=True)
-class Board:
+class DirectorBoard:
     """A pairing as a director follows it, in its state (:func:`tournaments.core.pairing_state`)."""
 
     pairing: Pairing
@@ -75,19 +75,19 @@ class Board:
         return self.state in (PairingState.READY, PairingState.PLAYING) and self.pairing.match_id is not None
 
 
-def board_of(pairing: Pairing) -> Board:
+def director_board(pairing: Pairing) -> DirectorBoard:
     """The pairing (its match loaded) as a director follows it."""
-    return Board(pairing, pairing_state(pairing))
+    return DirectorBoard(pairing, pairing_state(pairing))
 
 
 @dataclass(frozen=True)
 class RoundBoards:
     round: Round
-    boards: list[Board]
+    boards: list[DirectorBoard]
     current: bool = False
 
     @property
-    def open_boards(self) -> list[Board]:
+    def open_boards(self) -> list[DirectorBoard]:
         return [b for b in self.boards if b.open]
 
 
@@ -96,11 +96,11 @@ def _boards(qs: QuerySet[Pairing]) -> QuerySet[Pairing]:
 
 
 def _group(pairings: list[Pairing], current: set[int]) -> list[RoundBoards]:
-    by_round: dict[int, list[Board]] = defaultdict(list)
+    by_round: dict[int, list[DirectorBoard]] = defaultdict(list)
     rounds: dict[int, Round] = {}
     for p in pairings:
         rounds[p.round_id] = p.round
-        by_round[p.round_id].append(board_of(p))
+        by_round[p.round_id].append(director_board(p))
     return [RoundBoards(rounds[rid], by_round[rid], rid in current) for rid in rounds]
 
 
@@ -226,9 +226,9 @@ def division_round(division: Division, bracket: str, number: int) -> Round | Non
     return rnd
 
 
-def round_boards(rnd: Round) -> list[Board]:
+def round_boards(rnd: Round) -> list[DirectorBoard]:
     rows = _boards(Pairing.objects.filter(round=rnd)).order_by("board")
-    return [board_of(p) for p in rows]
+    return [director_board(p) for p in rows]
 
 
 def match_games(match: Match) -> list[Game]:
@@ -245,11 +245,11 @@ def match_results(match: Match, games: list[Game]) -> tuple[list[Game], Forfeit 
 class SheetLine:
     """A board of the pairing sheet: each side's entry link (None for a side with no match)."""
 
-    board: Board
+    board: DirectorBoard
     links: tuple[str | None, str | None]
 
 
-def sheet_lines(boards: list[Board], build_url: Any) -> list[SheetLine]:
+def sheet_lines(boards: list[DirectorBoard], build_url: Any) -> list[SheetLine]:
     """Each board with the entry link of each side: the newest valid entry token of the side, or a new one
     (``games.access.new_entry_token``) if the side has none. ``build_url(path)`` makes the absolute URL."""
     matches = [b.pairing.match for b in boards if b.pairing.match is not None]

@@ -25,7 +25,7 @@ from tournaments.models import KNOCKOUT_SIZES, Division, Entry, Event, Pairing, 
 from tournaments.pairing.round_robin import due_pairings, round_robin
 from tournaments.services.bracket import draw_brackets
 from tournaments.services.followup import schedule_followup
-from tournaments.services.swiss import BOARD_FIELDS, Board, board_rows, pair_swiss_round
+from tournaments.services.swiss import BOARD_FIELDS, PairedBoard, board_rows, pair_swiss_round
 from tournaments.services.sync import sync_locked_division
 from tournaments.services.tables import assign_tables
 
@@ -174,7 +174,7 @@ def _draw_round_robin(division: Division, entries: list[Entry]) -> None:
         for number in range(1, len(schedule) + 1)
     )
     source = f"{division.event.slug}/{division.slug}/{Round.Bracket.ROUND_ROBIN}"
-    boards_of: list[list[Board]] = []
+    boards_of: list[list[PairedBoard]] = []
     for rnd, pairs in zip(rounds, schedule, strict=True):
         cycle = 2 if division.double_round_robin and rnd.number > len(schedule) // 2 else 1
         reason = "round robin, circle method" + (" (second cycle, sides swapped)" if cycle == 2 else "")

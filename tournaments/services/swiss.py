@@ -24,7 +24,7 @@ from tournaments.pairing.swiss import LEVEL, NoPairingError, PlayerId, SwissPlay
 
 Status = Pairing.Status
 #: A board to create: entry a, entry b (None for a bye), the reason shown on the pairing.
-Board = tuple[int, int | None, str]
+PairedBoard = tuple[int, int | None, str]
 
 
 #: The columns of a new board (:func:`board_rows`); every other column of a pairing takes its default.
@@ -33,11 +33,11 @@ BOARD_FIELDS += ["winner_id", "match_id"]
 
 
 def board_rows(
-    rnd: Round, boards: list[Board], matches: Iterator[int | None] | None = None
+    rnd: Round, boards: list[PairedBoard], matches: Iterator[int | None] | None = None
 ) -> Iterator[tuple[Any, ...]]:
-    """The rows of a round's pairings (values of :data:`BOARD_FIELDS`), one per :data:`Board`, numbered from board 1,
-    byes last. ``matches``: the ids of the boards' matches, in board order, when they are made with the boards (a
-    board with its match is ready; without, the sync makes it)."""
+    """The rows of a round's pairings (values of :data:`BOARD_FIELDS`), one per :data:`PairedBoard`, numbered from
+    board 1, byes last. ``matches``: the ids of the boards' matches, in board order, when they are made with the boards
+    (a board with its match is ready; without, the sync makes it)."""
     boards = sorted(boards, key=lambda board: board[1] is None)
     for number, (a, b, reason) in enumerate(boards, start=1):
         match = next(matches) if matches is not None and b is not None else None
@@ -87,7 +87,7 @@ def pair_swiss_round(division: Division, *, allow_rematches: bool = False) -> Ro
         number=number,
         length=round_length(division, Round.Bracket.SWISS, number, final=number == division.rounds_planned),
     )
-    boards: list[Board] = [(int(p.a), None if p.b is None else int(p.b), p.reason) for p in result.pairings]
+    boards: list[PairedBoard] = [(int(p.a), None if p.b is None else int(p.b), p.reason) for p in result.pairings]
     copy_new_rows(Pairing, BOARD_FIELDS, board_rows(rnd, boards))
     return rnd
 

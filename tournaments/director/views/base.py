@@ -127,7 +127,7 @@ class Page:
 
 
 @dataclass(frozen=True)
-class Action:
+class FormAction:
     """A form a page accepts: its class, extra arguments from the page and target, the target's lookup (None: the
     action has no target) and the service call, which returns the message shown after the redirect (and, if it
     is not the page itself, where to go)."""
@@ -152,7 +152,7 @@ def _prefix(action: str, target: Any = "") -> str:
     return f"{action}-{target}" if target != "" else action
 
 
-def perform(page: Page, actions: dict[str, Action], done: str) -> HttpResponse | Failed:
+def perform(page: Page, actions: dict[str, FormAction], done: str) -> HttpResponse | Failed:
     request = page.request
     name = request.POST.get("action", "")
     action = actions.get(name)
@@ -195,7 +195,7 @@ def _unknown(message: str) -> forms.Form:
 
 
 def form_for(
-    page: Page, failed: Failed | None, actions: dict[str, Action], name: str, target: Any = None, **kw: Any
+    page: Page, failed: Failed | None, actions: dict[str, FormAction], name: str, target: Any = None, **kw: Any
 ) -> forms.Form:
     """The form to show: the bound one that failed, or a fresh one."""
     key = "" if target is None else str(target.pk if hasattr(target, "pk") else target)

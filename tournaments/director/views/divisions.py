@@ -16,8 +16,8 @@ from tournaments import services
 from tournaments.core import has_fees, pool_of, round_words
 from tournaments.director import forms
 from tournaments.director.views.base import (
-    Action,
     Failed,
+    FormAction,
     Page,
     answer,
     directed_division,
@@ -180,17 +180,19 @@ def _playoffs_context(page: Page, failed: Failed | None, table: list[Any] | None
 DIVISION_ACTIONS = {
     **PLAYER_ACTIONS,
     **MONEY_ACTIONS,
-    "start": Action(forms.StartForm, _start),
-    "pair-next": Action(forms.PairRoundForm, _pair_next),
-    "swiss-rounds": Action(forms.SwissRoundsForm, _swiss_rounds),
-    "end-swiss": Action(forms.EmptyForm, _end_swiss),
-    "unpair": Action(forms.EmptyForm, _unpair),
-    "repair": Action(forms.PairRoundForm, _repair),
-    "close-last-chance": Action(forms.EmptyForm, _close_last_chance),
-    "swap": Action(forms.SwapForm, _swap, options=lambda page, target: {"entries": active(entries_of(page))}),
-    "forfeit": Action(forms.ForfeitForm, _forfeit_anywhere, options=lambda page, target: {"sides": _open_sides(page)}),
-    "order-playoff": Action(forms.PlayoffForm, _order_playoff, target=lambda page, key: _digits(key, "-")),
-    "cancel-playoff": Action(forms.EmptyForm, _cancel_playoff, target=lambda page, key: _digits(key, "")),
+    "start": FormAction(forms.StartForm, _start),
+    "pair-next": FormAction(forms.PairRoundForm, _pair_next),
+    "swiss-rounds": FormAction(forms.SwissRoundsForm, _swiss_rounds),
+    "end-swiss": FormAction(forms.EmptyForm, _end_swiss),
+    "unpair": FormAction(forms.EmptyForm, _unpair),
+    "repair": FormAction(forms.PairRoundForm, _repair),
+    "close-last-chance": FormAction(forms.EmptyForm, _close_last_chance),
+    "swap": FormAction(forms.SwapForm, _swap, options=lambda page, target: {"entries": active(entries_of(page))}),
+    "forfeit": FormAction(
+        forms.ForfeitForm, _forfeit_anywhere, options=lambda page, target: {"sides": _open_sides(page)}
+    ),
+    "order-playoff": FormAction(forms.PlayoffForm, _order_playoff, target=lambda page, key: _digits(key, "-")),
+    "cancel-playoff": FormAction(forms.EmptyForm, _cancel_playoff, target=lambda page, key: _digits(key, "")),
 }
 
 

@@ -19,8 +19,8 @@ from common.live import not_modified
 from tournaments import selectors, services
 from tournaments.director import forms
 from tournaments.director.views.base import (
-    Action,
     Failed,
+    FormAction,
     Page,
     answer,
     directed_event,
@@ -53,10 +53,10 @@ def _create_club(page: Page, target: Any, data: dict[str, Any]) -> tuple[str, st
 
 
 HOME_ACTIONS = {
-    "create-event": Action(
+    "create-event": FormAction(
         forms.EventForm, _create_event, options=lambda page, target: {"clubs": reads.directed_clubs(page.request.user)}
     ),
-    "create-club": Action(forms.ClubForm, _create_club),
+    "create-club": FormAction(forms.ClubForm, _create_club),
 }
 
 
@@ -150,19 +150,19 @@ def _seat_match(page: Page, pairing: Pairing, data: dict[str, Any]) -> str:
 
 
 EVENT_ACTIONS = {
-    "close-event": Action(forms.EmptyForm, _close_event),
-    "set-tables": Action(forms.TablesForm, _set_tables),
-    "hold-table": Action(forms.EmptyForm, _hold_table, target=_event_table),
-    "release-table": Action(forms.EmptyForm, _release_table, target=_event_table),
-    "seat-match": Action(forms.TableNumberForm, _seat_match, target=_event_pairing),
-    "create-division": Action(
+    "close-event": FormAction(forms.EmptyForm, _close_event),
+    "set-tables": FormAction(forms.TablesForm, _set_tables),
+    "hold-table": FormAction(forms.EmptyForm, _hold_table, target=_event_table),
+    "release-table": FormAction(forms.EmptyForm, _release_table, target=_event_table),
+    "seat-match": FormAction(forms.TableNumberForm, _seat_match, target=_event_pairing),
+    "create-division": FormAction(
         forms.DivisionForm,
         _create_division,
         options=lambda page, target: {"seasons": club_reads.seasons_of(page.event_.club) if page.event_.club else []},
     ),
-    "add-director": Action(forms.DirectorForm, _add_director),
-    "remove-director": Action(forms.EmptyForm, _remove_director, target=_event_director),
-    "confirm": Action(forms.EmptyForm, confirm, target=_event_pairing),
+    "add-director": FormAction(forms.DirectorForm, _add_director),
+    "remove-director": FormAction(forms.EmptyForm, _remove_director, target=_event_director),
+    "confirm": FormAction(forms.EmptyForm, confirm, target=_event_pairing),
 }
 
 

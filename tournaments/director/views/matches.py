@@ -24,8 +24,8 @@ from tournaments import services
 from tournaments.core import round_robin_lead
 from tournaments.director import forms
 from tournaments.director.views.base import (
-    Action,
     Failed,
+    FormAction,
     Page,
     answer,
     directed_division,
@@ -189,17 +189,17 @@ def _new_link(page: Page, target: Any, data: dict[str, Any]) -> str:
 
 
 MATCH_ACTIONS = {
-    "confirm": Action(forms.EmptyForm, lambda page, target, data: confirm(page, page.pairing_, data)),
-    "forfeit": Action(
+    "confirm": FormAction(forms.EmptyForm, lambda page, target, data: confirm(page, page.pairing_, data)),
+    "forfeit": FormAction(
         forms.ForfeitForm, lambda page, target, data: forfeit(page, page.pairing_, data), options=_pairing_sides
     ),
-    "penalty": Action(forms.PenaltyForm, _penalty, options=_pairing_sides),
-    "replace-result": Action(forms.ReplaceResultForm, _replace_result, options=_replace_options),
-    "reopen": Action(forms.ReopenForm, _reopen),
-    "undo": Action(forms.UndoForm, _undo),
-    "analyse": Action(forms.EmptyForm, _analyse),
-    "new-link": Action(forms.NewLinkForm, _new_link, options=lambda page, target: {"names": _side_names(page)}),
-    "make-match": Action(forms.EmptyForm, _make_match),
+    "penalty": FormAction(forms.PenaltyForm, _penalty, options=_pairing_sides),
+    "replace-result": FormAction(forms.ReplaceResultForm, _replace_result, options=_replace_options),
+    "reopen": FormAction(forms.ReopenForm, _reopen),
+    "undo": FormAction(forms.UndoForm, _undo),
+    "analyse": FormAction(forms.EmptyForm, _analyse),
+    "new-link": FormAction(forms.NewLinkForm, _new_link, options=lambda page, target: {"names": _side_names(page)}),
+    "make-match": FormAction(forms.EmptyForm, _make_match),
 }
 
 
@@ -227,7 +227,7 @@ def match_page(request: HttpRequest, event: str, division: str, key: str) -> Htt
         "event": found.event,
         "division": found,
         "pairing": pairing,
-        "board": reads.board_of(pairing),
+        "board": reads.director_board(pairing),
         "match": match,
         "asked": asked,
         "asked_words": entry_words(asked.undoes) if asked is not None else "",

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET
 
 from tournaments import selectors
 from tournaments.director import forms
-from tournaments.director.views.base import Action, Page, directed_division, directed_event, director_page
+from tournaments.director.views.base import FormAction, Page, directed_division, directed_event, director_page
 from tournaments.models import Division, Entry
 from tournaments.pages import place_columns, prize_cells, prize_columns, remainder_notes
 from tournaments.selectors.money import event_cash
@@ -93,8 +93,8 @@ def payouts_initial(division: Division) -> dict[str, Any]:
 
 #: The division page's forms of its money (a player's payment is a row of the players' list: views/players.py).
 MONEY_ACTIONS = {
-    "money": Action(forms.MoneyForm, _money),
-    "payouts": Action(
+    "money": FormAction(forms.MoneyForm, _money),
+    "payouts": FormAction(
         forms.PayoutsForm, _payouts, options=lambda page, target: {"flights": payout_flights(page.division_)}
     ),
 }

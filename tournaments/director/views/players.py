@@ -20,7 +20,7 @@ from common.errors import ApplicationError, ErrorCode
 from tournaments import services
 from tournaments.core import has_fees
 from tournaments.director import forms
-from tournaments.director.views.base import Action, Failed, Page, directed_division, form_for
+from tournaments.director.views.base import Failed, FormAction, Page, directed_division, form_for
 from tournaments.director.views.money import pay
 from tournaments.entry_caps import is_capped
 from tournaments.models import Division, Entry
@@ -87,7 +87,7 @@ def active(entries: list[Entry]) -> list[Entry]:
 
 
 PLAYER_ACTIONS = {
-    "register": Action(
+    "register": FormAction(
         forms.RegisterForm,
         _register,
         options=lambda page, target: {
@@ -95,12 +95,12 @@ PLAYER_ACTIONS = {
             "capped": is_capped(page.division_),
         },
     ),
-    "import": Action(forms.ImportForm, _import),
-    "check-in": Action(forms.CheckInForm, _check_in, target=_entry_target),
-    "check-in-all": Action(
+    "import": FormAction(forms.ImportForm, _import),
+    "check-in": FormAction(forms.CheckInForm, _check_in, target=_entry_target),
+    "check-in-all": FormAction(
         forms.CheckInAllForm, _check_in_all, options=lambda page, target: {"entries": entries_of(page)}
     ),
-    "withdraw": Action(
+    "withdraw": FormAction(
         forms.WithdrawForm,
         _withdraw,
         target=_entry_target,
@@ -108,8 +108,8 @@ PLAYER_ACTIONS = {
             "refundable": page.division_.status == Division.Status.REGISTRATION and has_fees(page.division_)
         },
     ),
-    "pay": Action(forms.PayForm, pay, target=_entry_target),
-    "seed": Action(forms.SeedForm, _seed, target=_entry_target),
+    "pay": FormAction(forms.PayForm, pay, target=_entry_target),
+    "seed": FormAction(forms.SeedForm, _seed, target=_entry_target),
 }
 
 #: The actions of the players' list that a page using htmx sends without a reload: the answer is the rows changed,
