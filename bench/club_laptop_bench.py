@@ -138,17 +138,20 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
     """The event (load_bench's), and per table, after its round-1 match, ``--after`` stand-alone matches."""
     from load_bench import build as build_event
 
-    from games import services as games
+    import games.services
     from games.access import new_entry_token, token_text
 
     built = build_event(args)
     director = built["director"]
-    one, two = games.create_player(display_name="Table One"), games.create_player(display_name="Table Two")
+    one, two = (
+        games.services.create_player(display_name="Table One"),
+        games.services.create_player(display_name="Table Two"),
+    )
     plays = []
     for i, table in enumerate(built["tables"]):
         then = []
         for j in range(args.after):
-            match = games.start_match(player1=one, player2=two, length=args.length, created_by=director)
+            match = games.services.start_match(player1=one, player2=two, length=args.length, created_by=director)
             tokens = [token_text(new_entry_token(match, side)) for side in (0, 1)]
             then.append({"match": match.pk, "tokens": tokens, "seed": SEED + 5000 + 100 * i + j})
         plays.append([table, *then])

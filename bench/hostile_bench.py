@@ -44,8 +44,8 @@ def build() -> dict[str, dict[str, str]]:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
+    import games.services
     from common.actor import Actor
-    from games import services as games
     from games.access import new_entry_token, token_text
     from tournaments import services
 
@@ -57,8 +57,8 @@ def build() -> dict[str, dict[str, str]]:
     for i in range(4):
         services.register_player(division, actor=actor, name=f"Player {i + 1}")
     services.start_division(division, actor=actor)
-    one, two = games.create_player(display_name="Alice"), games.create_player(display_name="Bob")
-    match = games.start_match(player1=one, player2=two, length=5, created_by=director)
+    one, two = games.services.create_player(display_name="Alice"), games.services.create_player(display_name="Bob")
+    match = games.services.start_match(player1=one, player2=two, length=5, created_by=director)
     return {
         "director": {"Authorization": f"Token {Token.objects.create(user=director).key}"},
         "entry-link": {"X-Entry-Token": token_text(new_entry_token(match, 0))},

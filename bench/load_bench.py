@@ -185,8 +185,8 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
     from django.urls import reverse
 
+    import games.services
     from common.actor import Actor
-    from games import services as games
     from games.access import new_entry_token, token_text
     from tournaments import services
     from tournaments.models import Pairing
@@ -213,10 +213,13 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
         return [token_text(new_entry_token(match, side)) for side in (0, 1)]
 
     tables = [{"match": p.match_id, "tokens": links(p.match), "seed": SEED + p.board} for p in pairings]
-    one, two = games.create_player(display_name="Baseline One"), games.create_player(display_name="Baseline Two")
+    one, two = (
+        games.services.create_player(display_name="Baseline One"),
+        games.services.create_player(display_name="Baseline Two"),
+    )
 
     def standalone(length: int) -> Any:
-        return games.start_match(player1=one, player2=two, length=length, created_by=director)
+        return games.services.start_match(player1=one, player2=two, length=length, created_by=director)
 
     baseline = []
     for i in range(args.baseline_matches):

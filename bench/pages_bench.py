@@ -116,8 +116,8 @@ def setup_pages_django(url: str, root: Path | None = None) -> None:
 
 def swiss_division(actor: Any, rng: random.Random, players: int) -> Any:
     """A Swiss division of ``players`` with ROUNDS_PLAYED rounds played and the next one paired."""
+    import games.services
     from common.actor import SYSTEM
-    from games import services as games
     from games.models import Player
     from tournaments import services
     from tournaments.models import Entry, Pairing
@@ -142,7 +142,9 @@ def swiss_division(actor: Any, rng: random.Random, players: int) -> Any:
         for match_id in pairings.values_list("match_id", flat=True).order_by("board"):
             kind, cube = rng.choice(WINNING_GAMES)
             winner = int(rng.random() < 0.5)
-            games.record_game_result(match_id, actor=SYSTEM, winner=winner, kind=kind, cube_value=cube, expected_seq=0)
+            games.services.record_game_result(
+                match_id, actor=SYSTEM, winner=winner, kind=kind, cube_value=cube, expected_seq=0
+            )
         services.sync_division(division.pk)
         services.recompute_standings(division.pk)
         services.pair_next_round(division, actor=actor)
@@ -174,7 +176,7 @@ def simulated_games(actions: int, rng: random.Random, length: int = MATCH_LENGTH
         state = state.apply(action)
         games[-1].append(action)
         if state.game_number != number and not state.is_over:
-            games.append([])
+            games.services.append([])
     return [g for g in games if g]
 
 

@@ -36,8 +36,8 @@ def measure(repeat: int) -> dict[str, list[float]]:
     from django.db import connection, transaction
     from django.test.utils import CaptureQueriesContext
 
+    import games.services
     from common.actor import Actor
-    from games import services as games
     from tournaments import services
     from tournaments.models import Pairing
     from tournaments.services import followup
@@ -85,11 +85,12 @@ def measure(repeat: int) -> dict[str, list[float]]:
         assert semi is not None and semi.match_id is not None
         match_id = semi.match_id
         record(
-            "action", lambda m=match_id: games.record_game_result(m, actor=director, winner=0, kind=1, expected_seq=0)
+            "action",
+            lambda m=match_id: games.services.record_game_result(m, actor=director, winner=0, kind=1, expected_seq=0),
         )
         record(
             "match-ending action",
-            lambda m=match_id: games.record_game_result(
+            lambda m=match_id: games.services.record_game_result(
                 m, actor=director, winner=0, kind=1, cube_value=4, expected_seq=1
             ),
         )

@@ -112,13 +112,13 @@ def child(root: Path, url: str, players: int, double: bool) -> None:
 def _result_synced(division: Any, board: int) -> float:
     """Round 1's match at ``board`` forfeited (its result in), then the seconds of the division's sync that takes it
     (its own transaction, committed), as the follow-up task runs it after every result."""
+    import games.services
     from common.actor import SYSTEM
-    from games import services as games
     from tournaments import services
     from tournaments.models import Pairing
 
     pairing = Pairing.objects.get(division=division, round__number=1, board=board)
-    games.forfeit_match(pairing.match_id, actor=SYSTEM, loser_side=1, reason="the bench's result")
+    games.services.forfeit_match(pairing.match_id, actor=SYSTEM, loser_side=1, reason="the bench's result")
     t0 = time.perf_counter()
     services.sync_division(division.pk)
     return time.perf_counter() - t0

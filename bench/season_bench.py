@@ -90,8 +90,8 @@ def setup_season_django(url: str) -> None:
 def play_division(division: Any, actor: Any, rng: random.Random) -> int:
     """Give every match of the started division a random result, round by round, until it is over; the number of
     results recorded."""
+    import games.services
     from common.actor import SYSTEM
-    from games import services as games
     from tournaments import services
     from tournaments.models import Division, Pairing
 
@@ -106,7 +106,7 @@ def play_division(division: Any, actor: Any, rng: random.Random) -> int:
         if matches:
             for match_id in matches:
                 kind, cube = rng.choice(WINNING_GAMES)
-                games.record_game_result(
+                games.services.record_game_result(
                     match_id, actor=SYSTEM, winner=int(rng.random() < 0.5), kind=kind, cube_value=cube, expected_seq=0
                 )
             recorded += len(matches)

@@ -447,8 +447,8 @@ def new_division(bench: Bench, fmt: str, players: int, *, rating_list: Any = Non
 def record_round(bench: Bench, division: Any, number: int) -> int:
     """A random result for every match of the round: one scoresheet game won by a coin toss, entered by the
     SYSTEM actor (a director's entry: no confirmation needed)."""
+    import games.services
     from common.actor import SYSTEM
-    from games import services as games
     from tournaments.models import Pairing
 
     pairings = Pairing.objects.filter(division=division, round__number=number, match__isnull=False)
@@ -456,7 +456,9 @@ def record_round(bench: Bench, division: Any, number: int) -> int:
     for match_id in pairings.values_list("match_id", flat=True).order_by("board"):
         kind, cube = bench.rng.choice(WINNING_GAMES)
         winner = int(bench.rng.random() < 0.5)
-        games.record_game_result(match_id, actor=SYSTEM, winner=winner, kind=kind, cube_value=cube, expected_seq=0)
+        games.services.record_game_result(
+            match_id, actor=SYSTEM, winner=winner, kind=kind, cube_value=cube, expected_seq=0
+        )
         done += 1
     return done
 
@@ -560,8 +562,8 @@ def service_result_sync(item: str, bench: Bench, division: Any, n: int, reps: in
     one result is recorded, and ``sync_division`` is timed. All of it is rolled back; only the sync is timed."""
     from django.db import transaction
 
+    import games.services
     from common.actor import SYSTEM
-    from games import services as games
     from tournaments import services
     from tournaments.models import Pairing
 
@@ -576,7 +578,9 @@ def service_result_sync(item: str, bench: Bench, division: Any, n: int, reps: in
         open_boards = boards.count()
         for rep, match_id in enumerate(matches):
             with transaction.atomic():
-                games.record_game_result(match_id, actor=SYSTEM, winner=0, kind=3, cube_value=2, expected_seq=0)
+                games.services.record_game_result(
+                    match_id, actor=SYSTEM, winner=0, kind=3, cube_value=2, expected_seq=0
+                )
                 gc.collect()
                 if rep < reps:
                     t0 = time.perf_counter()

@@ -105,12 +105,12 @@ def build(name: str, tables: int | None) -> tuple[Any, Any, Any]:
 
 def finish_one(swiss: Any) -> Any:
     """The result of one seated Swiss match recorded (a director's scoresheet game), not yet taken by a sync."""
+    import games.services
     from common.actor import SYSTEM
-    from games import services as games
     from tournaments.models import Pairing
 
     seated = Pairing.objects.filter(division=swiss, table__isnull=False).select_related("match").order_by("id").first()
-    games.record_game_result(
+    games.services.record_game_result(
         seated.match_id, actor=SYSTEM, winner=0, kind=1, cube_value=8, expected_seq=seated.match.seq
     )
     return seated

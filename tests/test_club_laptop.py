@@ -354,12 +354,12 @@ def test_ctrl_c_in_the_middle_of_a_round_and_a_second_start_lose_nothing(room: d
     # A result entered while the venue is down: its follow-up (standings) waits in the broker's folder.
     finished = venue.manage(
         "from common.actor import SYSTEM\n"
-        "from games import services as games\n"
+        "from games.services import record_game_result\n"
         "from tournaments.models import Pairing\n"
         f"p = Pairing.objects.filter(status='ready').exclude(match_id={match_id}).order_by('id').first()\n"
         "seq = p.match.seq\n"
         "while True:\n"
-        "    r = games.record_game_result(p.match_id, actor=SYSTEM, winner=0, kind=1, cube_value=1, expected_seq=seq)\n"
+        "    r = record_game_result(p.match_id, actor=SYSTEM, winner=0, kind=1, cube_value=1, expected_seq=seq)\n"
         "    seq = r.match.seq\n"
         "    if r.state.is_over: break\n"
         "print(p.division_id, p.entry_a_id)"

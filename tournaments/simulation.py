@@ -21,9 +21,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 
+import games.services
 from common.actor import Actor
 from engine.game import Phase
-from games import services as games
 from games.access import new_entry_tokens
 from games.engine_bridge import load_state
 from games.models import Match
@@ -144,7 +144,7 @@ def _play_scoresheet(match: Match, links: tuple[Actor, Actor], rng: random.Rando
         winner = 0 if rng.random() < p_a else 1
         kind = 1 if match.casual else rng.choices((1, 2, 3), weights=(70, 25, 5))[0]
         cube = 1 if recorded_state.crawford_game or match.casual else rng.choices((1, 2, 4), weights=(60, 30, 10))[0]
-        recorded = games.record_game_result(
+        recorded = games.services.record_game_result(
             match.pk, actor=links[0], winner=winner, kind=kind, cube_value=cube, expected_seq=seq
         )
         recorded_state, seq = recorded.state, recorded.match.seq
@@ -157,14 +157,14 @@ def _play_moves(match: Match, links: tuple[Actor, Actor], rng: random.Random) ->
         if game.phase is Phase.OPENING:
             dice = _opening_dice(rng)
             side = 0 if dice[0] > dice[1] else 1
-            recorded = games.record_opening_roll(match.pk, actor=links[side], dice=dice, expected_seq=seq)
+            recorded = games.services.record_opening_roll(match.pk, actor=links[side], dice=dice, expected_seq=seq)
         elif game.phase is Phase.ROLL:
             side, dice = game.on_roll, (rng.randint(1, 6), rng.randint(1, 6))
-            recorded = games.record_roll(match.pk, actor=links[side], side=side, dice=dice, expected_seq=seq)
+            recorded = games.services.record_roll(match.pk, actor=links[side], side=side, dice=dice, expected_seq=seq)
         else:
             side, plays = game.on_roll, sorted(str(p) for p in game.legal_plays())
             text = rng.choice(plays) if plays else ""
-            recorded = games.record_play(match.pk, actor=links[side], side=side, play=text, expected_seq=seq)
+            recorded = games.services.record_play(match.pk, actor=links[side], side=side, play=text, expected_seq=seq)
         state, seq = recorded.state, recorded.match.seq
 
 

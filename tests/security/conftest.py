@@ -17,8 +17,8 @@ from django.apps import apps
 from django.db import connection
 from django.db.models import Q
 
+import games.services
 from common.actor import SYSTEM, Actor
-from games import services as games
 from games.access import new_entry_token, revoke_entry_token, token_text
 from games.models import EntryToken, Match, Player
 from tests.tournaments.api.support import enter_result
@@ -104,7 +104,7 @@ class World:
 def director_result(pairing: Pairing, director: Actor) -> None:
     """The director enters side 0's win of a 1-point scoresheet match, and the division is synced."""
     match = Match.objects.get(pk=pairing.match_id)
-    games.record_game_result(match.pk, actor=director, winner=0, kind=1, expected_seq=match.seq)
+    games.services.record_game_result(match.pk, actor=director, winner=0, kind=1, expected_seq=match.seq)
     services.sync_division(pairing.division_id)
 
 
@@ -128,8 +128,10 @@ def world(request: pytest.FixtureRequest, django_user_model: Any) -> World:
     moves = services.start_division(moves, actor=as_dora)
     by_table = {p.board: p for p in Pairing.objects.filter(division=moves, round__number=1).select_related("match")}
     live, fresh, other = by_table[1], by_table[2], by_table[3]
-    seq = games.record_opening_roll(live.match_id, actor=SYSTEM, dice=(3, 1), expected_seq=live.match.seq).match.seq
-    games.record_play(live.match_id, actor=SYSTEM, side=0, play="8/5 6/5", expected_seq=seq)
+    seq = games.services.record_opening_roll(
+        live.match_id, actor=SYSTEM, dice=(3, 1), expected_seq=live.match.seq
+    ).match.seq
+    games.services.record_play(live.match_id, actor=SYSTEM, side=0, play="8/5 6/5", expected_seq=seq)
 
     sheet = new_division("swiss", 2, event=event, entry_mode="scoresheet", match_length=1, rounds_planned=1)
     sheet = services.start_division(sheet, actor=as_dora)
@@ -151,9 +153,9 @@ def world(request: pytest.FixtureRequest, django_user_model: Any) -> World:
     following = Pairing.objects.get(
         Q(entry_a=earlier.entry_a_id) | Q(entry_b=earlier.entry_a_id), division=later, round__number=2
     )
-    money = games.start_match(
-        player1=games.create_player(display_name="Mona"),
-        player2=games.create_player(display_name="Nils"),
+    money = games.services.start_match(
+        player1=games.services.create_player(display_name="Mona"),
+        player2=games.services.create_player(display_name="Nils"),
         length=0,
         created_by=dora,
     )

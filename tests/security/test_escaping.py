@@ -20,8 +20,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+import games.services
 from common.actor import SYSTEM, Actor
-from games import services as games
 from games.access import new_entry_token, token_text
 from games.models import Match
 from tests.tournaments.api.support import enter_result
@@ -59,8 +59,8 @@ def hostile(as_director: Actor, director: Any) -> dict[str, Any]:
     moves = division("Open", "swiss", [SCRIPT, ATTRIBUTE, FORMULA, "Ann"], match_length=3, rounds_planned=2)
     live = Pairing.objects.filter(division=moves, round__number=1).order_by("board").first()
     assert live is not None
-    seq = games.record_opening_roll(live.match_id, actor=SYSTEM, dice=(3, 1), expected_seq=0).match.seq
-    games.record_play(live.match_id, actor=SYSTEM, side=0, play="8/5 6/5", expected_seq=seq)
+    seq = games.services.record_opening_roll(live.match_id, actor=SYSTEM, dice=(3, 1), expected_seq=0).match.seq
+    games.services.record_play(live.match_id, actor=SYSTEM, side=0, play="8/5 6/5", expected_seq=seq)
     sheet = division("Sheet", "swiss", [SCRIPT, ATTRIBUTE], match_length=1, rounds_planned=1, entry_mode="scoresheet")
     awaiting = enter_result(Pairing.objects.get(division=sheet), winner=0)
     bracket = division("Cup", "single", [ATTRIBUTE, SCRIPT, FORMULA, "Ben"], match_length=1, entry_mode="scoresheet")

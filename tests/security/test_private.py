@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+import games.services
 from common.actor import Actor
-from games import services as games
 from games.access import new_entry_token, token_text
 from games.models import Match
 from tournaments import services
@@ -35,9 +35,9 @@ READS = ("", "games/", "log/", "cube-history/", "entry-links/", "export.mat", "e
 
 @pytest.fixture
 def private_match(director: Any) -> Any:
-    return games.start_match(
-        player1=games.create_player(display_name="Alice"),
-        player2=games.create_player(display_name="Bob"),
+    return games.services.start_match(
+        player1=games.services.create_player(display_name="Alice"),
+        player2=games.services.create_player(display_name="Bob"),
         length=3,
         private=True,
         created_by=director,
@@ -47,8 +47,10 @@ def private_match(director: Any) -> Any:
 def callers(django_user_model: Any, private_match: Any) -> dict[str, APIClient]:
     eve = APIClient()
     eve.force_authenticate(django_user_model.objects.create_user(username="eve", password=None))
-    other = games.start_match(
-        player1=games.create_player(display_name="Mallory"), player2=games.create_player(display_name="Trent"), length=1
+    other = games.services.start_match(
+        player1=games.services.create_player(display_name="Mallory"),
+        player2=games.services.create_player(display_name="Trent"),
+        length=1,
     )
     link = APIClient()
     link.credentials(HTTP_X_ENTRY_TOKEN=token_text(new_entry_token(other, 0)))
@@ -73,8 +75,10 @@ def test_every_route_of_a_private_match_one_may_not_read_is_a_404(
 
 
 def test_a_public_match_still_answers_403_to_who_may_not_write_it(django_user_model: Any) -> None:
-    public = games.start_match(
-        player1=games.create_player(display_name="Alice"), player2=games.create_player(display_name="Bob"), length=3
+    public = games.services.start_match(
+        player1=games.services.create_player(display_name="Alice"),
+        player2=games.services.create_player(display_name="Bob"),
+        length=3,
     )
     eve = APIClient()
     eve.force_authenticate(django_user_model.objects.create_user(username="eve", password=None))
@@ -90,7 +94,7 @@ def private_event_players(division_of: Any, as_director: Any) -> dict[str, Any]:
     hanna = services.register_player(hidden, actor=as_director, name="Hidden Hanna").player
     bo = services.register_player(hidden, actor=as_director, name="Both Bo").player
     services.register_player(public, actor=as_director, name="Both Bo", player=bo)
-    free = games.create_player(display_name="Hanna Free")  # in no event at all
+    free = games.services.create_player(display_name="Hanna Free")  # in no event at all
     return {"hanna": hanna, "bo": bo, "free": free, "event": private}
 
 

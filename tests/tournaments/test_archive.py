@@ -32,10 +32,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import models, transaction
 
+import games.services
 from common.actor import SYSTEM, Actor
 from common.errors import ApplicationError, ErrorCode
 from engine.game import Phase
-from games import services as games
 from games.access import access_entry_token, new_entry_token, token_text
 from games.engine_bridge import load_state
 from games.models import Action, EntryToken, Game, Match, Player
@@ -256,11 +256,11 @@ def a_next_action(match: Match, key: str) -> None:
     common = {"actor": SYSTEM, "expected_seq": match.seq, "idempotency_key": key}
     if state.game.phase is Phase.MOVE:
         play = sorted(str(p) for p in state.game.legal_plays())
-        games.record_play(match.pk, side=state.game.on_roll, play=play[0] if play else "", **common)
+        games.services.record_play(match.pk, side=state.game.on_roll, play=play[0] if play else "", **common)
     elif state.game.phase is Phase.OPENING:
-        games.record_opening_roll(match.pk, dice=(3, 1), **common)
+        games.services.record_opening_roll(match.pk, dice=(3, 1), **common)
     else:
-        games.record_roll(match.pk, side=state.game.on_roll, dice=(3, 1), **common)
+        games.services.record_roll(match.pk, side=state.game.on_roll, dice=(3, 1), **common)
 
 
 @pytest.fixture
@@ -345,7 +345,7 @@ def test_the_demo_event_round_trips_losslessly(importer: Any) -> None:
     director = Actor(user=event.directors.get())
     Player.objects.filter(display_name="Astrid Holm").update(contact="astrid@example.org")
     playing = Pairing.objects.get(division__event=event, key="main-2-1").match
-    games.undo_last_action(playing.pk, actor=director, reason="the wrong checker was moved")
+    games.services.undo_last_action(playing.pk, actor=director, reason="the wrong checker was moved")
     a_next_action(Match.objects.get(pk=playing.pk), "phone-42")
     links = [new_entry_token(playing, 0), new_entry_token(playing, 1)]
     players_before = Player.objects.count()
@@ -379,7 +379,7 @@ def test_the_demo_event_round_trips_losslessly(importer: Any) -> None:
     copy_of_playing = Match.objects.get(pairing__division__event=trip.imported, pairing__key="main-2-1")
     assert not EntryToken.objects.filter(match=copy_of_playing, revoked_at__isnull=True).exists()
     assert all(t.match_id == playing.pk for t in links)
-    retry = games.record_roll(
+    retry = games.services.record_roll(
         copy_of_playing.pk, actor=SYSTEM, side=0, dice=(6, 6), expected_seq=None, idempotency_key="phone-42"
     )
     assert retry.retried and retry.action.seq == copy_of_playing.seq
@@ -397,7 +397,7 @@ def test_the_restored_matches_caches_are_what_a_replay_of_their_logs_writes(impo
     event = load_demo()
     director = Actor(user=event.directors.get())
     playing = Pairing.objects.get(division__event=event, key="main-2-1").match
-    games.undo_last_action(playing.pk, actor=director, reason="the wrong checker was moved")
+    games.services.undo_last_action(playing.pk, actor=director, reason="the wrong checker was moved")
     imported = import_event(export_event(event), slug="cached", actor=Actor(user=importer))
     match_ids = [m["id"] for m in document(export_event(imported))["matches"]]
     restored = cached(match_ids)
@@ -478,10 +478,10 @@ def test_a_three_bracket_event_with_corrections_and_a_penalty_round_trips_lossle
     # A correction with override: a first-round result is reopened after later matches were played on it (they
     # are voided, left detached from their slots, and played again).
     first = Pairing.objects.get(division=division, key="main-1-0")
-    games.reopen_match(first.match_id, actor=director, reason="the scores were swapped", override=True)
+    games.services.reopen_match(first.match_id, actor=director, reason="the scores were swapped", override=True)
     services.sync_division(division.pk)
     while Match.objects.get(pk=first.match_id).status == Match.Status.IN_PROGRESS:
-        games.record_game_result(first.match_id, actor=director, winner=1, kind=1, expected_seq=None)
+        games.services.record_game_result(first.match_id, actor=director, winner=1, kind=1, expected_seq=None)
     run_division(division, director, random.Random(4))
     finals = {
         bracket: Pairing.objects.filter(division=division, round__bracket=bracket)
@@ -493,7 +493,7 @@ def test_a_three_bracket_event_with_corrections_and_a_penalty_round_trips_lossle
     # A corrected result: the consolation final's last game was won by more (a correction with a replacement).
     last = Game.objects.filter(match=finals["consolation"].match).order_by("number").last()
     kind = 2 if last.result_kind == 3 else 3
-    games.replace_game_result(
+    games.services.replace_game_result(
         last.match_id,
         actor=director,
         game_number=last.number,
@@ -505,13 +505,13 @@ def test_a_three_bracket_event_with_corrections_and_a_penalty_round_trips_lossle
     # The main final is reopened (a correction undoing its last result), voided (a new match is made for the
     # slot; the void one stays, detached), and the new match starts with penalty points.
     final = finals["main"]
-    games.reopen_match(final.match_id, actor=director, reason="the result went on the wrong sheet")
-    games.void_match(final.match_id, actor=director, reason="played with the wrong players' scoresheet")
+    games.services.reopen_match(final.match_id, actor=director, reason="the result went on the wrong sheet")
+    games.services.void_match(final.match_id, actor=director, reason="played with the wrong players' scoresheet")
     services.sync_division(division.pk)
     final.refresh_from_db()
     services.give_penalty(final, actor=director, against=final.entry_b, points=1, reason="late back from the break")
     while Match.objects.get(pk=final.match_id).status == Match.Status.IN_PROGRESS:
-        games.record_game_result(final.match_id, actor=director, winner=0, kind=1, expected_seq=None)
+        games.services.record_game_result(final.match_id, actor=director, winner=0, kind=1, expected_seq=None)
     run_division(division, director, random.Random(5))
     services.recompute_standings(division.pk)
     division.refresh_from_db()

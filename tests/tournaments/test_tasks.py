@@ -244,7 +244,7 @@ def test_reconcile_finds_results_whose_follow_up_was_lost_between_commit_and_sig
     """The result commits, then the process dies (or loses the database) before games/ signals it: the pairing shows
     the result (written in the match's transaction), but the division still reads "current" and nothing followed.
     reconcile finds the follow-up due from the state alone, and a corrected result's too."""
-    from games import services as games
+    import games.services
 
     board = pairing(swiss, "swiss-1-1")
     with django_capture_on_commit_callbacks(execute=False) as lost:
@@ -263,7 +263,7 @@ def test_reconcile_finds_results_whose_follow_up_was_lost_between_commit_and_sig
     assert tasks.reconcile.apply().get() == []
 
     with django_capture_on_commit_callbacks(execute=False):  # a director's correction, its signal lost as well
-        games.replace_game_result(
+        games.services.replace_game_result(
             board.match_id, actor=as_director, game_number=1, winner=1, kind=1, reason="wrong winner entered"
         )
     swiss.refresh_from_db()

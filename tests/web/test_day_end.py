@@ -311,13 +311,13 @@ def test_after_the_end_the_directors_page_opens_no_round_and_gives_each_player_h
 
 def correct_round_2_board_1(day: Day, *, override: bool) -> Any:
     """The director corrects the first board of round 2: its one game won by the other player."""
-    from games import services as games
+    import games.services
     from tournaments import services
 
     board = day.division.pairings.get(round__bracket="swiss", round__number=2, board=1)
     match = board.match
     loser_side = 1 if board.winner_id == board.entry_a_id else 0
-    games.replace_game_result(
+    games.services.replace_game_result(
         match.pk,
         actor=day.actor,
         game_number=1,
@@ -334,11 +334,11 @@ def correct_round_2_board_1(day: Day, *, override: bool) -> Any:
 
 
 def test_an_override_correction_is_said_on_the_division_page_its_round_pages_and_the_results_csv(dora: Any) -> None:
-    from games import services as games
+    import games.services
 
     day = swiss_knockout_day(dora, swiss_rounds_played=2)
     started = day.division.pairings.filter(round__number=3, round__bracket="swiss").order_by("board").first()
-    games.record_opening_roll(started.match_id, actor=SYSTEM, dice=(3, 1), expected_seq=started.match.seq)
+    games.services.record_opening_roll(started.match_id, actor=SYSTEM, dice=(3, 1), expected_seq=started.match.seq)
     corrected = correct_round_2_board_1(day, override=True)
     assert corrected.decision == "director"
     public = html.unescape(text_of(Client().get(f"/events/{day.event.slug}/{day.division.slug}/")))

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from django.db.models import Q
 
+import games.services
 from common.actor import Actor
-from games import services as games
 from tests.web.director.support import (
     check_html,
     client_for,
@@ -48,7 +48,7 @@ def test_the_director_steers_a_swiss_from_its_page(director: Any) -> None:
     wrong = pairing_at(division, 1, 1)
     assert wrong.match_id is not None
     for game in (1, 2):
-        games.replace_game_result(
+        games.services.replace_game_result(
             wrong.match_id, actor=actor, game_number=game, winner=1, kind=game, cube_value=1, reason="misread"
         )
     services.sync_division(division.pk)

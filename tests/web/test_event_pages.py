@@ -22,8 +22,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+import games.services
 from common.actor import Actor
-from games import services as games
 from games.access import new_entry_token, token_text
 from games.models import EntryToken, Match, Player
 from tests.tournaments.api.support import enter_result, play_round
@@ -122,7 +122,9 @@ def link(match_id: int, side: int) -> Actor:
 def one_game(p: Pairing, *, winner: int = 0) -> None:
     """Side ``winner`` enters one single game from the scoresheet: the match is under way."""
     match = Match.objects.get(pk=p.match_id)
-    games.record_game_result(match.pk, actor=link(match.pk, winner), winner=winner, kind=1, expected_seq=match.seq)
+    games.services.record_game_result(
+        match.pk, actor=link(match.pk, winner), winner=winner, kind=1, expected_seq=match.seq
+    )
 
 
 def queries(client: Client, url: str, **headers: Any) -> tuple[int, int]:
@@ -527,7 +529,7 @@ def test_a_live_part_answers_304_until_what_it_shows_changes(
         assert re.search(rf'id="{part}" [^>]*data-etag="{re.escape(tag.replace(chr(34), "&quot;"))}"', html)
 
     match = Match.objects.get(pairing__key="main-1-0", pairing__division=division)
-    games.record_opening_roll(match.pk, actor=link(match.pk, 0), dice=(3, 1), expected_seq=match.seq)
+    games.services.record_opening_roll(match.pk, actor=link(match.pk, 0), dice=(3, 1), expected_seq=match.seq)
 
     for part in ("pairings", "bracket"):
         moved = client.get(live_url(division, part), headers={"if-none-match": tags[part]})
@@ -539,7 +541,7 @@ def test_a_live_part_answers_304_until_what_it_shows_changes(
     assert client.get(live_url(division, "standings"), headers={"if-none-match": tags["standings"]}).status_code == 304
     # once the match is under way, a play changes nothing the boards show (state, score, winner): still 304
     match.refresh_from_db()
-    games.record_play(match.pk, actor=link(match.pk, 0), side=0, play="8/5 6/5", expected_seq=match.seq)
+    games.services.record_play(match.pk, actor=link(match.pk, 0), side=0, play="8/5 6/5", expected_seq=match.seq)
     for part in ("pairings", "bracket"):
         assert client.get(live_url(division, part), headers={"if-none-match": tags[part]}).status_code == 304, part
 
@@ -785,7 +787,9 @@ def test_a_round_robins_latest_table_is_its_standings_so_far_not_after_its_last_
     services.start_division(division, actor=as_director)
     late = Pairing.objects.filter(division=division, round__number=5).select_related("entry_a").first()
     assert late is not None
-    games.forfeit_match(late.match_id, actor=as_director, loser_side=1, reason="no-show")  # round 5, played first
+    games.services.forfeit_match(
+        late.match_id, actor=as_director, loser_side=1, reason="no-show"
+    )  # round 5, played first
     services.sync_division(division.pk)
     services.recompute_standings(division.pk)
     html = html_of(Client(), page_url(division))

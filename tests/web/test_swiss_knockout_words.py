@@ -15,9 +15,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+import games.services
 from common.actor import Actor
 from common.errors import ApplicationError
-from games import services as games
 from tests.tournaments.services.support import director_win
 from tests.web.director.support import client_for, text_of
 from tests.web.test_entry_pages import Phone
@@ -158,9 +158,11 @@ def test_a_refused_correction_names_the_round_and_its_table_once(knockout: Divis
         director_win(p, p.entry_a, actor)
     semi = slot(knockout, "main-2-0")
     assert semi.table is not None and semi.match is not None
-    games.record_game_result(semi.match_id, actor=actor, winner=0, kind=1, expected_seq=semi.match.seq)
+    games.services.record_game_result(semi.match_id, actor=actor, winner=0, kind=1, expected_seq=semi.match.seq)
     with pytest.raises(ApplicationError) as refused:
-        games.reopen_match(slot(knockout, "main-1-0").match_id, actor=actor, reason="the scoresheet was misread")
+        games.services.reopen_match(
+            slot(knockout, "main-1-0").match_id, actor=actor, reason="the scoresheet was misread"
+        )
     message = refused.value.message
     assert f"a later match that depends on it has started (Knockout semi-final, {semi.table.label}: " in message
     assert "table Table" not in message and "Main round" not in message

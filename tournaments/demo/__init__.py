@@ -21,10 +21,10 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+import games.services
 from common.actor import SYSTEM, Actor
 from engine.formats.mat import read_mat
 from engine.formats.matlog import replay_record
-from games import services as games
 from tournaments import services
 from tournaments.models import Division, Event, Pairing
 from tournaments.services.followup import followups_deferred
@@ -94,5 +94,5 @@ def replay_log(match_id: int, path: Path, *, share: float = 1.0) -> int:
     stop = len(actions) if share >= 1 else int(len(actions) * share)
     seq = 0
     for action in actions[:stop]:
-        seq = games.record_action(match_id, action, actor=SYSTEM, expected_seq=seq).match.seq
+        seq = games.services.record_action(match_id, action, actor=SYSTEM, expected_seq=seq).match.seq
     return stop

@@ -18,9 +18,9 @@ from typing import Any
 
 from django.utils import timezone
 
+import games.services
 from common.actor import SYSTEM
 from common.bulk import copy_instances, update_rows
-from games import services as games
 from games.models import Match
 from tournaments.core import (
     SLOT_COLUMNS,
@@ -211,9 +211,9 @@ def _release_match(pairing: Pairing) -> None:
     assert match is not None
     why = "its players changed (a corrected result or a swap of seeds)"
     if match.status in (Match.Status.FINISHED, Match.Status.FORFEITED):
-        games.reopen_match(match.pk, actor=SYSTEM, reason=why, override=True)
+        games.services.reopen_match(match.pk, actor=SYSTEM, reason=why, override=True)
     if match.status != Match.Status.VOID:
-        games.void_match(match.pk, actor=SYSTEM, reason=why)
+        games.services.void_match(match.pk, actor=SYSTEM, reason=why)
     pairing.match = None
     pairing.winner_id, pairing.score_a, pairing.score_b = None, 0, 0
     pairing.confirmation, pairing.confirmation_side = Pairing.Confirmation.NOT_NEEDED, None

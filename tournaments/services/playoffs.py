@@ -21,9 +21,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+import games.services
 from common.actor import Actor
 from common.errors import ApplicationError, ErrorCode
-from games import services as games
 from games.access import new_entry_tokens
 from games.models import Match, Player
 from tournaments.access import check_directs
@@ -118,7 +118,7 @@ def _make_match(division: Division, playoff: Playoff, a: int, b: int, *, number:
     players = dict(Entry.objects.filter(pk__in=[a, b]).values_list("pk", "player_id"))
     found = Player.objects.in_bulk(players.values())
     event = division.event
-    match = games.start_match(
+    match = games.services.start_match(
         player1=found[players[a]], player2=found[players[b]], length=playoff.length, variant=division.variant,
         crawford=division.crawford, casual=division.casual, entry_mode=division.entry_mode,
         private=not event.public, source=f"{event.slug}/{division.slug}/playoff-{playoff.pk}-{number}",
@@ -153,7 +153,7 @@ def cancel_playoff(playoff_id: int, *, actor: Actor, division: Division | None =
                 "match instead",
             )
         playoff.delete()
-        games.delete_unplayed_matches([m.pk for m in matches])
+        games.services.delete_unplayed_matches([m.pk for m in matches])
 
 
 def settle_playoffs(division: Division) -> bool:

@@ -12,9 +12,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+import games.services
 from common.actor import SYSTEM, Actor
 from common.errors import ApplicationError, ErrorCode
-from games import services as games
 from games.access import is_director, sides_of
 from games.models import Match
 from tournaments.access import check_directs
@@ -120,7 +120,7 @@ def award_forfeit(pairing: Pairing, *, actor: Actor, loser: Entry, kind: str, re
         if pairing.match is None:
             raise ApplicationError(ErrorCode.CONFLICT, "this pairing has no match yet (its players are not known)")
         side = 0 if loser.pk == pairing.entry_a_id else 1
-        games.forfeit_match(pairing.match.pk, actor=actor, loser_side=side, reason=f"{kind}: {reason.strip()}")
+        games.services.forfeit_match(pairing.match.pk, actor=actor, loser_side=side, reason=f"{kind}: {reason.strip()}")
         pairing.decision, pairing.decision_reason = FORFEIT_KINDS[kind], reason.strip()
         pairing.save(update_fields=["updated_at", "decision", "decision_reason"])
         sync_locked_division(division)
@@ -146,10 +146,10 @@ def give_penalty(pairing: Pairing, *, actor: Actor, against: Entry, points: int,
         total = getattr(pairing, field) + points
         if 2 * total > pairing.length:
             why = f"penalty points past half the match length ({total} in a {pairing.length}-point match): {reason}"
-            games.forfeit_match(pairing.match.pk, actor=actor, loser_side=side, reason=why.strip())
+            games.services.forfeit_match(pairing.match.pk, actor=actor, loser_side=side, reason=why.strip())
             pairing.decision, pairing.decision_reason = Pairing.Decision.FORFEIT_PENALTY, why.strip()
         else:
-            games.award_penalty(pairing.match.pk, actor=actor, side=side, points=points, reason=reason.strip())
+            games.services.award_penalty(pairing.match.pk, actor=actor, side=side, points=points, reason=reason.strip())
         setattr(pairing, field, total)
         pairing.save(update_fields=["updated_at", field, "decision", "decision_reason"])
         sync_locked_division(division)
@@ -204,8 +204,8 @@ def _undo_unplayed_forfeit_wins(entry: Entry, *, bracket: bool) -> None:
         if opponent is None or opponent.status != Entry.Status.WITHDRAWN:
             continue
         assert pairing.match_id is not None  # the filter on match__status
-        games.reopen_match(pairing.match_id, actor=SYSTEM, reason=why, override=True)
-        games.void_match(pairing.match_id, actor=SYSTEM, reason=why)
+        games.services.reopen_match(pairing.match_id, actor=SYSTEM, reason=why, override=True)
+        games.services.void_match(pairing.match_id, actor=SYSTEM, reason=why)
         if not bracket:
             double_forfeit(pairing, SyncReport())
 
@@ -217,7 +217,9 @@ def _forfeit_open_matches(entry: Entry, actor: Actor, reason: str) -> None:
         side = 0 if pairing.entry_a_id == entry.pk else 1
         why = f"withdrawal: {reason.strip() or 'withdrew'}"
         assert pairing.match_id is not None  # the filter on match__status
-        games.forfeit_match(pairing.match_id, actor=actor if actor is not None else SYSTEM, loser_side=side, reason=why)
+        games.services.forfeit_match(
+            pairing.match_id, actor=actor if actor is not None else SYSTEM, loser_side=side, reason=why
+        )
         Pairing.objects.filter(pk=pairing.pk).update(
             decision=Pairing.Decision.FORFEIT_WITHDRAWAL, decision_reason=reason.strip(), updated_at=timezone.now()
         )
@@ -313,7 +315,9 @@ def _swap_boards(division: Division, first: Entry, second: Entry, reason: str, *
     for p in (p1, p2):
         p.swapped_reason = reason.strip() + note
         if p.match is not None:
-            games.void_match(p.match.pk, actor=SYSTEM, reason=f"pairing changed by the director: {reason.strip()}")
+            games.services.void_match(
+                p.match.pk, actor=SYSTEM, reason=f"pairing changed by the director: {reason.strip()}"
+            )
             p.match = None
         p.status = Pairing.Status.READY if p.entry_b_id else Pairing.Status.BYE
         p.winner_id = p.entry_a_id if p.entry_b_id is None else None

@@ -30,10 +30,10 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+import games.services
 from common.actor import SYSTEM
 from common.bulk import update_rows
 from common.errors import ApplicationError
-from games import services as games
 from games.models import Action, Match, Player
 from tournaments.core import (
     COUNTED,
@@ -419,9 +419,9 @@ def make_matches(division: Division, todo: list[Pairing], report: SyncReport) ->
     if not todo:
         return bool(gone)
     players = Player.objects.in_bulk({player for player, _ in entries.values()})
-    matches = games.start_matches(
+    matches = games.services.start_matches(
         [
-            games.new_match(
+            games.services.new_match(
                 player1=players[entries[_entry_ids(p)[0]][0]],
                 player2=players[entries[_entry_ids(p)[1]][0]],
                 length=p.length,
@@ -456,7 +456,9 @@ def _entry_ids(pairing: Pairing) -> tuple[int, int]:
 def _forfeit_withdrawn(pairing: Pairing, loser: int, report: SyncReport) -> None:
     """A withdrawn player's new match (``loser``: his side) is forfeited to the opponent at once."""
     assert pairing.match is not None
-    recorded = games.forfeit_match(pairing.match.pk, actor=SYSTEM, loser_side=loser, reason="withdrawal: withdrew")
+    recorded = games.services.forfeit_match(
+        pairing.match.pk, actor=SYSTEM, loser_side=loser, reason="withdrawal: withdrew"
+    )
     pairing.match = recorded.match
     pairing.decision, pairing.decision_reason = Pairing.Decision.FORFEIT_WITHDRAWAL, "the player had withdrawn"
     _take_result(pairing, report)

@@ -6,8 +6,8 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
+import games.services
 from common.actor import Actor
-from games import services as games
 from games.access import new_entry_token, token_text
 from games.models import EntryToken, Match
 from tournaments import services
@@ -38,7 +38,7 @@ def enter_result(pairing: Pairing, *, winner: int = 0, by: int | None = None) ->
     link = Actor(token=new_entry_token(match, by))
     seq = match.seq
     while True:
-        recorded = games.record_game_result(match.pk, actor=link, winner=winner, kind=1, expected_seq=seq)
+        recorded = games.services.record_game_result(match.pk, actor=link, winner=winner, kind=1, expected_seq=seq)
         seq = recorded.match.seq
         if recorded.state.is_over:
             break

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+import games.services
 from common.actor import Actor
-from games import services as games
 from games.models import Match
 from tests.tournaments.api.conftest import logged_in
 from tests.tournaments.api.support import division_url, enter_result, token_client
@@ -81,7 +81,9 @@ def test_a_player_confirms_from_his_account(as_director: Actor, django_user_mode
         settings=services.DivisionSettings(name="Open", format="single", entry_mode="scoresheet", match_length=1),
     )  # fmt: skip
     services.register_player(division, actor=as_director, name="Ola", rating=1800)
-    services.register_player(division, actor=as_director, player=games.create_player(display_name="Pia", user=pia))
+    services.register_player(
+        division, actor=as_director, player=games.services.create_player(display_name="Pia", user=pia)
+    )
     services.start_division(division, actor=as_director)
     pairing = enter_result(Pairing.objects.get(division=division, key="main-1-0"), winner=0)
     assert pairing.confirmation_side == 1  # Pia, side b

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+import games.services
 from common.actor import Actor
-from games import services as games
 from tests.tournaments.api.conftest import logged_in
 from tests.tournaments.api.support import division_url
 from tests.tournaments.services.support import play_round
@@ -41,7 +41,7 @@ def test_a_director_steers_a_swiss_through_the_api(running: Division, director: 
     assert APIClient().get(division_url(running)).json()["repair_offered"] is None  # for its directors only
     # Table 1 of round 1 was misread: the correction changes the score groups round 2 was paired on.
     wrong = Pairing.objects.get(division=running, round__number=1, board=1)
-    games.replace_game_result(
+    games.services.replace_game_result(
         wrong.match_id, actor=as_director, game_number=1, winner=1, kind=1, cube_value=1, reason="misread"
     )
     services.sync_division(running.pk)

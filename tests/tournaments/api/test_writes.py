@@ -9,8 +9,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
+import games.services
 from common.actor import Actor
-from games import services as games
 from games.access import new_entry_token
 from games.models import Match
 from tests.tournaments.api.conftest import logged_in
@@ -122,7 +122,7 @@ def test_a_director_enters_players(swiss: Division, director: Any) -> None:
     entry = Entry.objects.get(pk=new.json()["id"])
     assert (entry.player.display_name, entry.player.country, entry.rating) == ("Nina Nord", "NO", 1650.5)
     assert new.json()["name"] == "Nina Nord" and new.json()["status"] == "registered"
-    known = games.create_player(display_name="Karl Known")
+    known = games.services.create_player(display_name="Karl Known")
     existing = client.post(url, {"player": known.pk, "seed": 5}, format="json")
     assert existing.status_code == 201 and existing.json()["player"] == known.pk and existing.json()["seed"] == 5
     twice = client.post(url, {"player": known.pk}, format="json")
@@ -285,8 +285,8 @@ def _client(who: str, request: pytest.FixtureRequest) -> APIClient:
     if who == "anonymous":
         return APIClient()
     if who == "entry link":
-        a, b = games.create_player(display_name="Al"), games.create_player(display_name="Bea")
-        return link_client(new_entry_token(games.start_match(player1=a, player2=b, length=1), 0))
+        a, b = games.services.create_player(display_name="Al"), games.services.create_player(display_name="Bea")
+        return link_client(new_entry_token(games.services.start_match(player1=a, player2=b, length=1), 0))
     fixture = {"user": "stranger", "other director": "other_director", "director": "director", "staff": "staff"}[who]
     return logged_in(request.getfixturevalue(fixture))
 

@@ -12,8 +12,8 @@ from typing import Any
 
 from django.db import connection
 
+import games.services
 from common.actor import Actor
-from games import services as games
 from games.access import new_entry_token
 from games.models import Action, EntryToken, Game, Match, Player
 from tournaments import services
@@ -50,7 +50,7 @@ def enter_win(p: Pairing, winner: Entry, *, actor: Actor, kind: int = 1, cube: i
     match = Match.objects.get(pk=p.match_id)
     seq = match.seq
     while True:
-        recorded = games.record_game_result(
+        recorded = games.services.record_game_result(
             match.pk, actor=actor, winner=side, kind=kind, cube_value=cube, expected_seq=seq
         )
         seq = recorded.match.seq

@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
+import games.services
 from common.actor import Actor
 from common.errors import ApplicationError
-from games import services as games
 from games.models import Match
 from tests.tournaments.services.support import pairing
 from tournaments import services
@@ -29,10 +29,14 @@ def test_a_casual_division_plays_without_cube_and_every_game_is_one_point(
     assert match.casual
     for kind, cube, words in ((2, 1, "no gammons"), (1, 2, "no doubling cube")):
         with pytest.raises(ApplicationError) as refused:
-            games.record_game_result(match.pk, actor=as_director, winner=0, kind=kind, cube_value=cube, expected_seq=0)
+            games.services.record_game_result(
+                match.pk, actor=as_director, winner=0, kind=kind, cube_value=cube, expected_seq=0
+            )
         assert words in refused.value.message
     assert Match.objects.get(pk=match.pk).seq == 0, "nothing stored"
-    recorded = games.record_game_result(match.pk, actor=as_director, winner=0, kind=1, cube_value=1, expected_seq=0)
+    recorded = games.services.record_game_result(
+        match.pk, actor=as_director, winner=0, kind=1, cube_value=1, expected_seq=0
+    )
     assert recorded.state.score == (1, 0)
 
 
@@ -42,10 +46,10 @@ def test_a_casual_match_refuses_a_double_over_the_board(
     division = division_of("single", 2, entry_mode="moves", match_length=3, casual=True)
     services.start_division(division, actor=as_director)
     match = Match.objects.get(pk=pairing(division, "main-1-0").match_id)
-    seq = games.record_opening_roll(match.pk, actor=as_director, dice=(3, 1), expected_seq=0).match.seq
-    seq = games.record_play(match.pk, actor=as_director, side=0, play="8/5 6/5", expected_seq=seq).match.seq
+    seq = games.services.record_opening_roll(match.pk, actor=as_director, dice=(3, 1), expected_seq=0).match.seq
+    seq = games.services.record_play(match.pk, actor=as_director, side=0, play="8/5 6/5", expected_seq=seq).match.seq
     with pytest.raises(ApplicationError) as refused:
-        games.offer_double(match.pk, actor=as_director, side=1, expected_seq=seq)
+        games.services.offer_double(match.pk, actor=as_director, side=1, expected_seq=seq)
     assert "no doubling cube in a casual game" in refused.value.message
 
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from django.db import connection
 
+import games.services
 from common.actor import Actor
-from games import services as games
 from games.models import Match
 from tests.tournaments.services.support import named, pairing, run_in_threads
 from tournaments import services
@@ -38,7 +38,7 @@ def semifinals(division_of: Callable[..., Division], director: Actor) -> Divisio
 def win(division: Division, key: str, winner: str, director: Actor) -> Callable[[], Any]:
     p = pairing(division, key)
     side = 0 if p.entry_a.player.display_name == winner else 1
-    return lambda: games.record_game_result(p.match_id, actor=director, winner=side, kind=1, expected_seq=0)
+    return lambda: games.services.record_game_result(p.match_id, actor=director, winner=side, kind=1, expected_seq=0)
 
 
 def assert_one_final(division: Division) -> None:

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+import games.services
 from common.actor import Actor
 from common.errors import ApplicationError, ErrorCode
-from games import services as games
 from tests.tournaments.services.support import enter_win, link, named, pairing, snapshot
 from tournaments import selectors, services
 from tournaments.models import Division, Pairing, Standing
@@ -91,7 +91,7 @@ def test_a_result_entered_by_a_players_account_waits_for_the_other_side(
     division_of: Callable[..., Division], as_director: Actor, django_user_model: Any, committed: Callable
 ) -> None:
     user = django_user_model.objects.create_user("pia", password=None)
-    player = games.create_player(display_name="Pia", user=user)
+    player = games.services.create_player(display_name="Pia", user=user)
     division = division_of("single", 1, entry_mode="scoresheet", match_length=1)
     services.register_player(division, actor=as_director, player=player, rating=1000)
     services.start_division(division, actor=as_director)
@@ -151,7 +151,7 @@ def test_a_dispute_goes_to_the_directors_queue_and_only_a_director_settles_it(
 
     # the director corrects the result: P04 won after all; the correction settles the dispute
     with committed():
-        games.replace_game_result(
+        games.services.replace_game_result(
             p.match_id, actor=as_director, game_number=1, winner=1, kind=2, reason="P04 showed the scoresheet"
         )
     p = pairing(bracket, "main-1-0")

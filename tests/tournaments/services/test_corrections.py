@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
+import games.services
 from common.actor import Actor
 from common.errors import ApplicationError, ErrorCode
-from games import services as games
 from games.models import Action, Match
 from tests.tournaments.services.support import link, named, pairing, snapshot
 from tournaments import selectors, services
@@ -32,7 +32,7 @@ def decide(p: Pairing, winner: Entry, director: Actor, committed: Callable) -> M
     """The director enters one game worth 4 points for ``winner``: the 3-point match is over."""
     side = 0 if winner.pk == p.entry_a_id else 1
     with committed():
-        recorded = games.record_game_result(
+        recorded = games.services.record_game_result(
             p.match_id, actor=director, winner=side, kind=1, cube_value=4, expected_seq=p.match.seq
         )
     assert recorded.state.is_over
@@ -42,14 +42,14 @@ def decide(p: Pairing, winner: Entry, director: Actor, committed: Callable) -> M
 def start(p: Pairing, director: Actor, committed: Callable) -> None:
     """One single game in the match: it has started, nobody has won."""
     with committed():
-        games.record_game_result(p.match_id, actor=director, winner=0, kind=1, expected_seq=p.match.seq)
+        games.services.record_game_result(p.match_id, actor=director, winner=0, kind=1, expected_seq=p.match.seq)
 
 
 def flip(p: Pairing, director: Actor, committed: Callable, **kw: Any) -> None:
     """The director corrects game 1 of the pairing's match: the other side won it."""
     side = 1 if p.winner_id == p.entry_a_id else 0
     with committed():
-        games.replace_game_result(
+        games.services.replace_game_result(
             p.match_id, actor=director, game_number=1, winner=side, kind=1, cube_value=4, reason=REASON, **kw
         )
 
@@ -97,7 +97,7 @@ def test_reopening_a_result_before_the_next_match_started_empties_the_next_slot(
 ) -> None:
     old_final = pairing(semis, "main-2-0").match
     with committed():
-        games.reopen_match(pairing(semis, "main-1-0").match_id, actor=as_director, reason=REASON)
+        games.services.reopen_match(pairing(semis, "main-1-0").match_id, actor=as_director, reason=REASON)
     semi, final = pairing(semis, "main-1-0"), pairing(semis, "main-2-0")
     assert semi.winner_id is None and semi.status in (Pairing.Status.READY, Pairing.Status.PLAYING)
     assert players(final) == (None, "P02") and final.status == Pairing.Status.WAITING and final.match_id is None
@@ -115,8 +115,8 @@ def test_a_correction_once_the_next_match_started_is_refused_and_changes_nothing
     before = snapshot()
     for correct in (
         lambda: flip(semi, as_director, committed),
-        lambda: games.reopen_match(semi.match_id, actor=as_director, reason=REASON),
-        lambda: games.undo_last_action(semi.match_id, actor=as_director, reason=REASON),
+        lambda: games.services.reopen_match(semi.match_id, actor=as_director, reason=REASON),
+        lambda: games.services.undo_last_action(semi.match_id, actor=as_director, reason=REASON),
     ):
         with pytest.raises(ApplicationError) as refused:
             correct()
@@ -178,7 +178,7 @@ def test_only_the_events_director_corrects(
     before = snapshot()
     for actor in (other_director, stranger, player):
         with pytest.raises(ApplicationError) as refused:
-            games.replace_game_result(
+            games.services.replace_game_result(
                 semi.match_id, actor=actor, game_number=1, winner=1, kind=1, cube_value=4, reason=REASON
             )
         assert refused.value.code is ErrorCode.FORBIDDEN

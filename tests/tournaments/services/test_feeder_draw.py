@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
+import games.services
 from common.actor import Actor
 from common.errors import ApplicationError, ErrorCode
-from games import services as games
 from tests.tournaments.services.support import director_win, pairing, play_out
 from tournaments import services
 from tournaments.core import plan_of, resolve_division
@@ -121,7 +121,9 @@ def test_a_corrected_main_result_redraws_the_consolation_round_it_feeds(
     for p in Pairing.objects.filter(division=division, round__bracket="main", round__number=1):
         p = pairing(division, p.key)
         with committed():
-            games.record_game_result(p.match_id, actor=as_director, winner=0, kind=1, cube_value=4, expected_seq=0)
+            games.services.record_game_result(
+                p.match_id, actor=as_director, winner=0, kind=1, cube_value=4, expected_seq=0
+            )
     before = {p.key: (p.entry_a.seed, p.entry_b.seed) for p in slots(division, "consolation").values() if p.entry_a}
     assert sorted(before.values()) == [(5, 8), (6, 7)]
     main_1 = Pairing.objects.filter(division=division, round__bracket="main", round__number=1)
@@ -129,13 +131,13 @@ def test_a_corrected_main_result_redraws_the_consolation_round_it_feeds(
     corrected = pairing(division, corrected.key)
     other = pairing(division, next(key for key, seeds in before.items() if seeds == (6, 7)))
     with committed():
-        games.record_game_result(other.match_id, actor=as_director, winner=0, kind=1, expected_seq=0)
+        games.services.record_game_result(other.match_id, actor=as_director, winner=0, kind=1, expected_seq=0)
     flipped = {"game_number": 1, "winner": 1, "kind": 1, "cube_value": 4, "reason": "misread"}
     with pytest.raises(ApplicationError) as refused:
-        games.replace_game_result(corrected.match_id, actor=as_director, **flipped)
+        games.services.replace_game_result(corrected.match_id, actor=as_director, **flipped)
     assert refused.value.code == ErrorCode.CONFLICT
     with committed():
-        games.replace_game_result(corrected.match_id, actor=as_director, override=True, **flipped)
+        games.services.replace_game_result(corrected.match_id, actor=as_director, override=True, **flipped)
     after = {p.key: (p.entry_a.seed, p.entry_b.seed) for p in slots(division, "consolation").values() if p.entry_a}
     assert sorted(after.values()) == [(4, 8), (6, 7)], "seed 4 lost main round 1 instead of seed 5"
     moved = next(key for key, seeds in after.items() if seeds == (4, 8))

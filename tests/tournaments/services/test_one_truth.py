@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+import games.services
 from common.actor import SYSTEM, Actor
 from engine.actions import Move
 from engine.game import Phase
-from games import services as games
 from games.access import new_entry_token, token_text
 from games.engine_bridge import load_state
 from games.models import Match
@@ -125,11 +125,11 @@ def play_to_the_last_play(match: Match, actors: dict[int, Actor], rng: random.Ra
             dice = (rng.randint(1, 6), rng.randint(1, 6))
             while dice[0] == dice[1]:
                 dice = (rng.randint(1, 6), rng.randint(1, 6))
-            games.record_opening_roll(match.pk, actor=SYSTEM, dice=dice, expected_seq=match.seq)
+            games.services.record_opening_roll(match.pk, actor=SYSTEM, dice=dice, expected_seq=match.seq)
         elif game.phase is Phase.ROLL:
             side = game.on_roll
             dice = (rng.randint(1, 6), rng.randint(1, 6))
-            games.record_roll(match.pk, actor=actors[side], side=side, dice=dice, expected_seq=match.seq)
+            games.services.record_roll(match.pk, actor=actors[side], side=side, dice=dice, expected_seq=match.seq)
         elif game.phase is Phase.MOVE:
             side = game.on_roll
             plays = sorted(game.legal_plays(), key=str)
@@ -137,7 +137,7 @@ def play_to_the_last_play(match: Match, actors: dict[int, Actor], rng: random.Ra
             text = str(play) if play is not None else ""
             if play is not None and state.apply(Move(side, play)).is_over:
                 return side, text, match.seq
-            games.record_play(match.pk, actor=actors[side], side=side, play=text, expected_seq=match.seq)
+            games.services.record_play(match.pk, actor=actors[side], side=side, play=text, expected_seq=match.seq)
         else:
             raise AssertionError(f"unexpected phase {game.phase}")
     raise AssertionError("the match did not end")
@@ -213,10 +213,10 @@ def test_a_sync_queues_no_followup_from_its_own_calls(director: Actor, sent: lis
     division = knockout(director, "scoresheet")
     first, second = semis(division)
     assert second.entry_a_id is not None and second.match_id is not None and first.match_id is not None
-    games.forfeit_match(second.match_id, actor=director, loser_side=1, reason="no-show")
+    games.services.forfeit_match(second.match_id, actor=director, loser_side=1, reason="no-show")
     services.sync_division(division.pk)
     services.withdraw_entry(Entry.objects.get(pk=second.entry_a_id), actor=director, reason="went home")
-    games.forfeit_match(first.match_id, actor=director, loser_side=1, reason="no-show")
+    games.services.forfeit_match(first.match_id, actor=director, loser_side=1, reason="no-show")
     assert final(division).status == Pairing.Status.WAITING
     sent.clear()
 
@@ -233,8 +233,12 @@ def test_outcome_of_and_its_query_twins_agree(director: Actor) -> None:
     """Each pairing holds what :func:`outcome_of` says exactly when its query twins say so."""
     division = knockout(director, "scoresheet", length=3)
     semis = list(Pairing.objects.select_related("match").filter(division=division, match__isnull=False))
-    games.record_game_result(semis[0].match_id, actor=director, winner=0, kind=1, cube_value=4, expected_seq=0)  # 4-0
-    games.record_game_result(semis[1].match_id, actor=director, winner=1, kind=1, cube_value=1, expected_seq=0)  # 0-1
+    games.services.record_game_result(
+        semis[0].match_id, actor=director, winner=0, kind=1, cube_value=4, expected_seq=0
+    )  # 4-0
+    games.services.record_game_result(
+        semis[1].match_id, actor=director, winner=1, kind=1, cube_value=1, expected_seq=0
+    )  # 0-1
     for pairing in Pairing.objects.select_related("match").filter(division=division, match__isnull=False):
         holds = outcome_of(pairing, pairing.match) == held_outcome(pairing)
         twin = Pairing.objects.filter(pk=pairing.pk).filter(FINISHED_AS_MATCH | OPEN_AS_MATCH).exists()

@@ -9,9 +9,9 @@ from collections.abc import Callable
 
 import pytest
 
+import games.services
 from common.actor import Actor
 from common.errors import ApplicationError, ErrorCode
-from games import services as games
 from games.models import Match
 from tests.tournaments.services.support import play_out, snapshot
 from tournaments import services
@@ -42,7 +42,7 @@ def win(match: Match | None, winner_entry: int, director: Actor) -> None:
     side = 0 if match.player1_id == player else 1
     seq = Match.objects.get(pk=match.pk).seq
     while True:
-        recorded = games.record_game_result(
+        recorded = games.services.record_game_result(
             match.pk, actor=director, winner=side, kind=1, cube_value=1, expected_seq=seq
         )
         seq = recorded.match.seq
@@ -118,7 +118,7 @@ def test_a_correction_of_the_playoff_match_changes_the_order_again(
     win(playoff.final_match, a, as_director)
     assert (ranks(division)[a], ranks(division)[b]) == (2, 3)
     match = Match.objects.get(pk=playoff.final_match_id)
-    games.replace_game_result(match.pk, actor=as_director, game_number=1, winner=1 - _side(match, a),
+    games.services.replace_game_result(match.pk, actor=as_director, game_number=1, winner=1 - _side(match, a),
                               kind=1, cube_value=1, reason="wrong side entered")  # fmt: skip
     services.sync_division(division.pk)
     services.recompute_standings(division.pk)
@@ -170,7 +170,9 @@ def test_an_unplayed_playoff_is_cancelled_with_its_match_a_started_one_is_not(
     playoff = services.order_playoff(division, actor=as_director, entries=[a, b], length=3)
     match = playoff.final_match
     assert match is not None
-    games.record_game_result(match.pk, actor=as_director, winner=0, kind=1, cube_value=1, expected_seq=match.seq)
+    games.services.record_game_result(
+        match.pk, actor=as_director, winner=0, kind=1, cube_value=1, expected_seq=match.seq
+    )
     with pytest.raises(ApplicationError, match=r"has been played .*it cannot be cancelled") as refused:
         services.cancel_playoff(playoff.pk, actor=as_director)
     assert refused.value.code is ErrorCode.CONFLICT and Playoff.objects.filter(pk=playoff.pk).exists()

@@ -15,8 +15,8 @@ from math import sqrt
 
 import pytest
 
+import games.services
 from common.actor import Actor
-from games import services as games
 from tests.tournaments.services.support import enter_win, link, named, pairing
 from tournaments import services
 from tournaments.models import Division, Pairing, Rating, RatingChange, RatingList
@@ -134,6 +134,8 @@ def test_only_counted_results_are_rated_and_a_change_is_followed(
     assert set(got) == {"P01", "P04"} and got["P04"][0] > 1500 > got["P01"][0]
 
     with committed():  # the director corrects the game: P01 won the match after all
-        games.replace_game_result(p.match_id, actor=as_director, game_number=1, winner=0, kind=1, reason="misread")
+        games.services.replace_game_result(
+            p.match_id, actor=as_director, game_number=1, winner=0, kind=1, reason="misread"
+        )
     got = ratings(club)
     assert got["P01"][0] > 1500 > got["P04"][0], "the correction is followed"

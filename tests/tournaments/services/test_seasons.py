@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
+import games.services
 from common.actor import Actor
 from common.errors import ApplicationError
-from games import services as games
 from tests.tournaments.services.support import pairing, play_out, snapshot
 from tournaments import services
 from tournaments.models import Club, Division, Entry, Pairing, Season, SeasonPoints
@@ -74,7 +74,7 @@ def test_the_clubs_own_table_by_hand_and_a_correction_on_night_two(
     final = pairing(second, "main-2-0")
     side = 0 if final.entry_a.player.display_name == "P02" else 1
     with committed():
-        games.replace_game_result(
+        games.services.replace_game_result(
             final.match_id, actor=as_director, game_number=1, winner=side, kind=1, reason="the scoresheet was misread"
         )
     assert table_of(season) == [
@@ -202,7 +202,7 @@ def test_each_nights_points_are_stored_by_its_follow_up_and_a_correction_rewrite
     final = pairing(second, "main-2-0")
     side = 0 if final.entry_a.player.display_name == "P02" else 1
     with committed():  # the correction's follow-up: the standings, then night 2's points
-        games.replace_game_result(
+        games.services.replace_game_result(
             final.match_id, actor=as_director, game_number=1, winner=side, kind=1, reason="the scoresheet was misread"
         )
     assert stored(season)[("Night 2", "P02")] == (36.0, 2, 1)

@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 import pytest
 
+import games.services
 from common.actor import Actor
-from games import services as games
 from tests.tournaments.services.support import director_win, enter_win, link, named, pairing, play_out
 from tournaments import services
 from tournaments.models import Division, Entry, Standing
@@ -29,7 +29,7 @@ def test_only_finished_and_confirmed_results_count(division_of: Callable[..., Di
     finished, awaiting, playing = (pairing(division, f"swiss-1-{t}") for t in (1, 2, 3))
     director_win(finished, finished.entry_a, as_director)  # P01 beat P04: counts
     enter_win(awaiting, awaiting.entry_a, actor=link(awaiting.match_id, 0))  # P02 entered his win: awaits P05
-    games.record_game_result(playing.match_id, actor=as_director, winner=0, kind=1, expected_seq=0)  # 1-0 of 3
+    games.services.record_game_result(playing.match_id, actor=as_director, winner=0, kind=1, expected_seq=0)  # 1-0 of 3
     services.sync_division(division.pk)
     assert services.recompute_standings(division.pk) == 6
     wins = {name: (w, lost) for name, _, w, lost in table(division, 1)}

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+import games.services
 from common.actor import Actor
 from common.errors import ApplicationError, ErrorCode
-from games import services as games
 from tests.tournaments.services.support import director_win, open_pairings, play_out, snapshot
 from tournaments import services
 from tournaments.models import Division, Entry, Pairing, Round, Standing
@@ -305,11 +305,11 @@ def test_a_swiss_correction_under_a_started_knockout_needs_the_override(
     swiss = Pairing.objects.filter(division=division, round__bracket="swiss", round__number=1).first()
     assert swiss is not None and swiss.match_id is not None
     with pytest.raises(ApplicationError, match="the knockout drawn from the Swiss standings stands as it was drawn"):
-        games.replace_game_result(
+        games.services.replace_game_result(
             swiss.match_id, actor=as_director, game_number=1, winner=1, kind=1, cube_value=1, reason="misread"
         )
     seeds = refresh(division).knockout_seeds
-    games.replace_game_result(
+    games.services.replace_game_result(
         swiss.match_id,
         actor=as_director,
         game_number=1,

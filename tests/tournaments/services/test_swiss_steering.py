@@ -9,9 +9,9 @@ from collections.abc import Callable
 import pytest
 from django.db.models import Q
 
+import games.services
 from common.actor import Actor
 from common.errors import ApplicationError, ErrorCode
-from games import services as games
 from games.models import Match
 from tests.tournaments.services.support import play_round
 from tests.tournaments.services.test_swiss import four_who_have_all_met, snapshot
@@ -86,7 +86,7 @@ def test_a_round_is_taken_back_only_while_none_of_its_matches_has_started(
     division = round_two_paired(division_of, as_director, 8, rounds=3)
     first = Pairing.objects.filter(division=division, round__number=2).order_by("board").first()
     assert first is not None and first.match_id is not None
-    games.record_game_result(first.match_id, actor=as_director, winner=0, kind=1, expected_seq=0)
+    games.services.record_game_result(first.match_id, actor=as_director, winner=0, kind=1, expected_seq=0)
     before = snapshot()
     with pytest.raises(ApplicationError, match="round 2 has started for match\\(es\\) 1") as refused:
         services.unpair_round(division, actor=as_director)
@@ -108,7 +108,7 @@ def test_a_correction_that_changes_the_score_groups_offers_to_pair_the_round_aga
     assert not services.round_needs_repairing(refresh(division))
     # Table 1 of round 1 was misread: the other player won it. Round 2 has not started: the correction is taken.
     wrong = Pairing.objects.get(division=division, round__number=1, board=1)
-    games.replace_game_result(
+    games.services.replace_game_result(
         wrong.match_id, actor=as_director, game_number=1, winner=1, kind=1, cube_value=1, reason="misread"
     )
     services.sync_division(division.pk)

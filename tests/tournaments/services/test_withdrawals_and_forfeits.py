@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
+import games.services
 from common.actor import Actor
 from common.errors import ApplicationError, ErrorCode
-from games import services as games
 from games.models import Match
 from tests.tournaments.services.support import director_win, enter_win, named, pairing, play_out, snapshot
 from tournaments import services
@@ -67,7 +67,9 @@ def test_withdrawing_forfeits_the_match_being_played(
     division = services.start_division(scoresheet(division_of, "single", 4, match_length=3), actor=as_director)
     p1, p4 = named(division, "P01"), named(division, "P04")
     board = pairing(division, "main-1-0")
-    games.record_game_result(board.match_id, actor=as_director, winner=1, kind=1, expected_seq=0)  # P04 leads 1-0
+    games.services.record_game_result(
+        board.match_id, actor=as_director, winner=1, kind=1, expected_seq=0
+    )  # P04 leads 1-0
     with committed():
         services.withdraw_entry(p4, actor=as_director, reason="left for the airport")
     assert_forfeited_to(board, p1, Decision.FORFEIT_WITHDRAWAL)

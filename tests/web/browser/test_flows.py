@@ -31,12 +31,12 @@ from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 from playwright.sync_api import expect
 
+import games.services
 from common.actor import SYSTEM, Actor
 from engine.errors import IllegalPlayError
 from engine.notation import parse_play
 from engine.position import Position
 from games import access
-from games import services as games
 from games.models import Action, Match
 from games.spectator import match_for_page, page_data
 from tests.web.browser.conftest import Pages
@@ -516,7 +516,7 @@ def test_tap_to_move_step_by_step_and_the_opponents_page_following(pages: Pages,
     assert actions(match) == [("opening-roll", ""), ("play", "8/5 6/5")]
 
     expect(bob.locator("#entry-prompt")).to_have_text(re.compile("^Bob, your turn"), timeout=LIVE)  # by polling
-    games.record_roll(match.pk, actor=SYSTEM, side=1, dice=(6, 5), expected_seq=2)
+    games.services.record_roll(match.pk, actor=SYSTEM, side=1, dice=(6, 5), expected_seq=2)
     expect(bob.locator("#tap-controls")).to_be_visible(timeout=LIVE)  # swapped in by the poll
     for label in ("from 24", "to 18", "from 18", "to 13"):
         press(bob, bob.get_by_role("button", name=label), viewport)

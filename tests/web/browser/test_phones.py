@@ -12,8 +12,8 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+import games.services
 from common.actor import SYSTEM, Actor
-from games import services as games
 from games.models import Match
 from tests.tournaments.services.support import director_win, enter_win, link
 from tests.web.browser.conftest import Pages
@@ -80,17 +80,17 @@ def day(django_user_model: Any) -> Day:
     player = link(scoresheet, 0)
     seq = scoresheet.seq
     for winner, kind, cube in ((0, 2, 2), (1, 1, 1)):  # 4-0, then 4-1
-        seq = games.record_game_result(
+        seq = games.services.record_game_result(
             scoresheet.pk, actor=player, winner=winner, kind=kind, cube_value=cube, expected_seq=seq
         ).match.seq
 
     director_win(_pairings(cup)[0], Entry.objects.get(pk=_pairings(cup)[0].entry_a_id), actor)
     services.recompute_standings(cup.pk)
     moves = Match.objects.get(pk=_pairings(cup)[1].match_id)
-    seq = games.record_opening_roll(moves.pk, actor=SYSTEM, dice=(3, 1), expected_seq=moves.seq).match.seq
-    seq = games.record_play(moves.pk, actor=SYSTEM, side=0, play="8/5 6/5", expected_seq=seq).match.seq
-    seq = games.offer_double(moves.pk, actor=SYSTEM, side=1, expected_seq=seq).match.seq
-    games.take(moves.pk, actor=SYSTEM, side=0, expected_seq=seq)
+    seq = games.services.record_opening_roll(moves.pk, actor=SYSTEM, dice=(3, 1), expected_seq=moves.seq).match.seq
+    seq = games.services.record_play(moves.pk, actor=SYSTEM, side=0, play="8/5 6/5", expected_seq=seq).match.seq
+    seq = games.services.offer_double(moves.pk, actor=SYSTEM, side=1, expected_seq=seq).match.seq
+    games.services.take(moves.pk, actor=SYSTEM, side=0, expected_seq=seq)
     return Day(event, swiss, cup, Match.objects.get(pk=scoresheet.pk), Match.objects.get(pk=moves.pk))
 
 

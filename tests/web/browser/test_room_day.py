@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+import games.services
 from common.actor import Actor
-from games import services as games
 from games.access import new_entry_token
 from tests.tournaments.services.support import director_win
 from tests.web.browser.conftest import Pages
@@ -103,8 +103,8 @@ def test_on_the_phone_a_correction_is_offered_only_once_the_opponent_has_entered
     Alice's offers her take-back; once Bob rolls, Alice's phone offers a correction instead."""
     match = new_match(length=5)
     alice, bob = (Actor(token=new_entry_token(match, side)) for side in (0, 1))
-    games.record_opening_roll(match.pk, actor=alice, dice=(3, 1), expected_seq=0)
-    games.record_play(match.pk, actor=alice, side=0, play="8/5 6/5", expected_seq=1)
+    games.services.record_opening_roll(match.pk, actor=alice, dice=(3, 1), expected_seq=0)
+    games.services.record_play(match.pk, actor=alice, side=0, play="8/5 6/5", expected_seq=1)
     bob_phone = open_entry_link(pages, match, 1, "phone")
     expect(bob_phone.locator("#entry-prompt")).to_contain_text("Bob")
     pages.shot(bob_phone, "bob-before-entering")
@@ -113,7 +113,7 @@ def test_on_the_phone_a_correction_is_offered_only_once_the_opponent_has_entered
     alice_phone = open_entry_link(pages, match, 0, "phone")
     expect(alice_phone.locator("#take-back")).to_be_visible()
     expect(alice_phone.get_by_text("Ask for a correction")).to_have_count(0)
-    games.record_roll(match.pk, actor=bob, side=1, dice=(6, 5), expected_seq=2)
+    games.services.record_roll(match.pk, actor=bob, side=1, dice=(6, 5), expected_seq=2)
     alice_phone.reload()
     expect(alice_phone.get_by_text("Ask for a correction")).to_be_visible()
     pages.shot(alice_phone, "alice-after-bob-rolled")
