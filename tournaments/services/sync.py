@@ -295,11 +295,10 @@ def _show_outcome(pairing: Pairing, report: SyncReport) -> bool:
         pairing.confirmation, pairing.confirmation_side = _confirmation_needed(pairing, match)
     elif new.status != Status.FINISHED:
         pairing.confirmation, pairing.confirmation_side = Pairing.Confirmation.NOT_NEEDED, None
-        # The result was undone (a forfeit reopened, say): its decision goes with it, on every page, and so does
-        # the table it was played at (that table went to the next match: this one waits for a table again).
+        # The result was undone (a forfeit reopened, say): its decision goes with it, on every page. The table it
+        # was played at stays named until the sync's assignment gives it back, or, taken by another match since,
+        # forgets it (tournaments/services/tables.py).
         pairing.decision, pairing.decision_reason = Pairing.Decision.NONE, ""
-        if pairing.table_id is None:
-            pairing.played_at = ""
     elif new.winner_id != old.winner_id or (new.score_a, new.score_b) != (old.score_a, old.score_b):
         pairing.confirmation = Pairing.Confirmation.CONFIRMED  # a director's correction of a final result
         # The result stands by the director's decision: the pages and the results CSV say so, with his reason.
