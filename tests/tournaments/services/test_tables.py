@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
+from django.test import RequestFactory
 
 from games import services as games
 from games.access import Actor
@@ -20,7 +21,9 @@ from games.models import Match
 from tests.tournaments.services.support import director_win, enter_win, open_pairings, pairing, run_in_threads
 from tournaments import services
 from tournaments.core import PLAYABLE
+from tournaments.entry_panel import render_panel
 from tournaments.models import Division, Event, Pairing, Table
+from tournaments.selectors.venue import venue_of
 from tournaments.services import tables
 
 pytestmark = pytest.mark.django_db
@@ -359,6 +362,18 @@ def test_a_reopened_match_whose_table_was_given_again_waits_and_names_no_table(
     assert done.status == Pairing.Status.PLAYING and done.table_id is None and done.played_at == ""
     assert Pairing.objects.get(division=division, table__number=2).pk == newcomer.pk
     check_invariant(division.event)
+    # The next table freed goes to it first (it is being played), and calls its players to it.
+    with django_capture_on_commit_callbacks(execute=True):
+        director_win(pairing(division, newcomer.key), pairing(division, newcomer.key).entry_a, as_director)
+    done.refresh_from_db()
+    assert done.table_label == "Table 2" and done.called_at is not None
+    assert done.pk in [p.pk for p in venue_of(division.event).calls], "the venue display shows the new call"
+    phone = render_panel(RequestFactory().get("/"), Match.objects.get(pk=done.match_id), frozenset({0}))
+    assert phone is not None and "You are called" in phone and "Table 2" in phone, "so does the phone"
+    with django_capture_on_commit_callbacks(execute=True):
+        record(done, 0, 1, as_director)  # the players went there: the call is answered
+    assert done.pk not in [p.pk for p in venue_of(division.event).calls]
+    assert render_panel(RequestFactory().get("/"), Match.objects.get(pk=done.match_id), frozenset({0})) is None
 
 
 def seated_at(p: Pairing) -> str:
