@@ -52,7 +52,7 @@ lint: venv ## Check lint and formatting with ruff, and the layers of docs/ARCHIT
 	$(BIN)/lint-imports
 
 typecheck: venv ## Type-check with mypy (strict on engine/)
-	$(BIN)/mypy engine games tournaments config
+	$(BIN)/mypy engine common games tournaments config
 
 bench: venv ## Run the engine benchmark against OpenSpiel (installs the optional bench extra)
 	$(BIN)/python -m pip install -q -e '.[dev,bench]'

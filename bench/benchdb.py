@@ -142,10 +142,20 @@ def setup_django(url: str, settings: Mapping[str, str], *, root: Path = REPO) ->
 
 
 def disconnect_division_followups() -> None:
-    """Disconnect the tournaments receivers of ``match_finished`` and ``match_result_changed``: with eager tasks
-    each recorded result would run its division's follow-up (sync and standings) at once, which a benchmark that
-    builds hundreds of results does itself, once per round."""
-    from games import hooks
+    """Plug in a follow-up task that drops what it is given: with eager tasks each recorded result would run its
+    division's follow-up (sync and standings) at once after its commit, which a benchmark that builds hundreds of
+    results does itself, once per round. The results still flag their pairings due, as without a worker."""
+    from tournaments.services.followup import plug_followup_task
 
-    hooks.match_finished.disconnect(dispatch_uid="tournaments.match_finished")
-    hooks.match_result_changed.disconnect(dispatch_uid="tournaments.match_result_changed")
+    plug_followup_task(_DroppedFollowups())
+
+
+class _DroppedFollowups:
+    """The follow-up task, replaced: ``delay`` does nothing (a broker no worker takes)."""
+
+    class app:  # noqa: N801 - what the follow-up reads of the task's app
+        class conf:  # noqa: N801
+            task_always_eager = False
+
+    def delay(self, division_id: int) -> None:
+        return None

@@ -16,7 +16,7 @@ with a coin toss for every match through ``resolve`` (pure Python, no database),
 
 It prints, per format and size, the consolation's possible and mean entrants, the mean number of first-match
 losers left out of a consolation that is played, the runs with a flight of one, and the plan and resolve times.
-``--before FILE`` loads another ``brackets.py`` (an earlier version, say
+``--before FILE`` loads another ``brackets.py`` (an earlier version, from when it was one module, say
 ``git show REV:tournaments/pairing/brackets.py > /tmp/brackets_before.py``) and reports its figures beside, without
 the rule checks it predates. ``--simulate`` also runs ``simulate_event`` through the services on every format (or
 those of ``--simulate-formats``) at the sizes of ``--simulate-sizes`` (by default the same as ``--sizes``), checks
@@ -156,7 +156,7 @@ def simulate(fmt_sizes: list[int], formats: list[str]) -> int:
     from django.db import connection, transaction
     from django.test.utils import setup_test_environment
 
-    from games.errors import ApplicationError
+    from common.errors import ApplicationError
     from tests.tournaments.test_simulate_event import check_report
     from tournaments.core import MAX_FIELD
     from tournaments.models import FORMATS as ALL_FORMATS

@@ -192,7 +192,7 @@ def install_bare_route() -> None:
     from rest_framework.views import APIView
 
     import config.urls
-    from games.api.auth import IsAuthenticatedOrEntryToken
+    from common.api.auth import IsAuthenticatedOrEntryToken
     from games.models import Player
 
     class BareInsert(APIView):
@@ -415,7 +415,7 @@ def report_server_side(timed: Sequence[Timed], bare: Sequence[Timed]) -> None:
 
 
 def phase_services(args: argparse.Namespace, users: Users) -> None:
-    from games.access import Actor
+    from common.actor import Actor
 
     actor = Actor(user=users.user)  # staff, as over HTTP (may act for both sides)
     heading(f"1. Service layer: {args.matches} seeded {args.length}-point matches, in process")

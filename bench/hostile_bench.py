@@ -44,8 +44,9 @@ def build() -> dict[str, dict[str, str]]:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
+    from common.actor import Actor
     from games import services as games
-    from games.access import Actor, new_entry_token, token_text
+    from games.access import new_entry_token, token_text
     from tournaments import services
 
     director = get_user_model().objects.create_user("director", password=None)

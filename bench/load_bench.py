@@ -185,8 +185,9 @@ def build(args: argparse.Namespace) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
     from django.urls import reverse
 
+    from common.actor import Actor
     from games import services as games
-    from games.access import Actor, new_entry_token, token_text
+    from games.access import new_entry_token, token_text
     from tournaments import services
     from tournaments.models import Pairing
 

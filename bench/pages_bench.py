@@ -78,7 +78,7 @@ ROUNDS_PLAYED = 5
 WINNING_GAMES = ((3, 2), (2, 4), (1, 8), (3, 4))
 TIEBREAKS = ("buchholz", "sonneborn-berger", "points-diff")
 #: The parts are made afresh for every request (what a logged-in visitor, or the first spectator after a change,
-#: pays): LIVE_PART_SECONDS=0 turns off the copy that anonymous spectators share (config/live.py), which the load
+#: pays): LIVE_PART_SECONDS=0 turns off the copy that anonymous spectators share (common/live.py), which the load
 #: benchmark measures.
 ENVIRONMENT = environment("pages", LIVE_PART_SECONDS="0")
 
@@ -116,8 +116,8 @@ def setup_pages_django(url: str, root: Path | None = None) -> None:
 
 def swiss_division(actor: Any, rng: random.Random, players: int) -> Any:
     """A Swiss division of ``players`` with ROUNDS_PLAYED rounds played and the next one paired."""
+    from common.actor import SYSTEM
     from games import services as games
-    from games.access import SYSTEM
     from games.models import Player
     from tournaments import services
     from tournaments.models import Entry, Pairing
@@ -186,8 +186,8 @@ class LongMatch:
     pending: list[Any]
 
     def catch_up(self) -> None:
+        from common.actor import SYSTEM
         from games import services
-        from games.access import SYSTEM
 
         for action in self.pending:
             seq = type(self.match).objects.get(pk=self.match.pk).seq
@@ -388,7 +388,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         setup_pages_django(args.database_url, args.code.resolve() if args.code else None)
         from django.contrib.auth import get_user_model
 
-        from games.access import Actor
+        from common.actor import Actor
 
         # Building records hundreds of results; the build syncs once per round, and no timed request sends these.
         disconnect_division_followups()

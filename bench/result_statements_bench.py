@@ -9,10 +9,11 @@ On a throwaway PostgreSQL database (made and dropped), for ``--repeat`` single-e
 - an action that does not end the match (a game won 1-0), and
 - the action that ends it (a game won with the cube on 4),
 
-each in its own transaction (autocommit, as a request), with the after-commit receivers run (the tournaments
-receiver that marks the division pending and enqueues its follow-up, the analysis receiver); the follow-up itself is
-not run (a broker is set and no worker takes it: its ``delay`` is replaced by a no-op counted apart). It prints the
-statements of the action's transaction and of its receivers, the follow-ups enqueued, and the median time of each.
+each in its own transaction (autocommit, as a request), with what runs after its commit (the follow-up's enqueue,
+and the receivers of games' signals, which marked the division pending and asked for the analysis before these
+moved into the action's transaction); the follow-up itself is not run (a broker is set and no worker takes it: its
+``delay`` is replaced by a no-op counted apart). It prints the statements of the action's transaction and of what
+ran after its commit, the follow-ups enqueued, and the median time of each.
 ``--root`` measures another checkout of the project (the code before a change) with this same script.
 """
 
@@ -35,8 +36,8 @@ def measure(repeat: int) -> dict[str, list[float]]:
     from django.db import connection, transaction
     from django.test.utils import CaptureQueriesContext
 
+    from common.actor import Actor
     from games import services as games
-    from games.access import Actor
     from tournaments import services
     from tournaments.models import Pairing
     from tournaments.services import followup

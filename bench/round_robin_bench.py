@@ -71,7 +71,7 @@ def child(root: Path, url: str, players: int, double: bool) -> None:
     from django.contrib.auth import get_user_model
     from django.db import connection
 
-    from games.access import Actor
+    from common.actor import Actor
     from games.models import Player
     from tournaments import services
     from tournaments.models import Entry, Pairing
@@ -112,8 +112,8 @@ def child(root: Path, url: str, players: int, double: bool) -> None:
 def _result_synced(division: Any, board: int) -> float:
     """Round 1's match at ``board`` forfeited (its result in), then the seconds of the division's sync that takes it
     (its own transaction, committed), as the follow-up task runs it after every result."""
+    from common.actor import SYSTEM
     from games import services as games
-    from games.access import SYSTEM
     from tournaments import services
     from tournaments.models import Pairing
 

@@ -90,8 +90,8 @@ def setup_season_django(url: str) -> None:
 def play_division(division: Any, actor: Any, rng: random.Random) -> int:
     """Give every match of the started division a random result, round by round, until it is over; the number of
     results recorded."""
+    from common.actor import SYSTEM
     from games import services as games
-    from games.access import SYSTEM
     from tournaments import services
     from tournaments.models import Division, Pairing
 
@@ -285,7 +285,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         setup_season_django(args.database_url)
         from django.contrib.auth import get_user_model
 
-        from games.access import Actor
+        from common.actor import Actor
 
         # Building records thousands of results; the build syncs each division itself and computes its standings
         # once, at the end, as the follow-up would (no timed request sends a result).

@@ -418,7 +418,7 @@ class Bench:
 def new_bench() -> Bench:
     from django.contrib.auth import get_user_model
 
-    from games.access import Actor
+    from common.actor import Actor
 
     user = get_user_model().objects.create_user("tournaments-bench", password=None)
     return Bench(Actor(user=user), random.Random(SEED))
@@ -447,8 +447,8 @@ def new_division(bench: Bench, fmt: str, players: int, *, rating_list: Any = Non
 def record_round(bench: Bench, division: Any, number: int) -> int:
     """A random result for every match of the round: one scoresheet game won by a coin toss, entered by the
     SYSTEM actor (a director's entry: no confirmation needed)."""
+    from common.actor import SYSTEM
     from games import services as games
-    from games.access import SYSTEM
     from tournaments.models import Pairing
 
     pairings = Pairing.objects.filter(division=division, round__number=number, match__isnull=False)
@@ -560,8 +560,8 @@ def service_result_sync(item: str, bench: Bench, division: Any, n: int, reps: in
     one result is recorded, and ``sync_division`` is timed. All of it is rolled back; only the sync is timed."""
     from django.db import transaction
 
+    from common.actor import SYSTEM
     from games import services as games
-    from games.access import SYSTEM
     from tournaments import services
     from tournaments.models import Pairing
 

@@ -82,7 +82,7 @@ def build(name: str, tables: int | None) -> tuple[Any, Any, Any]:
     Swiss division."""
     from django.contrib.auth import get_user_model
 
-    from games.access import Actor
+    from common.actor import Actor
     from tournaments import services
 
     user = get_user_model().objects.create_user(username=f"director-{name}", password=None)
@@ -105,8 +105,8 @@ def build(name: str, tables: int | None) -> tuple[Any, Any, Any]:
 
 def finish_one(swiss: Any) -> Any:
     """The result of one seated Swiss match recorded (a director's scoresheet game), not yet taken by a sync."""
+    from common.actor import SYSTEM
     from games import services as games
-    from games.access import SYSTEM
     from tournaments.models import Pairing
 
     seated = Pairing.objects.filter(division=swiss, table__isnull=False).select_related("match").order_by("id").first()
@@ -167,7 +167,7 @@ def door_at(size: int, reps: int) -> None:
     from django.contrib.auth import get_user_model
     from django.test import Client
 
-    from games.access import Actor
+    from common.actor import Actor
     from tournaments import services
     from tournaments.models import Entry
 

@@ -23,7 +23,7 @@ from django.contrib.auth import views as auth
 from django.http import Http404, HttpRequest, HttpResponseBase
 from django.urls import URLPattern, path
 
-from config.ratelimit import rate_limited
+from common.ratelimit import rate_limited
 
 LOGIN_WINDOW = 15 * 60
 

@@ -97,19 +97,19 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # With PUBLIC_URL set, every absolute URL built from a request names the public address.
-    "config.middleware.PublicAddressMiddleware",
+    "common.middleware.PublicAddressMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Cache-Control by audience (config/audience.py): before the session and CSRF middleware, to see their cookies.
-    "config.audience.CacheByAudienceMiddleware",
+    # Cache-Control by audience (common/audience.py): before the session and CSRF middleware, to see their cookies.
+    "common.audience.CacheByAudienceMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "config.middleware.ContentSecurityPolicyMiddleware",
+    "common.middleware.ContentSecurityPolicyMiddleware",
     # A view that lost the database answers a retryable 503 (JSON under /api/, a page elsewhere), not a 500.
-    "config.middleware.DatabaseUnavailableMiddleware",
+    "common.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -205,7 +205,7 @@ if DEBUG:
 # cookies are secure, plain HTTP is redirected (except /health/, which the proxy and compose probe over HTTP), and
 # browsers are told to keep to HTTPS for HSTS_SECONDS (default one year; start lower when trying it out).
 # How many proxies in front append to X-Forwarded-For: the client address used by rate limits and throttles is the
-# one the outermost of them saw (config.ratelimit.client_ip). 0: no proxy, REMOTE_ADDR (a client's own
+# one the outermost of them saw (common.ratelimit.client_ip). 0: no proxy, REMOTE_ADDR (a client's own
 # X-Forwarded-For is ignored, so it cannot pick its address).
 TRUSTED_PROXIES = int(
     os.environ.get("TRUSTED_PROXIES") or ("1" if env_bool("BEHIND_TLS_PROXY", default=False) else "0")
@@ -238,7 +238,7 @@ SESSION_COOKIE_HTTPONLY = True
 CACHE_URL = os.environ.get("CACHE_URL", "")
 CACHES = {
     "default": (
-        {"BACKEND": "config.cache.FailOpenRedisCache", "LOCATION": CACHE_URL}
+        {"BACKEND": "common.cache.FailOpenRedisCache", "LOCATION": CACHE_URL}
         if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
@@ -249,7 +249,7 @@ LOGIN_ATTEMPTS_PER_15_MIN = int(os.environ.get("LOGIN_ATTEMPTS_PER_15_MIN", "20"
 PASSWORD_RESETS_PER_HOUR = int(os.environ.get("PASSWORD_RESETS_PER_HOUR", "5"))
 ENTRY_LINK_REFUSALS_PER_MIN = int(os.environ.get("ENTRY_LINK_REFUSALS_PER_MIN", "30"))
 # Seconds an anonymous poll of a public event's live part may be answered from a copy shared by all spectators
-# (config/live.py): 0 turns the sharing off. A change shows at most this much later.
+# (common/live.py): 0 turns the sharing off. A change shows at most this much later.
 LIVE_PART_SECONDS = float(os.environ.get("LIVE_PART_SECONDS") or "2")
 
 # --- E-mail -------------------------------------------------------------------------------------------------
@@ -280,7 +280,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # Request bodies are JSON (a form is a 415), parsed with a guard against pathological nesting (a 400, never a
     # RecursionError and a 500); the two uploads (a .mat log, a CSV list) take multipart/form-data as well.
-    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["common.api.parsers.JSONParser"],
     # Each request is counted once: an entry link by link, a user by account, anyone else by address
     # (games.api.throttles). A club's room shares one address; its phones do not share a limit.
     "DEFAULT_THROTTLE_CLASSES": [
@@ -296,7 +296,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "games.api.pagination.StandardPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "games.api.exceptions.api_exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "games.api.schema.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "common.api.schema.AutoSchema",
 }
 
 SPECTACULAR_SETTINGS = {
@@ -315,9 +315,9 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "games.api.schema.document_common_errors",
+        "common.api.schema.document_common_errors",
     ],
-    # <id:...> path parameters are database ids (config.converters).
+    # <id:...> path parameters are database ids (common.converters).
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}},
     # One named enum per set of values, so that "status" of a match, an event, a division, an entry and a pairing
     # are five enums a generated client can tell apart.
@@ -326,7 +326,7 @@ SPECTACULAR_SETTINGS = {
         "AnalysisStatusEnum": "games.models.MatchAnalysis.Status",
         "RecordableKindEnum": "games.api.serializers.RECORDABLE_KINDS",
         "ResultKindEnum": ["single", "gammon", "backgammon"],
-        "ErrorCodeEnum": "games.api.serializers.ERROR_CODES",
+        "ErrorCodeEnum": "common.api.errors.ERROR_CODES",
         "MatchStatusEnum": "games.models.Match.Status",
         "EventStatusEnum": "tournaments.models.Event.Status",
         "DivisionStatusEnum": "tournaments.models.Division.Status",

@@ -4,8 +4,8 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from django.views.generic import TemplateView
 
+from common.audience import shared
 from config import accounts, views
-from config.audience import shared
 from games.api.views import ApiNotFound, DocsPage, SchemaApi
 
 urlpatterns = [

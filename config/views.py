@@ -17,10 +17,10 @@ from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from config.cache import cache_status
+from common.cache import cache_status
+from common.middleware import database_unavailable_response, is_database_unavailable, log_database_unavailable
 from config.celery import app as celery_app
 from config.celery import worker_heartbeats
-from config.middleware import database_unavailable_response, is_database_unavailable, log_database_unavailable
 
 log = logging.getLogger(__name__)
 
@@ -170,7 +170,7 @@ def _too_much(exception: Exception) -> tuple[str, str, str] | None:
 
 
 def _api(request: HttpRequest) -> bool:
-    """Under /api/ every answer is JSON, errors too (``{code, message}``, the codes of games.errors.ErrorCode)."""
+    """Under /api/ every answer is JSON, errors too (``{code, message}``, the codes of common.errors.ErrorCode)."""
     return request.path.startswith("/api/")
 
 
@@ -192,7 +192,7 @@ def request_refused(request: HttpRequest, exception: Exception | None = None) ->
 
 def server_error(request: HttpRequest) -> HttpResponse:
     """Django's 500 handler: a lost database outside any view (a session saved after the view, a middleware's
-    query) is the same retryable 503 as inside one (config.middleware); anything else is Django's 500 page, or
+    query) is the same retryable 503 as inside one (common.middleware); anything else is Django's 500 page, or
     ``server_error`` JSON under /api/ (the traceback goes to the log, never to the client)."""
     exception = sys.exc_info()[1]
     if exception is not None and is_database_unavailable(exception):

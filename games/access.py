@@ -10,39 +10,17 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from django.core import signing
 from django.utils import timezone
 
-from games.errors import ApplicationError, ErrorCode
+from common.actor import SYSTEM, Actor
+from common.errors import ApplicationError, ErrorCode
 from games.hooks import DIRECTOR_CHECKS
 from games.models import EntryToken, Match
 
 _SALT = "games.entry-token"
-
-
-@dataclass(frozen=True, slots=True)
-class Actor:
-    """Who is acting: a logged-in user, the holder of an entry token, or nobody (anonymous)."""
-
-    user: Any = None
-    token: EntryToken | None = None
-
-    @property
-    def is_authenticated(self) -> bool:
-        return self.token is not None or bool(self.user is not None and self.user.is_authenticated)
-
-    def describe(self) -> str:
-        if self.token is not None:
-            return f"entry link for side {self.token.side}"
-        if self.user is not None and self.user.is_authenticated:
-            return str(self.user)
-        return "anonymous"
-
-
-SYSTEM = Actor()
 
 
 def is_director(user: Any, match: Match) -> bool:
@@ -131,6 +109,12 @@ def token_text(token: EntryToken) -> str:
 def new_entry_token(match: Match, side: int) -> EntryToken:
     """Create a fresh entry token for ``side`` (older ones stay valid until revoked)."""
     return EntryToken.objects.create(match=match, side=side, nonce=secrets.token_urlsafe(18))
+
+
+def revoked_entry_token(match: Match, side: int) -> EntryToken:
+    """An unsaved entry link of ``side``, revoked from the start: it opens nothing, but a restored log's rows can
+    still say that this side's link entered them."""
+    return EntryToken(match=match, side=side, nonce=secrets.token_urlsafe(18), revoked_at=timezone.now())
 
 
 def new_entry_tokens(matches: Iterable[Match]) -> list[tuple[EntryToken, EntryToken]]:

@@ -22,9 +22,9 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from common.actor import Actor
+from common.errors import ApplicationError
 from games import access, services
-from games.access import Actor
-from games.errors import ApplicationError
 from games.models import Action, EntryToken, Game, Match, Player
 
 #: A match's set-up: editable only while nothing has been recorded (it decides the engine state).

@@ -18,7 +18,7 @@ Routes (games/entry_urls.py, under ``/play/``):
   to send them in order when it is back.
 - ``/play/match/<id>/live/``: the live part of the page, polled by htmx; ``304`` while its ETag is current.
 
-Terms: a *seat* is the sides (0, 1) this visitor holds, each with the :class:`~games.access.Actor` that acts for
+Terms: a *seat* is the sides (0, 1) this visitor holds, each with the :class:`~common.actor.Actor` that acts for
 it (the entry link, else the account). The *viewer* is the side whose view the board shows: the one held, or,
 holding both, the one to act.
 
@@ -58,18 +58,19 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
-from config.live import not_modified
-from config.ratelimit import rate_limited
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
+from common.live import not_modified
+from common.ratelimit import rate_limited
 from engine.game import GameState, Phase
 from engine.match import MatchState
 from engine.movegen import LegalPlays, play_key
 from engine.notation import format_play
 from engine.position import Position
 from games import board_svg, services
-from games.access import Actor, access_entry_token, can_read, claim_entry_token, is_director, sides_of
+from games.access import access_entry_token, can_read, claim_entry_token, is_director, sides_of
 from games.board_svg import render_board, scene_from_state
 from games.engine_bridge import load_state, play_from_steps, variant_of
-from games.errors import ApplicationError, ErrorCode
 from games.hooks import PANELS, TAKE_BACK_GUARDS
 from games.models import Action, CorrectionRequest, EntryToken, Game, Match
 from games.selectors import entry_words, forfeit_of, games_played, live_state, open_correction_request

@@ -3,7 +3,7 @@ single segment is read as a token (and refused when it is not one)."""
 
 from django.urls import path
 
-import config.converters  # noqa: F401  (registers <id:...>)
+import common.converters  # noqa: F401  (registers <id:...>)
 from games import entry
 
 app_name = "entry"

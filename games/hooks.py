@@ -236,7 +236,7 @@ def register_import_target(target: Callable[[str, Any], Callable[[Match], None] 
 
 
 def import_target(slug: str, actor: Any) -> Callable[[Match], None] | None:
-    """What attaches a match ``actor`` imports (games.access.Actor; SYSTEM for the command line) to the event
+    """What attaches a match ``actor`` imports (common.actor.Actor; SYSTEM for the command line) to the event
     ``slug``, or None when no app knows such an event.
 
     :raises ApplicationError: the actor may not import into the event (an app's refusal, with its reason).

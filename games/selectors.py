@@ -35,7 +35,12 @@ def effective_actions(
         rows_qs = rows_qs.filter(seq__lte=up_to_seq)
     if games is not None:
         rows_qs = rows_qs.filter(games)
-    rows = list(rows_qs)
+    return in_force(list(rows_qs))
+
+
+def in_force(rows: Sequence[Action]) -> list[tuple[Action, EngineAction | None]]:
+    """:func:`effective_actions` of one match's log rows given in order (their ids and ``undoes`` set): for rows
+    in hand, such as an archive's just written."""
     correction_of = {r.undoes_id: r for r in rows if r.kind == Kind.CORRECTION and r.undoes_id is not None}
     out: list[tuple[Action, EngineAction | None]] = []
     for row in rows:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-import config.converters  # noqa: F401  (registers <id:...>)
+import common.converters  # noqa: F401  (registers <id:...>)
 from games import views
 
 app_name = "games"

@@ -5,7 +5,7 @@ page
 answers 404 for an unknown match and for a private one the visitor may not read. Nothing here shows an entry
 token. The live part answers ``304 Not Modified`` when the client's ``If-None-Match`` is the current ETag, which
 costs one query and no rendering; anonymous spectators of a public match share it for a few seconds, with no query
-(:mod:`config.live`).
+(:mod:`common.live`).
 
 The page, its live part and the board read a game at a time (:func:`games.spectator.page_data`), so that they cost
 the same at 20 and at 20,000 actions. The move list shows one game (``?game=<n>``, else the game of ``?at=``, else
@@ -26,8 +26,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
-from config.audience import settled, shared
-from config.live import not_modified, shared_live_part
+from common.audience import settled, shared
+from common.live import not_modified, shared_live_part
 from engine.errors import EngineError
 from games.analysis.selectors import match_summary, out_of_date_of_player, overall_pr, player_pr_history, pr_chart
 from games.export import match_file

@@ -155,7 +155,7 @@ def dora(director: Any) -> Any:
 
 @pytest.fixture
 def as_director(director: Any) -> Any:
-    from games.access import Actor
+    from common.actor import Actor
 
     return Actor(user=director)
 
@@ -186,7 +186,7 @@ def _fresh_cache() -> Iterator[None]:
     """Rate limits and throttles count in the cache: every test starts from zero."""
     from django.core.cache import cache
 
-    from config import cache as shared
+    from common import cache as shared
 
     cache.clear()
     shared.counters.local.clear()

@@ -15,8 +15,8 @@ from typing import Any
 import factory
 from django.contrib.auth import get_user_model
 
+from common.actor import Actor
 from games import services as games_services
-from games.access import Actor
 from games.models import Player
 from tournaments import services
 from tournaments.models import Division, Event

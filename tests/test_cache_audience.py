@@ -1,4 +1,4 @@
-"""Cache-Control by audience (config/audience.py): every route of the URL map is either shared (what a public event
+"""Cache-Control by audience (common/audience.py): every route of the URL map is either shared (what a public event
 shows an anonymous visitor, which a shared cache such as the nginx in front may keep a moment) or private (what
 depends on who asks). Each route is asked, as an anonymous visitor and as a logged-in director, and its answer held
 to its audience."""
@@ -16,8 +16,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.urls.resolvers import RegexPattern
 
-from config.audience import PRIVATE, Shared, audience_of
-from games.access import Actor
+from common.actor import Actor
+from common.audience import PRIVATE, Shared, audience_of
 from games.models import Match
 from tournaments import services
 from tournaments.models import Club, Division, Pairing, Season
@@ -47,7 +47,7 @@ ROUTES = list(_routes(get_resolver().url_patterns))
 
 def test_every_route_of_the_url_map_has_an_audience() -> None:
     undecided = [r.route for r in ROUTES if audience_of(r.view, r.route) is None]
-    assert undecided == [], "decide each route's audience: @shared or @private (config/audience.py)"
+    assert undecided == [], "decide each route's audience: @shared or @private (common/audience.py)"
 
 
 def test_the_spectators_pages_are_shared_and_the_rest_private() -> None:

@@ -171,7 +171,7 @@ class Venue:
 
 SETUP = """
 from django.contrib.auth import get_user_model
-from games.access import Actor
+from common.actor import Actor
 from tournaments import services
 actor = Actor(user=get_user_model().objects.get(username="director"))
 event = services.create_event(actor=actor, name="Club night")
@@ -353,7 +353,7 @@ def test_ctrl_c_in_the_middle_of_a_round_and_a_second_start_lose_nothing(room: d
     assert match_seq(venue, match_id) == 2, "the entries made before Ctrl-C are kept"
     # A result entered while the venue is down: its follow-up (standings) waits in the broker's folder.
     finished = venue.manage(
-        "from games.access import SYSTEM\n"
+        "from common.actor import SYSTEM\n"
         "from games import services as games\n"
         "from tournaments.models import Pairing\n"
         f"p = Pairing.objects.filter(status='ready').exclude(match_id={match_id}).order_by('id').first()\n"

@@ -25,7 +25,7 @@ from django.conf import settings
 from django.core.signals import request_started
 from django.test import Client
 
-import config.audience
+import common.audience
 from deploy.nginx.local import LocalNginx, nginx_missing
 from games.access import new_entry_token, token_text
 from tests.games.conftest import cast, drive, new_match  # noqa: F401 (fixtures)
@@ -150,7 +150,7 @@ def test_an_anonymous_live_part_reaches_the_app_once_per_expiry(
     """However many spectators ask at once, one request per copy reaches the app (proxy_cache_lock); a spectator
     holding the ETag gets a 304 from nginx. (The copy is kept 30 s here, so that the count does not depend on how
     fast this machine sends the requests.)"""
-    monkeypatch.setattr(config.audience, "LIVE_SECONDS", 30)
+    monkeypatch.setattr(common.audience, "LIVE_SECONDS", 30)
     division = swiss(director)
     part = f"/events/{division.event.slug}/{division.slug}/live/standings/"
     with ThreadPoolExecutor(max_workers=16) as pool:

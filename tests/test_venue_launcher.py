@@ -76,7 +76,7 @@ def test_a_write_lock_held_past_sqlites_busy_timeout_is_a_retryable_503_not_a_50
 ) -> None:
     from django.db import OperationalError
 
-    from config import middleware
+    from common import middleware
 
     class SQLite:
         vendor = "sqlite"

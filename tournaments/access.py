@@ -11,8 +11,8 @@ from typing import Any
 
 from django.db.models import Q
 
-from games.access import SYSTEM, Actor
-from games.errors import ApplicationError, ErrorCode
+from common.actor import SYSTEM, Actor
+from common.errors import ApplicationError, ErrorCode
 from games.models import Match
 from tournaments.models import Club, Event, Pairing, Playoff
 

@@ -14,8 +14,8 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from games.access import Actor
-from games.errors import ApplicationError
+from common.actor import Actor
+from common.errors import ApplicationError
 from tournaments import services
 from tournaments.models import Division, Entry, Event, Pairing, Rating, RatingChange, RatingList, Round, Standing
 

@@ -11,7 +11,7 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         """Plug into games/ through its hooks (games/hooks.py): event directors direct their matches; a match's
-        result shows on its pairing in the same transaction, and moves its division forward after it; players
+        result shows on its pairing in the same transaction, which enqueues its division's follow-up after it; players
         entered only in private events are hidden as those events are; corrections of results that later matches
         depend on are guarded; the players' entry pages show the confirm-or-dispute block. And name the task that
         runs a result's follow-up, and the season table's points the divisions open by points check entries
@@ -24,7 +24,7 @@ class TournamentsConfig(AppConfig):
         from tournaments.access import directed_matches, directs_match
         from tournaments.entry_caps import plug_season_points
         from tournaments.entry_panel import PANEL
-        from tournaments.receivers import analyses_each_game, analyses_imported, on_match_changed
+        from tournaments.receivers import analyses_each_game, analyses_imported
         from tournaments.selectors.common import events_of_matches, hidden_players
         from tournaments.selectors.seasons import season_points
         from tournaments.services.events import import_target
@@ -46,8 +46,6 @@ class TournamentsConfig(AppConfig):
         hooks.register_import_target(import_target)
         hooks.register_result_writer(show_match_result)
         hooks.register_match_events(events_of_matches)
-        hooks.match_finished.connect(on_match_changed, dispatch_uid="tournaments.match_finished")
-        hooks.match_result_changed.connect(on_match_changed, dispatch_uid="tournaments.match_result_changed")
         plug_followup_task(tasks.advance_division)
         plug_season_points_tasks(of_season=tasks.season_points, of_event=tasks.season_points_of_event)
         plug_season_points(season_points)

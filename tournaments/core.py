@@ -30,7 +30,7 @@ from typing import Any
 from django.db.models import Case, F, Min, Q, Value, When
 from django.utils.translation import gettext
 
-from games.errors import ApplicationError, ErrorCode
+from common.errors import ApplicationError, ErrorCode
 from games.models import Match
 from tournaments.models import ELIMINATION_FORMATS, Division, Entry, Pairing, Round
 from tournaments.pairing import brackets

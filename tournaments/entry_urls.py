@@ -3,7 +3,7 @@ match), under /play/pairings/."""
 
 from django.urls import path
 
-import config.converters  # noqa: F401  (registers <id:...>)
+import common.converters  # noqa: F401  (registers <id:...>)
 from tournaments import entry_views
 
 app_name = "pairing_entry"

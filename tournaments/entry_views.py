@@ -16,10 +16,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from config.live import not_modified
-from games.access import Actor, take_entry_token
+from common.actor import Actor
+from common.errors import ApplicationError
+from common.live import not_modified
+from games.access import take_entry_token
 from games.entry import held_actors, held_tokens, keep_entry_link, phone_of, see_other
-from games.errors import ApplicationError
 from games.models import Match, Player
 from tournaments import services
 from tournaments.core import round_words

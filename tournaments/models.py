@@ -266,6 +266,16 @@ class Table(models.Model):
         return self.name or _("Table %(number)s") % {"number": self.number}
 
 
+class DivisionManager(models.Manager["Division"]):
+    """Divisions read with ``followups_due``: whether a result of theirs waits for its follow-up (a pairing flagged
+    in its match's transaction, which may not write the division's row: the lock order), so that
+    :attr:`Division.standings_state` says pending from the result's commit on, in the statement that reads them."""
+
+    def get_queryset(self) -> models.QuerySet[Division]:
+        due = Pairing.objects.filter(division=models.OuterRef("pk")).exclude(followup="")
+        return super().get_queryset().annotate(followups_due=models.Exists(due))
+
+
 class Division(models.Model):
     class ForfeitRule(models.TextChoices):
         LEFT_OUT = "left-out", "left out of points for and against and of Buchholz"
@@ -416,6 +426,8 @@ class Division(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
+    objects = DivisionManager()
+
     class Meta:
         ordering = ["event", "id"]
         constraints = [
@@ -443,6 +455,14 @@ class Division(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} / {self.name}"
+
+    @property
+    def standings_state(self) -> str:
+        """The standings as a reader sees them: ``standings_status``, or pending while a result of the division waits
+        for its follow-up (``followups_due``, read with the division by its manager)."""
+        if self.standings_status == self.Work.CURRENT and getattr(self, "followups_due", False):
+            return self.Work.PENDING
+        return self.standings_status
 
     @property
     def is_elimination(self) -> bool:

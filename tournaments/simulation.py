@@ -21,9 +21,10 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 
+from common.actor import Actor
 from engine.game import Phase
 from games import services as games
-from games.access import Actor, new_entry_tokens
+from games.access import new_entry_tokens
 from games.engine_bridge import load_state
 from games.models import Match
 from tournaments import services

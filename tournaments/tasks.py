@@ -16,7 +16,7 @@ from typing import Any
 from celery import Task, shared_task
 from django.db import DatabaseError, InterfaceError, OperationalError
 
-from games.access import SYSTEM
+from common.actor import SYSTEM
 from tournaments.models import Division
 from tournaments.selectors.seasons import season_contributions
 from tournaments.services import (

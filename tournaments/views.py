@@ -20,7 +20,7 @@ decision, notes) and one over what they show of its matches (state, started or n
 change those parts, the end of a game does). It does not rely on ``Pairing.updated_at``: the services save pairings with
 ``update_fields`` lists that leave it out, so it keeps the creation time.
 
-Anonymous spectators of a public event share each live part for a few seconds (:mod:`config.live`).
+Anonymous spectators of a public event share each live part for a few seconds (:mod:`common.live`).
 
 Queries (anonymous visitor, whatever the size of the field): the division page 4 (the division with its event,
 fingerprint and the rounds its standings exist for; the rounds with their counts and the current round's pairings,
@@ -49,8 +49,8 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
-from config.audience import settled, shared
-from config.live import not_modified, shared_live_part
+from common.audience import settled, shared
+from common.live import not_modified, shared_live_part
 from tournaments.access import directs_club
 from tournaments.core import PairingState, round_words
 from tournaments.models import Division, Entry, Event, Round, Season
@@ -102,7 +102,7 @@ def _after_round(request: HttpRequest) -> int | None:
 
 
 def _polling(division: Division) -> bool:
-    return division.status != Division.Status.FINISHED or division.standings_status != Division.Work.CURRENT
+    return division.status != Division.Status.FINISHED or division.standings_state != Division.Work.CURRENT
 
 
 def _big(request: HttpRequest) -> bool:

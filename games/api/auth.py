@@ -1,12 +1,12 @@
-"""Who is calling: entry-link authentication, the permissions the views use, and the :class:`Actor` of a request.
+"""Who is calling, games' part: the entry link's authentication, reading a match, registering players. The
+entry link a request carried, its actor and the permissions every app's views use are common.api.auth's.
 
-Three ways in (docs/ARCHITECTURE.md, "The rooms of each app"): the browser's session, ``Authorization: Token <key>``
-for programs, and a
-player's per-side entry link sent as ``X-Entry-Token: <token text>``. An entry link, when sent, is the credential
-of the request (it wins over a session): ``request.user`` is anonymous and ``request.auth`` is the
-:class:`~games.models.EntryToken`. A forged or revoked link is refused with 403 and the access module's message.
-A link a phone has opened belongs to that phone (games.access.claim_entry_token) and is refused here: whoever
-photographs a slip cannot play for that player; an app asks the director for a link of its own.
+Three ways in (docs/ARCHITECTURE.md, "The rooms of each app"): the browser's session, ``Authorization: Token <key>`` for
+programs, and a player's per-side entry link sent as ``X-Entry-Token: <token text>``. An entry link, when sent, is the
+credential of the request (it wins over a session): ``request.user`` is anonymous and ``request.auth`` is the
+:class:`~games.models.EntryToken`. A forged or revoked link is refused with 403 and the access module's message. A link
+a phone has opened belongs to that phone (games.access.claim_entry_token) and is refused here: whoever photographs a
+slip cannot play for that player; an app asks the director for a link of its own.
 
 This module is loaded by DRF's settings: it must not import ``rest_framework.views`` (or drf-spectacular), which
 import those settings back. The OpenAPI description of the entry link lives in :mod:`games.api.schema`.
@@ -21,9 +21,10 @@ from rest_framework import exceptions, permissions
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 
+from common.api.auth import actor_of
+from common.errors import ApplicationError
 from games import access
-from games.access import Actor, access_api_entry_token
-from games.errors import ApplicationError
+from games.access import access_api_entry_token
 from games.models import EntryToken, Match
 
 ENTRY_TOKEN_HEADER = "X-Entry-Token"
@@ -53,36 +54,9 @@ class EntryTokenAuthentication(BaseAuthentication):
         return AUTHENTICATE_HEADER
 
 
-def entry_token(request: Request) -> EntryToken | None:
-    return request.auth if isinstance(request.auth, EntryToken) else None
-
-
-def actor_of(request: Request) -> Actor:
-    """The :class:`Actor` the services check: the entry link when one was sent, else the user."""
-    return Actor(user=request.user, token=entry_token(request))
-
-
 def may_read(request: Request, match: Match) -> bool:
     """Public matches, and private ones for their players, directors and the holders of their entry links."""
     return access.may_read(actor_of(request), match)
-
-
-class IsAuthenticatedOrEntryToken(permissions.BasePermission):
-    """A logged-in user or an entry-link holder (anonymous callers get 401). What they may do is the services'
-    decision (their side only, directors only)."""
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        return bool(request.user and request.user.is_authenticated) or entry_token(request) is not None
-
-
-class ReadOpenWriteAuthenticated(IsAuthenticatedOrEntryToken):
-    """Anyone reads; a write needs a logged-in user or an entry link (anonymous callers get 401, as on every other
-    write), and the view or service decides what they may do."""
-
-    anonymous_reads = True  # the schema documents its reads with the empty security requirement (games.api.schema)
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        return request.method in permissions.SAFE_METHODS or super().has_permission(request, view)
 
 
 class CanAddPlayersOrReadOnly(permissions.BasePermission):

@@ -1,14 +1,14 @@
 """One error shape for the whole API: ``{"code": <stable code>, "message": <for people>, ...extra}``.
 
-* :class:`~games.errors.ApplicationError` (a service's refusal): its own status, ``code``, ``message`` and extra
+* :class:`~common.errors.ApplicationError` (a service's refusal): its own status, ``code``, ``message`` and extra
   fields (a stale sequence number carries the current ``seq``).
 * DRF's validation errors: 400 ``invalid_input`` with the field errors under ``fields``.
 * DRF's other errors (401, 403, 404, 405, 406, 415, 429): their status, with the codes of
-  :class:`~games.errors.ErrorCode` where one fits.
+  :class:`~common.errors.ErrorCode` where one fits.
 * :class:`~engine.errors.EngineError` never reaches a view (services turn it into ``illegal_action``); if one did,
   it is a 400 ``illegal_action`` with the engine's message, never a 500. Django's ``Http404`` and
   ``ObjectDoesNotExist`` are 404 ``not_found``.
-* A lost database (``OperationalError``, ``InterfaceError``: see :func:`config.middleware.is_database_unavailable`)
+* A lost database (``OperationalError``, ``InterfaceError``: see :func:`common.middleware.is_database_unavailable`)
   is 503 ``database_unavailable`` with ``Retry-After``, and a log line: the services write in one transaction each,
   so nothing was half-written, and a retry (with the same idempotency key, for an action) is safe.
 """
@@ -25,7 +25,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from config.middleware import (
+from common.errors import STATUS, ApplicationError, ErrorCode
+from common.middleware import (
     RETRY_AFTER_SECONDS,
     database_unavailable_json,
     is_database_unavailable,
@@ -33,7 +34,6 @@ from config.middleware import (
 )
 from engine.errors import EngineError
 from games.api.auth import AUTHENTICATE_HEADER
-from games.errors import STATUS, ApplicationError, ErrorCode
 
 #: DRF's error codes, renamed to ours where the meaning is the same.
 _CODES = {

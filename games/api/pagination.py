@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 
-from games.api.fields import QueryIntegerField, QueryParams
+from common.api.fields import QueryIntegerField, QueryParams
 
 MAX_PAGE_SIZE = 200
 

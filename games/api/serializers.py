@@ -13,12 +13,13 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
+from common.api import fields as strict
+from common.api.errors import ERROR_CODES
 from engine.game import Phase
 from engine.types import ResultKind
 from engine.variants import VARIANTS
 from games.access import token_text
-from games.api import fields as strict
-from games.errors import ErrorCode
+from games.api.fields import VisiblePlayerField
 from games.models import Action, Decision, EntryToken, Game, Match, MatchAnalysis, Player, PlayerAnalysis
 
 MAX_IDEMPOTENCY_KEY = 64
@@ -229,8 +230,8 @@ class MatchDetailSerializer(MatchSerializer):
 
 
 class MatchInput(serializers.Serializer):
-    player1 = strict.VisiblePlayerField(help_text="side 0")
-    player2 = strict.VisiblePlayerField(help_text="side 1")
+    player1 = VisiblePlayerField(help_text="side 0")
+    player2 = VisiblePlayerField(help_text="side 1")
     length = strict.IntegerField(min_value=0, max_value=99, help_text="points to win; 0 for money play")
     variant = serializers.ChoiceField(choices=list(VARIANTS), default="standard")
     crawford = strict.BooleanField(default=True)
@@ -527,18 +528,6 @@ class ImportInput(serializers.Serializer):
     )
 
 
-#: Every error code (the schema's ``ErrorCodeEnum``).
-ERROR_CODES = [str(code) for code in ErrorCode]
-
-
-class ErrorDoc(serializers.Serializer):
-    code = serializers.ChoiceField(choices=ERROR_CODES, help_text="stable: a client tests it")
-    message = serializers.CharField()
-    fields = serializers.DictField(required=False, help_text="field errors (400 invalid_input)")
-    seq = serializers.IntegerField(required=False, help_text="the match's current seq (409 stale_sequence)")
-    table = serializers.IntegerField(required=False, help_text="the table's number (404 unknown_table)")
-
-
 class LogFaultDoc(serializers.Serializer):
     game = serializers.IntegerField(allow_null=True)
     move = serializers.IntegerField(allow_null=True)
@@ -551,7 +540,6 @@ class InvalidLogDoc(serializers.Serializer):
     error = LogFaultDoc(required=False, help_text="where the log went wrong (`invalid_log` only)")
 
 
-ERROR_RESPONSES: dict[int, Any] = {status: ErrorDoc for status in (400, 401, 403, 404, 409)}
 TEXT = OpenApiTypes.STR
 
 

@@ -1,7 +1,7 @@
 """API throttles. Every request is counted under exactly one identity: a request made with an entry link per link
 (a phone at the table), a logged-in user per account, anyone else per address. A club's whole room may share one
 address, so its players' phones must not share one limit; and the address is the one the proxy in front saw
-(config.ratelimit.client_ip), never one the client wrote in X-Forwarded-For. They count in config.cache.counters, so
+(common.ratelimit.client_ip), never one the client wrote in X-Forwarded-For. They count in common.cache.counters, so
 they still hold, per process, while the shared cache is unreachable."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from typing import Any
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
-from config.cache import counters
-from config.ratelimit import client_ip
-from games.api.auth import entry_token
+from common.api.auth import entry_token
+from common.cache import counters
+from common.ratelimit import client_ip
 
 
 class CountedThrottle(SimpleRateThrottle):

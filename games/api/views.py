@@ -29,26 +29,23 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.actor import Actor
+from common.api.auth import IsAuthenticatedOrEntryToken, ReadOpenWriteAuthenticated, actor_of
+from common.api.errors import ERROR_RESPONSES, ErrorDoc
+from common.errors import ApplicationError, ErrorCode
 from engine.errors import EngineError, FormatError
 from engine.formats.mat import read_mat
 from engine.formats.matlog import replay_record
 from games import selectors, services
-from games.access import Actor, directs_beyond_creation, is_director, new_entry_token, revoke_entry_token
+from games.access import directs_beyond_creation, is_director, new_entry_token, revoke_entry_token
 from games.analysis.selectors import player_pr_history
 from games.analysis.service import AnalysisRefusedError, request_analysis
 from games.api import serializers as s
-from games.api.auth import (
-    CanAddPlayersOrReadOnly,
-    IsAuthenticatedOrEntryToken,
-    ReadOpenWriteAuthenticated,
-    actor_of,
-    may_read,
-)
+from games.api.auth import CanAddPlayersOrReadOnly, may_read
 from games.api.exceptions import ApiError, JsonErrors
 from games.api.history import answer_state
 from games.api.schema import EntryTokenScheme  # noqa: F401  (registers the extension)
 from games.api.throttles import AnalysisRequestThrottle
-from games.errors import ApplicationError, ErrorCode
 from games.export import match_file
 from games.hooks import import_target
 from games.models import Action, EntryToken, Game, Match, MatchAnalysis, Player, PlayerAnalysis
@@ -88,7 +85,7 @@ def _answer(recorded: services.Recorded) -> Response:
 
 
 def _errors(*codes: int) -> dict[int, Any]:
-    return {code: OpenApiResponse(s.ErrorDoc, description=_ERROR_TEXT[code]) for code in codes}
+    return {code: OpenApiResponse(ErrorDoc, description=_ERROR_TEXT[code]) for code in codes}
 
 
 _ERROR_TEXT = {
@@ -470,7 +467,7 @@ class MatchExportApi(JsonErrors, APIView):
         responses={
             (200, "text/plain"): OpenApiResponse(s.TEXT, description="the .mat file (an attachment)"),
             **_errors(404),
-            409: OpenApiResponse(s.ErrorDoc, description="the match cannot be written as .mat (Acey-Deucey)"),
+            409: OpenApiResponse(ErrorDoc, description="the match cannot be written as .mat (Acey-Deucey)"),
         },
     )
     def get(self, request: Request, match_id: int) -> HttpResponse:
@@ -498,7 +495,7 @@ class MatchSgfExportApi(MatchExportApi):
             (200, "text/plain"): OpenApiResponse(s.TEXT, description="the SGF file (an attachment)"),
             **_errors(404),
             409: OpenApiResponse(
-                s.ErrorDoc, description="the match cannot be written as SGF (Acey-Deucey, penalty points)"
+                ErrorDoc, description="the match cannot be written as SGF (Acey-Deucey, penalty points)"
             ),
         },
     )
@@ -585,7 +582,7 @@ class MatchAnalysisApi(APIView):
 
     @extend_schema(
         summary="GNU Backgammon's analysis of the match: per player and per decision",
-        responses={200: s.MatchAnalysisSerializer, **s.ERROR_RESPONSES},
+        responses={200: s.MatchAnalysisSerializer, **ERROR_RESPONSES},
     )
     def get(self, request: Request, match_id: int) -> Response:
         match = _readable_match(request, match_id)
@@ -609,7 +606,7 @@ class MatchAnalysisApi(APIView):
         responses={
             202: s.MatchAnalysisSerializer,
             200: OpenApiResponse(s.MatchAnalysisSerializer, description="already done, of the log as it stands"),
-            **s.ERROR_RESPONSES,
+            **ERROR_RESPONSES,
         },
     )
     def post(self, request: Request, match_id: int) -> Response:

@@ -8,9 +8,10 @@ flat as the match grows; only director corrections replay the log.
 
 The rooms: ``players`` (names checked), ``matches`` (started, set up, deleted unplayed), ``record`` (the players'
 actions and the director's marks), ``corrections`` (undo, take back, correction requests, reopen, replaced
-results, the replay of the log in force), ``imports`` (match logs) and ``write`` (the write path they share; its
-underscored helpers are the package's own and nothing outside imports them). Callers import from
-``games.services``.
+results, the replay of the log in force), ``imports`` (match logs, and the matches of an event archive restored)
+and ``write`` (the write path they share, with :func:`~games.services.write.apply_caches`, the one rule for a
+match row's caches; its underscored helpers are the package's own and nothing outside imports them). Callers
+import from ``games.services``.
 
 Lock order: a service locks exactly one match row (``SELECT ... FOR UPDATE``) before touching its games and log.
 """
@@ -27,7 +28,15 @@ from games.services.corrections import (
     take_back_target,
     undo_last_action,
 )
-from games.services.imports import MatchToImport, import_log, import_match, import_matches
+from games.services.imports import (
+    MatchToImport,
+    MatchToRestore,
+    import_log,
+    import_match,
+    import_matches,
+    restore_matches,
+    restore_players,
+)
 from games.services.matches import (
     SETUP_FIELDS,
     delete_unplayed_matches,
@@ -64,6 +73,7 @@ __all__ = [
     "RECORDERS",
     "SETUP_FIELDS",
     "MatchToImport",
+    "MatchToRestore",
     "Recorded",
     "accept_resignation",
     "answer_correction",
@@ -94,6 +104,8 @@ __all__ = [
     "reopen_match",
     "replace_game_result",
     "request_correction",
+    "restore_matches",
+    "restore_players",
     "start_many_matches",
     "start_match",
     "start_matches",

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
+from engine.actions import Action as EngineAction
 from engine.errors import EngineError
 from engine.match import MatchState
 from engine.types import ResultKind
-from games.access import Actor, check_can_act, sides_of
+from games.access import check_can_act, sides_of
 from games.engine_bridge import new_state
-from games.errors import ApplicationError, ErrorCode
 from games.hooks import CORRECTION_GUARDS, TAKE_BACK_GUARDS, match_finished, match_result_changed
 from games.models import (
     Action,
@@ -24,6 +28,7 @@ from games.models import (
 from games.selectors import effective_actions
 from games.services.write import (
     _CLOSED,
+    CACHE_FIELDS,
     Kind,
     Recorded,
     _check_key,
@@ -35,6 +40,7 @@ from games.services.write import (
     _need_reason,
     _request_digest,
     _result_changed,
+    apply_caches,
 )
 
 # -- undo and take back ------------------------------------------------------------------------------------------
@@ -416,43 +422,52 @@ def rebuild_match(match: Match) -> MatchState:
 
     :raises ApplicationError: ILLEGAL_ACTION when the log no longer replays (the caller's transaction rolls back).
     """
+
+    def refused(row: Action, exc: Exception) -> ApplicationError:
+        return ApplicationError(
+            ErrorCode.ILLEGAL_ACTION, f"that change would make action {row.seq} of the log illegal: {exc}"
+        )
+
+    replayed = replay_log(match, effective_actions(match), refused)
+    Game.objects.filter(match=match).delete()
+    Game.objects.bulk_create(replayed.games)
+    match.save(update_fields=CACHE_FIELDS)
+    return replayed.state
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """A log in force replayed: the engine's state after it and the match's game rows (unsaved)."""
+
+    state: MatchState
+    games: list[Game]
+
+
+def replay_log(
+    match: Match,
+    log: Sequence[tuple[Action, EngineAction | None]],
+    refused: Callable[[Action, Exception], ApplicationError],
+) -> Replayed:
+    """Replay ``log`` (the log in force, as :func:`games.selectors.effective_actions` gives it) from the start of
+    ``match`` and set the match's caches from it (:func:`apply_caches`, not saved). ``refused`` words the error
+    for the row the engine refuses.
+
+    :raises ApplicationError: ``refused``'s, for the first row the engine refuses.
+    """
     state = new_state(match)
     games: list[dict[str, Any]] = []
-    status = Match.Status.SCHEDULED
     closing: str | None = None
-    for row, action in effective_actions(match):
-        status = Match.Status.IN_PROGRESS
+    for row, action in log:
         if action is None:
             closing = row.kind
             continue
         before = state
         try:
             state = state.apply(action)
-        except EngineError as exc:
-            raise ApplicationError(
-                ErrorCode.ILLEGAL_ACTION, f"that change would make action {row.seq} of the log illegal: {exc}"
-            ) from exc
+        except (EngineError, ValueError) as exc:
+            raise refused(row, exc) from exc
         _collect_game(games, before, state)
         if len(state.outcomes) > len(before.outcomes) and state.is_over:
             closing = row.kind
-    Game.objects.filter(match=match).delete()
-    Game.objects.bulk_create([Game(match=match, **game) for game in games])
-    match.state = state.snapshot()
-    match.score1, match.score2 = state.score
-    match.winner = None
-    if closing == Kind.VOID:
-        status = Match.Status.VOID
-    elif closing == Kind.FINISH:
-        status = Match.Status.FINISHED
-    elif state.is_over:
-        status = Match.Status.FORFEITED if closing == Kind.FORFEIT else Match.Status.FINISHED
-        match.winner = match.player(state.winner or 0)
-    match.status = status
-    if status not in _CLOSED:
-        match.finished_at = None
-    elif match.finished_at is None:
-        match.finished_at = timezone.now()
-    if status == Match.Status.SCHEDULED:
-        match.started_at = None
-    match.save()
-    return state
+    apply_caches(match, state, seq=match.seq, closing=closing, started=bool(log))
+    return Replayed(state, [Game(match=match, **game) for game in games])

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
+from common.bulk import copy_rows, create_keeping, update_rows
+from common.errors import ApplicationError, ErrorCode
 from engine.actions import Action as EngineAction
 from engine.actions import (
     ConcedeMatch,
@@ -19,18 +22,29 @@ from engine.formats.matlog import LogReplay
 from engine.match import MatchState
 from engine.moves import Play
 from engine.variants import VARIANTS
-from games.bulk import copy_rows
+from games.access import revoked_entry_token
 from games.engine_bridge import row_fields
-from games.errors import ApplicationError, ErrorCode
 from games.hooks import match_finished
 from games.models import (
     Action,
+    EntryToken,
     Game,
     Match,
+    Player,
 )
+from games.selectors import in_force
+from games.services.corrections import replay_log
 from games.services.matches import _check_setup, new_match
 from games.services.players import _players_named
-from games.services.write import _collect_game, _KeyMemo, _position_after, _resolve_play, check_match_size
+from games.services.write import (
+    CACHE_FIELDS,
+    _collect_game,
+    _KeyMemo,
+    _position_after,
+    _resolve_play,
+    apply_caches,
+    check_match_size,
+)
 
 # -- import ----------------------------------------------------------------------------------------------------------
 
@@ -223,6 +237,72 @@ def _signal_imported(match_pk: int, *, attached: bool) -> None:
     )
 
 
+# -- restore ---------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MatchToRestore:
+    """A match as an archive carries it (tournaments.services.archive), its records checked: the unsaved match row
+    (set-up, players, times; the caches are rewritten by the replay), its unsaved log rows in sequence order, and
+    for each row the seq of the row it undoes and the side of the entry link that entered it (None: none)."""
+
+    match: Match
+    rows: list[Action]
+    undoes: list[int | None]
+    links: list[int | None]
+
+
+def restore_players(players: Sequence[Player]) -> None:
+    """Store the unsaved, checked players of an archive as new players (one INSERT; their ids are set)."""
+    Player.objects.bulk_create(players)
+
+
+def restore_matches(restored: Sequence[MatchToRestore]) -> list[list[Game]]:
+    """Store matches restored from an archive with their logs as they were written (times, corrections, reasons,
+    idempotency keys), then replay each log in force and set its caches and game rows as the write path does
+    (:func:`apply_caches`); returns each match's game rows. A row entered from an entry link points at a revoked
+    link of that side made for it (the link's secret never travels). Run inside the caller's transaction, with
+    the same statements whatever the number of matches: the matches, the links, the log rows, the undone rows'
+    links, the games and the caches, a few statements each.
+
+    :raises ApplicationError: ILLEGAL_ACTION naming the action the engine refuses, ``match`` in the error being the
+        place of its match in ``restored``.
+    """
+    matches = [one.match for one in restored]
+    create_keeping(Match, matches, keep=("created_at",))
+    tokens: dict[tuple[int, int], EntryToken] = {}
+    for one in restored:
+        for row, side in zip(one.rows, one.links, strict=True):
+            row.match = one.match
+            if side is None:
+                continue
+            if (one.match.pk, side) not in tokens:
+                tokens[(one.match.pk, side)] = revoked_entry_token(one.match, side)
+            row.entered_by_token = tokens[(one.match.pk, side)]
+    EntryToken.objects.bulk_create(tokens.values())
+    create_keeping(Action, [row for one in restored for row in one.rows], keep=("created_at",))
+    undoing = []
+    for one in restored:
+        for row, target in zip(one.rows, one.undoes, strict=True):
+            if target is not None:
+                row.undoes = one.rows[target - 1]
+                undoing.append(row)
+    if undoing:
+        update_rows(Action, undoing, ["undoes"])
+    games = [_replay_restored(one.match, one.rows, n) for n, one in enumerate(restored)]
+    Game.objects.bulk_create([game for rows in games for game in rows])
+    update_rows(Match, matches, CACHE_FIELDS)
+    return games
+
+
+def _replay_restored(match: Match, rows: list[Action], place: int) -> list[Game]:
+    def refused(row: Action, exc: Exception) -> ApplicationError:
+        message = f"action {row.seq} ({row.kind}) is refused by the engine: {exc}"
+        return ApplicationError(ErrorCode.ILLEGAL_ACTION, message, match=place)
+
+    return replay_log(match, in_force(rows), refused).games
+
+
 #: The columns of an imported log row that the import computes.
 _LOG_COLUMNS = (
     "seq", "game_number", "kind", "side", "die1", "die2", "play", "steps", "value", "data",
@@ -288,16 +368,6 @@ class _ImportedLog:
 
     def finish(self, match: Match) -> None:
         """Set the match row's caches after this log (the row is written afterwards, with the others)."""
-        state = self.state
-        match.seq = len(self.rows)
-        match.state = state.snapshot()
-        match.score1, match.score2 = state.score
         if self.only_results and self.rows:
             match.entry_mode = Match.EntryMode.SCORESHEET
-        if self.rows:
-            match.status = Match.Status.IN_PROGRESS
-            match.started_at = self.now
-        if state.is_over:
-            match.status = Match.Status.FINISHED
-            match.winner = match.player(state.winner or 0)
-            match.finished_at = match.started_at
+        apply_caches(match, self.state, seq=len(self.rows), started=bool(self.rows), now=self.now)

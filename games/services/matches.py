@@ -7,11 +7,12 @@ from typing import Any
 
 from django.db import connection, transaction
 
+from common.actor import Actor
+from common.bulk import copy_new_rows, reserve_ids
+from common.errors import ApplicationError, ErrorCode
 from engine.variants import VARIANTS
-from games.access import Actor, check_can_act
-from games.bulk import copy_new_rows, reserve_ids
+from games.access import check_can_act
 from games.engine_bridge import new_state
-from games.errors import ApplicationError, ErrorCode
 from games.models import (
     Match,
     Player,

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from games.errors import ApplicationError, ErrorCode
+from common.errors import ApplicationError, ErrorCode
 from games.models import Match, Player, PlayerAnalysis
 
 

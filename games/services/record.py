@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from engine.actions import (
     AcceptResignation,
     ChooseDouble,
@@ -23,8 +25,6 @@ from engine.actions import (
 from engine.actions import Action as EngineAction
 from engine.moves import Play
 from engine.types import ResultKind
-from games.access import Actor
-from games.errors import ApplicationError, ErrorCode
 from games.models import (
     Match,
 )

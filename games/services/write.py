@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -11,6 +12,8 @@ import django.dispatch
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from common.actor import SYSTEM, Actor
+from common.errors import ApplicationError, ErrorCode
 from engine.actions import Action as EngineAction
 from engine.actions import (
     ConcedeMatch,
@@ -23,9 +26,8 @@ from engine.game import GameState, Phase
 from engine.match import MatchState
 from engine.moves import Play
 from engine.notation import parse_play
-from games.access import SYSTEM, Actor, check_can_act, is_director, sides_of
+from games.access import check_can_act, is_director, sides_of
 from games.engine_bridge import load_state, row_fields
-from games.errors import ApplicationError, ErrorCode
 from games.hooks import RESULT_WRITERS, game_finished, match_finished
 from games.models import (
     MATCH_MAX_ACTIONS,
@@ -336,27 +338,62 @@ def _append(
 
 def _after_action(match: Match, before: MatchState, after: MatchState, row: Action) -> None:
     """Update the caches (match row, game rows) after ``row``; signal a finished match after commit."""
-    now = timezone.now()
     _sync_game(match, before, after)
-    match.seq = row.seq
-    match.state = after.snapshot()
-    match.score1, match.score2 = after.score
-    update = ["seq", "state", "score1", "score2", "status"]
-    if match.status == Match.Status.SCHEDULED:
-        match.status = Match.Status.IN_PROGRESS
-        match.started_at = now
-        update.append("started_at")
-    if after.is_over:
-        match.status = Match.Status.FORFEITED if row.kind == Kind.FORFEIT else Match.Status.FINISHED
-        match.winner = match.player(after.winner or 0)
-        match.finished_at = now
-        update += ["winner", "finished_at"]
-    elif len(after.outcomes) > len(before.outcomes) and match.entry_mode == Match.EntryMode.MOVES:
+    apply_caches(match, after, seq=row.seq, closing=row.kind)
+    if not after.is_over and len(after.outcomes) > len(before.outcomes) and match.entry_mode == Match.EntryMode.MOVES:
         game_pk = match.pk
         transaction.on_commit(lambda: game_finished.send(sender=Match, match_id=game_pk))
-    match.save(update_fields=update)
+    match.save(update_fields=CACHE_FIELDS)
     if after.is_over:
         _result_changed(match, match_finished)
+
+
+#: The kinds of the director's marks: rows that close a match without an action of the engine.
+_MARKS = (Kind.VOID, Kind.FINISH)
+#: The fields of a match row that :func:`apply_caches` sets.
+CACHE_FIELDS = ("seq", "state", "score1", "score2", "status", "winner", "started_at", "finished_at")
+
+
+def apply_caches(
+    match: Match,
+    state: MatchState,
+    *,
+    seq: int,
+    closing: str | None = None,
+    started: bool = True,
+    now: dt.datetime | None = None,
+) -> None:
+    """Set the match row's caches (:data:`CACHE_FIELDS`, not saved) from ``state``, the engine's state after its
+    log in force, whose last row is ``seq``: one rule for every writer of matches (an action, a director's mark,
+    the replay after a correction, an import, a restored archive), so the caches always say what a replay says.
+
+    ``closing`` is the kind of the row that closed the match, or of the last row (a void or a finish without a
+    winner, a forfeit); ``started`` is false when no row is in force (every action undone). Play starts, and
+    ``started_at`` is set to ``now``, when an action (not a mark) is the first in force; ``finished_at`` is kept
+    while the match stays closed.
+    """
+    now = now or timezone.now()
+    status = _status_after(state, closing=closing, started=started)
+    match.seq = seq
+    match.state = state.snapshot()
+    match.score1, match.score2 = state.score
+    match.winner = match.player(state.winner or 0) if state.is_over and closing not in _MARKS else None
+    if status == Match.Status.SCHEDULED:
+        match.started_at = None
+    elif match.status == Match.Status.SCHEDULED and closing not in _MARKS:
+        match.started_at = now
+    match.finished_at = (match.finished_at or now) if status in _CLOSED else None
+    match.status = status
+
+
+def _status_after(state: MatchState, *, closing: str | None, started: bool) -> str:
+    if closing == Kind.VOID:
+        return Match.Status.VOID
+    if closing == Kind.FINISH:
+        return Match.Status.FINISHED
+    if state.is_over:
+        return Match.Status.FORFEITED if closing == Kind.FORFEIT else Match.Status.FINISHED
+    return Match.Status.IN_PROGRESS if started else Match.Status.SCHEDULED
 
 
 def _result_changed(match: Match, signal: django.dispatch.Signal) -> None:
@@ -433,11 +470,8 @@ def _mark(
             position_id="",
             match_id_after=state.match_id(),
         )
-        match.seq = row.seq
-        match.status = Match.Status.VOID if kind == Kind.VOID else Match.Status.FINISHED
-        match.winner = None
-        match.finished_at = timezone.now()
-        match.save(update_fields=["seq", "status", "winner", "finished_at"])
+        apply_caches(match, state, seq=row.seq, closing=kind)
+        match.save(update_fields=CACHE_FIELDS)
         _result_changed(match, match_finished)
         return Recorded(match, row, state)
 

@@ -12,10 +12,11 @@ import pytest
 from django.test import RequestFactory
 from rest_framework.test import APIClient
 
-from config import middleware, views
+from common import middleware
+from common.errors import ErrorCode
+from config import views
 from games import services
 from games.api import throttles
-from games.errors import ErrorCode
 from games.models import Match, Player
 
 pytestmark = pytest.mark.django_db

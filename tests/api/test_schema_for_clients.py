@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games.errors import ErrorCode
+from common.errors import ErrorCode
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db

@@ -23,8 +23,8 @@ import psycopg
 import pytest
 from django.conf import settings
 
+from common.actor import Actor
 from config.celery import app as celery_app
-from games.access import Actor
 from games.models import Match
 from tests.conftest import PROJECT_ROOT
 from tests.tournaments.services.support import enter_win
@@ -94,8 +94,9 @@ def outcome(division: Division) -> tuple[Any, ...]:
 
 
 def caught_up(division: Division) -> bool:
-    division.refresh_from_db()
-    return division.standings_status == Division.Work.CURRENT and division.standings_version == division.results_version
+    """Whether the division's standings count every result (read pending while a pairing waits for its follow-up)."""
+    fresh = Division.objects.get(pk=division.pk)
+    return fresh.standings_state == Division.Work.CURRENT and fresh.standings_version == fresh.results_version
 
 
 def use_broker(monkeypatch: pytest.MonkeyPatch, url: str, queue: str | None = None) -> None:

@@ -22,7 +22,8 @@ import redis
 from django.db import connection
 from rest_framework.test import APIClient
 
-from games.access import Actor, new_entry_token, token_text
+from common.actor import Actor
+from games.access import new_entry_token, token_text
 from games.models import Match
 from tests.conftest import tasks_run_eagerly
 from tests.faults.conftest import (
@@ -104,8 +105,8 @@ def test_a_result_is_stored_and_answered_at_once_while_the_broker_is_dead(
     assert elapsed < (REFUSED_BUDGET if dead == "refused" else SILENT_BUDGET), f"{elapsed:.2f} s on a dead broker"
     assert Match.objects.get(pk=semi.match_id).status == Match.Status.FINISHED, "the result is stored"
     assert f"could not enqueue the follow-up of division {division.pk}" in caplog.text
-    division.refresh_from_db()
-    assert division.standings_status == Division.Work.PENDING
+    division = Division.objects.get(pk=division.pk)  # its pairing flagged due, which reconcile finds
+    assert division.standings_state == Division.Work.PENDING
     assert_directors_and_public_see_pending(client, division)
     assert client.get("/health/").json()["broker"] == "error"
 
@@ -211,8 +212,8 @@ def test_results_survive_a_redis_death_and_reconcile_catches_up(
         assert response.status_code == 201 and response.json()["state"]["status"] == "finished"
         assert elapsed < REFUSED_BUDGET, f"{elapsed:.2f} s on a dead Redis"
         assert Match.objects.filter(pk__in=(semi_1.match_id, semi_2.match_id), status="finished").count() == 2
-        division.refresh_from_db()
-        assert division.standings_status == Division.Work.PENDING
+        division = Division.objects.get(pk=division.pk)  # its pairings flagged due: reconcile finds them
+        assert division.standings_state == Division.Work.PENDING
         assert_directors_and_public_see_pending(client, division)
 
         private_redis.start()  # back, empty: both follow-ups are gone
@@ -234,19 +235,19 @@ def test_requests_go_on_without_the_cache_when_its_redis_is_dead(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """CACHE_URL's Redis holds the throttle and rate-limit counters and the spectators' shared copies: when it is
-    down, results, live parts and entry links are answered as usual, without it (config/cache.py)."""
-    from config import cache as failing_open
+    down, results, live parts and entry links are answered as usual, without it (common/cache.py)."""
+    from common import cache as failing_open
 
     port = free_port() if dead == "refused" else silent_server
     location = f"redis://127.0.0.1:{port}/0"
-    settings.CACHES = {"default": {"BACKEND": "config.cache.FailOpenRedisCache", "LOCATION": location}}
+    settings.CACHES = {"default": {"BACKEND": "common.cache.FailOpenRedisCache", "LOCATION": location}}
     settings.LIVE_PART_SECONDS = 2
     monkeypatch.setattr(failing_open, "_last_logged", -failing_open._LOG_EVERY)
     division = knockout(as_director, "No cache cup")
     semi = first_round(division)[0]
     link = f"/play/{token_text(new_entry_token(Match.objects.get(pk=semi.match_id), 1))}/"
 
-    with caplog.at_level(logging.WARNING, logger="config.cache"):
+    with caplog.at_level(logging.WARNING, logger="common.cache"):
         response, elapsed = enter_result_through_the_api(director_client(as_director), semi)  # throttled via the cache
         live = APIClient().get(f"/events/{division.event.slug}/{division.slug}/live/pairings/")  # the shared copy
         opened = APIClient().get(link)  # the entry links' rate limit
@@ -266,10 +267,10 @@ def test_requests_go_on_without_the_cache_when_its_redis_is_dead(
 def test_rate_limits_hold_per_process_while_the_caches_redis_is_dead(
     dead: str, silent_server: int, settings: Any, django_user_model: Any
 ) -> None:
-    """Without its shared counters, every limit still counts, in this process's memory (config/cache.py)."""
+    """Without its shared counters, every limit still counts, in this process's memory (common/cache.py)."""
     port = free_port() if dead == "refused" else silent_server
     settings.CACHES = {
-        "default": {"BACKEND": "config.cache.FailOpenRedisCache", "LOCATION": f"redis://127.0.0.1:{port}/0"}
+        "default": {"BACKEND": "common.cache.FailOpenRedisCache", "LOCATION": f"redis://127.0.0.1:{port}/0"}
     }
     django_user_model.objects.create_user(username="dora", password="right-password-123")
     client = APIClient()

@@ -22,7 +22,7 @@ from django.db import DatabaseError, connection
 from django.test import Client
 from rest_framework.test import APIClient
 
-from config.middleware import is_database_unavailable
+from common.middleware import is_database_unavailable
 from games import access, services
 from games.models import Action, Match
 from tests.faults.conftest import side_connection
@@ -186,7 +186,7 @@ def test_a_lost_database_outside_any_view_is_the_same_retryable_503(caplog: pyte
         try:
             raise InterfaceError("connection already closed")
         except InterfaceError:
-            with caplog.at_level(logging.ERROR, logger="config.middleware"):
+            with caplog.at_level(logging.ERROR, logger="common.middleware"):
                 response = server_error(request)
         assert response.status_code == 503 and response["Retry-After"] == "5"
         assert (MESSAGE in response.content.decode()) == path.startswith("/api/")

@@ -29,7 +29,7 @@ import pytest
 import redis
 from django.db import connection
 
-from games.access import Actor
+from common.actor import Actor
 from games.models import Match
 from tests.conftest import tasks_run_eagerly
 from tests.faults.conftest import (
@@ -129,8 +129,7 @@ def test_a_worker_killed_in_a_bracket_task_is_redelivered_and_the_bracket_conver
     assert ("tournaments_division", "RowShareLock") in held, "inside the task's transaction (the division lock)"
 
     assert Match.objects.get(pk=semi_2.match_id).status == Match.Status.FINISHED, "the result is stored"
-    division.refresh_from_db()
-    assert division.standings_status == Division.Work.PENDING
+    assert Division.objects.get(pk=division.pk).standings_state == Division.Work.PENDING, "its pairing is flagged"
     shown = Pairing.objects.get(pk=semi_2.pk)
     assert shown.status == Pairing.Status.FINISHED, "the result shows at once: written with its match"
     assert shown.followup == Pairing.Followup.RESULT, "none of the task's writes stayed: its follow-up is still due"

@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from common.actor import SYSTEM, Actor
+from common.errors import ApplicationError, ErrorCode
 from engine.actions import (
     AcceptResignation,
     Double,
@@ -37,9 +39,7 @@ from engine.match import MatchState
 from engine.moves import Play
 from engine.types import ResultKind
 from games import selectors, services
-from games.access import SYSTEM, Actor
 from games.engine_bridge import load_state
-from games.errors import ApplicationError, ErrorCode
 from games.models import Action, EntryToken, Game, Match, Player
 
 # -- the cast ----------------------------------------------------------------------------------------------------

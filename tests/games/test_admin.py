@@ -10,8 +10,8 @@ from django.contrib import admin
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
+from common.actor import SYSTEM
 from games import access, services
-from games.access import SYSTEM
 from games.engine_bridge import load_state
 from games.models import Action, EntryToken, Game, Match, Player
 

@@ -20,6 +20,7 @@ from django.core.management import CommandError, call_command
 from django.db.models import Count
 from django.utils import timezone
 
+from common.actor import SYSTEM
 from engine.actions import (
     AcceptResignation,
     Double,
@@ -37,7 +38,6 @@ from engine.formats.mat import read_mat
 from engine.formats.matlog import replay_record
 from engine.game import Phase
 from games import services
-from games.access import SYSTEM
 from games.engine_bridge import load_state
 from games.models import Action, Game, Match, Player
 

@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from common.actor import SYSTEM
+from common.errors import ApplicationError, ErrorCode
 from engine.formats.mat import read_mat
 from engine.formats.matlog import replay_record
 from games import services
-from games.access import SYSTEM, new_entry_token, token_text
-from games.errors import ApplicationError, ErrorCode
+from games.access import new_entry_token, token_text
 from games.models import MATCH_MAX_ACTIONS, MATCH_MAX_GAMES, Action, Game, Match, Player
 from tests.games.api.conftest import logged_in
 from tests.games.api.support import actions_url, token_client

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from common.actor import SYSTEM
+from common.errors import ApplicationError, ErrorCode
 from games import services
-from games.access import SYSTEM
-from games.errors import ApplicationError, ErrorCode
 from games.models import Action, Game, Match
 
 pytestmark = pytest.mark.django_db

@@ -17,8 +17,9 @@ from django.apps import apps
 from django.db import connection
 from django.db.models import Q
 
+from common.actor import SYSTEM, Actor
 from games import services as games
-from games.access import SYSTEM, Actor, new_entry_token, revoke_entry_token, token_text
+from games.access import new_entry_token, revoke_entry_token, token_text
 from games.models import EntryToken, Match, Player
 from tests.tournaments.api.support import enter_result
 from tests.tournaments.conftest import eager_tasks  # noqa: F401 (an autouse fixture)

@@ -20,8 +20,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from common.actor import SYSTEM, Actor
 from games import services as games
-from games.access import SYSTEM, Actor, new_entry_token, token_text
+from games.access import new_entry_token, token_text
 from games.models import Match
 from tests.tournaments.api.support import enter_result
 from tournaments import services

@@ -44,7 +44,9 @@ from rest_framework.test import APIClient
 
 from tests.games.api.test_files import SMALL_LOG
 from tests.security.conftest import World, changed_tables, snapshot
-from tournaments.director import views as director_views
+from tournaments.director.views.divisions import DIVISION_ACTIONS
+from tournaments.director.views.events import EVENT_ACTIONS, HOME_ACTIONS
+from tournaments.director.views.matches import MATCH_ACTIONS
 from tournaments.models import Entry
 
 pytestmark = pytest.mark.django_db
@@ -712,10 +714,10 @@ def _routes(namespace: str) -> list[tuple[str, Any]]:
 
 
 DIRECTOR_FORMS = {
-    "director:home": director_views.HOME_ACTIONS,
-    "director:event": director_views.EVENT_ACTIONS,
-    "director:division": director_views.DIVISION_ACTIONS,
-    "director:match": director_views.MATCH_ACTIONS,
+    "director:home": HOME_ACTIONS,
+    "director:event": EVENT_ACTIONS,
+    "director:division": DIVISION_ACTIONS,
+    "director:match": MATCH_ACTIONS,
 }
 
 

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from common.actor import Actor
 from games import services as games
-from games.access import Actor, new_entry_token, token_text
+from games.access import new_entry_token, token_text
 from games.models import Match
 from tournaments import services
 from tournaments.models import Entry

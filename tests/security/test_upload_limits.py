@@ -3,7 +3,7 @@ the API and through the director's page), a JSON body or form over Django's DATA
 files. Each is refused with a 400 whose message says what was wrong, writes nothing, and is never a 500.
 
 (The .mat import's basic refusals are in tests/games/api/test_files.py; the director's import form in
-tests/web/test_director_pages.py. This module adds the limits.)
+tests/web/director/test_players.py. This module adds the limits.)
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from games.access import Actor, new_entry_token, token_text
+from common.actor import Actor
+from games.access import new_entry_token, token_text
 from games.models import Match
 from tests.games.api.test_files import IMPORT_URL, SMALL_LOG, upload
 from tests.security.conftest import snapshot

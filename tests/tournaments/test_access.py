@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from common.actor import Actor
 from games import selectors
-from games.access import Actor, is_director
+from games.access import is_director
 from tournaments import services
 from tournaments.models import Pairing
 

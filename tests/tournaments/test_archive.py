@@ -1,4 +1,4 @@
-"""Event archives (tournaments/services/archive.py and the export_event / import_event commands).
+"""Event archives (tournaments/services/archive/ and the export_event / import_event commands).
 
 The lossless check: export an event, import the file under a new address, export the imported event again; the
 two ``event.json`` documents are equal once ids, the event's address and the export time are mapped or left out
@@ -32,11 +32,12 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import models, transaction
 
+from common.actor import SYSTEM, Actor
+from common.errors import ApplicationError, ErrorCode
 from engine.game import Phase
 from games import services as games
-from games.access import SYSTEM, Actor, access_entry_token, new_entry_token, token_text
+from games.access import access_entry_token, new_entry_token, token_text
 from games.engine_bridge import load_state
-from games.errors import ApplicationError, ErrorCode
 from games.models import Action, EntryToken, Game, Match, Player
 from games.services import rebuild_match
 from tournaments import services
@@ -54,7 +55,8 @@ from tournaments.models import (
     Round,
     Standing,
 )
-from tournaments.services.archive import (
+from tournaments.services.archive import export_event, import_event
+from tournaments.services.archive.fields import (
     ACTION_FIELDS,
     ADDED_SINCE_FIRST_WRITTEN,
     DIVISION_FIELDS,
@@ -72,8 +74,6 @@ from tournaments.services.archive import (
     RATING_LIST_FIELDS,
     ROUND_FIELDS,
     STANDING_FIELDS,
-    export_event,
-    import_event,
 )
 from tournaments.simulation import champions, run_division, simulate_event
 
@@ -383,6 +383,28 @@ def test_the_demo_event_round_trips_losslessly(importer: Any) -> None:
         copy_of_playing.pk, actor=SYSTEM, side=0, dice=(6, 6), expected_seq=None, idempotency_key="phone-42"
     )
     assert retry.retried and retry.action.seq == copy_of_playing.seq
+
+
+def cached(match_ids: list[int]) -> list[tuple[Any, ...]]:
+    """What the match rows and game rows of these matches hold, as stored."""
+    fields = ("seq", "state", "score1", "score2", "status", "winner_id", "started_at", "finished_at")
+    rows = Match.objects.filter(pk__in=match_ids).order_by("pk").values_list("pk", *fields)
+    game_rows = Game.objects.filter(match_id__in=match_ids).order_by("match_id", "number").values()
+    return [*rows, *({k: v for k, v in game.items() if k != "id"} for game in game_rows)]
+
+
+def test_the_restored_matches_caches_are_what_a_replay_of_their_logs_writes(importer: Any) -> None:
+    event = load_demo()
+    director = Actor(user=event.directors.get())
+    playing = Pairing.objects.get(division__event=event, key="main-2-1").match
+    games.undo_last_action(playing.pk, actor=director, reason="the wrong checker was moved")
+    imported = import_event(export_event(event), slug="cached", actor=Actor(user=importer))
+    match_ids = [m["id"] for m in document(export_event(imported))["matches"]]
+    restored = cached(match_ids)
+    for match in Match.objects.filter(pk__in=match_ids).select_related("player1", "player2"):
+        rebuild_match(match)
+    assert cached(match_ids) == restored
+    assert {status for _, _, _, _, _, status, *_ in restored[: len(match_ids)]} >= {"finished", "in_progress"}
 
 
 def test_a_swiss_event_with_a_rating_list_round_trips_losslessly(importer: Any) -> None:

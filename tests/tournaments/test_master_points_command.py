@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command, execute_from_command_line
 
-from games.access import Actor
+from common.actor import Actor
 from tests.tournaments.services.support import director_win, named, open_pairings, played_main_consolation
 from tournaments import services
 from tournaments.models import Division, Entry, Pairing

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.errors import ApplicationError, ErrorCode
+from common.errors import ApplicationError, ErrorCode
 from games.models import Match
 from tournaments import services
 from tournaments.models import Pairing
@@ -36,7 +36,7 @@ def test_penalty_points_go_to_the_opponent_until_past_half_the_length(pairing, a
 
 
 def test_a_penalty_needs_a_reason_and_a_director(pairing, django_user_model) -> None:
-    from games.access import Actor
+    from common.actor import Actor
 
     stranger = Actor(user=django_user_model.objects.create_user(username="stan", password=None))
     with pytest.raises(ApplicationError) as info:

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from kombu.exceptions import OperationalError
 
+from common.actor import Actor
 from config.celery import app as celery_app
-from games.access import Actor
 from tests.tournaments.services.support import enter_win, link, pairing, standings_rows
 from tournaments import services, tasks
 from tournaments.models import Division, Entry, Pairing, Rating, Round
@@ -59,17 +59,15 @@ def test_standings_are_pending_after_a_result_and_current_after_the_task(
 ) -> None:
     with django_capture_on_commit_callbacks() as committed:  # the result's transaction commits...
         enter_win(pairing(swiss, "swiss-1-1"), pairing(swiss, "swiss-1-1").entry_a, actor=as_director)
-    assert len(committed) == 1, "games/ signals the finished match after its commit"
-    with django_capture_on_commit_callbacks() as enqueued:
-        committed[0]()  # ...games/ sends its signal: the receiver marks the standings pending
-    swiss.refresh_from_db()
-    assert swiss.standings_status == Division.Work.PENDING
+    # ...with its pairing flagged due: the standings read pending from the commit on, the division's row unwritten
+    assert Division.objects.get(pk=swiss.pk).standings_state == Division.Work.PENDING
     assert standings_rows(swiss) == []
-    assert len(enqueued) == 1, "the follow-up is enqueued after the receiver's commit"
+    enqueued = committed[:1]
+    assert len(committed) == 2, "after the commit: the follow-up enqueued, then games/ signals the finished match"
 
     enqueued[0]()  # the task runs (eagerly): the bracket moves on, the standings are recomputed
-    swiss.refresh_from_db()
-    assert swiss.standings_status == Division.Work.CURRENT and swiss.standings_error == ""
+    swiss = Division.objects.get(pk=swiss.pk)
+    assert swiss.standings_state == Division.Work.CURRENT and swiss.standings_error == ""
     assert swiss.standings_version == swiss.results_version > 0
     wins = {row[1]: row[3] for row in standings_rows(swiss)}
     assert wins[pairing(swiss, "swiss-1-1").entry_a_id] == 1
@@ -233,8 +231,8 @@ def test_a_follow_up_the_broker_refuses_leaves_the_standings_pending_for_reconci
     with caplog.at_level(logging.WARNING, logger="tournaments"), committed():
         enter_win(first, first.entry_a, actor=as_director)
 
-    swiss.refresh_from_db()
-    assert swiss.standings_status == Division.Work.PENDING and swiss.standings_error == ""
+    swiss = Division.objects.get(pk=swiss.pk)  # its pairing flagged due, which reconcile finds
+    assert swiss.standings_state == Division.Work.PENDING and swiss.standings_error == ""
     assert [r.getMessage() for r in caplog.records if "follow-up" in r.getMessage()] == [
         f"could not enqueue the follow-up of division {swiss.pk}; reconcile will retry"
     ]

@@ -24,8 +24,8 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from common.actor import Actor
 from config.celery import app as celery_app
-from games.access import Actor
 from games.models import Match
 from tests.conftest import PROJECT_ROOT
 from tests.tournaments.services.support import enter_win, link

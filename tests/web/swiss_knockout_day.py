@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from games.access import Actor
+from common.actor import Actor
 from tests.tournaments.services.support import director_win
 from tournaments import services
 from tournaments.models import Division, Entry, Event, Pairing

@@ -13,9 +13,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.access import Actor
+from common.actor import Actor
 from tests.tournaments.services.support import director_win
-from tests.web.test_director_pages import client_for, text_of
+from tests.web.director.support import client_for, text_of
 from tests.web.test_entry_pages import Phone
 from tournaments import services
 from tournaments.core import round_words

@@ -14,7 +14,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from games.access import Actor
+from common.actor import Actor
 from games.models import Match, Player
 from tests.tournaments.services.support import play_out
 from tournaments import services

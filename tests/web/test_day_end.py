@@ -12,11 +12,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from common.actor import SYSTEM, Actor
 from games import access
 from games.models import EntryToken
 from tests.tournaments.services.support import director_win
+from tests.web.director.support import client_for, text_of
 from tests.web.swiss_knockout_day import Day, finish_the_day, swiss_knockout_day
-from tests.web.test_director_pages import client_for, text_of
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
@@ -124,7 +125,7 @@ def test_the_division_form_takes_the_knockouts_rounds_by_their_names_on_the_page
     from tournaments import services
     from tournaments.models import Division
 
-    event = services.create_event(actor=access.Actor(user=dora), name="Club day")
+    event = services.create_event(actor=Actor(user=dora), name="Club day")
     form = {
         "action": "create-division",
         "create-division-name": "Open",
@@ -144,10 +145,10 @@ def test_the_division_form_takes_the_knockouts_rounds_by_their_names_on_the_page
 
 
 def test_two_names_of_one_round_are_refused_with_the_reason(dora: Any) -> None:
-    from games.errors import ApplicationError
+    from common.errors import ApplicationError
     from tournaments import services
 
-    event = services.create_event(actor=access.Actor(user=dora), name="Club day")
+    event = services.create_event(actor=Actor(user=dora), name="Club day")
     settings = services.DivisionSettings(
         name="Open",
         format="swiss-knockout",
@@ -157,7 +158,7 @@ def test_two_names_of_one_round_are_refused_with_the_reason(dora: Any) -> None:
         round_lengths={"knockout:final": 3, "main:final": 5},
     )
     with pytest.raises(ApplicationError, match="name the same round: keep one"):
-        services.create_division(event, actor=access.Actor(user=dora), settings=settings)
+        services.create_division(event, actor=Actor(user=dora), settings=settings)
 
 
 def test_the_knockouts_final_is_played_to_its_length_and_the_header_says_so(day: Day) -> None:
@@ -296,10 +297,13 @@ def test_after_the_end_the_directors_page_opens_no_round_and_gives_each_player_h
     assert '<details class="round" open>' not in page
     players = page[page.index('id="players-list"') :]
     assert "Eliminated" not in players and "eliminated" not in players
-    found = re.findall(r'<span class="player">([^<]+)</span></th>\s*<td>[^<]*</td>\s*<td>([^<:]+)</td>', players)
+    found = re.findall(
+        r'<span class="player">([^<]+)</span></th>\s*<td[^>]*>[^<]*</td>\s*<td data-label="Status">([^<:]+)</td>',
+        players,
+    )
     rows = dict(found)
     assert rows["Per Foss"] == "winner" and rows["Ane Moe"] == "finished 2nd", rows  # lower case, as every status
-    assert rows["Kari Lund"] == "finished 3rd-4th" and rows["Even Sand"] == "finished 8th", rows
+    assert rows["Kari Lund"] == "shared 3rd-4th place" and rows["Even Sand"] == "finished 8th", rows
 
 
 # -- 25. after a correction ------------------------------------------------------------------------------------------
@@ -334,7 +338,7 @@ def test_an_override_correction_is_said_on_the_division_page_its_round_pages_and
 
     day = swiss_knockout_day(dora, swiss_rounds_played=2)
     started = day.division.pairings.filter(round__number=3, round__bracket="swiss").order_by("board").first()
-    games.record_opening_roll(started.match_id, actor=access.SYSTEM, dice=(3, 1), expected_seq=started.match.seq)
+    games.record_opening_roll(started.match_id, actor=SYSTEM, dice=(3, 1), expected_seq=started.match.seq)
     corrected = correct_round_2_board_1(day, override=True)
     assert corrected.decision == "director"
     public = html.unescape(text_of(Client().get(f"/events/{day.event.slug}/{day.division.slug}/")))

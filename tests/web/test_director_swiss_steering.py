@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from django.db.models import Q
 
+from common.actor import Actor
 from games import services as games
-from games.access import Actor
-from tests.web.test_director_pages import (
+from tests.web.director.support import (
     check_html,
     client_for,
     pairing_at,

@@ -22,13 +22,13 @@ from django.db import connection
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 
+from common.actor import Actor
 from engine.formats.mat import read_mat
 from engine.formats.matlog import replay_record
 from engine.game import Phase
 from engine.movegen import legal_plays
 from engine.position import Position
 from games import access, services
-from games.access import Actor
 from games.engine_bridge import load_state
 from games.entry import tap_tree
 from games.models import Action, EntryToken, Match

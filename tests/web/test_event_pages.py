@@ -22,8 +22,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from common.actor import Actor
 from games import services as games
-from games.access import Actor, new_entry_token, token_text
+from games.access import new_entry_token, token_text
 from games.models import EntryToken, Match, Player
 from tests.tournaments.api.support import enter_result, play_round
 from tournaments import services

@@ -14,7 +14,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from games.access import Actor
+from common.actor import Actor
 from tests.tournaments.api.support import enter_result
 from tournaments import services
 from tournaments.models import Division, Pairing

@@ -21,8 +21,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from common.actor import SYSTEM
 from games import services
-from games.access import SYSTEM
 from games.models import Match
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games.access import Actor
+from common.actor import Actor
 from tournaments import services
 from tournaments.models import Division, Entry
 from tournaments.services.payouts import set_payouts
@@ -78,12 +78,18 @@ def test_the_director_sets_the_fees_and_a_bad_one_is_refused_with_what_to_change
     assert "Entry fee 5.00: 0 paid." in page and "Prize pool: 0.00" in page
 
 
-def test_payments_are_marked_at_the_door_without_a_reload(dora: Any) -> None:
+def at_the_door(dora: Any) -> tuple[Client, Division, Entry, str]:
+    """A club night with an entry fee of 5 and a side pool of 10: the director's client, the division, P02's entry and
+    the division page."""
     division = club_night(dora)
     client = client_for(dora)
     set_fees(client, division, entry_fee="5", side_pool_fee="10")
     ben = Entry.objects.get(division=division, player__display_name="P02")
-    page = client.get(url_of(division)).content.decode()
+    return client, division, ben, client.get(url_of(division)).content.decode()
+
+
+def test_payments_are_marked_at_the_door_without_a_reload(dora: Any) -> None:
+    client, _division, ben, page = at_the_door(dora)
     assert f'id="form-pay-{ben.pk}"' in page and f'name="pay-{ben.pk}-fee" value="cash"' in page
     answer = pay(client, ben, "fee", "cash")
     part = answer.content.decode()
@@ -157,3 +163,14 @@ def test_a_payment_at_the_door_costs_the_same_statements_at_20_and_200_entries(d
         assert response.status_code == 200 and "paid in cash" in response.content.decode()
         counts.append(len(captured.captured_queries))
     assert counts[0] == counts[1], f"statements at 20 and at 200 entries: {counts}"
+
+
+def test_the_side_pool_is_marked_paid_by_transfer_as_the_entry_fee_is(dora: Any) -> None:
+    client, division, ben, page = at_the_door(dora)
+    assert f'name="pay-{ben.pk}-side" value="cash"' in page and f'name="pay-{ben.pk}-side" value="transfer"' in page
+    part = pay(client, ben, "side", "transfer").content.decode()
+    assert "P02 paid the side pool by transfer." in part and "Side pool, transfer" in part
+    ben.refresh_from_db()
+    assert (ben.paid, ben.side_pool) == ("", "transfer")
+    sheet = " ".join(client.get(f"/manage/{division.event.slug}/cash/").content.decode().split())
+    assert "(0 cash, 1 transfer)" in sheet, "the cash sheet counts the side pool's transfer"

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.test import Client
 
-from games.access import Actor
+from common.actor import Actor
 from tests.tournaments.services.support import played_main_consolation, snapshot
 from tournaments.models import Division
 
@@ -108,7 +109,7 @@ def test_the_players_list_of_a_finished_division_names_its_winners(finished: Div
     def status_of(name: str) -> str:
         row = players[players.index(f">{name}<") :]
         row = row[: row.index("</tr>")]
-        return row.split("<td>")[2].split("</td>")[0].strip()
+        return re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)[1].strip()
 
     assert status_of("P01") == "champion", "the main draw's winner"
     assert status_of("P05") == "consolation winner"

@@ -13,7 +13,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 
 from config.settings import public_url
-from tests.web.test_director_pages import swiss_division
+from tests.web.director.support import swiss_division
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.access import Actor
+from common.actor import Actor
 from tests.tournaments.api.support import play_round
 from tournaments import services
 from tournaments.models import Division

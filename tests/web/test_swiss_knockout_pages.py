@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.access import Actor
+from common.actor import Actor
 from tests.tournaments.services.support import director_win
-from tests.web.test_director_pages import check_html, client_for, text_of, win
+from tests.web.director.support import check_html, client_for, text_of, win
 from tournaments import services
 from tournaments.models import Division, Pairing, Round, Standing
 

@@ -15,11 +15,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from common.actor import Actor
+from common.errors import ApplicationError
 from games import services as games
-from games.access import Actor
-from games.errors import ApplicationError
 from tests.tournaments.services.support import director_win
-from tests.web.test_director_pages import client_for, text_of
+from tests.web.director.support import client_for, text_of
 from tests.web.test_entry_pages import Phone
 from tournaments import services
 from tournaments.models import Division, Entry, Pairing, Round

@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.access import Actor
+from common.actor import Actor
 from games.models import Match
 from tests.tournaments.services.support import director_win
 from tests.web.test_entry_pages import Phone
@@ -366,9 +366,9 @@ def test_in_a_room_of_two_divisions_each_call_on_the_display_names_its_division(
 def test_a_long_queue_lists_its_first_matches_with_their_forms_and_counts_the_others(
     division_of: Callable[..., Division], as_director: Actor, director: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tournaments.director import views
+    from tournaments.director.views import events
 
-    monkeypatch.setattr(views, "QUEUE_SHOWN", 1)
+    monkeypatch.setattr(events, "QUEUE_SHOWN", 1)
     division = division_of("swiss", 8, match_length=3)
     services.set_tables(division.event, actor=as_director, names=["", ""])
     services.start_division(division, actor=as_director)  # four matches, two tables: two wait

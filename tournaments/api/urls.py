@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-import config.converters  # noqa: F401  (registers <id:...>)
+import common.converters  # noqa: F401  (registers <id:...>)
 from tournaments.api.views import awards, clubs, divisions, entries, events, players, rounds, venue
 
 app_name = "tournaments_api"

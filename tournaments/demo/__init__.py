@@ -21,10 +21,10 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from common.actor import SYSTEM, Actor
 from engine.formats.mat import read_mat
 from engine.formats.matlog import replay_record
 from games import services as games
-from games.access import SYSTEM, Actor
 from tournaments import services
 from tournaments.models import Division, Event, Pairing
 from tournaments.services.followup import followups_deferred

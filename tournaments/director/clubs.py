@@ -2,7 +2,7 @@
 the club's own table), its directors (add one by the name he logs in with, remove one but the last) and its
 roster with each player's rating on the club's list.
 
-Same rules as the other directors' pages (tournaments/director/views.py): login required, a club the user does
+Same rules as the other directors' pages (tournaments/director/views/base.py): login required, a club the user does
 not direct is a 403 page when it is public and a 404 page when it is private, thin actions calling one service
 each, Post/Redirect/Get, and a refusal shown on the form that was sent with nothing written.
 """
@@ -18,12 +18,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from config.audience import private
-from games.errors import ApplicationError, ErrorCode
+from common.audience import private
+from common.errors import ApplicationError, ErrorCode
 from games.models import Player
 from tournaments.access import directs_club
 from tournaments.director import forms as f
-from tournaments.director.views import Action, Failed, Page, _form, _perform, _RefusedError, director_page
+from tournaments.director.views.base import Action, Failed, Page, RefusedError, director_page, form_for, perform
 from tournaments.models import Club
 from tournaments.selectors import clubs as club_reads
 from tournaments.services.clubs import add_club_director, create_season, remove_club_director
@@ -34,9 +34,9 @@ def _club(request: HttpRequest, slug: str) -> Club:
     club = Club.objects.filter(slug=slug).select_related("rating_list").first()
     directs = club is not None and directs_club(request.user, club)
     if club is None or (not club.public and not directs):
-        raise _RefusedError(render(request, "director/not_found.html", status=404))
+        raise RefusedError(render(request, "director/not_found.html", status=404))
     if not directs:
-        raise _RefusedError(render(request, "director/club_forbidden.html", {"club": club}, status=403))
+        raise RefusedError(render(request, "director/club_forbidden.html", {"club": club}, status=403))
     return club
 
 
@@ -179,7 +179,7 @@ def club_manage(request: HttpRequest, club: str) -> HttpResponse:
     failed = None
     preview = _merge_preview(page)
     if request.method == "POST" and preview is None:
-        outcome = _perform(page, CLUB_ACTIONS, reverse("tournaments:club-manage", args=[found.slug]))
+        outcome = perform(page, CLUB_ACTIONS, reverse("tournaments:club-manage", args=[found.slug]))
         if not isinstance(outcome, Failed):
             return outcome
         failed = outcome
@@ -188,9 +188,9 @@ def club_manage(request: HttpRequest, club: str) -> HttpResponse:
         "seasons": club_reads.seasons_of(found),
         "directors": found.directors.order_by("username"),
         "roster": club_reads.rated_roster_of(found),
-        "season_form": _form(page, failed, CLUB_ACTIONS, "add-season"),
-        "director_form": _form(page, failed, CLUB_ACTIONS, "add-director"),
-        "merge_form": preview[0] if preview else _form(page, failed, CLUB_ACTIONS, "merge"),
+        "season_form": form_for(page, failed, CLUB_ACTIONS, "add-season"),
+        "director_form": form_for(page, failed, CLUB_ACTIONS, "add-director"),
+        "merge_form": preview[0] if preview else form_for(page, failed, CLUB_ACTIONS, "merge"),
         "merge_preview": preview[1] if preview else None,
         "merges": club_reads.merges_of(found),
         "link_offers": club_reads.link_offers(found),

@@ -72,7 +72,7 @@ class Board:
     @property
     def open(self) -> bool:
         """A match that can still be forfeited (its players known, not finished)."""
-        return self.state in ("ready", "playing") and self.pairing.match_id is not None
+        return self.state in (PairingState.READY, PairingState.PLAYING) and self.pairing.match_id is not None
 
 
 def board_of(pairing: Pairing) -> Board:

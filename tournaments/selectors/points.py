@@ -21,7 +21,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from games.models import Match
 from tournaments import points
@@ -135,7 +136,7 @@ def master_points(event: Event, *, system: str = points.USBGF) -> EventPoints:
             division.points_weight,
             division.points_places,
             division.status == Division.Status.FINISHED,
-            division.standings_status == Division.Work.CURRENT,
+            division.standings_state == Division.Work.CURRENT,
         )
         for took in found.players:
             scored.scored.append(
@@ -159,7 +160,8 @@ def usbgf_of(event: Event, division: Division, took: Took, players: int) -> poin
 
 
 def _lengths_won(division_ids: list[int]) -> dict[int, list[int]]:
-    """The lengths of the matches each entry of the divisions won over the board, by entry id (one query)."""
+    """The lengths of the matches each entry of the divisions won over the board, by entry id, a playoff's matches
+    with the rounds' (a playoff is a real match; its result needs no confirmation) (one query)."""
     won = (
         Pairing.objects.filter(
             division_id__in=division_ids,
@@ -173,9 +175,20 @@ def _lengths_won(division_ids: list[int]) -> dict[int, list[int]]:
         .exclude(match__status=Match.Status.FORFEITED)
         .values_list("winner_id", "length")
     )
+    division = Coalesce(OuterRef("playoff_first__division_id"), OuterRef("playoff_final__division_id"))
+    winner = Entry.objects.filter(division_id=division, player_id=OuterRef("winner_id")).values("pk")[:1]
+    playoffs = (
+        Match.objects.filter(
+            Q(playoff_first__division_id__in=division_ids) | Q(playoff_final__division_id__in=division_ids),
+            status=Match.Status.FINISHED,
+            winner__isnull=False,
+        )
+        .annotate(entry=Subquery(winner))
+        .values_list("entry", "length")
+    )
     lengths: dict[int, list[int]] = defaultdict(list)
-    for winner, length in won:
-        lengths[winner].append(length)
+    for entry, length in won.union(playoffs, all=True):
+        lengths[entry].append(length)
     return lengths
 
 

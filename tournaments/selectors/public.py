@@ -1,4 +1,4 @@
-"""Reads of the public event pages (tournaments/pages.py shapes them for the templates): the division with its
+"""Reads of the public event pages (tournaments/pages/ shapes them for the templates): the division with its
 *fingerprint*, from which each live part's ETag is made; its pairings and rounds; the rounds its standings tables
 exist for; an event's divisions with their players, current rounds and champions.
 

@@ -31,6 +31,7 @@ from django.db.models import Count, Q, QuerySet, Sum
 
 from tournaments import points, universal_club_table
 from tournaments.models import Division, Event, Round, Season, SeasonPoints
+from tournaments.selectors.playoffs import ordinal
 from tournaments.selectors.points import DivisionResults, Took, division_results, usbgf_of
 
 Earned = points.Earned | points.ClubEarned | points.UniversalEarned
@@ -208,12 +209,12 @@ def season_rules(season: Season) -> list[str]:
         ]
     else:
         table = club_table(season)
-        places = ", ".join(f"{n} {_figure(p)}" for n, p in enumerate(table.places, start=1)) or "none"
+        places = ", ".join(f"{ordinal(n)}: {_figure(p)}" for n, p in enumerate(table.places, start=1)) or "none"
         times = " times its length" if table.times_length else ""
         rules = [
             f"The club's own table. Each match won over the board: {_figure(table.per_win)} "
             f"point{'' if table.per_win == 1 else 's'}{times}.",
-            f"Points by place (place first): {places}; players sharing places split their points.",
+            f"Points by place: {places}; players sharing places split their points.",
             f"For playing a night: {_figure(table.showing_up)} point{'' if table.showing_up == 1 else 's'}.",
         ]
     if multipliers:
@@ -221,6 +222,9 @@ def season_rules(season: Season) -> list[str]:
     rules.append(
         "A night counts once it has started (its players are drawn): registering for a night not yet begun earns "
         "nothing."
+    )
+    rules.append(
+        "A playoff for a tie within a night is a real match: its matches won over the board count as matches won."
     )
     rules.append("Ties: more points first, then fewer events played; players level on both share the rank.")
     if season.qualify:

@@ -23,7 +23,7 @@ The use cases, re-exported here:
 - archive: a whole event exported as one file and imported into another installation (``import_event``,
   ``export_event``; imported from their module, not re-exported here).
 
-The parts they share: swiss (pairing a Swiss round), bracket (moving a knockout forward); games.bulk writes many
+The parts they share: swiss (pairing a Swiss round), bracket (moving a knockout forward); common.bulk writes many
 rows in one statement. What every service and read path agrees on about a division (its lock, plan, counted results, the
 state of a pairing, round lengths) is the division's core, :mod:`tournaments.core`, below them all.
 """

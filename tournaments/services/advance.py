@@ -10,8 +10,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import F, Q
 
-from games.access import Actor
-from games.errors import ApplicationError, ErrorCode
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from games.services import delete_unplayed_matches
 from tournaments.access import check_directs
 from tournaments.core import COUNTED, lock_division, plan_of

@@ -1,5 +1,5 @@
 """Drawing a knockout (:func:`draw_brackets`: every slot of every bracket, from the plan) and moving it forward:
-the bracket resolved from the counted results (a pure function of them, in tournaments/pairing/brackets.py,
+the bracket resolved from the counted results (a pure function of them, in tournaments/pairing/brackets/,
 through :func:`tournaments.core.resolve_division`) is put on the slots, whose players, status and match change
 when it says so; a slot whose players changed loses its match; the players out
 of every bracket are marked eliminated.
@@ -12,13 +12,15 @@ Swiss into a knockout (tournaments/services/knockout.py), the rest by the divisi
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from django.utils import timezone
 
+from common.actor import SYSTEM
+from common.bulk import copy_instances, update_rows
 from games import services as games
-from games.access import SYSTEM
-from games.bulk import copy_instances, update_rows
 from games.models import Match
 from tournaments.core import (
     SLOT_COLUMNS,
@@ -55,7 +57,7 @@ def draw_brackets(
     for node in plan.nodes:
         key = (node.bracket, node.round)
         if key not in rounds:
-            grand_final = division.format == Division.Format.DOUBLE and node.bracket == "main"
+            grand_final = division.format == Division.Format.DOUBLE and node.bracket == brackets.MAIN
             final = node.round == last[node.bracket] or (grand_final and node.round > plan.main_rounds)
             semi_final = not grand_final and node.round == last[node.bracket] - 1
             length = round_length(division, node.bracket, node.round, final=final, semi_final=semi_final)
@@ -125,13 +127,39 @@ def advance_brackets(division: Division, live: list[Pairing]) -> tuple[list[Pair
     slots = [Slot(*row) for row in rows if row[0] not in loaded]
     plan = plan_of(division)
     states = resolve_division(division, [*live, *slots], plan)
-    moved = [slot.pk for slot in slots if _slot_after(slot, states[slot.key]) != _slot_now(slot)]
+    moved = [slot.pk for slot in refilled(slots, states)]
     more = list(division.pairings.filter(pk__in=moved).select_related("match").defer("match__state")) if moved else []
     touched = sorted([*live, *more], key=lambda pairing: pairing.pk)
     changed = [pairing for pairing in touched if _apply_state(pairing, states[pairing.key])]
     update_rows(Pairing, changed, ["updated_at", "entry_a", "entry_b", "status", "winner", "match"])
     _mark_eliminated(division, plan, states)
     return sorted([*others, *touched], key=lambda pairing: pairing.pk), [pairing.key for pairing in changed]
+
+
+def refilled(
+    slots: Sequence[Any],
+    states: Mapping[str, brackets.NodeState],
+    before: Mapping[str, brackets.NodeState] | None = None,
+) -> list[Any]:
+    """The slots a resolution refills: what :func:`advance_brackets` would write on each (players, status,
+    winner, match) differs from what it holds, or, given ``before``, from what it would write after the resolution
+    ``before``. The one answer to "which later matches does this result change": the sync refills these, and the
+    correction guard asks :func:`dependent_keys`, which asks this."""
+    if before is None:
+        return [slot for slot in slots if _slot_after(slot, states[slot.key]) != _slot_now(slot)]
+    return [slot for slot in slots if _slot_after(slot, states[slot.key]) != _slot_after(slot, before[slot.key])]
+
+
+def dependent_keys(division: Division, key: str) -> list[str]:
+    """The keys of the slots that depend on the result of slot ``key``, in id order: those the sync would refill
+    were that result withdrawn (:func:`refilled`). A corrected winner refills these or fewer: in a bracket drawn
+    round by round, a later draw may keep some pairs. Three queries and two resolutions of the bracket."""
+    rows = division.pairings.order_by("id").values_list(*SLOT_COLUMNS)
+    slots = [slot for slot in (Slot(*row) for row in rows) if not division.is_swiss_knockout or knockout_slot(slot.key)]
+    withdrawn = [replace(slot, status=Status.READY, winner_id=None) if slot.key == key else slot for slot in slots]
+    plan = plan_of(division)
+    now, without = resolve_division(division, slots, plan), resolve_division(division, withdrawn, plan)
+    return [slot.key for slot in refilled(slots, without, now) if slot.key != key]
 
 
 _SETTLED = {"bye": Status.BYE, "empty": Status.EMPTY, "skipped": Status.SKIPPED}
@@ -195,8 +223,10 @@ def _release_match(pairing: Pairing) -> None:
 
 
 def _mark_eliminated(division: Division, plan: brackets.Plan, states: dict[str, brackets.NodeState]) -> None:
-    alive = {p for s in states.values() if s.status in ("waiting", "ready") for p in (s.a, s.b) if p is not None}
-    champions = {brackets.champion(plan, states, bracket) for bracket in ("main", "consolation", "last-chance")}
+    still_to_play = (brackets.Status.WAITING, brackets.Status.READY)
+    alive = {p for s in states.values() if s.status in still_to_play for p in (s.a, s.b) if p is not None}
+    every = (brackets.MAIN, brackets.CONSOLATION, brackets.LAST_CHANCE)
+    champions = {brackets.champion(plan, states, bracket) for bracket in every}
     alive |= {c for c in champions if c is not None}
     playing = division.entries.exclude(status=Entry.Status.WITHDRAWN).exclude(seed__isnull=True, place="")
     playing.filter(pk__in=alive, status=Entry.Status.ELIMINATED).update(status=Entry.Status.CHECKED_IN)

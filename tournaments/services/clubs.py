@@ -21,8 +21,8 @@ from typing import Any
 from django.db import transaction
 from django.utils.text import slugify
 
-from games.access import Actor
-from games.errors import ApplicationError, ErrorCode
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from games.models import Player
 from games.services import create_player
 from tournaments import universal_club_table

@@ -20,8 +20,8 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import slugify
 
-from games.access import SYSTEM, Actor
-from games.errors import ApplicationError, ErrorCode
+from common.actor import SYSTEM, Actor
+from common.errors import ApplicationError, ErrorCode
 from games.models import Match, Player
 from games.services import create_player
 from tournaments.access import check_directs, check_directs_club, directs_event
@@ -36,6 +36,7 @@ from tournaments.models import (
     Event,
     ImportedMatch,
     RatingList,
+    Round,
     Season,
 )
 from tournaments.names import spaced
@@ -414,7 +415,7 @@ def _round_rules(rules: dict[str, Any]) -> dict[str, int]:
 
 def _validate_round_length(key: str, rule: str, length: Any) -> None:
     bracket, _, which = rule.partition(":")
-    if bracket not in ("main", "consolation", "last-chance", "swiss", "round-robin"):
+    if bracket not in Round.Bracket.values:
         raise _invalid(
             f"round length {key!r}: start with knockout (or main), consolation, last-chance, swiss or round-robin"
         )

@@ -1,5 +1,6 @@
-"""What follows a result: the division's standings are marked pending and, after the commit, its follow-up (the
-sync, then the standings and ratings) is enqueued as the Celery task ``advance_division``.
+"""What follows a result: after the commit, the division's follow-up (the sync, then the standings and ratings) is
+enqueued as the Celery task ``advance_division``; until it has run, the result's pairing is flagged due (written
+with the result) or, for a result of no pairing, the division's standings are marked pending.
 
 The tasks (tournaments/tasks.py) sit above the services they call, so no service imports them: the task that runs
 the follow-up is plugged in here by ``TournamentsConfig.ready`` (:func:`plug_followup_task`).
@@ -61,16 +62,24 @@ def followups_deferred() -> Iterator[set[int]]:
 
 
 def schedule_followup(division_id: int) -> None:
-    """Mark the division's standings pending and, after the commit, enqueue its sync and standings.
+    """Mark the division's standings pending and, after the commit, enqueue its sync and standings
+    (:func:`followup_after_commit`): for the services that hold the division's lock, a result with no pairing to
+    flag (a playoff's match, after its commit) and ``reconcile``. A pairing's result is flagged on the pairing in
+    its match's own transaction instead, which may not take the division's lock (the lock order)."""
+    Division.objects.filter(pk=division_id).update(standings_status=Division.Work.PENDING)
+    followup_after_commit(division_id)
+
+
+def followup_after_commit(division_id: int) -> None:
+    """Enqueue the division's follow-up after the commit, and write nothing now.
 
     The result is committed before anything here can fail, so it always stays recorded:
 
-    - with a broker, if the broker cannot be reached the standings stay marked pending and the periodic
-      ``reconcile`` task (Celery beat) enqueues the work again;
+    - with a broker, if the broker cannot be reached the follow-up stays due (the pairing's flag, or the standings
+      marked pending) and the periodic ``reconcile`` task (Celery beat) enqueues the work again;
     - with eager tasks (no broker), ``delay`` runs the follow-up here, and if it fails the standings are marked
       failed with the error, as a worker's failure marks them (``DivisionTask.on_failure``); the division's next
       follow-up (its next result, or ``reconcile``) computes them again."""
-    Division.objects.filter(pk=division_id).update(standings_status=Division.Work.PENDING)
     deferred = getattr(_batch, "divisions", None)
     if deferred is not None:
         deferred.add(division_id)

@@ -16,7 +16,7 @@ Called with the division locked.
 
 from __future__ import annotations
 
-from games.errors import ApplicationError, ErrorCode
+from common.errors import ApplicationError, ErrorCode
 from tournaments.core import COUNTED, knockout_round_words, knockout_rounds, plan_of, unfinished_words
 from tournaments.models import Division, Entry, Pairing, Playoff, Round
 from tournaments.pairing import brackets

@@ -20,8 +20,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.access import Actor
-from games.errors import ApplicationError, ErrorCode
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from games.models import Match, Player
 from games.services import fold_player, unfold_player
 from tournaments.access import check_directs_club

@@ -15,8 +15,8 @@ from decimal import Decimal, InvalidOperation
 from django.db import transaction
 from django.utils import timezone
 
-from games.access import Actor
-from games.errors import ApplicationError, ErrorCode
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from tournaments.access import check_directs
 from tournaments.core import lock_division
 from tournaments.models import Division, Entry

@@ -16,8 +16,8 @@ from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
 
-from games.access import Actor
-from games.errors import ApplicationError, ErrorCode
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from tournaments.access import check_directs, directs_event
 from tournaments.core import has_fees, lock_division, plan_of, resolve_division
 from tournaments.models import Division, Entry, Pairing, Round

@@ -21,9 +21,10 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from games import services as games
-from games.access import Actor, new_entry_tokens
-from games.errors import ApplicationError, ErrorCode
+from games.access import new_entry_tokens
 from games.models import Match, Player
 from tournaments.access import check_directs
 from tournaments.core import lock_division, playoff_table, playoff_ties
@@ -85,7 +86,7 @@ def _the_tie(division: Division, entries: list[int]) -> tuple[int, Tie]:
             f"{division.name} has no tie a playoff can settle now: a playoff settles a tie at a Swiss into a "
             "knockout's cut before its knockout is drawn, or a tie in a finished Swiss's or round robin's standings",
         )
-    if division.standings_status != Division.Work.CURRENT:
+    if division.standings_state != Division.Work.CURRENT:
         raise ApplicationError(
             ErrorCode.CONFLICT, "the standings are being computed again: order the playoff in a few seconds"
         )

@@ -12,14 +12,15 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from common.actor import SYSTEM, Actor
+from common.errors import ApplicationError, ErrorCode
 from games import services as games
-from games.access import SYSTEM, Actor, is_director, sides_of
-from games.errors import ApplicationError, ErrorCode
+from games.access import is_director, sides_of
 from games.models import Match
 from tournaments.access import check_directs
-from tournaments.core import bracket_slot, lock_division, pairing_words, plan_of
+from tournaments.core import bracket_slot, lock_division, pairing_words
 from tournaments.models import Division, Entry, Pairing, Round
-from tournaments.pairing import brackets
+from tournaments.services.bracket import dependent_keys
 from tournaments.services.followup import schedule_followup
 from tournaments.services.money import check_refund
 from tournaments.services.sync import SyncReport, double_forfeit, make_matches, sync_locked_division
@@ -381,8 +382,7 @@ def _dependents(pairing: Pairing) -> list[Pairing]:
         "match", "round", "table", "entry_a__player", "entry_b__player"
     )
     if bracket_slot(division, pairing.key):
-        keys = brackets.dependents(plan_of(division), pairing.key)
-        return list(rows.filter(key__in=keys))
+        return list(rows.filter(key__in=dependent_keys(division, pairing.key)))
     players = [e for e in (pairing.entry_a_id, pairing.entry_b_id) if e is not None]
     later = rows.filter(round__bracket=pairing.round.bracket, round__number__gt=pairing.round.number)
     dependents = list(later.filter(entry_a__in=players) | later.filter(entry_b__in=players))

@@ -15,7 +15,7 @@ marked pending (and the task that result enqueued computes them again).
 Cost: the results and the stored tables are read as plain values, every table is computed by the pure functions
 (about 70 ms for the nine tables of a 1,024-player Swiss on an idle machine, bench/README.md) and compared with the
 stored one, and only the tables that differ are rewritten: one DELETE and one ``COPY``
-(games/bulk.py), so the statements are the same for any size of field. A result of the current round
+(common/bulk.py), so the statements are the same for any size of field. A result of the current round
 rewrites the last table only. Which tables a change can reach is not guessed: nothing stored says which results an
 old table was computed from, so every table is computed and compared. Ratings are rewritten whole, with two COPYs.
 """
@@ -27,10 +27,10 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
-from games.bulk import copy_rows
+from common.bulk import copy_rows
 from games.models import Match
 from tournaments import ratings
 from tournaments.core import (
@@ -507,14 +507,19 @@ def recompute_ratings(rating_list_id: int) -> int:
     Rated: matches to N points created by a pairing of an event on the list, finished over the board (a forfeit is
     not rated, nor a money session), whose result counts as the standings count it (:data:`COUNTED_CONFIRMATIONS`):
     entered or decided by a director, or confirmed by the opponent; a scoresheet result waiting for its confirmation
-    or disputed is not rated until it is confirmed or settled. Returns the number of rated matches."""
+    or disputed is not rated until it is confirmed or settled. A playoff's matches finished over the board are
+    rated too: a playoff is a real match. Returns the number of rated matches."""
     with transaction.atomic():
         rating_list = RatingList.objects.select_for_update().get(pk=rating_list_id)
         matches = (
             Match.objects.filter(
-                pairing__division__event__rating_list=rating_list,
-                pairing__status=Pairing.Status.FINISHED,
-                pairing__confirmation__in=COUNTED_CONFIRMATIONS,
+                Q(
+                    pairing__division__event__rating_list=rating_list,
+                    pairing__status=Pairing.Status.FINISHED,
+                    pairing__confirmation__in=COUNTED_CONFIRMATIONS,
+                )
+                | Q(playoff_first__division__event__rating_list=rating_list)
+                | Q(playoff_final__division__event__rating_list=rating_list),
                 status=Match.Status.FINISHED,
                 length__gt=0,
             )

@@ -15,9 +15,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games.access import Actor
-from games.bulk import copy_new_rows, update_rows
-from games.errors import ApplicationError, ErrorCode
+from common.actor import Actor
+from common.bulk import copy_new_rows, update_rows
+from common.errors import ApplicationError, ErrorCode
 from games.services import start_many_matches
 from tournaments.access import check_directs
 from tournaments.core import knockout_min_rounds, lock_division, max_field, plan_of, round_length, round_robin_lead

@@ -16,8 +16,8 @@ from typing import Any
 
 from django.db.models import Q
 
-from games.bulk import copy_new_rows
-from games.errors import ApplicationError, ErrorCode
+from common.bulk import copy_new_rows
+from common.errors import ApplicationError, ErrorCode
 from tournaments.core import COUNTED, result_counts, round_length, unfinished_words
 from tournaments.models import Division, Entry, Pairing, Round
 from tournaments.pairing.swiss import LEVEL, NoPairingError, PlayerId, SwissPlayer, pair_round

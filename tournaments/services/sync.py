@@ -10,7 +10,7 @@ pairing's result, resolves the bracket from the counted results (tournaments/ser
 players of the slots that became known, creates their matches, pairs the next Swiss round when the division pairs
 itself (tournaments/services/swiss.py; the knockout of a Swiss into a knockout once its Swiss rounds are over:
 tournaments/services/knockout.py), and finishes the division when nothing is left to play. It sends the same
-statements whatever the size of the field (rows are written many at a time: games/bulk.py), is idempotent (running
+statements whatever the size of the field (rows are written many at a time: common/bulk.py), is idempotent (running
 it twice changes nothing) and is serialised per division by a row lock (:func:`tournaments.core.lock_division`), so
 two results arriving together advance the bracket once. When it changed anything, it then gives the venue's tables
 to the matches that can start (tournaments/services/tables.py). The services that already hold the lock call
@@ -30,10 +30,10 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from common.actor import SYSTEM
+from common.bulk import update_rows
+from common.errors import ApplicationError
 from games import services as games
-from games.access import SYSTEM
-from games.bulk import update_rows
-from games.errors import ApplicationError
 from games.models import Action, Match, Player
 from tournaments.core import (
     COUNTED,
@@ -48,9 +48,10 @@ from tournaments.core import (
     playoffs_in_play,
     round_robin_lead,
 )
-from tournaments.models import Division, Entry, Event, Pairing, Round
+from tournaments.models import Division, Entry, Event, Pairing, Playoff, Round
 from tournaments.pairing.round_robin import due_pairings
 from tournaments.services.bracket import advance_brackets
+from tournaments.services.followup import followup_after_commit, schedule_followup
 from tournaments.services.knockout import draw_knockout, knockout_due
 from tournaments.services.playoffs import settle_playoffs
 from tournaments.services.swiss import follow_score_groups, pair_swiss_round
@@ -90,9 +91,9 @@ _UNTAKEN = (
 def divisions_behind_their_matches() -> list[int]:
     """Divisions with a result their sync has not taken (:data:`_UNTAKEN`).
 
-    A result marks its division's standings pending only after the result's transaction commits (games/ sends its
-    signals then); if the process dies or loses the database in between, the result is stored but the division
-    still reads "current". ``reconcile`` finds such divisions here, from the state alone."""
+    A result's follow-up is enqueued only after the result's transaction commits; if the process dies or loses the
+    broker in between, the result is stored with its pairing flagged due, and nothing else runs. ``reconcile``
+    finds such divisions here, from the state alone."""
     return list(
         Pairing.objects.filter(_UNTAKEN)
         .exclude(division__status=Division.Status.REGISTRATION)
@@ -158,41 +159,25 @@ def _syncing() -> Iterator[None]:
         _within.depth -= 1
 
 
-def _own_results() -> set[int]:
-    if not hasattr(_within, "results"):
-        _within.results = set()
-    return _within.results
-
-
-def taken_by_its_sync(match_id: int) -> bool:
-    """Whether the match's result, just committed, was made by a sync (which took it itself): its signal then
-    queues no follow-up (tournaments/receivers.py). Asked once per signal."""
-    own = _own_results()
-    if match_id in own:
-        own.discard(match_id)
-        return True
-    return False
-
-
 def show_match_result(match: Match) -> None:
     """Write a match's new result onto its pairing, in the transaction that changed it (``games.hooks.
     RESULT_WRITERS``: a match ended, forfeited, voided, reopened or corrected, its row locked and written): the
     pairing shows what :func:`tournaments.core.outcome_of` says at once, whether a worker runs or not, and its
-    follow-up is marked due (``Pairing.followup``), which the division's sync takes (the next slot or round, tables
-    and calls, standings, ratings) and which ``reconcile`` finds if it never runs.
+    follow-up is marked due (``Pairing.followup``: the division's standings read pending from it), which the
+    division's sync takes (the next slot or round, tables and calls, standings, ratings) and which ``reconcile``
+    finds if it never runs. The follow-up is enqueued after the commit, and nothing is written then.
 
     Only the pairing's row is locked, after the match's (the lock order: division, match, pairing; a games service
-    never takes the division's). A row a sync holds is skipped: that sync or the follow-up queued after this commit
-    (``tournaments.receivers``) takes the result. Nothing is written inside a sync, whose calls' results are its
-    own: their signals queue no follow-up (:func:`taken_by_its_sync`)."""
+    never takes the division's). A row a sync holds is skipped: the follow-up queued after this commit takes the
+    result. A playoff's match has no pairing: its division is marked pending after the commit. Nothing is written
+    or queued inside a sync, whose calls' results are its own."""
     if getattr(_within, "depth", 0):
-        match_pk = match.pk  # registered before games/ registers its signal: it runs first, after the commit
-        transaction.on_commit(lambda: _own_results().add(match_pk))
         return
     locked = Pairing.objects.select_for_update(of=("self",), skip_locked=True).filter(match_id=match.pk)
     pairing = locked.first()
     if pairing is None:
-        return  # a match of no pairing, or a sync is writing it
+        _follow_unflagged(match)  # a match of no pairing, or a sync is writing it
+        return
     pairing.match = match
     report = SyncReport()
     if match.status == Match.Status.VOID:
@@ -200,10 +185,26 @@ def show_match_result(match: Match) -> None:
     elif _show_outcome(pairing, report):
         fields = _RESULT_FIELDS
     else:
+        followup_after_commit(pairing.division_id)
         return
     if pairing.followup != Followup.CORRECTION:  # a correction still to follow up stays one
         pairing.followup = Followup.CORRECTION if report.corrected else Followup.RESULT
     pairing.save(update_fields=fields)
+    followup_after_commit(pairing.division_id)
+
+
+def _follow_unflagged(match: Match) -> None:
+    """The follow-up of a result whose pairing this transaction could not flag: one a sync holds (that sync, or the
+    follow-up enqueued after this commit, takes it), or a playoff's match (its division marked pending after the
+    commit). A stand-alone match has neither: nothing follows."""
+    division_id = Pairing.objects.filter(match_id=match.pk).values_list("division_id", flat=True).first()
+    if division_id is not None:
+        followup_after_commit(division_id)
+        return
+    playoffs = Playoff.objects.filter(Q(first_match_id=match.pk) | Q(final_match_id=match.pk))
+    playoff_division = playoffs.values_list("division_id", flat=True).first()
+    if playoff_division is not None:
+        transaction.on_commit(lambda: schedule_followup(playoff_division))
 
 
 def _sync_locked(division: Division) -> SyncReport:

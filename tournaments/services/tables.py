@@ -42,9 +42,9 @@ from django.db import transaction
 from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 
-from games.access import Actor
-from games.bulk import update_rows
-from games.errors import ApplicationError, ErrorCode
+from common.actor import Actor
+from common.bulk import update_rows
+from common.errors import ApplicationError, ErrorCode
 from tournaments.access import check_directs
 from tournaments.core import PLAYABLE, TABLE_ORDER, lock_division, round_words
 from tournaments.models import Entry, Event, Pairing, Table

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments.core import round_words
-from tournaments.models import Division, Entry, Event, Round
+from tournaments.models import Division, Entry, Event, Pairing, Round
 
 register = template.Library()
 
@@ -180,7 +180,7 @@ def table_cell(pairing: Any) -> str:
     if pairing.table_id is not None:
         table = pairing.table
         return escape(table.name) if table.name else _number(table.number)
-    if pairing.status in ("ready", "playing") and pairing.match_id is not None:
+    if pairing.status in (Pairing.Status.READY, Pairing.Status.PLAYING) and pairing.match_id is not None:
         return f'<span class="muted">{escape(_("queue"))}</span>'
     if not pairing.played_at:
         return EM_DASH

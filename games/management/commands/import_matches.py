@@ -45,13 +45,13 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError
 
+from common.actor import SYSTEM
+from common.errors import ApplicationError
 from engine.errors import FormatError
 from engine.formats.check import check_file, check_text
 from engine.formats.mat import read_mat
 from engine.formats.matlog import LogReplay, replay_record
 from games import services
-from games.access import SYSTEM
-from games.errors import ApplicationError
 from games.hooks import import_target
 from games.models import Match
 

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
+from common.actor import SYSTEM
 from games import services
-from games.access import SYSTEM
 from games.analysis.service import analyse_match, pr_of
 from games.models import Decision, Match, MatchAnalysis, PlayerAnalysis
 from tests.conftest import tasks_run_eagerly

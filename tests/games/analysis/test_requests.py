@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from common.actor import SYSTEM, Actor
 from games import services
-from games.access import SYSTEM, Actor
 from games.analysis import service as analysis_service
 from games.models import Match, MatchAnalysis, PlayerAnalysis
 from tests.conftest import tasks_run_eagerly

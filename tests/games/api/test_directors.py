@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from common.actor import SYSTEM
 from games import services
-from games.access import SYSTEM
 from games.models import Action, EntryToken, Match, Player
 from tests.games.api.conftest import logged_in
 from tests.games.api.support import Table, actions_url

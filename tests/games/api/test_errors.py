@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from common.actor import SYSTEM
 from games import services
-from games.access import SYSTEM, new_entry_token, revoke_entry_token, token_text
+from games.access import new_entry_token, revoke_entry_token, token_text
 from games.models import Action, Match, Player
 from tests.games.api.conftest import logged_in
 from tests.games.api.support import Table, actions_url, token_client

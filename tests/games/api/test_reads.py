@@ -11,9 +11,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from common.actor import SYSTEM
 from engine.game import Phase
 from games import services
-from games.access import SYSTEM
 from games.engine_bridge import load_state
 from games.models import Match, Player
 from tests.games.api.conftest import logged_in

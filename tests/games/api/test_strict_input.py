@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from rest_framework import relations, serializers
 
-from games.api import fields as strict
+from common.api import fields as strict
 from games.api import serializers as games_serializers
 from games.models import Match, Player
 from tests.games.api.conftest import logged_in
@@ -166,7 +166,7 @@ def test_every_input_of_the_api_uses_the_strict_fields() -> None:
         for name, field in cls().fields.items():
             for leaf in _leaves(field):
                 if isinstance(leaf, LENIENT) and not leaf.read_only:
-                    assert isinstance(leaf, STRICT), f"{cls.__name__}.{name}: use games.api.fields"
+                    assert isinstance(leaf, STRICT), f"{cls.__name__}.{name}: use common.api.fields"
                     query = isinstance(leaf, strict.QueryIntegerField)
                     assert query == cls.__name__.endswith("Filter"), f"{cls.__name__}.{name}"
 

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from common.actor import SYSTEM
+from common.errors import ApplicationError, ErrorCode
 from engine.game import Phase
 from games import services
-from games.access import SYSTEM
 from games.engine_bridge import load_state
-from games.errors import ApplicationError, ErrorCode
 from games.models import Action, Match
 from tests.games.conftest import Driver
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from games import access, services
-from games.access import Actor
-from games.errors import ApplicationError, ErrorCode
 from games.models import Action, CorrectionRequest, Match
 
 pytestmark = pytest.mark.django_db

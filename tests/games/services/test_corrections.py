@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from common.actor import SYSTEM
+from common.errors import ApplicationError, ErrorCode
 from engine.match import MatchState
 from games import services
-from games.access import SYSTEM
-from games.errors import ApplicationError, ErrorCode
 from games.models import Action, Game, Match
 from tests.games.conftest import game_rows
 

@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 import pytest
 
+from common.actor import SYSTEM
+from common.errors import ErrorCode
 from games import services
-from games.access import SYSTEM
-from games.errors import ErrorCode
 from games.models import Action, Match
 
 pytestmark = pytest.mark.django_db

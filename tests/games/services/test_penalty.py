@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from common.actor import SYSTEM
+from common.errors import ErrorCode
 from engine.errors import EngineError
 from games import services
-from games.access import SYSTEM
-from games.errors import ErrorCode
 from games.export import match_mat
 from games.models import Action, Game
 

@@ -10,9 +10,9 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core import signing
 
+from common.actor import SYSTEM, Actor
+from common.errors import ApplicationError, ErrorCode
 from games import access, services
-from games.access import SYSTEM, Actor
-from games.errors import ApplicationError, ErrorCode
 from games.hooks import DIRECTOR_CHECKS
 from games.models import Action, EntryToken, Match
 

@@ -7,14 +7,14 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from common.actor import SYSTEM
+from common.errors import ApplicationError, ErrorCode
 from engine.actions import Double
 from engine.game import Phase
 from engine.match import MatchState, replay
 from engine.moves import Play
 from games import selectors, services
-from games.access import SYSTEM
 from games.engine_bridge import engine_action, load_state, new_state
-from games.errors import ApplicationError, ErrorCode
 from games.models import Action, Game, Match
 from tests.games.conftest import as_rows, expected_games, game_rows
 

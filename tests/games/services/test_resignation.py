@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from common.actor import SYSTEM
+from common.errors import ErrorCode
 from engine.game import Phase
 from games import selectors, services
-from games.access import SYSTEM
-from games.errors import ErrorCode
 from games.models import Action, Game, Match
 
 pytestmark = pytest.mark.django_db

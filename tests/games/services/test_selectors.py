@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
+from common.actor import SYSTEM
 from engine.match import MatchState
 from games import access, selectors, services
-from games.access import SYSTEM
 from games.engine_bridge import load_state
 from games.models import Match
 

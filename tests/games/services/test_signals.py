@@ -9,9 +9,9 @@ from collections.abc import Iterator
 import pytest
 from django.db import transaction
 
+from common.actor import SYSTEM
+from common.errors import ApplicationError
 from games import services
-from games.access import SYSTEM
-from games.errors import ApplicationError
 from games.hooks import match_finished, match_result_changed
 from games.models import Match
 

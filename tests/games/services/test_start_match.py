@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
+from common.errors import ApplicationError, ErrorCode
 from engine.game import Phase
 from engine.match import MatchState
 from engine.variants import NACKGAMMON
 from games import services
 from games.engine_bridge import load_state
-from games.errors import ApplicationError, ErrorCode
 from games.models import Action, Game, Match, Player
 
 pytestmark = pytest.mark.django_db

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from common.actor import Actor
+from common.errors import ErrorCode
 from games import services
-from games.access import Actor, new_entry_token
-from games.errors import ErrorCode
+from games.access import new_entry_token
 from games.models import Action, Match
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games.access import Actor
+from common.actor import Actor
 from tests.factories import EventFactory, UserFactory
 from tournaments import services
 from tournaments.models import Division, Event

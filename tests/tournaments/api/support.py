@@ -6,8 +6,9 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
+from common.actor import Actor
 from games import services as games
-from games.access import Actor, new_entry_token, token_text
+from games.access import new_entry_token, token_text
 from games.models import EntryToken, Match
 from tournaments import services
 from tournaments.models import Division, Pairing

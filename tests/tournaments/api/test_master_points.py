@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from games.access import Actor
+from common.actor import Actor
 from tests.tournaments.api.conftest import logged_in
 from tests.tournaments.services.support import played_main_consolation, snapshot
 from tournaments.models import Division

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games.access import Actor
+from common.actor import Actor
 from tests.tournaments.api.conftest import logged_in
 from tests.tournaments.api.support import division_url
 from tests.tournaments.services.support import played_main_consolation, snapshot

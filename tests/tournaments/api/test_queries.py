@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from games.access import Actor
+from common.actor import Actor
 from tests.tournaments.api.support import division_url, play_round
 from tournaments import services
 from tournaments.models import Division

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games.access import Actor, new_entry_token
+from common.actor import Actor
+from games.access import new_entry_token
 from games.models import Match
 from tests.tournaments.api.conftest import logged_in
 from tests.tournaments.api.support import division_url, enter_result, link_client, play_round

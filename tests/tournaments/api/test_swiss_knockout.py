@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.access import Actor
+from common.actor import Actor
 from tests.tournaments.api.conftest import logged_in
 from tests.tournaments.api.support import division_url
 from tests.tournaments.services.test_swiss_knockout import play_swiss_round

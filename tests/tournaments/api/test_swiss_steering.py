@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from common.actor import Actor
 from games import services as games
-from games.access import Actor
 from tests.tournaments.api.conftest import logged_in
 from tests.tournaments.api.support import division_url
 from tests.tournaments.services.support import play_round

@@ -9,8 +9,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
+from common.actor import Actor
 from games import services as games
-from games.access import Actor, new_entry_token
+from games.access import new_entry_token
 from games.models import Match
 from tests.tournaments.api.conftest import logged_in
 from tests.tournaments.api.support import division_url, enter_result, link_client, play_round

@@ -33,7 +33,6 @@ from tournaments.pairing.brackets import (
     Status,
     Winner,
     champion,
-    dependents,
     describe,
     plan_bracket,
     resolve,
@@ -576,7 +575,7 @@ def test_classic_double_elimination_keeps_round_two_losers_from_rematches(n: int
     assert next(c.cost for c in drops[0].candidates if c.name == drops[0].chosen) == 0
 
 
-# --- examples, dependents, resolution errors, places, validation --------------------------------------------
+# --- examples, resolution errors, places, validation --------------------------------------------
 
 
 def test_seventeen_players_consolation_takes_every_first_match_loser() -> None:
@@ -601,28 +600,6 @@ def test_classic_eight_player_double_elimination() -> None:
     assert (grand.a, grand.b, grand.conditional) == (Winner("main-3-0"), Winner("consolation-4-0"), False)
     assert (reset.a, reset.b, reset.conditional) == (Loser("main-4-0"), Winner("main-4-0"), True)
     assert plan.final_key(MAIN) == "main-5-0" and plan.final_key(CONSOLATION) == "consolation-4-0"
-
-
-def test_dependents_are_everything_downstream_in_plan_order() -> None:
-    plan = plan_bracket(8, "double-elimination")
-    assert dependents(plan, "main-5-0") == []
-    assert dependents(plan, "main-4-0") == ["main-5-0"]
-    assert dependents(plan, "main-3-0") == ["consolation-4-0", "main-4-0", "main-5-0"]
-    first = dependents(plan, "main-1-0")
-    assert first[:3] == ["main-2-0", "main-3-0", "consolation-1-0"] and first[-1] == "main-5-0"
-    order = [node.key for node in plan.nodes]
-    assert first == sorted(first, key=order.index)
-    with pytest.raises(KeyError, match="no match 'main-9-0'"):
-        dependents(plan, "main-9-0")
-
-
-@pytest.mark.parametrize(("name", "n"), cases(list(CONFIGS), FIELDS))
-def test_dependents_are_the_transitive_consumers(name: str, n: int) -> None:
-    plan = plan_of(name, n)
-    before = ancestors(plan)
-    for node in plan.nodes:
-        expected = [m.key for m in plan.nodes if m.key != node.key and node.key in before[m.key]]
-        assert dependents(plan, node.key) == expected
 
 
 def resolved(plan: Plan, results: dict[str, str], **kw: Any) -> dict[str, Any]:

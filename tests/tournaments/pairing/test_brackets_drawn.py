@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tournaments.pairing import brackets
-from tournaments.pairing.brackets import CONSOLATION, LAST_CHANCE, Drawn, Status
+from tournaments.pairing.brackets import CONSOLATION, Drawn, Status
 from tournaments.pairing.feeder import feeder_slots, fewest_byes
 
 FORMATS = ("main-consolation", "progressive-consolation", "main-consolation-lastchance")
@@ -89,14 +89,3 @@ def test_no_feeder_gives_more_byes_than_its_arrivals_force(fmt: str) -> None:
             assert len(feeder.byes) == fewest_byes(arrivals), (n, bracket)
             assert states.unknown[bracket] == 0
         assert brackets.champion(plan, states) == 1
-
-
-def test_a_corrected_main_result_reopens_the_consolation_from_its_round_on() -> None:
-    plan = brackets.plan_bracket(12, "main-consolation-lastchance", drawn=True)
-    consolation = [n.key for n in plan.nodes if n.bracket == CONSOLATION]
-    last_chance = [n.key for n in plan.nodes if n.bracket == LAST_CHANCE]
-    assert set(consolation + last_chance) <= set(brackets.dependents(plan, "main-1-1"))
-    later = brackets.dependents(plan, "consolation-2-0")
-    assert "consolation-1-1" not in later and "consolation-3-0" in later
-    assert [k for k in last_chance if k in later] == [k for k in last_chance if not k.startswith("last-chance-1-")]
-    assert "consolation-1-0" not in brackets.dependents(plan, "main-2-0")

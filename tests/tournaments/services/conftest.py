@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from games.access import Actor
+from common.actor import Actor
 from tests.factories import EventFactory, UserFactory
 
 

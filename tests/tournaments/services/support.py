@@ -12,8 +12,9 @@ from typing import Any
 
 from django.db import connection
 
+from common.actor import Actor
 from games import services as games
-from games.access import Actor, new_entry_token
+from games.access import new_entry_token
 from games.models import Action, EntryToken, Game, Match, Player
 from tournaments import services
 from tournaments.models import Division, Entry, Event, Pairing, Rating, RatingChange, Round, Standing

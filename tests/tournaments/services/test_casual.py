@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
+from common.actor import Actor
+from common.errors import ApplicationError
 from games import services as games
-from games.access import Actor
-from games.errors import ApplicationError
 from games.models import Match
 from tests.tournaments.services.support import pairing
 from tournaments import services

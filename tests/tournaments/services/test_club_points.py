@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from games.access import Actor
-from games.errors import ApplicationError
+from common.actor import Actor
+from common.errors import ApplicationError
 from tests.tournaments.services.support import play_out, snapshot
 from tests.tournaments.services.test_seasons import night
 from tournaments import services

@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.access import Actor
+from common.actor import Actor
 from tests.tournaments.services.support import play_out
 from tournaments import services
 from tournaments.models import Club, Division, Event, Rating

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from common.actor import Actor
 from games import services as games
-from games.access import Actor
 from games.models import Match
 from tests.tournaments.services.support import named, pairing, run_in_threads
 from tournaments import services

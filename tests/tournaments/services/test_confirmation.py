@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from games import services as games
-from games.access import Actor
-from games.errors import ApplicationError, ErrorCode
 from tests.tournaments.services.support import enter_win, link, named, pairing, snapshot
 from tournaments import selectors, services
 from tournaments.models import Division, Pairing, Standing

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from games import services as games
-from games.access import Actor
-from games.errors import ApplicationError, ErrorCode
 from games.models import Action, Match
 from tests.tournaments.services.support import link, named, pairing, snapshot
 from tournaments import selectors, services

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 
-from games.access import Actor
+from common.actor import Actor
 from games.models import Match
 from tests.tournaments.services.support import pairing, play_out
 from tournaments import services

@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 import pytest
 
-from games.access import Actor
-from games.errors import ApplicationError, ErrorCode
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from games.models import Match
 from tests.tournaments.services.support import director_win, entry, named, pairing, play_out, snapshot
 from tournaments import services

@@ -12,8 +12,8 @@ import pytest
 from django.test import Client
 from django.utils.html import escape
 
-from games.access import Actor
-from games.errors import ApplicationError, ErrorCode
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from games.models import Player
 from tests.tournaments.services.support import snapshot
 from tests.tournaments.services.test_seasons import night

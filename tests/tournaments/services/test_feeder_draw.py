@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from games import services as games
-from games.access import Actor
-from games.errors import ApplicationError, ErrorCode
 from tests.tournaments.services.support import director_win, pairing, play_out
 from tournaments import services
 from tournaments.core import plan_of, resolve_division

@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 import pytest
 
-from games.access import Actor
-from games.errors import ApplicationError, ErrorCode
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from tests.tournaments.services.support import director_win, named, pairing, play_out, play_round, snapshot
 from tournaments import services
 from tournaments.models import Division, Entry, Pairing, Standing

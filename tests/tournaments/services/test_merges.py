@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from django.db.models import Q
 
-from games.access import Actor
-from games.errors import ApplicationError
+from common.actor import Actor
+from common.errors import ApplicationError
 from games.models import Match, MatchAnalysis, Player, PlayerAnalysis
 from tests.tournaments.services.support import play_out, snapshot
 from tournaments import services

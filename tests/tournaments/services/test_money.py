@@ -8,8 +8,8 @@ from decimal import Decimal
 
 import pytest
 
-from games.access import Actor
-from games.errors import ApplicationError
+from common.actor import Actor
+from common.errors import ApplicationError
 from tests.tournaments.services.support import named, played_main_consolation, snapshot
 from tournaments import selectors, services
 from tournaments.core import pool_of

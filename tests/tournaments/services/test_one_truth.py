@@ -16,10 +16,11 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from common.actor import SYSTEM, Actor
 from engine.actions import Move
 from engine.game import Phase
 from games import services as games
-from games.access import SYSTEM, Actor, new_entry_token, token_text
+from games.access import new_entry_token, token_text
 from games.engine_bridge import load_state
 from games.models import Match
 from tests.faults.conftest import use_broker
@@ -238,3 +239,61 @@ def test_outcome_of_and_its_query_twins_agree(director: Actor) -> None:
         holds = outcome_of(pairing, pairing.match) == held_outcome(pairing)
         twin = Pairing.objects.filter(pk=pairing.pk).filter(FINISHED_AS_MATCH | OPEN_AS_MATCH).exists()
         assert holds == twin, (pairing.key, outcome_of(pairing, pairing.match), pairing.status)
+
+
+@pytest.fixture
+def after_commit(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The SQL statements run by the callbacks the request leaves for after its commit."""
+    from django.db import connection, transaction
+    from django.test.utils import CaptureQueriesContext
+
+    statements: list[str] = []
+    on_commit = transaction.on_commit
+
+    def captured(func: Any, using: Any = None, robust: bool = False) -> None:
+        def run() -> None:
+            with CaptureQueriesContext(connection) as queries:
+                func()
+            statements.extend(query["sql"] for query in queries.captured_queries)
+
+        on_commit(run, using=using, robust=robust)
+
+    monkeypatch.setattr(transaction, "on_commit", captured)
+    return statements
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_request_that_ends_a_match_writes_everything_before_its_commit(
+    director: Actor, sent: list[int], after_commit: list[str], settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last play's request: its pairing flagged (the division's standings read pending from it) and the
+    analysis asked for in the play's own transaction; after the commit only the follow-up is handed to the broker,
+    and no statement runs."""
+    from games.analysis import service as analysis
+    from games.models import MatchAnalysis
+
+    asked: list[tuple[int, int]] = []
+    settings.ANALYSIS_AUTO = True
+    queue = type("Queue", (), {"delay": staticmethod(lambda match_id, plies: asked.append((match_id, plies)))})
+    monkeypatch.setattr(analysis, "_plugged", [queue()])
+    division = knockout(director, "moves")
+    semi = first_semi(division)
+    assert semi.match is not None
+    tokens = {side: new_entry_token(semi.match, side) for side in (0, 1)}
+    actors = {side: Actor(token=token) for side, token in tokens.items()}
+    side, play, seq = play_to_the_last_play(semi.match, actors, random.Random(7))
+    sent.clear()
+    after_commit.clear()
+
+    body = {"kind": "play", "side": side, "play": play, "expected_seq": seq}
+    phone = APIClient(HTTP_X_ENTRY_TOKEN=token_text(tokens[side]))
+    response = phone.post(f"/api/matches/{semi.match_id}/actions/", body, format="json")
+    assert response.status_code == 201, response.json()
+
+    assert after_commit == [], "nothing the player waits for runs after the commit"
+    assert sent == [division.pk] and asked == [(semi.match_id, settings.ANALYSIS_PLIES)]
+    assert MatchAnalysis.objects.get(match_id=semi.match_id).status == MatchAnalysis.Status.PENDING
+    assert Division.objects.get(pk=division.pk).standings_state == Division.Work.PENDING
+    standings = APIClient().get(f"/api/events/{division.event.slug}/divisions/{division.slug}/standings/").json()
+    assert standings["standings_status"] == "pending"
+    assert divisions_behind_their_matches() == [division.pk], "reconcile finds it if the follow-up is lost"

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from games.access import Actor
-from games.errors import ApplicationError
+from common.actor import Actor
+from common.errors import ApplicationError
 from tests.tournaments.services.support import play_out, played_main_consolation, snapshot
 from tests.tournaments.services.test_places_in_progress import play_bracket
 from tournaments import selectors, services

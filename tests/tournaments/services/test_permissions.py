@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
-from games.access import Actor
-from games.errors import ApplicationError, ErrorCode
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from tests.tournaments.services.support import director_win, entry, link, named, snapshot
 from tournaments import services
 from tournaments.models import Division, Entry, Event, Pairing

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from games.access import Actor
+from common.actor import Actor
 from tests.tournaments.services.support import director_win, pairing, play_out
 from tournaments import selectors, services
 from tournaments.models import Division, Entry, Pairing, Standing

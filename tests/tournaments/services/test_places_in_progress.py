@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
-from games.access import Actor
+from common.actor import Actor
 from tests.tournaments.services.support import director_win, named, open_pairings, pairing
 from tournaments import services
 from tournaments.core import plan_of

@@ -9,15 +9,17 @@ from collections.abc import Callable
 
 import pytest
 
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from games import services as games
-from games.access import Actor
-from games.errors import ApplicationError, ErrorCode
 from games.models import Match
 from tests.tournaments.services.support import play_out, snapshot
 from tournaments import services
-from tournaments.models import Division, Entry, Pairing, Playoff, Round, Standing
+from tournaments.models import Division, Entry, Event, Pairing, Playoff, Rating, Round, Season, Standing
 from tournaments.selectors.common import payouts_of, standings_table
 from tournaments.selectors.playoffs import division_playoffs, playoffs_of
+from tournaments.selectors.points import division_results
+from tournaments.selectors.seasons import season_rules
 from tournaments.services.payouts import set_payouts
 from tournaments.services.standings import swiss_standings
 
@@ -249,16 +251,22 @@ def test_cancelling_the_cut_playoff_lets_the_knockout_be_drawn_by_seed(
 # -- first place of a round robin -----------------------------------------------------------------------------------
 
 
+def round_robin_cycle(division_of: Callable[..., Division], director: Actor) -> Division:
+    """3 players, no tie-breaks, each beats one other: all three share first place."""
+    division = division_of("round-robin", 3, tiebreaks=[], entry_mode="scoresheet", match_length=1)
+    services.start_division(division, actor=director)
+    p1, p2, p3 = seeds(division, 1, 2, 3)
+    beats = {frozenset((p1, p2)): p1, frozenset((p2, p3)): p2, frozenset((p1, p3)): p3}
+    play_out(division, director, lambda p: Entry.objects.get(pk=beats[frozenset((p.entry_a_id, p.entry_b_id))]))
+    services.recompute_standings(division.pk)
+    return refresh(division)
+
+
 def test_a_three_way_cycle_for_first_in_a_round_robin_is_settled_by_a_stepladder(
     division_of: Callable[..., Division], as_director: Actor
 ) -> None:
-    division = division_of("round-robin", 3, tiebreaks=[], entry_mode="scoresheet", match_length=1)
-    services.start_division(division, actor=as_director)
+    division = round_robin_cycle(division_of, as_director)
     p1, p2, p3 = seeds(division, 1, 2, 3)
-    beats = {frozenset((p1, p2)): p1, frozenset((p2, p3)): p2, frozenset((p1, p3)): p3}
-    play_out(division, as_director, lambda p: Entry.objects.get(pk=beats[frozenset((p.entry_a_id, p.entry_b_id))]))
-    services.recompute_standings(division.pk)
-    division = refresh(division)
     assert division.status == Division.Status.FINISHED
     assert set(ranks(division).values()) == {1}
     (tie,) = division_playoffs(division).ties
@@ -273,3 +281,30 @@ def test_a_three_way_cycle_for_first_in_a_round_robin_is_settled_by_a_stepladder
     assert rows.first().entry_id == p1  # type: ignore[union-attr]
     (view,) = playoffs_of(refresh(division))
     assert view.words.startswith("Tie at 1st settled by a playoff: ") and ", then " in view.words
+
+
+# -- a playoff is a real match --------------------------------------------------------------------------------------
+
+
+def test_a_playoff_match_counts_in_ratings_and_in_matches_won_like_any_match(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    club = services.create_rating_list(actor=as_director, name="Club list")
+    division = swiss_with_a_paid_tie(division_of, as_director)
+    Event.objects.filter(pk=division.event_id).update(rating_list=club)
+    before = services.recompute_ratings(club.pk)
+    a, b = division_playoffs(division).ties[0].tie.players
+    wins_before = {
+        t.entry_id: len(t.lengths) for t in division_results(Event.objects.filter(pk=division.event_id))[0].players
+    }
+    playoff = services.order_playoff(division, actor=as_director, entries=[a, b], length=3)
+    win(playoff.final_match, b, as_director)
+    assert services.recompute_ratings(club.pk) == before + 1, "the playoff match is rated"
+    player_b = Entry.objects.get(pk=b).player_id
+    assert Rating.objects.get(rating_list=club, player_id=player_b).matches == 3  # two Swiss rounds and the playoff
+    (found,) = division_results(Event.objects.filter(pk=division.event_id))
+    wins = {t.entry_id: t.lengths for t in found.players}
+    assert len(wins[b]) == wins_before[b] + 1 and wins[b].count(3) == 1, "its win counts, at its length"
+    assert len(wins[a]) == wins_before[a]
+    rules = season_rules(Season(system=Season.System.USBGF))
+    assert "A playoff for a tie within a night is a real match: its matches won over the board count" in " ".join(rules)

@@ -15,8 +15,8 @@ from math import sqrt
 
 import pytest
 
+from common.actor import Actor
 from games import services as games
-from games.access import Actor
 from tests.tournaments.services.support import enter_win, link, named, pairing
 from tournaments import services
 from tournaments.models import Division, Pairing, Rating, RatingChange, RatingList

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from games.access import Actor
-from games.errors import ApplicationError, ErrorCode
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from games.models import Match
 from tests.tournaments.services.support import director_win, enter_win, link, named, open_pairings, play_out
 from tournaments import core, services

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.access import Actor
+from common.actor import Actor
 from tests.tournaments.services.test_seasons import night
 from tests.web.test_club_pages import _season_post, client_for
 from tournaments import services
@@ -95,7 +95,7 @@ def test_the_season_page_says_how_the_points_are_counted(as_director: Actor, clu
     assert "How the points are counted" in page
     for said in (
         "Each match won over the board: 3 points times its length.",
-        "Points by place (place first): 1 10, 2 6",
+        "Points by place: 1st: 10, 2nd: 6",
         "For playing a night: 2 points.",
         "Events counted more: Final night x2.",
         "A night counts once it has started",

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from common.actor import Actor
+from common.errors import ApplicationError
 from games import services as games
-from games.access import Actor
-from games.errors import ApplicationError
 from tests.tournaments.services.support import pairing, play_out, snapshot
 from tournaments import services
 from tournaments.models import Club, Division, Entry, Pairing, Season, SeasonPoints

@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 import pytest
 
+from common.actor import Actor
 from games import services as games
-from games.access import Actor
 from tests.tournaments.services.support import director_win, enter_win, link, named, pairing, play_out
 from tournaments import services
 from tournaments.models import Division, Entry, Standing

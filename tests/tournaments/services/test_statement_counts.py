@@ -13,7 +13,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.access import Actor
+from common.actor import Actor
 from tests.tournaments.services.support import director_win, pairing
 from tournaments import services
 from tournaments.core import plan_of

@@ -9,8 +9,8 @@ from itertools import combinations
 
 import pytest
 
-from games.access import Actor
-from games.errors import ApplicationError, ErrorCode
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from tests.tournaments.services.support import director_win, enter_win, link, named, pairing, play_round, snapshot
 from tournaments import services
 from tournaments.models import Division, Entry, Pairing, Round

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from games import services as games
-from games.access import Actor
-from games.errors import ApplicationError, ErrorCode
 from tests.tournaments.services.support import director_win, open_pairings, play_out, snapshot
 from tournaments import services
 from tournaments.models import Division, Entry, Pairing, Round, Standing

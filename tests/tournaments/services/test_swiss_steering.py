@@ -9,9 +9,9 @@ from collections.abc import Callable
 import pytest
 from django.db.models import Q
 
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from games import services as games
-from games.access import Actor
-from games.errors import ApplicationError, ErrorCode
 from games.models import Match
 from tests.tournaments.services.support import play_round
 from tests.tournaments.services.test_swiss import four_who_have_all_met, snapshot

@@ -14,9 +14,9 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.test import RequestFactory
 
+from common.actor import Actor
+from common.errors import ApplicationError
 from games import services as games
-from games.access import Actor
-from games.errors import ApplicationError
 from games.models import Match
 from tests.tournaments.services.support import director_win, enter_win, open_pairings, pairing, run_in_threads
 from tournaments import services

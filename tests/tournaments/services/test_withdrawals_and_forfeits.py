@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
+from common.actor import Actor
+from common.errors import ApplicationError, ErrorCode
 from games import services as games
-from games.access import Actor
-from games.errors import ApplicationError, ErrorCode
 from games.models import Match
 from tests.tournaments.services.support import director_win, enter_win, named, pairing, play_out, snapshot
 from tournaments import services

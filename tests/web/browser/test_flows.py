@@ -31,12 +31,12 @@ from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from common.actor import SYSTEM, Actor
 from engine.errors import IllegalPlayError
 from engine.notation import parse_play
 from engine.position import Position
 from games import access
 from games import services as games
-from games.access import SYSTEM, Actor
 from games.models import Action, Match
 from games.spectator import match_for_page, page_data
 from tests.web.browser.conftest import Pages
@@ -112,8 +112,9 @@ BROKEN_NAMES = """() => {
 #: What a reader of a table or a bracket cannot see: a header or a cell (with text) past the screen's edges, cut off
 #: by a box that hides or scrolls its overflow (a table scrolled sideways hides its last columns), or whose content
 #: is cut inside it (an ellipsis); a table whose header row is not shown (stacked into cards) must label each cell
-#: with its column's header. Each as the table's class, the column's header and the cell's text.
-CUT_COLUMNS = """() => {
+#: with its column's header. Each as the table's class, the column's header and the cell's text. Its argument: which
+#: tables (every table of the page's main part unless given).
+CUT_COLUMNS = """(tables = "main table") => {
   const edge = window.innerWidth;
   const text = e => e.textContent.replace(/\\s+/g, " ").trim();
   const shown = e => { const r = e.getBoundingClientRect(); return r.width > 1 && r.height > 1; };
@@ -130,7 +131,7 @@ CUT_COLUMNS = """() => {
     return e.scrollWidth <= e.clientWidth + 1 || getComputedStyle(e).display === "inline";
   };
   const cut = [];
-  for (const table of document.querySelectorAll("main table")) {
+  for (const table of document.querySelectorAll(tables)) {
     const heads = [];
     for (const th of table.tHead ? table.tHead.rows[0].cells : []) {
       for (let i = 0; i < th.colSpan; i++) heads.push(th);

@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from common.actor import SYSTEM
 from games import services
-from games.access import SYSTEM
 from tests.games.conftest import Driver
 from tests.web.browser.conftest import Pages
 

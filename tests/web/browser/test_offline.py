@@ -32,8 +32,8 @@ from django.urls import reverse
 from playwright.sync_api import expect
 from pytest_django.live_server_helper import LiveServer
 
+from common.actor import Actor
 from games import access
-from games.access import Actor
 from games.models import Action, Match
 from tests.tournaments.services.support import director_win
 from tests.web.browser.conftest import Pages

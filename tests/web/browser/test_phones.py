@@ -12,12 +12,12 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from common.actor import SYSTEM, Actor
 from games import services as games
-from games.access import SYSTEM, Actor
 from games.models import Match
 from tests.tournaments.services.support import director_win, enter_win, link
 from tests.web.browser.conftest import Pages
-from tests.web.browser.test_flows import PASSWORD, open_entry_link, shot
+from tests.web.browser.test_flows import CUT_COLUMNS, PASSWORD, log_in, open_entry_link, shot
 from tournaments import services
 from tournaments.models import Division, Entry, Event, Pairing
 
@@ -120,6 +120,17 @@ def test_every_column_of_the_public_pages_is_on_a_phones_screen(pages: Pages, vi
     shot(pages, page, "moves-match")
     page.goto(reverse("games:player", args=[day.scoresheet.player1_id]))
     shot(pages, page, "player")
+
+
+@PHONES
+def test_the_directors_player_cards_name_every_value_on_a_phone(pages: Pages, viewport: str, day: Day) -> None:
+    """The director's players table stacks into cards on a phone: each value under its column's name (a CSS label
+    from the cell's data-label), the cell's own text unchanged."""
+    page = log_in(pages, reverse("director:division", args=[day.event.slug, day.swiss.slug]), viewport)
+    expect(page.locator("#players-list tr[data-find]")).to_have_count(8)
+    assert page.evaluate(CUT_COLUMNS, "#players-list table") == []
+    first = page.locator("#players-list tr[data-find]").first.locator("td").first
+    assert first.inner_text() == "1"  # the seed: the label is no part of the cell's text
 
 
 @PHONES

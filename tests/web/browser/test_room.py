@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from common.actor import Actor
 from games import access
-from games.access import Actor
 from games.models import Action, Match
 from tests.tournaments.services.support import enter_win
 from tests.web.browser.conftest import Pages

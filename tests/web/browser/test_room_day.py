@@ -8,8 +8,9 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from common.actor import Actor
 from games import services as games
-from games.access import Actor, new_entry_token
+from games.access import new_entry_token
 from tests.tournaments.services.support import director_win
 from tests.web.browser.conftest import Pages
 from tests.web.browser.test_flows import PASSWORD, log_in, open_entry_link

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from games.access import Actor
+from common.actor import Actor
 from tests.web.browser.conftest import Pages
 from tests.web.browser.test_flows import PASSWORD, log_in
 from tournaments import services

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from games.access import Actor
+from common.actor import Actor
 from tests.web.browser.conftest import Pages
 from tests.web.browser.test_flows import PASSWORD, log_in
 from tournaments import services

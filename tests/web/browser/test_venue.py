@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from games.access import Actor
+from common.actor import Actor
 from games.models import Match
 from tests.tournaments.services.support import director_win
 from tests.web.browser.conftest import Pages

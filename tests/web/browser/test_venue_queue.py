@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from games.access import Actor
+from common.actor import Actor
 from tests.web.browser.conftest import Pages
 from tournaments import services
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.api import fields as strict
+from common.api import fields as strict
 from tournaments.models import Playoff
 
 PAYOUT_MODES = [("percent", "percentages of the prize pool"), ("amount", "fixed amounts")]

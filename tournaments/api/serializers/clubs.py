@@ -7,7 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.api import fields as strict
+from common.api import fields as strict
 from games.models import Player
 from tournaments.api.serializers.entries import PlayerChoiceInput
 from tournaments.models import Club, Event, PlayerMerge, Season

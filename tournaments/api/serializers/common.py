@@ -10,8 +10,10 @@ from rest_framework import serializers
 MAX_REASON = 2000
 
 
-def status_field(choices: Any, text: str = "") -> serializers.ChoiceField:
-    return serializers.ChoiceField(choices=choices.choices, read_only=True, help_text=text)
+def status_field(choices: Any, text: str = "", source: str | None = None) -> serializers.ChoiceField:
+    if source is None:
+        return serializers.ChoiceField(choices=choices.choices, read_only=True, help_text=text)
+    return serializers.ChoiceField(choices=choices.choices, read_only=True, help_text=text, source=source)
 
 
 def override(help_text: str) -> serializers.CharField:

@@ -10,7 +10,8 @@ from django.core.validators import ProhibitNullCharactersValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.api import fields as strict
+from common.api import fields as strict
+from games.api.fields import VisiblePlayerField
 from tournaments.api.serializers.common import MAX_REASON, override, status_field
 from tournaments.models import Entry
 
@@ -46,9 +47,9 @@ class PlayerChoiceInput(serializers.Serializer):
     """An existing player (``player``) or one by name (``name``, ``club``, ``country``): in a club's event or roster,
     the roster's player of that name, else a new one."""
 
-    body_required = True  # one of the two (games.api.schema.AutoSchema)
+    body_required = True  # one of the two (common.api.schema.AutoSchema)
 
-    player = strict.VisiblePlayerField(required=False, allow_null=True, default=None, help_text="an existing player")
+    player = VisiblePlayerField(required=False, allow_null=True, default=None, help_text="an existing player")
     name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="", help_text="a new player")
     club = serializers.CharField(max_length=100, required=False, allow_blank=True, default="", help_text="as text")
     country = strict.CountryField()
@@ -84,7 +85,7 @@ class EntryInput(PlayerChoiceInput):
 class EntryImportInput(serializers.Serializer):
     """The list as JSON text (``csv``) or as an uploaded file (``file``), UTF-8, at most 256 KB."""
 
-    body_required = True  # one of the two (games.api.schema.AutoSchema)
+    body_required = True  # one of the two (common.api.schema.AutoSchema)
 
     csv = strict.CharField(
         required=False,

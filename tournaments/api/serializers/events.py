@@ -7,8 +7,8 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from common.api import fields as strict
 from engine.variants import VARIANTS
-from games.api import fields as strict
 from games.models import Match
 from tournaments import services
 from tournaments.api.serializers.common import status_field
@@ -56,7 +56,7 @@ class DivisionSummarySerializer(serializers.ModelSerializer):
     """A division in its event's page: what it is and how far it got."""
 
     status = status_field(Division.Status)
-    standings_status = status_field(Division.Work)
+    standings_status = status_field(Division.Work, source="standings_state")
     entries = serializers.IntegerField(source="entry_count", help_text="entries not withdrawn")
 
     class Meta:
@@ -85,7 +85,9 @@ class DivisionSerializer(serializers.ModelSerializer):
 
     event = serializers.CharField(source="event.slug", read_only=True, help_text="the event's slug")
     status = status_field(Division.Status)
-    standings_status = status_field(Division.Work, "current: up to date, pending: being computed, failed")
+    standings_status = status_field(
+        Division.Work, "current: up to date, pending: being computed, failed", source="standings_state"
+    )
     round_lengths = serializers.DictField(
         child=serializers.IntegerField(),
         read_only=True,

@@ -8,7 +8,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.api import fields as strict
+from common.api import fields as strict
 from tournaments.api.serializers.common import MAX_REASON, status_field
 from tournaments.core import Outcome, outcome_of, round_words
 from tournaments.models import Division, Entry, Pairing, Round, Standing

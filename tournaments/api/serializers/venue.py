@@ -8,7 +8,7 @@ from django.core.validators import ProhibitNullCharactersValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.api import fields as strict
+from common.api import fields as strict
 from tournaments import services
 from tournaments.api.serializers.rounds import PairingSerializer
 

@@ -12,8 +12,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.auth import actor_of
-from games.errors import ApplicationError, ErrorCode
+from common.api.auth import actor_of
+from common.errors import ApplicationError, ErrorCode
 from tournaments import services
 from tournaments.api.serializers.awards import (
     MasterPointsInput,

@@ -9,8 +9,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.auth import IsAuthenticatedOrEntryToken, actor_of
-from games.errors import ApplicationError, ErrorCode
+from common.api.auth import IsAuthenticatedOrEntryToken, actor_of
+from common.errors import ApplicationError, ErrorCode
 from games.models import Player
 from tournaments import services
 from tournaments.access import check_directs_club

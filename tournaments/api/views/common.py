@@ -12,11 +12,11 @@ from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.auth import ReadOpenWriteAuthenticated, actor_of, entry_token
+from common.api.errors import ErrorDoc
+from common.errors import ApplicationError, ErrorCode
 from games.access import sides_of
-from games.api.auth import ReadOpenWriteAuthenticated, actor_of, entry_token
 from games.api.schema import EntryTokenScheme  # noqa: F401  (registers the extension)
-from games.api.serializers import ErrorDoc
-from games.errors import ApplicationError, ErrorCode
 from tournaments.api.serializers.events import DirectorInput, DivisionSerializer
 from tournaments.api.serializers.rounds import PairingSerializer
 from tournaments.models import Division, Entry, Event, Pairing

@@ -10,8 +10,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.auth import IsAuthenticatedOrEntryToken, actor_of
-from games.errors import ErrorCode
+from common.api.auth import IsAuthenticatedOrEntryToken, actor_of
+from common.errors import ErrorCode
 from tournaments import selectors, services
 from tournaments.access import check_directs, directs_event
 from tournaments.api.serializers.events import DivisionInput, DivisionSerializer

@@ -11,8 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.auth import IsAuthenticatedOrEntryToken, actor_of
-from games.api.parsers import JSONParser
+from common.api.auth import IsAuthenticatedOrEntryToken, actor_of
+from common.api.parsers import JSONParser
 from tournaments import services
 from tournaments.access import check_directs
 from tournaments.api.serializers.entries import (

@@ -9,7 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.auth import IsAuthenticatedOrEntryToken, actor_of
+from common.api.auth import IsAuthenticatedOrEntryToken, actor_of
 from tournaments import selectors, services
 from tournaments.access import check_directs
 from tournaments.api.serializers.events import (

@@ -8,8 +8,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.auth import entry_token
-from games.errors import ApplicationError, ErrorCode
+from common.api.auth import entry_token
+from common.errors import ApplicationError, ErrorCode
 from games.models import Player
 from games.selectors import players_visible_to
 from tournaments import selectors

@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.auth import IsAuthenticatedOrEntryToken, actor_of
+from common.api.auth import IsAuthenticatedOrEntryToken, actor_of
 from tournaments import selectors, services
 from tournaments.access import directs_event
 from tournaments.api.serializers.rounds import (
@@ -81,7 +81,7 @@ class StandingListApi(APIView):
         body = {
             "division": found.slug,
             "after_round": rows[0].after_round if rows else query.get("after_round", 0),
-            "standings_status": found.standings_status,
+            "standings_status": found.standings_state,
             "results_version": found.results_version,
             "standings_version": found.standings_version,
             "rows": StandingRowSerializer(rows, many=True, context={"payouts": payouts}).data,

@@ -15,8 +15,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.access import SYSTEM, Actor
-from games.errors import ApplicationError
+from common.actor import SYSTEM, Actor
+from common.errors import ApplicationError
 from games.models import Match
 from tournaments.services.archive import import_event
 

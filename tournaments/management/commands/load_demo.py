@@ -15,7 +15,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.access import SYSTEM
+from common.actor import SYSTEM
 from games.analysis.engine import availability
 from games.models import MatchAnalysis
 from tournaments.demo import load_demo

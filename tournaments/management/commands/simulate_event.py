@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.errors import ApplicationError
+from common.errors import ApplicationError
 from tournaments.models import FORMATS, KNOCKOUT_SIZES
 from tournaments.simulation import simulate_event
 

@@ -11,7 +11,7 @@ import enum
 
 class ErrorCode(enum.StrEnum):
     """Every ``code`` an error of the API can carry (the schema's ``ErrorCodeEnum``): the services' refusals, then
-    the answers of the API's plumbing (games.api.exceptions, config.views, config.middleware)."""
+    the answers of the API's plumbing (games.api.exceptions, config.views, common.middleware)."""
 
     INVALID_INPUT = "invalid_input"
     ILLEGAL_ACTION = "illegal_action"

@@ -2,7 +2,7 @@
 and entry links. (The REST API uses DRF's throttles, configured in settings.)
 
 With several web processes the cache must be shared (CACHE_URL=redis://...), or each process counts alone. The
-counts are kept in :data:`config.cache.counters`: while the shared cache is unreachable, each process counts in its
+counts are kept in :data:`common.cache.counters`: while the shared cache is unreachable, each process counts in its
 own memory, so the limits still hold (per process) during an outage.
 """
 
@@ -16,7 +16,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
-from config.cache import counters
+from common.cache import counters
 
 
 def client_ip(request: HttpRequest) -> str:

@@ -2,7 +2,7 @@
 limits, which fall back to this process's memory.
 
 The cache holds only what can be lost: rate-limit and throttle counters and the copies of live parts spectators
-share (config/live.py). So when Redis cannot be reached, a request must go on as if the cache were empty: a read
+share (common/live.py). So when Redis cannot be reached, a request must go on as if the cache were empty: a read
 finds nothing, a write is dropped, and every page, action and result is answered as usual. Connecting gives up
 after a fraction of a second, and after a failure Redis is left alone for ``RETRY_AFTER`` seconds, so a dead or
 silent Redis does not hold requests either. The failure is logged, at most once a minute per process, and
@@ -150,7 +150,7 @@ class Counters:
         return int(self._call("incr", key, delta))
 
 
-#: The rate limits' and throttles' counters (config.ratelimit, games.api.throttles).
+#: The rate limits' and throttles' counters (common.ratelimit, games.api.throttles).
 counters = Counters()
 
 

@@ -1,0 +1,196 @@
+"""The venue: a call as the player hears it, and the screens of the venue display (the calls, the boards at the
+tables and waiting for one, the standings), a page of each list at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from tournaments.core import (
+    round_words,
+)
+from tournaments.models import Division, Pairing, Standing
+from tournaments.pages.words import EN_DASH, StrOrPromise
+
+
+def call_round_words(pairing: Pairing) -> str:
+    """The round as a call names it, as every page names it (:func:`tournaments.core.round_words`): "Main round
+    2", "Consolation round 1", "Round 3", "Knockout semi-final" (needs the pairing's round and division loaded)."""
+    return round_words(pairing.round, pairing.division)
+
+
+def call_words(
+    pairing: Pairing, player_id: int | None = None, *, division: bool = False, round_name: str | None = None
+) -> str:
+    """A call as the player hears it: "Table 7: you play Pia Ruud, Main round 2, 7 points"; without ``player_id``
+    (the venue display, the director) both names: "Table 7: Lars Nes v Pia Ruud, Main round 2, 7 points".
+    ``division``: the division named before the round, for a room shared by several ("..., Pia Ruud, Open, Main
+    round 2, 7 points"); ``round_name``: the round's name where the page knows its bracket's rounds ("Main
+    final": :func:`round_titles_of`). Needs the pairing's table, round and players loaded (and its division)."""
+    a, b = pairing.entry_a, pairing.entry_b
+    names = [e.player.display_name if e is not None else "" for e in (a, b)]
+    length = _("%(length)s points") % {"length": pairing.length} if pairing.length != 1 else _("1 point")
+    where = pairing.table_label or _("Waiting for a table")
+    if player_id is not None and a is not None and b is not None and player_id in (a.player_id, b.player_id):
+        other = names[1] if a.player_id == player_id else names[0]
+        who = _("you play %(name)s") % {"name": other}
+    else:
+        who = _("%(a)s v %(b)s") % {"a": names[0], "b": names[1]}
+    named = f"{pairing.division.name}, " if division else ""
+    return f"{where}: {who}, {named}{round_name or call_round_words(pairing)}, {length}"
+
+
+# -- the venue display -----------------------------------------------------------------------------------------------
+
+#: Rows of each list on one screen of the venue display (1920x1080, read from five metres): the boards (two lines
+#: each at most), the standings (one line each: a screen holds a division of 16 players), the calls shown (the
+#: others are counted, with their tables), and the matches waiting for a table listed after the boards.
+DISPLAY_ROWS = 9
+DISPLAY_STANDINGS_ROWS = 16
+DISPLAY_CALLS = 4
+DISPLAY_QUEUE = 2 * DISPLAY_ROWS
+
+
+@dataclass(frozen=True)
+class DisplayBoard:
+    """A match at a table, being played, or waiting for a table (``waiting``: its place in the queue) as the venue
+    display shows it."""
+
+    table: str
+    division: str
+    round: str
+    a: str
+    b: str
+    score: str
+    state: str
+    waiting: int = 0
+    length: int = 0  # the match's length: the score is read against it ("2-1, to 3")
+
+
+@dataclass(frozen=True)
+class DisplayStanding:
+    division: str
+    rank: int
+    name: str
+    wins: int
+    losses: int
+
+
+@dataclass(frozen=True)
+class DisplayPage:
+    """One screen of the venue display: the calls, a page of the current boards and of the standings; the lists
+    longer than a screen are shown a page at a time, the screen moving to the next page at every refresh."""
+
+    calls: list[str]
+    boards: list[DisplayBoard]
+    standings: list[DisplayStanding]
+    page: int
+    pages: int
+    boards_page: tuple[int, int]
+    standings_page: tuple[int, int]
+    over: bool = False  # every division is finished
+    more_calls: list[str] = field(default_factory=list)  # the tables of the calls not shown
+    waiting: int = 0  # the matches waiting for a table
+    waiting_unlisted: int = 0  # of which not listed
+
+    @property
+    def next_page(self) -> int:
+        return (self.page + 1) % self.pages
+
+
+def _page_of(items: list[Any], page: int, rows: int = DISPLAY_ROWS) -> tuple[list[Any], tuple[int, int]]:
+    count = max(1, -(-len(items) // rows))
+    shown = page % count
+    return items[shown * rows : (shown + 1) * rows], (shown + 1, count)
+
+
+def _display_board(division: Division, board: Any, titles: dict[int, StrOrPromise], waiting: int = 0) -> DisplayBoard:
+    p = board.pairing
+    match = p.match
+    score = f"{match.score1}{EN_DASH}{match.score2}" if match is not None and match.seq else ""
+    return DisplayBoard(
+        table=p.table_label,
+        division=division.name,
+        round=str(titles.get(p.round_id) or call_round_words(p)),
+        a=p.entry_a.player.display_name,
+        b=p.entry_b.player.display_name,
+        score=score,
+        state="waiting" if waiting else str(board.state),
+        waiting=waiting,
+        length=p.length,
+    )
+
+
+def display_page(
+    calls: Sequence[Pairing],
+    boards: Sequence[tuple[Division, Any]],
+    standings: Sequence[tuple[Division, Sequence[Standing]]],
+    page: int,
+    round_titles: dict[int, StrOrPromise] | None = None,
+    *,
+    over: bool = False,
+    divisions: int = 1,
+    queue: Sequence[tuple[Division, Any]] = (),
+) -> DisplayPage:
+    """The screen ``page`` of the display from the calls (newest first: :data:`DISPLAY_CALLS` lines, the last one
+    counting the others with their tables when there are more), the boards of the room (division, a director's board of
+    tournaments.selectors.director: the venue's matches, whatever their round), of which it shows each once, those
+    at a table or being played (a match over is no longer playing), then the ``queue`` (the matches waiting for a
+    table, next first: the first :data:`DISPLAY_QUEUE` listed, the others counted), and the standings of each
+    division in play or finished (a finished one's heading says its standings are final). ``round_titles``: the
+    rounds' names by id (:func:`round_titles_of`); ``over``: every division is finished; ``divisions``: how many
+    the event has (more than one: each call names its division, as each board does)."""
+    titles = round_titles or {}
+    rows = []
+    seen: set[int] = set()
+    for division, board in boards:
+        p = board.pairing
+        if p.entry_a is None or p.entry_b is None or p.pk in seen:
+            continue
+        seen.add(p.pk)
+        if board.state.is_over or not (p.table_label or board.state == "playing"):
+            continue
+        rows.append(_display_board(division, board, titles))
+    rows.sort(key=lambda r: (not r.table, _table_sort(r.table)))
+    waiting = [(d, b) for d, b in queue if b.pairing.entry_a is not None and b.pairing.entry_b is not None]
+    rows += [_display_board(d, b, titles, n) for n, (d, b) in enumerate(waiting[:DISPLAY_QUEUE], start=1)]
+    table = [
+        DisplayStanding(_division_heading(division), row.rank, row.entry.player.display_name, row.wins, row.losses)
+        for division, rows_of in standings
+        for row in rows_of
+    ]
+    shown_boards, boards_page = _page_of(rows, page)
+    shown_standings, standings_page = _page_of(table, page, DISPLAY_STANDINGS_ROWS)
+    pages = max(boards_page[1], standings_page[1])
+    shown_calls = DISPLAY_CALLS if len(calls) <= DISPLAY_CALLS else DISPLAY_CALLS - 1  # the last line counts the others
+    return DisplayPage(
+        calls=[
+            call_words(p, division=divisions > 1, round_name=str(titles.get(p.round_id) or "") or None)
+            for p in calls[:shown_calls]
+        ],
+        boards=shown_boards,
+        standings=shown_standings,
+        page=page % pages,
+        pages=pages,
+        boards_page=boards_page,
+        standings_page=standings_page,
+        over=over,
+        more_calls=[p.table_label for p in calls[shown_calls:]],
+        waiting=len(waiting),
+        waiting_unlisted=max(0, len(waiting) - DISPLAY_QUEUE),
+    )
+
+
+def _division_heading(division: Division) -> str:
+    if division.status == Division.Status.FINISHED:
+        return _("%(division)s: final standings") % {"division": division.name}
+    return division.name
+
+
+def _table_sort(label: str) -> tuple[int, str]:
+    digits = "".join(ch for ch in label if ch.isdigit())
+    return (int(digits) if digits else 0, label)
