@@ -423,15 +423,21 @@ def take_back_side(match: Match, actors: dict[int, Actor]) -> int | None:
         director = side not in sides_of(actor, match)
         if not director and not services.may_take_back_after(match):
             continue  # a move-by-move match over: the director corrects it
-        if services.take_back_target(match, side, director=director) is None:
-            continue
-        try:
-            for guard in TAKE_BACK_GUARDS:
-                guard(match, side)
-        except ApplicationError:
+        if services.take_back_target(match, side, director=director) is None or not _unguarded(match, side):
             continue
         return side
     return None
+
+
+def _unguarded(match: Match, side: int) -> bool:
+    """Whether no :data:`games.hooks.TAKE_BACK_GUARDS` refuses ``side`` a change to his entries (a result his
+    opponent has confirmed): neither a take-back nor a correction is offered then."""
+    try:
+        for guard in TAKE_BACK_GUARDS:
+            guard(match, side)
+    except ApplicationError:
+        return False
+    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -457,7 +463,10 @@ def correction_of(
             return None  # a move-by-move match over: the director corrects it (games.services.request_correction)
         players = [side for side, actor in actors.items() if side in sides_of(actor, match)]
         # Offered once something entered by another follows his last entry (before that, he takes it back).
-        asking = next((side for side in players if services.last_entry_of(match, side) is not None), None)
+        asking = next(
+            (side for side in players if services.last_entry_of(match, side) is not None and _unguarded(match, side)),
+            None,
+        )
         return CorrectionView(None, ask_side=asking) if asking is not None else None
     other = 1 - request.side
     answering = other in actors and (len(actors) == 2 or request.side not in actors)

@@ -18,8 +18,8 @@ Registries (appended to once, at start-up, through the ``register_*`` functions)
   match, inside the correction's transaction with the match row locked; each may refuse by raising
   ``ApplicationError``. tournaments/: refuses once a later match that depends on the result has started, unless the
   director overrides.
-- :data:`TAKE_BACK_GUARDS`: ``(match, side) -> None``, run before a player takes back his last entry; each may
-  refuse by raising ``ApplicationError``. tournaments/: refuses once the opponent has confirmed the result.
+- :data:`TAKE_BACK_GUARDS`: ``(match, side) -> None``, run before a player takes back his last entry or asks for a
+  correction; each may refuse by raising ``ApplicationError``. tournaments/: refuses once the result is confirmed.
 - :data:`PANELS`: :class:`Panel` blocks shown on every player's entry page, in order. tournaments/: confirm or
   dispute a scoresheet result, and a link to the player's next match.
 - :data:`PLAYER_SECTIONS`: ``(request, player) -> HTML or None``, blocks shown on a player's page above his PR.
@@ -104,9 +104,10 @@ def register_hidden_players(hidden: Callable[[Any], Q]) -> None:
 #: raising ApplicationError. They run inside the correction's transaction, match row locked.
 CORRECTION_GUARDS: list[Callable[[Match, bool], None]] = []
 
-#: Callables (match, side) run before a player takes back his last entry (games.services.take_back); each may
-#: refuse by raising ApplicationError (tournaments/: once the opponent has confirmed the result). Inside the
-#: take-back's transaction, match row locked.
+#: Callables (match, side) run before a player takes back his last entry or asks for a correction
+#: (games.services.take_back, request_correction; the entry page offers neither where one refuses); each may refuse
+#: by raising ApplicationError (tournaments/: once the result is confirmed). Inside the service's transaction, match
+#: row locked.
 TAKE_BACK_GUARDS: list[Callable[[Match, int], None]] = []
 
 

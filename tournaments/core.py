@@ -295,6 +295,16 @@ def pairing_state(pairing: Pairing) -> PairingState:
     return PairingState.READY
 
 
+def call_stands(state: PairingState, called_at: Any, last_entry: Any) -> bool:
+    """Whether the players are called to the pairing's table: while its match has not started, and for a match
+    being played called to a table after its last entry (a correction reopened it and its table went to another
+    match meanwhile), until they enter something at the new one."""
+    if state == PairingState.READY:
+        return True
+    moved = called_at is not None and last_entry is not None and called_at > last_entry
+    return state == PairingState.PLAYING and moved
+
+
 # -- rounds --------------------------------------------------------------------------------------------------------
 
 #: The order in which the brackets of a round number are played (main, then consolation, then last chance).

@@ -7,7 +7,8 @@ match". Before the match starts it shows the call once the match has a table ("T
 round 2, 7 points"); once the match is over, the call of the player's next match as soon as it is made. The
 block's version holds the calls, so the entry page's live part (polled every few seconds) shows a call without a
 reload; a finished match's page keeps polling while one of its players has a match to come, for its call. Nothing
-is shown while the match is being played, nor for a match that belongs to no pairing.
+is shown while the match is being played (but the call to a new table of a match a correction reopened, until an
+entry follows it), nor for a match that belongs to no pairing.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from django.utils.translation import gettext as _
 
 from games.entry import held_token_ids
 from games.hooks import Panel
-from games.models import Match, Player
-from tournaments.core import PLAYABLE
+from games.models import Action, Match, Player
+from tournaments.core import PLAYABLE, PairingState, call_stands
 from tournaments.models import Division, Pairing, Table
 from tournaments.pages import call_words
 from tournaments.selectors import next_pairing_for
@@ -43,9 +44,17 @@ def _not_started(match: Match) -> bool:
     return match.status not in CLOSED and match.status != Match.Status.IN_PROGRESS and not match.seq
 
 
+def _called_anew(match: Match) -> bool:
+    """A match being played called to a new table since its last entry (reopened by a correction, its table taken
+    meanwhile): the call shows until the players enter something there (:func:`tournaments.core.call_stands`)."""
+    called = Pairing.objects.filter(match=match).values_list("called_at", flat=True).first()
+    last = Action.objects.filter(match=match).order_by("-seq").values_list("created_at", flat=True).first()
+    return call_stands(PairingState.PLAYING, called, last)
+
+
 def render_panel(request: HttpRequest, match: Match, sides: frozenset[int]) -> str | None:
     if match.status not in CLOSED:
-        return _render_call(request, match, sides) if _not_started(match) else None
+        return _render_call(request, match, sides) if _not_started(match) or _called_anew(match) else None
     pairing = pairing_of(match)
     if pairing is None:
         return None

@@ -165,8 +165,9 @@ def request_correction(
     Nothing changes in the log until then. A retry with the same ``idempotency_key`` answers the first request,
     whatever became of it since (the same side asking; another side's key is refused).
 
-    :raises ApplicationError: INVALID_INPUT without a reason, CONFLICT with nothing of his to undo or a request
-        already waiting, IDEMPOTENCY_KEY_REUSED for a key that asked for another side.
+    :raises ApplicationError: INVALID_INPUT without a reason, CONFLICT with nothing of his to undo, a request
+        already waiting or a :data:`games.hooks.TAKE_BACK_GUARDS` refusal (a confirmed result),
+        IDEMPOTENCY_KEY_REUSED for a key that asked for another side.
     """
     if not reason.strip():
         raise ApplicationError(ErrorCode.INVALID_INPUT, "say what was wrong (your opponent and the director read it)")
@@ -190,6 +191,8 @@ def request_correction(
                 ErrorCode.MATCH_CLOSED,
                 f"the match is over ({match.get_status_display().lower()}): the director corrects it now",
             )
+        for guard in TAKE_BACK_GUARDS:  # a result the opponent confirmed: the director corrects it
+            guard(match, side)
         if CorrectionRequest.objects.filter(match=match, status=CorrectionRequest.Status.OPEN).exists():
             raise ApplicationError(ErrorCode.CONFLICT, "a correction is already asked for in this match: wait for it")
         target = last_entry_of(match, side)

@@ -1124,3 +1124,23 @@ def test_in_the_crawford_game_the_scoresheet_offers_the_cube_at_1_only(division:
         r'<option value="(\d+)"', re.findall(r'<select id="result-cube"[^>]*>(.*?)</select>', html, re.S)[0]
     )
     assert options == ["1"] and "This is the Crawford game" in html
+
+
+def test_once_a_player_confirmed_the_result_neither_player_asks_for_a_correction(
+    division: Division, django_capture_on_commit_callbacks: Any
+) -> None:
+    pairing = semi_finals(division)[0]
+    match = pairing.match
+    entering, other = Phone(match, 0), Phone(match, 1)
+    ok(other.post("game-result", winner=1, result=1, cube=1), match)  # the confirming player's own entry, earlier
+    finish_by_scoresheet(entering, match, 0, django_capture_on_commit_callbacks)
+    assert 'id="ask-correction"' in other.page(), "before he confirms, his own earlier entry may be corrected"
+    with django_capture_on_commit_callbacks(execute=True):
+        other.client.post(f"/play/pairings/{pairing.pk}/confirm/")
+    for phone in (entering, other):
+        html = phone.page()
+        assert 'id="ask-correction"' not in html and 'id="take-back"' not in html, "the director corrects it now"
+    before = footprint(match.pk)
+    response = other.post("ask-correction", reason="the first game was a gammon")
+    assert response.status_code == 409 and "ask the director to correct it" in error_of(other.seen[-1])
+    assert footprint(match.pk) == before

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery
 
-from tournaments.core import PLAYABLE, PairingState, pairing_state, table_order
+from games.models import Action
+from tournaments.core import PLAYABLE, call_stands, pairing_state, table_order
 from tournaments.models import Event, Pairing, Table
 
 
@@ -22,7 +23,10 @@ class Seat:
     @property
     def called(self) -> bool:
         """Its match was called and has not started."""
-        return self.pairing is not None and pairing_state(self.pairing) == PairingState.READY
+        pairing = self.pairing
+        if pairing is None:
+            return False
+        return call_stands(pairing_state(pairing), pairing.called_at, getattr(pairing, "last_entry", None))
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,9 @@ class Venue:
         return sum(1 for s in self.seats if s.pairing is not None and not s.called)
 
 
+#: When the pairing's match had its last entry (None before any).
+_LAST_ENTRY = Action.objects.filter(match=OuterRef("match_id")).order_by("-seq").values("created_at")[:1]
+
 _RELATED = ("round", "division", "entry_a__player", "entry_b__player", "match", "table")
 
 
@@ -54,6 +61,7 @@ def venue_of(event: Event) -> Venue:
         .filter(Q(table__isnull=False) | Q(status__in=PLAYABLE, match__isnull=False))
         .select_related(*_RELATED)
         .defer("match__state")
+        .annotate(last_entry=Subquery(_LAST_ENTRY))  # a call stands until an entry follows it
     )
     at: dict[int, Pairing] = {}
     queue: list[Pairing] = []

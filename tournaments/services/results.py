@@ -369,14 +369,15 @@ def guard_correction(match: Match, override: bool) -> None:
 
 
 def guard_take_back(match: Match, side: int) -> None:
-    """Refuse a player's take-back of a result his opponent has already confirmed (he answered it: a correction
-    is for the director now)."""
-    confirmed = Pairing.objects.filter(match=match, confirmation=Confirmation.CONFIRMED).exists()
-    if confirmed:
-        raise ApplicationError(
-            ErrorCode.CONFLICT,
-            f"{match.player(1 - side).display_name} has confirmed this result: ask the director to correct it",
-        )
+    """Refuse a player's take-back, or his request for a correction, once the result is confirmed (the player asked
+    answered it: a correction is for the director now)."""
+    confirmed = Pairing.objects.filter(match=match, confirmation=Confirmation.CONFIRMED).values_list(
+        "confirmation_side", flat=True
+    )
+    if confirmed.exists():
+        asked = confirmed[0]
+        who = "you have" if asked == side else f"{match.player(1 - side).display_name} has"
+        raise ApplicationError(ErrorCode.CONFLICT, f"{who} confirmed this result: ask the director to correct it")
 
 
 def _dependents(pairing: Pairing) -> list[Pairing]:

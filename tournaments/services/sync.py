@@ -294,13 +294,16 @@ def _show_outcome(pairing: Pairing, report: SyncReport) -> bool:
         return False
     if new.status == Status.FINISHED and pairing.status != Status.FINISHED:
         pairing.confirmation, pairing.confirmation_side = _confirmation_needed(pairing, match)
+        replaced = _replacement_reason(match) if match.status == Match.Status.FINISHED else None
+        if replaced is not None:  # a game's result the director replaced (that reopened it, say): as a correction
+            pairing.decision, pairing.decision_reason = Pairing.Decision.DIRECTOR, replaced
+            report.corrected.append(pairing.round_id)
     elif new.status != Status.FINISHED:
         pairing.confirmation, pairing.confirmation_side = Pairing.Confirmation.NOT_NEEDED, None
-        # The result was undone (a forfeit reopened, say): its decision goes with it, on every page, and so does
-        # the table it was played at (that table went to the next match: this one waits for a table again).
+        # The result was undone (a forfeit reopened, say): its decision goes with it, on every page. The table it
+        # was played at stays named until the sync's assignment gives it back, or, taken by another match since,
+        # forgets it (tournaments/services/tables.py).
         pairing.decision, pairing.decision_reason = Pairing.Decision.NONE, ""
-        if pairing.table_id is None:
-            pairing.played_at = ""
     elif new.winner_id != old.winner_id or (new.score_a, new.score_b) != (old.score_a, old.score_b):
         pairing.confirmation = Pairing.Confirmation.CONFIRMED  # a director's correction of a final result
         # The result stands by the director's decision: the pages and the results CSV say so, with his reason.
@@ -322,6 +325,16 @@ def _correction_reason(match: Match) -> str:
     reason = Action.objects.filter(match=match, kind=Action.Kind.CORRECTION).order_by("-seq").values_list("reason")
     found = reason.first()
     return found[0] if found else ""
+
+
+def _replacement_reason(match: Match) -> str | None:
+    """The reason of the latest game result the director replaced in the match and nobody undid since
+    (``games.services.replace_game_result``), or None when none is in force: such a result stands partly by his
+    decision, and the pages and the results CSV say so, as of a final result he corrected."""
+    replaced = Action.objects.filter(
+        match=match, kind=Action.Kind.CORRECTION, data__has_key="replacement", undone_by__isnull=True
+    )
+    return replaced.order_by("-seq").values_list("reason", flat=True).first()
 
 
 def _confirmation_needed(pairing: Pairing, match: Match) -> tuple[str, int | None]:

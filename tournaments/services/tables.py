@@ -13,6 +13,9 @@ The rules
   later ones wait too, so that nobody is called to round 5 while his round-4 match is still to play. Assigning a
   table *calls* the match (``Pairing.called_at``): the players' phones, the director's dashboard and the venue
   display show the call until the match starts.
+- A match reopened by a correction (or an undone forfeit) goes back to the table it was played at, where its
+  players sit, while that table is free; taken by another match meanwhile, the match forgets it and waits in the
+  queue like any other, called to the table it gets.
 - With no tables given by the director, the venue has as many as needed: a match that finds no free table gets a
   new one, numbered after the last. With the director's tables (a count, or named tables), the other matches wait
   in the queue, in the same order, and take the tables as they free.
@@ -24,10 +27,10 @@ Locks: every function here runs with the event's row locked, the lock of its tab
 take it here (:func:`_lock_event`). Two divisions' results arriving at once are therefore assigned one after the
 other, and neither can give a table the other just gave.
 
-Cost: :func:`assign_tables` sends four reads (the pairings holding a table, the event's tables, the event's
-players, the matches waiting of players not at a table in their order, read only until no table or no player is
-left) and at most three writes (the tables freed, the tables added, the tables given), whatever the size of the
-event.
+Cost: :func:`assign_tables` sends five reads (the pairings holding a table, the event's tables, the matches
+reopened that name their table, the event's players, the matches waiting of players not at a table in their order,
+read only until no table or no player is left) and at most three writes (the tables freed, the tables added, the
+tables given), whatever the size of the event.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from collections.abc import Sequence
 from contextlib import closing
 
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 
 from common.actor import Actor
@@ -83,6 +86,8 @@ def assign_tables(event_id: int, *, tables_given: bool | None = None) -> list[in
         if status not in PLAYABLE
     ]
     free = [pk for pk, _number, held in tables if not held and pk not in taken]
+    now = timezone.now()
+    back, forgotten = _back_to_their_tables(in_event, labels, free, busy)
     # The event's players not at a table: only a match between two of them can start, and once none is left, no
     # other match can (after a result: the two players of the table freed, and those with nothing left to play).
     entered = Entry.objects.filter(division__event_id=event_id).order_by().values_list("player_id", flat=True)
@@ -114,11 +119,32 @@ def assign_tables(event_id: int, *, tables_given: bool | None = None) -> list[in
         )
         free += [table.pk for table in added]
     # Before the new seats: a freed table may be given again.
-    update_rows(Pairing, freed, ["table", "called_at", "played_at"])
-    now = timezone.now()
-    called = [Pairing(pk=pk, table_id=table, called_at=now) for pk, table in zip(to_seat, free, strict=False)]
-    update_rows(Pairing, called, ["table", "called_at"])
+    update_rows(Pairing, freed + forgotten, ["table", "called_at", "played_at"])
+    seats = back + list(zip(to_seat, free, strict=False))
+    called = [Pairing(pk=pk, table_id=table, called_at=now, played_at="") for pk, table in seats]
+    update_rows(Pairing, called, ["table", "called_at", "played_at"])
     return [p.pk for p in called]
+
+
+def _back_to_their_tables(
+    in_event: QuerySet[Pairing], labels: dict[int, str], free: list[int], busy: set[int]
+) -> tuple[list[tuple[int, int]], list[Pairing]]:
+    """The matches reopened (a result corrected or undone) that still name the table they were played at: each goes
+    back to it, where its players sit, while it is free and they are at no other table (the table is taken off
+    ``free`` and the players put in ``busy``); the others forget it and wait in the queue like any match, called
+    to the table they get. Returns the (pairing, table) pairs seated back and the pairings that forget their table."""
+    tables = {label: pk for pk, label in labels.items()}
+    reopened = in_event.filter(_WAITING).exclude(played_at="").order_by("pk")
+    back, forgotten = [], []
+    for pk, played_at, a, b in reopened.values_list("pk", "played_at", "entry_a__player_id", "entry_b__player_id"):
+        table = tables.get(played_at)
+        if table in free and a not in busy and b not in busy:
+            free.remove(table)
+            busy |= {a, b}
+            back.append((pk, table))
+        else:
+            forgotten.append(Pairing(pk=pk, table_id=None, called_at=None, played_at=""))
+    return back, forgotten
 
 
 def _lock_event(event: Event, actor: Actor) -> Event:

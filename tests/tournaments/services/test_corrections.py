@@ -21,6 +21,7 @@ from games.models import Action, Match
 from tests.tournaments.services.support import link, named, pairing, snapshot
 from tournaments import selectors, services
 from tournaments.models import Division, Entry, Pairing, Standing
+from tournaments.pages import correction_notes
 from tournaments.services.payouts import set_payouts
 
 pytestmark = pytest.mark.django_db
@@ -264,3 +265,34 @@ def test_payouts_follow_a_correction_of_the_places(semis: Division, as_director:
 
     decide(final, named(semis, "P04"), as_director, committed)
     assert prizes(semis) == {"P04": 10000, "P02": 5000, "P01": 2000, "P03": 2000}
+
+
+def test_a_replaced_game_that_reopened_the_match_marks_the_result_played_out_as_the_directors_decision(
+    division_of: Callable[..., Division], as_director: Actor, committed: Callable
+) -> None:
+    """The director replaces game 3 of a match over (1-3 becomes 1-2): it is played on, and once over its result
+    stands partly by his decision, with his reason, as a corrected result does: on the division page's corrected
+    results and in the results CSV's ``decision``."""
+    division = division_of("swiss", 4, rounds_planned=3, entry_mode="scoresheet", match_length=3)
+    services.start_division(division, actor=as_director)
+    p = pairing(division, "swiss-1-2")
+    with committed():
+        for winner, cube in ((0, 1), (1, 1), (1, 2)):
+            seq = Match.objects.get(pk=p.match_id).seq
+            games.record_game_result(
+                p.match_id, actor=as_director, winner=winner, kind=1, cube_value=cube, expected_seq=seq
+            )
+    with committed():
+        games.replace_game_result(
+            p.match_id, actor=as_director, game_number=3, winner=1, kind=1, cube_value=1, reason=REASON
+        )
+    p.refresh_from_db()
+    assert (p.status, p.decision) == (Pairing.Status.PLAYING, ""), "reopened: nothing decided yet"
+    with committed():
+        seq = Match.objects.get(pk=p.match_id).seq
+        games.record_game_result(p.match_id, actor=as_director, winner=1, kind=1, cube_value=1, expected_seq=seq)
+    p.refresh_from_db()
+    assert (p.status, p.score_a, p.score_b) == (Pairing.Status.FINISHED, 1, 3)
+    assert (p.decision, p.decision_reason) == (Pairing.Decision.DIRECTOR, REASON)
+    notes = correction_notes(Division.objects.get(pk=division.pk))
+    assert any(REASON in note for note in notes), notes

@@ -7,18 +7,23 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
+from django.test import RequestFactory
 
 from common.actor import Actor
 from common.errors import ApplicationError
+from games import services as games
 from games.models import Match
 from tests.tournaments.services.support import director_win, enter_win, open_pairings, pairing, run_in_threads
 from tournaments import services
 from tournaments.core import PLAYABLE
+from tournaments.entry_panel import render_panel
 from tournaments.models import Division, Event, Pairing, Table
+from tournaments.selectors.venue import venue_of
 from tournaments.services import tables
 
 pytestmark = pytest.mark.django_db
@@ -311,3 +316,71 @@ def test_a_match_seated_by_hand_whose_player_is_at_another_table_is_refused(
         director_win(p, p.entry_a, as_director)
     waiting.refresh_from_db()
     assert waiting.table_id is not None, "once its players' matches are over it gets a table by itself"
+
+
+def test_a_reopened_match_goes_back_to_its_table_while_it_is_free(
+    division_of: Callable[..., Division], as_director: Actor, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A director's correction reopens a match whose table freed: its players sit there, and it goes back to it,
+    not to the lowest free table; a table taken meanwhile is not named (the match waits and is called anew)."""
+    division = division_of("swiss", 4, entry_mode="scoresheet", match_length=3)
+    services.start_division(division, actor=as_director)
+    first, second = (pairing(division, key) for key in ("swiss-1-1", "swiss-1-2"))
+    assert (seated_at(first), seated_at(second)) == ("Table 1", "Table 2")
+    with django_capture_on_commit_callbacks(execute=True):
+        for winner, cube in ((0, 1), (1, 1), (1, 2)):  # 1-3: game 3 decides it
+            record(second, winner, cube, as_director)
+        director_win(pairing(division, first.key), first.entry_a, as_director)
+    assert not Pairing.objects.filter(division=division, table__isnull=False).exists(), "both tables free"
+    with django_capture_on_commit_callbacks(execute=True):
+        games.replace_game_result(
+            second.match_id, actor=as_director, game_number=3, winner=1, kind=1, cube_value=1, reason="misread"
+        )
+    second.refresh_from_db()
+    assert (second.status, second.score_a, second.score_b) == (Pairing.Status.PLAYING, 1, 2)
+    assert (seated_at(second), second.played_at) == ("Table 2", ""), "back at its table, not Table 1"
+    check_invariant(division.event)
+
+
+def test_a_reopened_match_whose_table_was_given_again_waits_and_names_no_table(
+    division_of: Callable[..., Division], as_director: Actor, django_capture_on_commit_callbacks: Any
+) -> None:
+    division = division_of("main-consolation", 11, entry_mode="scoresheet", match_length=3)
+    services.set_tables(division.event, actor=as_director, names=["", ""])
+    services.start_division(division, actor=as_director)
+    done = next(p for p in seated(division.event) if p.table.number == 2)
+    with django_capture_on_commit_callbacks(execute=True):
+        for winner, cube in ((0, 1), (1, 1), (1, 2)):
+            record(pairing(division, done.key), winner, cube, as_director)
+    newcomer = Pairing.objects.get(division=division, table__number=2)
+    assert newcomer.pk != done.pk and newcomer.called_at is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        games.replace_game_result(
+            done.match_id, actor=as_director, game_number=3, winner=1, kind=1, cube_value=1, reason="misread"
+        )
+    done.refresh_from_db()
+    assert done.status == Pairing.Status.PLAYING and done.table_id is None and done.played_at == ""
+    assert Pairing.objects.get(division=division, table__number=2).pk == newcomer.pk
+    check_invariant(division.event)
+    # The next table freed goes to it first (it is being played), and calls its players to it.
+    with django_capture_on_commit_callbacks(execute=True):
+        director_win(pairing(division, newcomer.key), pairing(division, newcomer.key).entry_a, as_director)
+    done.refresh_from_db()
+    assert done.table_label == "Table 2" and done.called_at is not None
+    assert done.pk in [p.pk for p in venue_of(division.event).calls], "the venue display shows the new call"
+    phone = render_panel(RequestFactory().get("/"), Match.objects.get(pk=done.match_id), frozenset({0}))
+    assert phone is not None and "You are called" in phone and "Table 2" in phone, "so does the phone"
+    with django_capture_on_commit_callbacks(execute=True):
+        record(done, 0, 1, as_director)  # the players went there: the call is answered
+    assert done.pk not in [p.pk for p in venue_of(division.event).calls]
+    assert render_panel(RequestFactory().get("/"), Match.objects.get(pk=done.match_id), frozenset({0})) is None
+
+
+def seated_at(p: Pairing) -> str:
+    return Pairing.objects.select_related("table").get(pk=p.pk).table_label
+
+
+def record(p: Pairing, winner: int, cube: int, director: Actor) -> None:
+    """The director enters one game of the pairing's scoresheet match: ``winner``'s single with the cube on ``cube``."""
+    seq = Match.objects.get(pk=p.match_id).seq
+    games.record_game_result(p.match_id, actor=director, winner=winner, kind=1, cube_value=cube, expected_seq=seq)
