@@ -14,9 +14,9 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.test import RequestFactory
 
+import games.services
 from common.actor import Actor
 from common.errors import ApplicationError
-from games import services as games
 from games.models import Match
 from tests.tournaments.services.support import director_win, enter_win, open_pairings, pairing, run_in_threads
 from tournaments import services
@@ -333,7 +333,7 @@ def test_a_reopened_match_goes_back_to_its_table_while_it_is_free(
         director_win(pairing(division, first.key), first.entry_a, as_director)
     assert not Pairing.objects.filter(division=division, table__isnull=False).exists(), "both tables free"
     with django_capture_on_commit_callbacks(execute=True):
-        games.replace_game_result(
+        games.services.replace_game_result(
             second.match_id, actor=as_director, game_number=3, winner=1, kind=1, cube_value=1, reason="misread"
         )
     second.refresh_from_db()
@@ -355,7 +355,7 @@ def test_a_reopened_match_whose_table_was_given_again_waits_and_names_no_table(
     newcomer = Pairing.objects.get(division=division, table__number=2)
     assert newcomer.pk != done.pk and newcomer.called_at is not None
     with django_capture_on_commit_callbacks(execute=True):
-        games.replace_game_result(
+        games.services.replace_game_result(
             done.match_id, actor=as_director, game_number=3, winner=1, kind=1, cube_value=1, reason="misread"
         )
     done.refresh_from_db()
@@ -383,4 +383,6 @@ def seated_at(p: Pairing) -> str:
 def record(p: Pairing, winner: int, cube: int, director: Actor) -> None:
     """The director enters one game of the pairing's scoresheet match: ``winner``'s single with the cube on ``cube``."""
     seq = Match.objects.get(pk=p.match_id).seq
-    games.record_game_result(p.match_id, actor=director, winner=winner, kind=1, cube_value=cube, expected_seq=seq)
+    games.services.record_game_result(
+        p.match_id, actor=director, winner=winner, kind=1, cube_value=cube, expected_seq=seq
+    )
