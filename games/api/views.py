@@ -40,11 +40,41 @@ from games import selectors, services
 from games.access import directs_beyond_creation, is_director, new_entry_token, revoke_entry_token
 from games.analysis.selectors import player_pr_history
 from games.analysis.service import AnalysisRefusedError, request_analysis
-from games.api import serializers as s
 from games.api.auth import CanAddPlayersOrReadOnly, may_read
 from games.api.exceptions import ApiError, JsonErrors
 from games.api.history import answer_state
 from games.api.schema import EntryTokenScheme  # noqa: F401  (registers the extension)
+from games.api.serializers import (
+    ACTION_INPUTS,
+    TEXT,
+    ActionKindInput,
+    ActionResultDoc,
+    ActionRowSerializer,
+    AnalysisRequestInput,
+    CorrectionInput,
+    CubeEventSerializer,
+    EntryLinkInput,
+    EntryLinkSerializer,
+    FinishInput,
+    ForfeitInput,
+    GameSerializer,
+    ImportInput,
+    InvalidLogDoc,
+    LogFilter,
+    MatchAnalysisSerializer,
+    MatchDetailSerializer,
+    MatchFilter,
+    MatchInput,
+    MatchSerializer,
+    PlayerFilter,
+    PlayerInput,
+    PlayerPrSerializer,
+    PlayerSerializer,
+    PlayerStaffSerializer,
+    PlayerWithStaffFieldsDoc,
+    ReasonInput,
+    ReplaceResultInput,
+)
 from games.api.throttles import AnalysisRequestThrottle
 from games.export import match_file
 from games.hooks import import_target
@@ -80,7 +110,7 @@ def _answer(recorded: services.Recorded) -> Response:
     match, state = recorded.match, recorded.state
     if recorded.retried:
         match, state = answer_state(match, recorded.action, state)
-    body = {"action": s.ActionRowSerializer(recorded.action).data, "state": selectors.live_state(match, state)}
+    body = {"action": ActionRowSerializer(recorded.action).data, "state": selectors.live_state(match, state)}
     return Response(body, status=status.HTTP_200_OK if recorded.retried else status.HTTP_201_CREATED)
 
 
@@ -102,22 +132,22 @@ _ERROR_TEXT = {
 
 
 @extend_schema_view(
-    get=extend_schema(summary="List players", parameters=[s.PlayerFilter], responses={200: s.PlayerWithStaffFieldsDoc}),
+    get=extend_schema(summary="List players", parameters=[PlayerFilter], responses={200: PlayerWithStaffFieldsDoc}),
     post=extend_schema(
         summary="Register a player (staff, or users allowed to add players)",
-        request=s.PlayerInput,
-        responses={201: s.PlayerStaffSerializer, **_errors(400, 401, 403)},
+        request=PlayerInput,
+        responses={201: PlayerStaffSerializer, **_errors(400, 401, 403)},
     ),
 )
 class PlayerListCreateApi(generics.ListAPIView):
     permission_classes = (CanAddPlayersOrReadOnly,)
 
-    def get_serializer_class(self) -> type[s.PlayerSerializer]:
+    def get_serializer_class(self) -> type[PlayerSerializer]:
         staff = self.request is not None and self.request.user.is_staff
-        return s.PlayerStaffSerializer if staff else s.PlayerSerializer
+        return PlayerStaffSerializer if staff else PlayerSerializer
 
     def get_queryset(self) -> QuerySet[Player]:
-        query = _valid(s.PlayerFilter, self.request.query_params)
+        query = _valid(PlayerFilter, self.request.query_params)
         players = selectors.players_visible_to(self.request.user)
         if query.get("q"):
             players = players.filter(display_name__icontains=query["q"])
@@ -128,11 +158,11 @@ class PlayerListCreateApi(generics.ListAPIView):
         return players
 
     def post(self, request: Request) -> Response:
-        player = services.create_player(**_valid(s.PlayerInput, request.data))
-        return Response(s.PlayerStaffSerializer(player).data, status=status.HTTP_201_CREATED)
+        player = services.create_player(**_valid(PlayerInput, request.data))
+        return Response(PlayerStaffSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
-@extend_schema_view(get=extend_schema(summary="A player", responses={200: s.PlayerWithStaffFieldsDoc, **_errors(404)}))
+@extend_schema_view(get=extend_schema(summary="A player", responses={200: PlayerWithStaffFieldsDoc, **_errors(404)}))
 class PlayerDetailApi(generics.RetrieveAPIView):
     permission_classes = (permissions.AllowAny,)
     queryset = Player.objects.none()  # for the schema; get_queryset answers
@@ -140,28 +170,28 @@ class PlayerDetailApi(generics.RetrieveAPIView):
     def get_queryset(self) -> QuerySet[Player]:
         return selectors.players_visible_to(self.request.user)
 
-    def get_serializer_class(self) -> type[s.PlayerSerializer]:
+    def get_serializer_class(self) -> type[PlayerSerializer]:
         staff = self.request is not None and self.request.user.is_staff
-        return s.PlayerStaffSerializer if staff else s.PlayerSerializer
+        return PlayerStaffSerializer if staff else PlayerSerializer
 
 
 # -- matches ---------------------------------------------------------------------------------------------------------
 
 
 @extend_schema_view(
-    get=extend_schema(summary="List the matches you may see", parameters=[s.MatchFilter]),
+    get=extend_schema(summary="List the matches you may see", parameters=[MatchFilter]),
     post=extend_schema(
         summary="Start a match (you direct the matches you start)",
-        request=s.MatchInput,
-        responses={201: s.MatchSerializer, **_errors(400, 401)},
+        request=MatchInput,
+        responses={201: MatchSerializer, **_errors(400, 401)},
     ),
 )
 class MatchListCreateApi(generics.ListAPIView):
     permission_classes = (permissions.IsAuthenticatedOrReadOnly,)
-    serializer_class = s.MatchSerializer
+    serializer_class = MatchSerializer
 
     def get_queryset(self) -> QuerySet[Match]:
-        query = _valid(s.MatchFilter, self.request.query_params)
+        query = _valid(MatchFilter, self.request.query_params)
         matches = selectors.matches_visible_to(self.request.user)
         if query.get("status"):
             matches = matches.filter(status=query["status"])
@@ -170,24 +200,24 @@ class MatchListCreateApi(generics.ListAPIView):
         return matches
 
     def post(self, request: Request) -> Response:
-        match = services.start_match(**_valid(s.MatchInput, request.data, user=request.user), created_by=request.user)
-        return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
+        match = services.start_match(**_valid(MatchInput, request.data, user=request.user), created_by=request.user)
+        return Response(MatchSerializer(match).data, status=status.HTTP_201_CREATED)
 
 
 class MatchDetailApi(APIView):
     permission_classes = (permissions.AllowAny,)
 
-    @extend_schema(summary="A match with its live state", responses={200: s.MatchDetailSerializer, **_errors(404)})
+    @extend_schema(summary="A match with its live state", responses={200: MatchDetailSerializer, **_errors(404)})
     def get(self, request: Request, match_id: int) -> Response:
         match = _readable_match(request, match_id)
         context = {"state": selectors.live_state(match)}
-        return Response(s.MatchDetailSerializer(match, context=context).data)
+        return Response(MatchDetailSerializer(match, context=context).data)
 
 
-@extend_schema_view(get=extend_schema(summary="A match's games", responses={200: s.GameSerializer, **_errors(404)}))
+@extend_schema_view(get=extend_schema(summary="A match's games", responses={200: GameSerializer, **_errors(404)}))
 class MatchGameListApi(generics.ListAPIView):
     permission_classes = (permissions.AllowAny,)
-    serializer_class = s.GameSerializer
+    serializer_class = GameSerializer
     queryset = Game.objects.none()  # for the schema; get_queryset answers
 
     def get_queryset(self) -> QuerySet[Game]:
@@ -197,17 +227,17 @@ class MatchGameListApi(generics.ListAPIView):
 @extend_schema_view(
     get=extend_schema(
         summary="A match's action log (corrections included, in order)",
-        parameters=[s.LogFilter],
-        responses={200: s.ActionRowSerializer, **_errors(404)},
+        parameters=[LogFilter],
+        responses={200: ActionRowSerializer, **_errors(404)},
     )
 )
 class MatchLogApi(generics.ListAPIView):
     permission_classes = (permissions.AllowAny,)
-    serializer_class = s.ActionRowSerializer
+    serializer_class = ActionRowSerializer
     queryset = Action.objects.none()
 
     def get_queryset(self) -> QuerySet[Action]:
-        query = _valid(s.LogFilter, self.request.query_params)
+        query = _valid(LogFilter, self.request.query_params)
         rows = selectors.match_log(_readable_match(self.request, self.kwargs["match_id"]))
         if query.get("game"):
             rows = rows.filter(game_number=query["game"])
@@ -217,12 +247,10 @@ class MatchLogApi(generics.ListAPIView):
 class MatchCubeHistoryApi(APIView):
     permission_classes = (permissions.AllowAny,)
 
-    @extend_schema(
-        summary="Every double of the match and its answer", responses={200: s.CubeEventSerializer(many=True)}
-    )
+    @extend_schema(summary="Every double of the match and its answer", responses={200: CubeEventSerializer(many=True)})
     def get(self, request: Request, match_id: int) -> Response:
         events = selectors.cube_history(_readable_match(request, match_id))
-        return Response(s.CubeEventSerializer(events, many=True).data)
+        return Response(CubeEventSerializer(events, many=True).data)
 
 
 # -- recording actions -----------------------------------------------------------------------------------------------
@@ -248,7 +276,7 @@ def _recorder_arguments(data: dict[str, Any]) -> dict[str, Any]:
 
 _ACTION_REQUEST = PolymorphicProxySerializer(
     component_name="Action",
-    serializers={str(kind): cls for kind, cls in s.ACTION_INPUTS.items() if kind != "move"},
+    serializers={str(kind): cls for kind, cls in ACTION_INPUTS.items() if kind != "move"},
     resource_type_field_name="kind",
 )
 
@@ -276,14 +304,14 @@ class MatchActionRecordApi(APIView):
         ),
         request=_ACTION_REQUEST,
         responses={
-            201: s.ActionResultDoc,
-            200: OpenApiResponse(s.ActionResultDoc, description="a retry, answered from the log"),
+            201: ActionResultDoc,
+            200: OpenApiResponse(ActionResultDoc, description="a retry, answered from the log"),
             **_errors(400, 401, 403, 404, 409, 422),
         },
     )
     def post(self, request: Request, match_id: int) -> Response:
-        kind = _valid(s.ActionKindInput, request.data)["kind"]
-        data = _valid(s.ACTION_INPUTS[kind], request.data)
+        kind = _valid(ActionKindInput, request.data)["kind"]
+        data = _valid(ACTION_INPUTS[kind], request.data)
         recorded = services.RECORDERS[Action.Kind.PLAY if kind == "move" else kind](
             match_id,
             actor=actor_of(request),
@@ -301,7 +329,7 @@ class _DirectorActionApi(APIView):
     """A director's correction or decision: one input serializer, one service."""
 
     permission_classes = (IsAuthenticatedOrEntryToken,)
-    input_class: type[s.ReasonInput] = s.ReasonInput
+    input_class: type[ReasonInput] = ReasonInput
 
     def perform(self, match_id: int, actor: Actor, data: dict[str, Any]) -> services.Recorded:
         raise NotImplementedError
@@ -325,55 +353,55 @@ def _director_schema(summary: str, request: type[serializers.Serializer]) -> Any
             ),
             request=request,
             responses={
-                201: s.ActionResultDoc,
-                200: OpenApiResponse(s.ActionResultDoc, description="a retry, answered from the log"),
+                201: ActionResultDoc,
+                200: OpenApiResponse(ActionResultDoc, description="a retry, answered from the log"),
                 **_errors(400, 401, 403, 404, 409, 422),
             },
         )
     )
 
 
-@_director_schema("Undo the last action in force (a correction row says what and why)", s.CorrectionInput)
+@_director_schema("Undo the last action in force (a correction row says what and why)", CorrectionInput)
 class MatchUndoApi(_DirectorActionApi):
-    input_class = s.CorrectionInput
+    input_class = CorrectionInput
 
     def perform(self, match_id: int, actor: Actor, data: dict[str, Any]) -> services.Recorded:
         return services.undo_last_action(match_id, actor=actor, **data)
 
 
-@_director_schema("Reopen a finished, forfeited or void match", s.CorrectionInput)
+@_director_schema("Reopen a finished, forfeited or void match", CorrectionInput)
 class MatchReopenApi(_DirectorActionApi):
-    input_class = s.CorrectionInput
+    input_class = CorrectionInput
 
     def perform(self, match_id: int, actor: Actor, data: dict[str, Any]) -> services.Recorded:
         return services.reopen_match(match_id, actor=actor, **data)
 
 
-@_director_schema("Award the match to the other side (no-show, withdrawal, penalty)", s.ForfeitInput)
+@_director_schema("Award the match to the other side (no-show, withdrawal, penalty)", ForfeitInput)
 class MatchForfeitApi(_DirectorActionApi):
-    input_class = s.ForfeitInput
+    input_class = ForfeitInput
 
     def perform(self, match_id: int, actor: Actor, data: dict[str, Any]) -> services.Recorded:
         return services.forfeit_match(match_id, actor=actor, **data)
 
 
-@_director_schema("Void the match (no winner; reopen brings it back)", s.ReasonInput)
+@_director_schema("Void the match (no winner; reopen brings it back)", ReasonInput)
 class MatchVoidApi(_DirectorActionApi):
     def perform(self, match_id: int, actor: Actor, data: dict[str, Any]) -> services.Recorded:
         return services.void_match(match_id, actor=actor, **data)
 
 
-@_director_schema("End a money session", s.FinishInput)
+@_director_schema("End a money session", FinishInput)
 class MatchFinishApi(_DirectorActionApi):
-    input_class = s.FinishInput
+    input_class = FinishInput
 
     def perform(self, match_id: int, actor: Actor, data: dict[str, Any]) -> services.Recorded:
         return services.finish_match(match_id, actor=actor, **data)
 
 
-@_director_schema("Replace the result of a game entered from a scoresheet", s.ReplaceResultInput)
+@_director_schema("Replace the result of a game entered from a scoresheet", ReplaceResultInput)
 class MatchResultReplaceApi(_DirectorActionApi):
-    input_class = s.ReplaceResultInput
+    input_class = ReplaceResultInput
 
     def perform(self, match_id: int, actor: Actor, data: dict[str, Any]) -> services.Recorded:
         return services.replace_game_result(
@@ -398,28 +426,28 @@ class EntryLinkListCreateApi(APIView):
 
     permission_classes = (IsAuthenticatedOrEntryToken,)
 
-    @extend_schema(summary="List the match's entry links", responses={200: s.EntryLinkSerializer(many=True)})
+    @extend_schema(summary="List the match's entry links", responses={200: EntryLinkSerializer(many=True)})
     def get(self, request: Request, match_id: int) -> Response:
         match = _directed_match(request, match_id)
         links = EntryToken.objects.filter(match=match).order_by("id")
-        return Response(s.EntryLinkSerializer(links, many=True).data)
+        return Response(EntryLinkSerializer(links, many=True).data)
 
     @extend_schema(
         summary="Create an entry link for one side",
-        request=s.EntryLinkInput,
-        responses={201: s.EntryLinkSerializer, **_errors(400, 401, 403, 404)},
+        request=EntryLinkInput,
+        responses={201: EntryLinkSerializer, **_errors(400, 401, 403, 404)},
     )
     def post(self, request: Request, match_id: int) -> Response:
         match = _directed_match(request, match_id)
-        token = new_entry_token(match, _valid(s.EntryLinkInput, request.data)["side"])
-        return Response(s.EntryLinkSerializer(token).data, status=status.HTTP_201_CREATED)
+        token = new_entry_token(match, _valid(EntryLinkInput, request.data)["side"])
+        return Response(EntryLinkSerializer(token).data, status=status.HTTP_201_CREATED)
 
 
 class EntryLinkRevokeApi(APIView):
     permission_classes = (IsAuthenticatedOrEntryToken,)
 
     @extend_schema(
-        summary="Revoke an entry link", request=None, responses={200: s.EntryLinkSerializer, **_errors(401, 403, 404)}
+        summary="Revoke an entry link", request=None, responses={200: EntryLinkSerializer, **_errors(401, 403, 404)}
     )
     def post(self, request: Request, match_id: int, token_id: int) -> Response:
         match = _directed_match(request, match_id)
@@ -427,7 +455,7 @@ class EntryLinkRevokeApi(APIView):
         if token is None:
             raise ApplicationError(ErrorCode.NOT_FOUND, f"match {match_id} has no entry link {token_id}")
         revoke_entry_token(token)
-        return Response(s.EntryLinkSerializer(token).data)
+        return Response(EntryLinkSerializer(token).data)
 
 
 # -- .mat files ------------------------------------------------------------------------------------------------------
@@ -465,7 +493,7 @@ class MatchExportApi(JsonErrors, APIView):
         summary="The match as a .mat match log (GNU Backgammon / Jellyfish format; it carries no analysis)",
         parameters=[OpenApiParameter("format", exclude=True)],  # the file is the same whatever ?format= says
         responses={
-            (200, "text/plain"): OpenApiResponse(s.TEXT, description="the .mat file (an attachment)"),
+            (200, "text/plain"): OpenApiResponse(TEXT, description="the .mat file (an attachment)"),
             **_errors(404),
             409: OpenApiResponse(ErrorDoc, description="the match cannot be written as .mat (Acey-Deucey)"),
         },
@@ -492,7 +520,7 @@ class MatchSgfExportApi(MatchExportApi):
         summary="The match as GNU Backgammon's SGF, with gnubg's analysis of it when it has one",
         parameters=[OpenApiParameter("format", exclude=True)],
         responses={
-            (200, "text/plain"): OpenApiResponse(s.TEXT, description="the SGF file (an attachment)"),
+            (200, "text/plain"): OpenApiResponse(TEXT, description="the SGF file (an attachment)"),
             **_errors(404),
             409: OpenApiResponse(
                 ErrorDoc, description="the match cannot be written as SGF (Acey-Deucey, penalty points)"
@@ -511,11 +539,11 @@ class MatchImportApi(APIView):
 
     @extend_schema(
         summary="Import a .mat match log (one file, at most 1 MiB)",
-        request={"multipart/form-data": s.ImportInput},
+        request={"multipart/form-data": ImportInput},
         responses={
-            201: s.MatchSerializer,
+            201: MatchSerializer,
             400: OpenApiResponse(
-                s.InvalidLogDoc,
+                InvalidLogDoc,
                 description=(
                     "`invalid_log` (nothing stored), `match_too_long` (more games or actions than a match holds) "
                     "or `invalid_input` (also: no such event)"
@@ -527,7 +555,7 @@ class MatchImportApi(APIView):
     def post(self, request: Request) -> Response:
         if sum(len(files) for _field, files in request.FILES.lists()) > 1:
             raise serializers.ValidationError({"file": ["send one .mat file per request"]})
-        data = _valid(s.ImportInput, request.data)
+        data = _valid(ImportInput, request.data)
         upload, attach = data["file"], None
         if "event" in data:
             attach = import_target(data["event"], actor_of(request))
@@ -550,7 +578,7 @@ class MatchImportApi(APIView):
         # A .mat can name anyone: only staff's imports take the existing player of a name (services.import_matches).
         by_name = bool(request.user.is_staff)
         match = services.import_log(replay, source=source, created_by=request.user, attach=attach, by_name=by_name)
-        return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
+        return Response(MatchSerializer(match).data, status=status.HTTP_201_CREATED)
 
 
 def _invalid_log(message: str, error: dict[str, object]) -> ApiError:
@@ -582,14 +610,14 @@ class MatchAnalysisApi(APIView):
 
     @extend_schema(
         summary="GNU Backgammon's analysis of the match: per player and per decision",
-        responses={200: s.MatchAnalysisSerializer, **ERROR_RESPONSES},
+        responses={200: MatchAnalysisSerializer, **ERROR_RESPONSES},
     )
     def get(self, request: Request, match_id: int) -> Response:
         match = _readable_match(request, match_id)
         analysis = MatchAnalysis.objects.filter(match=match).select_related("match").first()
         if analysis is None:
             raise ApplicationError(ErrorCode.NOT_FOUND, f"match {match_id} has not been analysed: a director can ask")
-        return Response(s.MatchAnalysisSerializer(_analysis_with_figures(analysis.pk)).data)
+        return Response(MatchAnalysisSerializer(_analysis_with_figures(analysis.pk)).data)
 
     def get_throttles(self) -> list[Any]:
         return [*super().get_throttles(), AnalysisRequestThrottle()]
@@ -602,16 +630,16 @@ class MatchAnalysisApi(APIView):
             "The 202 answer is the request (`status` pending, `requested_plies`, `current` false) without the "
             "figures of an earlier analysis; a 200 says the analysis asked for is done already (with its figures)."
         ),
-        request=s.AnalysisRequestInput,
+        request=AnalysisRequestInput,
         responses={
-            202: s.MatchAnalysisSerializer,
-            200: OpenApiResponse(s.MatchAnalysisSerializer, description="already done, of the log as it stands"),
+            202: MatchAnalysisSerializer,
+            200: OpenApiResponse(MatchAnalysisSerializer, description="already done, of the log as it stands"),
             **ERROR_RESPONSES,
         },
     )
     def post(self, request: Request, match_id: int) -> Response:
         match = _directed_match(request, match_id)
-        plies = _valid(s.AnalysisRequestInput, request.data).get("plies")
+        plies = _valid(AnalysisRequestInput, request.data).get("plies")
         if plies is not None and plies > settings.ANALYSIS_PLIES and not directs_beyond_creation(request.user, match):
             raise ApplicationError(
                 ErrorCode.FORBIDDEN,
@@ -625,8 +653,8 @@ class MatchAnalysisApi(APIView):
         analysis.refresh_from_db()
         if analysis.status != MatchAnalysis.Status.PENDING:  # done already at that depth: nothing was queued
             analysis = _analysis_with_figures(analysis.pk)
-            return Response(s.MatchAnalysisSerializer(analysis).data)
-        answer = s.MatchAnalysisSerializer(analysis, context={"request_only": True}).data
+            return Response(MatchAnalysisSerializer(analysis).data)
+        answer = MatchAnalysisSerializer(analysis, context={"request_only": True}).data
         return Response(answer, status=status.HTTP_202_ACCEPTED)
 
 
@@ -642,7 +670,7 @@ class PlayerAnalysisListApi(generics.ListAPIView):
     """A player's PR match by match, newest first."""
 
     permission_classes = (permissions.AllowAny,)
-    serializer_class = s.PlayerPrSerializer
+    serializer_class = PlayerPrSerializer
 
     def get_queryset(self) -> QuerySet[PlayerAnalysis]:
         user = self.request.user

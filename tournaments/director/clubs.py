@@ -22,7 +22,7 @@ from common.audience import private
 from common.errors import ApplicationError, ErrorCode
 from games.models import Player
 from tournaments.access import directs_club
-from tournaments.director import forms as f
+from tournaments.director import forms
 from tournaments.director.views.base import Failed, FormAction, Page, RefusedError, director_page, form_for, perform
 from tournaments.models import Club
 from tournaments.selectors import clubs as club_reads
@@ -48,7 +48,7 @@ def _add_season(page: Page, target: Any, data: dict[str, Any]) -> str:
         starts_on=data["starts_on"],
         ends_on=data["ends_on"],
         system=data["system"],
-        table=f.SeasonForm.table_of(data),
+        table=forms.SeasonForm.table_of(data),
         qualify=data["qualify"] or 0,
     )
     return _("Season “%(name)s” added: the club's events from %(start)s to %(end)s count in it.") % {
@@ -135,15 +135,15 @@ def _club_of(page: Page) -> Club:
 
 
 CLUB_ACTIONS = {
-    "add-season": FormAction(f.SeasonForm, _add_season),
-    "add-director": FormAction(f.ClubDirectorForm, _add_director),
-    "remove-director": FormAction(f.EmptyForm, _remove_director, target=_club_director),
-    "merge": FormAction(f.MergeForm, _merge, options=_roster_options),
+    "add-season": FormAction(forms.SeasonForm, _add_season),
+    "add-director": FormAction(forms.ClubDirectorForm, _add_director),
+    "remove-director": FormAction(forms.EmptyForm, _remove_director, target=_club_director),
+    "merge": FormAction(forms.MergeForm, _merge, options=_roster_options),
     "link": FormAction(
-        f.LinkForm, _link, target=lambda page, key: _club_of(page).players_apart().filter(pk=_int(key)).first()
+        forms.LinkForm, _link, target=lambda page, key: _club_of(page).players_apart().filter(pk=_int(key)).first()
     ),
     "undo-merge": FormAction(
-        f.EmptyForm, _undo_merge, target=lambda page, key: club_reads.merge_of(_club_of(page), _int(key))
+        forms.EmptyForm, _undo_merge, target=lambda page, key: club_reads.merge_of(_club_of(page), _int(key))
     ),
 }
 
@@ -157,13 +157,13 @@ def _merge_preview(page: ClubPage) -> tuple[Any, Any] | None:
     request = page.request
     if request.method != "POST" or request.POST.get("action") != "merge" or request.POST.get("merge-confirm"):
         return None
-    form = f.MergeForm(request.POST, prefix="merge", **_roster_options(page, None))
+    form = forms.MergeForm(request.POST, prefix="merge", **_roster_options(page, None))
     if not form.is_valid():
         return None  # answered by the action, with its errors
     keep, fold = (club_reads.merge_candidate(page.club, request.user, form.cleaned_data[k]) for k in ("keep", "fold"))
     if keep is None or fold is None or keep.pk == fold.pk:
         return None  # refused by the action, with its reason
-    confirm = f.MergeForm(
+    confirm = forms.MergeForm(
         initial={"keep": keep.pk, "fold": fold.pk, "confirm": True}, prefix="merge", **_roster_options(page, None)
     )
     return confirm, club_reads.merge_preview(keep, fold)
