@@ -279,18 +279,20 @@ def test_a_replaced_game_that_reopened_the_match_marks_the_result_played_out_as_
     with committed():
         for winner, cube in ((0, 1), (1, 1), (1, 2)):
             seq = Match.objects.get(pk=p.match_id).seq
-            games.record_game_result(
+            games.services.record_game_result(
                 p.match_id, actor=as_director, winner=winner, kind=1, cube_value=cube, expected_seq=seq
             )
     with committed():
-        games.replace_game_result(
+        games.services.replace_game_result(
             p.match_id, actor=as_director, game_number=3, winner=1, kind=1, cube_value=1, reason=REASON
         )
     p.refresh_from_db()
     assert (p.status, p.decision) == (Pairing.Status.PLAYING, ""), "reopened: nothing decided yet"
     with committed():
         seq = Match.objects.get(pk=p.match_id).seq
-        games.record_game_result(p.match_id, actor=as_director, winner=1, kind=1, cube_value=1, expected_seq=seq)
+        games.services.record_game_result(
+            p.match_id, actor=as_director, winner=1, kind=1, cube_value=1, expected_seq=seq
+        )
     p.refresh_from_db()
     assert (p.status, p.score_a, p.score_b) == (Pairing.Status.FINISHED, 1, 3)
     assert (p.decision, p.decision_reason) == (Pairing.Decision.DIRECTOR, REASON)
