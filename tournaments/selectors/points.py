@@ -162,6 +162,15 @@ def usbgf_of(event: Event, division: Division, took: Took, players: int) -> poin
 def _lengths_won(division_ids: list[int]) -> dict[int, list[int]]:
     """The lengths of the matches each entry of the divisions won over the board, by entry id, a playoff's matches
     with the rounds' (a playoff is a real match; its result needs no confirmation) (one query)."""
+    lengths: dict[int, list[int]] = defaultdict(list)
+    for entry, length in wins_over_the_board(division_ids):
+        lengths[entry].append(length)
+    return lengths
+
+
+def wins_over_the_board(division_ids: list[int]) -> QuerySet[Any]:
+    """(winner's entry id, length) of every match won over the board in the divisions, the rounds' and the playoffs'
+    in one statement: a union whose parts are unordered (SQLite refuses an ORDER BY inside a compound statement)."""
     won = (
         Pairing.objects.filter(
             division_id__in=division_ids,
@@ -186,10 +195,7 @@ def _lengths_won(division_ids: list[int]) -> dict[int, list[int]]:
         .annotate(entry=Subquery(winner))
         .values_list("entry", "length")
     )
-    lengths: dict[int, list[int]] = defaultdict(list)
-    for entry, length in won.union(playoffs, all=True):
-        lengths[entry].append(length)
-    return lengths
+    return won.order_by().union(playoffs.order_by(), all=True)
 
 
 def points_report(found: EventPoints) -> dict[str, Any]:
