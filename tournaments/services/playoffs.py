@@ -19,6 +19,7 @@ finished (tournaments/services/knockout.py).
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 import games.services
@@ -26,11 +27,14 @@ from common.actor import Actor
 from common.errors import ApplicationError, ErrorCode
 from games.access import new_entry_tokens
 from games.models import Match, Player
-from tournaments.access import check_directs
-from tournaments.core import lock_division, playoff_table, playoff_ties
-from tournaments.models import Division, Entry, Playoff, Standing
+from tournaments.access import check_answers, check_directs
+from tournaments.core import COUNTED_CONFIRMATIONS, lock_division, playoff_table, playoff_ties, playoffs_in_play
+from tournaments.models import Division, Entry, Pairing, Playoff, Standing
+from tournaments.services.followup import schedule_followup
 from tournaments.services.knockout import why_not_yet
 from tournaments.standings.playoffs import MAX_PLAYERS, Tie, bouts, finishing_order
+
+Confirmation = Pairing.Confirmation
 
 #: The longest playoff match a director may order.
 MAX_LENGTH = 25
@@ -156,6 +160,17 @@ def cancel_playoff(playoff_id: int, *, actor: Actor, division: Division | None =
         games.services.delete_unplayed_matches([m.pk for m in matches])
 
 
+def settle_and_mark(division: Division) -> None:
+    """:func:`settle_playoffs` (the caller holds the division's lock), and the standings marked to be computed
+    again when a playoff's order changed (the division's sync, and a director's decision on a playoff's match)."""
+    if playoffs_in_play(division) and settle_playoffs(division):  # the standings read the playoff's order
+        division.results_version += 1
+        division.standings_status = Division.Work.PENDING
+        Division.objects.filter(pk=division.pk).update(
+            results_version=division.results_version, standings_status=division.standings_status
+        )
+
+
 def settle_playoffs(division: Division) -> bool:
     """Move the division's playoffs on (the caller holds its lock): make a stepladder's final once its first match
     is won, and store the order of each playoff whose matches are all won (again after a correction). True when a
@@ -166,7 +181,7 @@ def settle_playoffs(division: Division) -> bool:
     players = dict(Entry.objects.filter(division=division).values_list("player_id", "pk"))
     changed = False
     for playoff in playoffs:
-        winners = [players[int(m.winner_id or 0)] for m in _won(playoff.first_match, playoff.final_match)]
+        winners = [players[int(m.winner_id or 0)] for m in _won(playoff)]
         if playoff.first_match is not None and winners and playoff.final_match is None:
             playoff.final_match = _make_match(division, playoff, playoff.entries[0], winners[0], number=2)
             playoff.save(update_fields=["final_match"])
@@ -180,10 +195,110 @@ def settle_playoffs(division: Division) -> bool:
     return changed
 
 
-def _won(*matches: Match | None) -> list[Match]:
-    """The matches of ``matches`` that are won (finished or forfeited), in order."""
+def _won(playoff: Playoff) -> list[Match]:
+    """The playoff's matches that are won (finished or forfeited) by a result that counts (not waiting for a
+    confirmation, not disputed), in order; the first one not won ends the list."""
     over = (Match.Status.FINISHED, Match.Status.FORFEITED)
-    return [m for m in matches if m is not None and m.winner_id is not None and m.status in over]
+    won = []
+    for match in (playoff.first_match, playoff.final_match):
+        if match is None:
+            continue
+        if match.winner_id is None or match.status not in over:
+            break
+        if playoff.confirmation_of(match.pk)[0] not in COUNTED_CONFIRMATIONS:
+            break
+        won.append(match)
+    return won
+
+
+#: The kinds of forfeit a director awards on a playoff's match (a penalty forfeit is a round's pairing's).
+FORFEIT_KINDS = ("no-show", "withdrawal")
+
+
+def award_playoff_forfeit(match_id: int, *, actor: Actor, loser_side: int, kind: str, reason: str) -> Playoff:
+    """Award a playoff's match to the opponent of ``loser_side`` (a no-show, a withdrawal): the playoff settles at
+    once (a stepladder's final is made once its first match is won).
+
+    :raises ApplicationError: INVALID_INPUT for another kind or no reason; NOT_FOUND (no playoff's match);
+        FORBIDDEN; CONFLICT when the match is over (correct it instead). Nothing is stored then."""
+    if kind not in FORFEIT_KINDS:
+        raise ApplicationError(
+            ErrorCode.INVALID_INPUT, f"a playoff's forfeit is for {' or '.join(FORFEIT_KINDS)}, not {kind!r}"
+        )
+    if not reason.strip():
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "give the reason for the forfeit (it is kept in the match log)")
+    with transaction.atomic():
+        division, playoff, match = _playoff_locked(match_id)
+        check_directs(actor, division.event)
+        if match.status in (Match.Status.FINISHED, Match.Status.FORFEITED, Match.Status.VOID):
+            raise ApplicationError(
+                ErrorCode.CONFLICT, f"match {match.pk} is over ({match.status}): correct its result instead"
+            )
+        games.services.forfeit_match(match.pk, actor=actor, loser_side=loser_side, reason=f"{kind}: {reason.strip()}")
+        settle_and_mark(division)
+        schedule_followup(division.pk)
+    playoff.refresh_from_db()
+    return playoff
+
+
+# -- confirmation and disputes of a playoff's match ----------------------------------------------------------------
+
+
+def _playoff_locked(match_id: int) -> tuple[Division, Playoff, Match]:
+    """The playoff whose match is ``match_id``, read under its division's lock, and the match.
+
+    :raises ApplicationError: NOT_FOUND when the match is no playoff's."""
+    division_id = (
+        Playoff.objects.filter(Q(first_match_id=match_id) | Q(final_match_id=match_id))
+        .values_list("division_id", flat=True)
+        .first()
+    )
+    if division_id is None:
+        raise ApplicationError(ErrorCode.NOT_FOUND, f"match {match_id} is not a playoff's match")
+    division = lock_division(division_id)
+    playoff = (
+        Playoff.objects.select_related("first_match__player1", "first_match__player2", "final_match__player1",
+                                       "final_match__player2")
+        .filter(Q(first_match_id=match_id) | Q(final_match_id=match_id))
+        .get()
+    )  # fmt: skip
+    match = playoff.first_match if playoff.first_match_id == match_id else playoff.final_match
+    assert match is not None
+    return division, playoff, match
+
+
+def confirm_playoff_result(match_id: int, *, actor: Actor) -> Playoff:
+    """The opponent of the player who entered a playoff match's scoresheet result (or a director) confirms it: the
+    playoff moves on in the division's follow-up (:func:`settle_playoffs`).
+
+    :raises ApplicationError: NOT_FOUND (no playoff's match); CONFLICT when its result waits for no confirmation;
+        FORBIDDEN for anyone but the side asked or a director (a disputed result: a director only)."""
+    with transaction.atomic():
+        division, playoff, match = _playoff_locked(match_id)
+        which = playoff.which(match.pk)
+        check_answers(actor, match, *playoff.confirmation_of(match.pk))
+        setattr(playoff, f"{which}_confirmation", Confirmation.CONFIRMED)
+        playoff.save(update_fields=[f"{which}_confirmation"])
+        schedule_followup(division.pk)
+    return playoff
+
+
+def dispute_playoff_result(match_id: int, *, actor: Actor, reason: str) -> Playoff:
+    """The player asked to confirm a playoff match's result says it is wrong, and why: a director decides (he
+    confirms it, or corrects the match).
+
+    :raises ApplicationError: INVALID_INPUT without a reason; as :func:`confirm_playoff_result` else (a director
+        does not dispute: he corrects)."""
+    if not reason.strip():
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "say what is wrong with the result (the director reads it)")
+    with transaction.atomic():
+        _, playoff, match = _playoff_locked(match_id)
+        which = playoff.which(match.pk)
+        check_answers(actor, match, *playoff.confirmation_of(match.pk), director_may=False)
+        setattr(playoff, f"{which}_confirmation", Confirmation.DISPUTED)
+        playoff.dispute = reason.strip()
+        playoff.save(update_fields=[f"{which}_confirmation", "dispute"])
+    return playoff
 
 
 def settled_orders(division: Division, after_round: int) -> list[list[int]]:
