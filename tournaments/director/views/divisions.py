@@ -164,6 +164,12 @@ def _cancel_playoff(page: Page, target: str, data: dict[str, Any]) -> str:
     return _("The playoff is cancelled: the tie stands as the tie-breaks and seeds leave it.")
 
 
+def _confirm_playoff(page: Page, target: str, data: dict[str, Any]) -> str:
+    playoff = services.confirm_playoff_result(int(target), actor=page.actor)
+    services.sync_division(page.division_.pk)  # the playoff settles at once on the page
+    return _("The playoff match's result is confirmed: the tie at place %(place)s moves on.") % {"place": playoff.place}
+
+
 def _playoffs_context(page: Page, failed: Failed | None, table: list[Any] | None) -> dict[str, Any]:
     """The ties that matter, each with its form to order a playoff, and the playoffs ordered (no query at all for a
     division whose standings cannot hold one; never one per player)."""
@@ -193,6 +199,7 @@ DIVISION_ACTIONS = {
     ),
     "order-playoff": FormAction(forms.PlayoffForm, _order_playoff, target=lambda page, key: _digits(key, "-")),
     "cancel-playoff": FormAction(forms.EmptyForm, _cancel_playoff, target=lambda page, key: _digits(key, "")),
+    "confirm-playoff": FormAction(forms.EmptyForm, _confirm_playoff, target=lambda page, key: _digits(key, "")),
 }
 
 
