@@ -9,6 +9,11 @@ settles the tie in the standings (the rule: tournaments/standings/playoffs.py).
 - **Follow-up** (:func:`settle_playoffs`, from the division's sync, under its lock): a won first match makes the
   final; once every match is won, the playoff is finished and stores its order; a correction of a playoff match
   changes that order again. The standings read the finished playoffs (tournaments/services/standings.py).
+- **Confirmation**: a match is won once its result counts, as a round's pairing's does: a scoresheet result one
+  player entered waits for the other side (``Playoff.first_confirmation``/``final_confirmation``, written in the
+  match's transaction by tournaments/services/sync.py), who confirms or disputes it
+  (:func:`confirm_playoff_result`, :func:`dispute_playoff_result`; a director confirms, and decides a dispute). A
+  director awards a playoff match by forfeit (:func:`award_playoff_forfeit`): the playoff settles at once.
 - **Cancel** (:func:`cancel_playoff`): an ordered playoff none of whose matches has started is deleted with its
   matches.
 
