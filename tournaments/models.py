@@ -825,7 +825,7 @@ class Playoff(models.Model):
         max_length=16, choices=Pairing.Confirmation.choices, default=Pairing.Confirmation.NOT_NEEDED, blank=True
     )
     final_confirmation_side = models.PositiveSmallIntegerField(null=True, blank=True)
-    dispute = models.TextField(blank=True, help_text="what the player asked to confirm said is wrong")
+    dispute_text = models.TextField(blank=True, help_text="what the player asked to confirm said is wrong")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

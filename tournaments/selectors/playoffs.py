@@ -177,7 +177,7 @@ def _match(playoff: Playoff, match: Match, links: list[tuple[int, str]]) -> Play
         winner = names[0] if match.winner_id == match.player1_id else names[1]
     held = tuple((names[side], link) for side, link in links)
     confirmation, asked = playoff.confirmation_of(match.pk)
-    dispute = playoff.dispute if confirmation == Confirmation.DISPUTED else ""
+    dispute = playoff.dispute_text if confirmation == Confirmation.DISPUTED else ""
     asked_name = names[asked] if asked is not None else ""
     return PlayoffMatch(match.pk, names, (match.score1, match.score2), winner, held, confirmation, asked_name, dispute)
 

@@ -301,8 +301,8 @@ def dispute_playoff_result(match_id: int, *, actor: Actor, reason: str) -> Playo
         which = playoff.which(match.pk)
         check_answers(actor, match, *playoff.confirmation_of(match.pk), director_may=False)
         setattr(playoff, f"{which}_confirmation", Confirmation.DISPUTED)
-        playoff.dispute = reason.strip()
-        playoff.save(update_fields=[f"{which}_confirmation", "dispute"])
+        playoff.dispute_text = reason.strip()
+        playoff.save(update_fields=[f"{which}_confirmation", "dispute_text"])
     return playoff
 
 

@@ -227,8 +227,8 @@ def _show_playoff_confirmation(playoff: Playoff, match: Match) -> None:
         return
     setattr(playoff, f"{which}_confirmation", state[0])
     setattr(playoff, f"{which}_confirmation_side", state[1])
-    playoff.dispute = ""
-    playoff.save(update_fields=[f"{which}_confirmation", f"{which}_confirmation_side", "dispute"])
+    playoff.dispute_text = ""
+    playoff.save(update_fields=[f"{which}_confirmation", f"{which}_confirmation_side", "dispute_text"])
 
 
 def _corrected(match: Match) -> bool:

@@ -110,7 +110,11 @@ def test_a_dispute_holds_the_playoff_until_a_director_confirms(
     services.dispute_playoff_result(match.pk, actor=theirs, reason="I won that game")
     followup(division)
     playoff.refresh_from_db()
-    assert (playoff.final_confirmation, playoff.dispute, playoff.status) == ("disputed", "I won that game", "ordered")
+    assert (playoff.final_confirmation, playoff.dispute_text, playoff.status) == (
+        "disputed",
+        "I won that game",
+        "ordered",
+    )
     assert playoffs_of(division)[0].matches[0].dispute == "I won that game"
     with pytest.raises(ApplicationError, match="the result is disputed: a director decides"):
         services.confirm_playoff_result(match.pk, actor=theirs)
@@ -197,7 +201,7 @@ def test_a_directors_correction_of_a_playoff_result_stands_by_his_decision(
     )
     followup(division)
     playoff.refresh_from_db()
-    assert (playoff.final_confirmation, playoff.dispute) == ("confirmed", "")
+    assert (playoff.final_confirmation, playoff.dispute_text) == ("confirmed", "")
     assert (playoff.status, playoff.order) == ("finished", [a, b])
 
 
