@@ -33,7 +33,14 @@ from common.errors import ApplicationError, ErrorCode
 from games.access import new_entry_tokens
 from games.models import Match, Player
 from tournaments.access import check_answers, check_directs
-from tournaments.core import COUNTED_CONFIRMATIONS, lock_division, playoff_table, playoff_ties, playoffs_in_play
+from tournaments.core import (
+    COUNTED_CONFIRMATIONS,
+    confirmation_needed,
+    lock_division,
+    playoff_table,
+    playoff_ties,
+    playoffs_in_play,
+)
 from tournaments.models import Division, Entry, Pairing, Playoff, Standing
 from tournaments.services.followup import schedule_followup
 from tournaments.services.knockout import why_not_yet
@@ -186,6 +193,7 @@ def settle_playoffs(division: Division) -> bool:
     players = dict(Entry.objects.filter(division=division).values_list("player_id", "pk"))
     changed = False
     for playoff in playoffs:
+        _ask_if_skipped(playoff)
         winners = [players[int(m.winner_id or 0)] for m in _won(playoff)]
         if playoff.first_match is not None and winners and playoff.final_match is None:
             playoff.final_match = _make_match(division, playoff, playoff.entries[0], winners[0], number=2)
@@ -198,6 +206,22 @@ def settle_playoffs(division: Division) -> bool:
             playoff.save(update_fields=["order", "status", "finished_at"])
             changed = True
     return changed
+
+
+def _ask_if_skipped(playoff: Playoff) -> None:
+    """A match over whose result a player entered, while the playoff says no confirmation is needed: its match's
+    transaction found the playoff's row held by a sync and could not ask (tournaments/services/sync.py); it is
+    asked now."""
+    over = (Match.Status.FINISHED, Match.Status.FORFEITED)
+    for match in (playoff.first_match, playoff.final_match):
+        if match is None or match.status not in over or playoff.confirmation_of(match.pk)[0] != Confirmation.NOT_NEEDED:
+            continue
+        needed = confirmation_needed(match)
+        if needed[0] != Confirmation.NOT_NEEDED:
+            which = playoff.which(match.pk)
+            setattr(playoff, f"{which}_confirmation", needed[0])
+            setattr(playoff, f"{which}_confirmation_side", needed[1])
+            playoff.save(update_fields=[f"{which}_confirmation", f"{which}_confirmation_side"])
 
 
 def _won(playoff: Playoff) -> list[Match]:

@@ -41,6 +41,7 @@ from tournaments.core import (
     OPEN_AS_MATCH,
     PLAYABLE,
     TO_COME,
+    confirmation_needed,
     counts,
     held_outcome,
     lock_division,
@@ -189,21 +190,23 @@ def show_match_result(match: Match) -> None:
 
 def _follow_unflagged(match: Match) -> None:
     """The follow-up of a result whose pairing this transaction could not flag: one a sync holds (that sync, or the
-    follow-up enqueued after this commit, takes it), or a playoff's match (its division marked pending after the
-    commit). A stand-alone match has neither: nothing follows."""
+    follow-up enqueued after this commit, takes it), or a playoff's match (the confirmation its result needs written
+    on the playoff, and its division marked pending after the commit). A stand-alone match has neither: nothing
+    follows."""
     division_id = Pairing.objects.filter(match_id=match.pk).values_list("division_id", flat=True).first()
     if division_id is not None:
         followup_after_commit(division_id)
         return
-    playoff = (
-        Playoff.objects.select_for_update(of=("self",))
-        .filter(Q(first_match_id=match.pk) | Q(final_match_id=match.pk))
-        .first()
-    )
+    playoffs = Playoff.objects.filter(Q(first_match_id=match.pk) | Q(final_match_id=match.pk))
+    playoff_division = playoffs.values_list("division_id", flat=True).first()
+    if playoff_division is None:
+        return
+    # Its row is locked after the match's, as a pairing's, and skipped if a sync holds it: that sync's follow-up
+    # (or the one queued after this commit) asks for the confirmation (tournaments/services/playoffs.py).
+    playoff = playoffs.select_for_update(of=("self",), skip_locked=True).first()
     if playoff is not None:
         _show_playoff_confirmation(playoff, match)
-        playoff_division = playoff.division_id
-        transaction.on_commit(lambda: schedule_followup(playoff_division))
+    transaction.on_commit(lambda: schedule_followup(playoff_division))
 
 
 #: The match states whose result stands (a playoff's match won).
@@ -367,34 +370,6 @@ def _replacement_reason(match: Match) -> str | None:
         match=match, kind=Action.Kind.CORRECTION, data__has_key="replacement", undone_by__isnull=True
     )
     return replaced.order_by("-seq").values_list("reason", flat=True).first()
-
-
-def confirmation_needed(match: Match) -> tuple[str, int | None]:
-    """A scoresheet result entered by one player waits for the other's confirmation (or a director's): the
-    confirmation a match just over needs, and the side asked (a round's pairing's, a playoff's match's)."""
-    if match.entry_mode != Match.EntryMode.SCORESHEET or match.status == Match.Status.FORFEITED:
-        return Pairing.Confirmation.NOT_NEEDED, None
-    last = (
-        Action.objects.filter(match=match, kind__in=(Action.Kind.GAME_RESULT, Action.Kind.CONCEDE_MATCH))
-        .order_by("-seq")
-        .values("entered_by_token__side", "entered_by_user", "side")
-        .first()
-    )
-    if last is None:
-        return Pairing.Confirmation.NOT_NEEDED, None
-    entering_side = last["entered_by_token__side"]
-    if entering_side is None and last["entered_by_user"] is not None:
-        entering_side = _side_of_user(match, last["entered_by_user"])
-    if entering_side is None:
-        return Pairing.Confirmation.NOT_NEEDED, None  # entered by a director
-    return Pairing.Confirmation.AWAITING, 1 - entering_side
-
-
-def _side_of_user(match: Match, user_id: int) -> int | None:
-    for side, player in ((0, match.player1), (1, match.player2)):
-        if player.user_id == user_id:
-            return side
-    return None
 
 
 def _detach(pairing: Pairing, why: str) -> None:

@@ -229,3 +229,19 @@ def test_a_director_awards_a_playoff_match_by_forfeit_and_the_playoff_settles(
     with pytest.raises(ApplicationError, match="correct its result instead") as over:
         services.award_playoff_forfeit(match.pk, actor=as_director, loser_side=0, kind="no-show", reason="again")
     assert over.value.code is ErrorCode.CONFLICT
+
+
+def test_a_confirmation_its_match_could_not_ask_for_is_asked_by_the_follow_up(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """The match's transaction skips the playoff's row when a sync holds it: the state it then leaves (no
+    confirmation asked for a player's result) is what the follow-up finds, and asks."""
+    division, playoff, _a, b = ordered(division_of, as_director)
+    match = Match.objects.get(pk=playoff.final_match_id)
+    side_b = _side(match, b)
+    entered_by(match.pk, b, link(match, side_b))
+    Playoff.objects.filter(pk=playoff.pk).update(final_confirmation="", final_confirmation_side=None)  # skipped
+    followup(division)
+    playoff.refresh_from_db()
+    assert (playoff.final_confirmation, playoff.final_confirmation_side) == ("awaiting", 1 - side_b)
+    assert (playoff.status, playoff.order) == ("ordered", [])
