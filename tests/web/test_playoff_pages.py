@@ -205,6 +205,8 @@ def test_a_disputed_playoff_result_is_confirmed_by_the_director_on_the_division_
     client = director_client(director)
     html = client.get(page(division)).content.decode()
     assert "Disputed:" in html and "I won the last game" in html
+    elsewhere = client.post(page(division), {"action": "confirm-playoff", "target": str(match.pk + 1000)})
+    assert elsewhere.status_code == 404 and "no longer exists" in elsewhere.content.decode()
     done = client.post(page(division), {"action": "confirm-playoff", "target": str(match.pk)})
     assert done.status_code == 302
     playoff.refresh_from_db()
