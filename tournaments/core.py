@@ -65,6 +65,16 @@ def may_have_playoffs(division: Division) -> bool:
     return not division.is_elimination and division.status == Division.Status.FINISHED
 
 
+#: What the source of a playoff's match says (``<event>/<division>/playoff-<id>-<number>``): a page asks for a
+#: match's playoff only when its source says it may have one (a stand-alone match costs no query more).
+PLAYOFF_SOURCE = "/playoff-"
+
+
+def playoff_source(division: Division, playoff_id: int, number: int) -> str:
+    """The source of a playoff's match (its ``number``: 1, the first; 2, a stepladder's final)."""
+    return f"{division.event.slug}/{division.slug}{PLAYOFF_SOURCE}{playoff_id}-{number}"
+
+
 def playoffs_in_play(division: Division) -> bool:
     """Whether a playoff of the division may still be played (so that its sync looks at them only then): a Swiss
     into a knockout's before its knockout is drawn, a finished Swiss's or round robin's."""

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from games.entry import held_token_ids
 from games.hooks import Panel
 from games.models import Action, Match, Player
-from tournaments.core import PLAYABLE, PairingState, call_stands
+from tournaments.core import PLAYABLE, PLAYOFF_SOURCE, PairingState, call_stands
 from tournaments.models import Division, Pairing, Playoff, Table
 from tournaments.pages import call_words
 from tournaments.selectors import next_pairing_for
@@ -35,7 +35,10 @@ Confirmation = Pairing.Confirmation
 
 
 def playoff_of(match: Match | int) -> Playoff | None:
-    """The playoff whose match ``match`` (or its id) is (None: it is no playoff's)."""
+    """The playoff whose match ``match`` (or its id) is (None: it is no playoff's; a match whose source says it is
+    no playoff's costs no query)."""
+    if isinstance(match, Match) and PLAYOFF_SOURCE not in match.source:
+        return None
     match_id = match if isinstance(match, int) else match.pk
     found = Playoff.objects.filter(Q(first_match_id=match_id) | Q(final_match_id=match_id))
     found = found.select_related("division__event")

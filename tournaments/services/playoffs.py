@@ -37,6 +37,7 @@ from tournaments.core import (
     COUNTED_CONFIRMATIONS,
     confirmation_needed,
     lock_division,
+    playoff_source,
     playoff_table,
     playoff_ties,
     playoffs_in_play,
@@ -137,7 +138,7 @@ def _make_match(division: Division, playoff: Playoff, a: int, b: int, *, number:
     match = games.services.start_match(
         player1=found[players[a]], player2=found[players[b]], length=playoff.length, variant=division.variant,
         crawford=division.crawford, casual=division.casual, entry_mode=division.entry_mode,
-        private=not event.public, source=f"{event.slug}/{division.slug}/playoff-{playoff.pk}-{number}",
+        private=not event.public, source=playoff_source(division, playoff.pk, number),
     )  # fmt: skip
     new_entry_tokens([match])
     return match
