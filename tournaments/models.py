@@ -308,9 +308,9 @@ class Division(models.Model):
         NOVICE = "novice"
 
     class Work(models.TextChoices):
-        CURRENT = "current", "up to date"
-        PENDING = "pending", "being computed"
-        FAILED = "failed", "computation failed (shown to directors; retried)"
+        CURRENT = "current", gettext_lazy("up to date")
+        PENDING = "pending", gettext_lazy("pending (being computed)")
+        FAILED = "failed", gettext_lazy("failed")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="divisions")
     name = models.CharField(max_length=100)
@@ -464,6 +464,11 @@ class Division(models.Model):
         if self.standings_status == self.Work.CURRENT and getattr(self, "followups_due", False):
             return self.Work.PENDING
         return self.standings_status
+
+    @property
+    def standings_state_words(self) -> str:
+        """:attr:`standings_state` in the pages' words (its choice's label: "pending (being computed)")."""
+        return str(self.Work(self.standings_state).label)
 
     @property
     def is_elimination(self) -> bool:

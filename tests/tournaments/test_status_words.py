@@ -65,6 +65,12 @@ BRACKET_HEADING = {
     Round.Bracket.SWISS: "Swiss",
     Round.Bracket.ROUND_ROBIN: "Round robin",
 }
+#: A division's standings as the director's pages say them (templates/director/_standings_status.html).
+STANDINGS_WORK = {
+    Division.Work.CURRENT: "up to date",
+    Division.Work.PENDING: "pending (being computed)",
+    Division.Work.FAILED: "failed",
+}
 PLAYOFF_KIND = {
     Playoff.Kind.PLACES: "places that pay differently",
     Playoff.Kind.CUT: "the knockout's cut line",
@@ -81,6 +87,7 @@ def test_every_status_label_is_the_word_the_pages_show() -> None:
     assert labels(Division.Status) == DIVISION_STATUS
     assert labels(Entry.Status) == ENTRY_STATUS
     assert labels(Pairing.Status) == PAIRING_STATUS
+    assert labels(Division.Work) == STANDINGS_WORK
     for status, words in EVENT_STATUS.items():
         assert status_words(Event(status=status)) == words
     for status, words in DIVISION_STATUS.items():

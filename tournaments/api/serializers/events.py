@@ -85,9 +85,7 @@ class DivisionSerializer(serializers.ModelSerializer):
 
     event = serializers.CharField(source="event.slug", read_only=True, help_text="the event's slug")
     status = status_field(Division.Status)
-    standings_status = status_field(
-        Division.Work, "current: up to date, pending: being computed, failed", source="standings_state"
-    )
+    standings_status = status_field(Division.Work, source="standings_state")
     round_lengths = serializers.DictField(
         child=serializers.IntegerField(),
         read_only=True,
