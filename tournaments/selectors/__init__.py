@@ -3,7 +3,8 @@ tag reads
 through a selector, and each selector runs a fixed number of queries whatever the size of the field.
 
 - common: what every audience reads: the events and divisions a user may see, standings tables, rounds and
-  pairings, the directors' queue of results, a player's next match (re-exported here);
+  pairings, the directors' queue of results (rounds' pairings and playoffs' matches), a player's next match
+  (re-exported here);
 - public: the public event pages (a division with its fingerprint for the ETags, its rounds, the rounds its
   standings exist for, an event's summaries);
 - director: the directors' pages (their events, the dashboard's current rounds, boards, the pairing sheet's links);
@@ -15,6 +16,7 @@ What a division is (its plan, counted results, the state of a pairing) comes fro
 """
 
 from tournaments.selectors.common import (
+    QueueItem,
     corrected_pairings,
     director_queue,
     divisions_visible_to,
@@ -30,6 +32,7 @@ from tournaments.selectors.common import (
 )
 
 __all__ = [
+    "QueueItem",
     "corrected_pairings",
     "director_queue",
     "divisions_visible_to",

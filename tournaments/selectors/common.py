@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -18,7 +19,7 @@ from games.models import Player
 from tournaments.core import has_fees, plan_of, pool_of, round_words
 from tournaments.models import Division, Entry, Event, ImportedMatch, Pairing, Playoff, Round, Standing
 from tournaments.pairing import brackets
-from tournaments.selectors.playoffs import ordinal
+from tournaments.selectors.playoffs import PlayoffMatch, match_view, ordinal
 from tournaments.standings import cash
 from tournaments.standings import payouts as pay
 from tournaments.standings.places import Place
@@ -208,14 +209,71 @@ def pairings_of(division: Division, *, round: Round | None = None) -> list[Pairi
     return list(qs.order_by("round__bracket", "round__number", "board"))
 
 
-def director_queue(event: Event) -> list[Pairing]:
-    """Results waiting for a confirmation or disputed, oldest first."""
+@dataclass(frozen=True)
+class QueuedPlayoffMatch:
+    """A playoff's match in the directors' queue: its playoff, and the match as the pages say it."""
+
+    playoff: Playoff
+    match: PlayoffMatch
+
+    @property
+    def stage(self) -> str:
+        """Which match of its playoff it is, in words: "" for a two-player playoff's one match, "first match" or
+        "final" for a three-player stepladder's."""
+        if self.playoff.first_match_id is None:
+            return ""
+        return "first match" if self.match.match_id == self.playoff.first_match_id else "final"
+
+
+@dataclass(frozen=True)
+class QueueItem:
+    """A result in the directors' queue: a round's ``pairing``'s, or a ``playoff``'s match's, with its confirmation
+    (awaiting or disputed), what the dispute said, and since when it waits (a pairing's last change; a playoff
+    match's result, when it was entered)."""
+
+    division: Division
+    confirmation: str
+    dispute: str
+    since: datetime
+    pairing: Pairing | None = None
+    playoff: QueuedPlayoffMatch | None = None
+
+    @property
+    def kind(self) -> str:
+        """``"pairing"`` or ``"playoff"``."""
+        return "pairing" if self.pairing is not None else "playoff"
+
+    @property
+    def disputed(self) -> bool:
+        return self.confirmation == Pairing.Confirmation.DISPUTED
+
+
+def director_queue(event: Event) -> list[QueueItem]:
+    """Results waiting for a confirmation or disputed, rounds' pairings and playoffs' matches alike: the disputed
+    first, then those waiting for a confirmation, each oldest first (two queries)."""
     waiting = (Pairing.Confirmation.AWAITING, Pairing.Confirmation.DISPUTED)
-    return list(
+    pairings = (
         Pairing.objects.filter(division__event=event, confirmation__in=waiting)
         .select_related("division", "round", "entry_a__player", "entry_b__player", "match", "table")
-        .order_by("updated_at")
+        .order_by("updated_at", "id")
     )
+    items = [QueueItem(p.division, p.confirmation, p.dispute, p.updated_at, pairing=p) for p in pairings]
+    playoffs = (
+        Playoff.objects.filter(Q(first_confirmation__in=waiting) | Q(final_confirmation__in=waiting))
+        .filter(division__event=event)
+        .select_related(
+            "division", "first_match__player1", "first_match__player2", "final_match__player1", "final_match__player2"
+        )
+        .order_by("id")
+    )
+    for playoff in playoffs:
+        for match in (playoff.first_match, playoff.final_match):
+            shown = match_view(playoff, match) if match is not None else None
+            if match is not None and shown is not None and (shown.waiting or shown.disputed):
+                since = match.finished_at or match.created_at
+                queued = QueuedPlayoffMatch(playoff, shown)
+                items.append(QueueItem(playoff.division, shown.confirmation, shown.dispute, since, playoff=queued))
+    return sorted(items, key=lambda item: (not item.disputed, item.since))
 
 
 def next_pairing_for(player: Player) -> Pairing | None:

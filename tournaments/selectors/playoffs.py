@@ -149,7 +149,7 @@ def playoffs_of(division: Division, *, links: bool = False) -> list[PlayoffView]
     names: dict[int, str] = {}
     out = []
     for p in rows:
-        matches = [_match(p, m, tokens.get(m.pk, [])) for m in (p.first_match, p.final_match) if m is not None]
+        matches = [match_view(p, m, tokens.get(m.pk, [])) for m in (p.first_match, p.final_match) if m is not None]
         out.append(PlayoffView(p.pk, p.kind, p.place, p.length, p.status, list(p.entries), list(p.order), [], matches))
         names.update({pk: "" for pk in p.entries})
     if names:
@@ -163,7 +163,8 @@ def playoffs_of(division: Division, *, links: bool = False) -> list[PlayoffView]
     return out
 
 
-def _match(playoff: Playoff, match: Match, links: list[tuple[int, str]]) -> PlayoffMatch:
+def match_view(playoff: Playoff, match: Match, links: Sequence[tuple[int, str]] = ()) -> PlayoffMatch:
+    """The playoff's match ``match`` (its players loaded) as the pages and the API say it, with ``links``."""
     names = (match.player1.display_name, match.player2.display_name)
     winner = None
     if match.winner_id is not None and match.status in (Match.Status.FINISHED, Match.Status.FORFEITED):

@@ -138,3 +138,33 @@ def test_a_playoff_matchs_confirmation_is_read_and_a_director_confirms_it(
     assert done.json()["status"] == "finished" and done.json()["matches"][0]["confirmation"] == "confirmed"
     again = logged_in(director).post(confirm)
     assert again.status_code == 409 and "not waiting for a confirmation" in again.json()["message"]
+
+
+def test_a_disputed_playoff_match_is_in_the_directors_queue(tied: Division, director: Any, anon: APIClient) -> None:
+    url = division_url(tied, "playoffs/")
+    entries = anon.get(url).json()["ties"][0]["entries"]
+    made = logged_in(director).post(url, {"entries": entries}, format="json").json()
+    match = Match.objects.get(pk=made["matches"][0]["match"])
+    queue = f"/api/events/{tied.event.slug}/queue/"
+    assert logged_in(director).get(queue).json() == []
+    games.services.record_game_result(match.pk, actor=link(match, 0), winner=0, kind=1, cube_value=1, expected_seq=0)
+    services.sync_division(tied.pk)
+    [waiting] = logged_in(director).get(queue).json()
+    assert (waiting["kind"], waiting["confirmation"], waiting["pairing"]) == ("playoff", "awaiting", None)
+    assert waiting["playoff"]["match"]["waiting_for"] == match.player2.display_name
+
+    services.dispute_playoff_result(match.pk, actor=link(match, 1), reason="I won the last game")
+    [item] = logged_in(director).get(queue).json()
+    assert (item["kind"], item["division"], item["confirmation"], item["pairing"]) == (
+        "playoff",
+        tied.slug,
+        "disputed",
+        None,
+    )
+    assert item["dispute"] == "I won the last game" and item["updated_at"]
+    playoff = item["playoff"]
+    assert (playoff["id"], playoff["kind"], playoff["place"], playoff["stage"]) == (made["id"], "places", 2, "")
+    assert playoff["match"]["match"] == match.pk and playoff["match"]["confirmation"] == "disputed"
+    assert playoff["match"]["score"] == [1, 0] and playoff["match"]["dispute"] == "I won the last game"
+    assert logged_in(director).post(f"{url}{made['id']}/matches/{match.pk}/confirm/").status_code == 200
+    assert logged_in(director).get(queue).json() == []

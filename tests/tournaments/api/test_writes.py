@@ -256,6 +256,7 @@ def test_the_directors_queue(running: Division, director: Any) -> None:
     assert queue.status_code == 200
     [item] = queue.json()
     assert item["division"] == running.slug and item["dispute"] == "" and item["updated_at"]
+    assert (item["kind"], item["confirmation"], item["playoff"]) == ("pairing", "awaiting", None)
     assert item["pairing"]["id"] == pairing.pk and item["pairing"]["confirmation"] == "awaiting"
     assert item["pairing"]["confirmation_side"] == 1
 

@@ -66,10 +66,14 @@ def ranks(division: Division) -> dict[int, int]:
 # -- places that pay differently ------------------------------------------------------------------------------------
 
 
-def swiss_with_a_paid_tie(division_of: Callable[..., Division], director: Actor) -> Division:
+def swiss_with_a_paid_tie(
+    division_of: Callable[..., Division], director: Actor, *, event: Event | None = None
+) -> Division:
     """4 players, 2 rounds, no tie-breaks, the better seed wins: seed 1 on 2 wins, two on 1 (sharing 2-3), one on
-    0; the table pays 60, 30, 10."""
-    division = division_of("swiss", 4, rounds_planned=2, tiebreaks=[], entry_mode="scoresheet", match_length=1)
+    0; the table pays 60, 30, 10. ``event``: an event to add it to (else its own)."""
+    division = division_of(
+        "swiss", 4, event=event, rounds_planned=2, tiebreaks=[], entry_mode="scoresheet", match_length=1
+    )
     set_payouts(division, actor=director, mode="amount", pool=None, ties="split", published=True,
                 flights={"main": "60, 30, 10"})  # fmt: skip
     services.start_division(division, actor=director)

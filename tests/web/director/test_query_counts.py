@@ -51,7 +51,7 @@ def test_the_counts(dora: Any) -> None:
     first_print = queries(client, urls(division)["slips"])
     counts = {page: queries(client, urls(division)[page]) for page in ("event", "division", "slips", "sheet")}
     # session, user, division (or event), "directs it?", then: divisions, rounds, current rounds, boards, the
-    # venue's tables and their matches (2), queue, directors | entries, rounds, current rounds, boards | round,
-    # boards, savepoint, entry links, release | round, boards
-    assert counts == {"event": 12, "division": 8, "slips": 9, "sheet": 6}
+    # venue's tables and their matches (2), queue (2: pairings, playoffs), directors | entries, rounds, current
+    # rounds, boards | round, boards, savepoint, entry links, release | round, boards
+    assert counts == {"event": 13, "division": 8, "slips": 9, "sheet": 6}
     assert first_print == counts["slips"] + 2 * 16 - 2  # a new link per side of 16 matches but the 2 made in busy()

@@ -9,9 +9,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from common.api import fields
+from tournaments.api.serializers.awards import PlayoffMatchSerializer
 from tournaments.api.serializers.common import MAX_REASON, status_field
 from tournaments.core import Outcome, outcome_of, round_words
-from tournaments.models import Division, Entry, Pairing, Round, Standing
+from tournaments.models import Division, Entry, Pairing, Playoff, Round, Standing
 from tournaments.services.followup import Sent
 from tournaments.standings.payouts import cents_text
 
@@ -185,13 +186,38 @@ class RoundPairingsDoc(serializers.Serializer):
     pairings = PairingSerializer(many=True)
 
 
-class QueueItemSerializer(serializers.Serializer):
-    """A result waiting for a confirmation, or disputed."""
+class QueuedPlayoffMatchSerializer(serializers.Serializer):
+    """A playoff's match in the directors' queue (its director's page: /manage/{event}/{division}/playoff/{match}/)."""
 
+    id = serializers.IntegerField(source="playoff.pk", help_text="the playoff")
+    kind = serializers.ChoiceField(choices=Playoff.Kind.choices, source="playoff.kind", help_text="the tie it settles")
+    place = serializers.IntegerField(source="playoff.place", help_text="the first place the tie spans")
+    stage = serializers.CharField(
+        help_text='which match of the playoff: "" (a two-player playoff\'s one match), "first match" or "final" (a '
+        "three-player stepladder's)"
+    )
+    match = PlayoffMatchSerializer()
+
+
+class QueueItemSerializer(serializers.Serializer):
+    """A result waiting for a confirmation, or disputed: a round's pairing's, or a playoff's match's. The disputed
+    come first, then those waiting for a confirmation, each oldest first."""
+
+    kind = serializers.ChoiceField(
+        choices=[("pairing", "a round's pairing"), ("playoff", "a playoff's match")],
+        help_text="whose result: a round's pairing's (``pairing``) or a playoff's match's (``playoff``)",
+    )
     division = serializers.CharField(source="division.slug")
-    pairing = PairingSerializer(source="*")
+    confirmation = serializers.ChoiceField(
+        choices=[Pairing.Confirmation.AWAITING, Pairing.Confirmation.DISPUTED],
+        help_text="awaiting: the opponent's confirmation; disputed: a director decides",
+    )
+    pairing = PairingSerializer(allow_null=True, help_text="the round's pairing; null for a playoff's match")
+    playoff = QueuedPlayoffMatchSerializer(allow_null=True, help_text="the playoff's match; null for a pairing")
     dispute = serializers.CharField(help_text="what the player says is wrong")
-    updated_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField(
+        source="since", help_text="since when it waits (a pairing's last change; a playoff match's result, entered)"
+    )
 
 
 class PairingFilter(fields.QueryParams):

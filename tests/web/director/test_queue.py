@@ -1,0 +1,108 @@
+"""The directors' queue on the event's dashboard ("Results waiting for you") holds every result waiting for a
+confirmation or disputed: a round's pairing's, and a playoff match's, which links to the playoff match's own page.
+Disputed ones come first, then those waiting for a confirmation, each oldest first."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import games.services
+from common.actor import Actor
+from games.models import Match
+from tests.tournaments.services.support import link
+from tests.tournaments.services.test_playoffs import swiss_with_a_paid_tie
+from tests.web.director.support import client_for
+from tournaments import services
+from tournaments.models import Division, Pairing
+from tournaments.selectors import director_queue
+from tournaments.selectors.playoffs import division_playoffs
+
+pytestmark = pytest.mark.django_db
+
+
+def entered(match_id: int, *, side: int) -> Match:
+    """The player of ``side`` enters his own win of the 1-point match from the scoresheet."""
+    match = Match.objects.select_related("player1", "player2").get(pk=match_id)
+    games.services.record_game_result(
+        match.pk, actor=link(match, side), winner=side, kind=1, cube_value=1, expected_seq=match.seq
+    )
+    return match
+
+
+def with_a_playoff(
+    division_of: Callable[..., Division], director: Actor, *, pairing_first: bool
+) -> tuple[Division, Match, Pairing]:
+    """An event with two divisions: a started Swiss, a result of its first round entered by side 0, and a finished
+    Swiss with a paid tie, its playoff ordered and its match's result entered by side 0; the pairing's result
+    entered first, or last."""
+    other = division_of("swiss", 4, name="Novice", entry_mode="scoresheet", match_length=1)
+    services.start_division(other, actor=director)
+    pairing = Pairing.objects.get(division=other, round__number=1, board=1)
+    division = swiss_with_a_paid_tie(division_of, director, event=other.event)
+    a, b = (int(p) for p in division_playoffs(division).ties[0].tie.players)
+    playoff = services.order_playoff(division, actor=director, entries=[a, b])
+    assert playoff.final_match_id is not None
+    if pairing_first:
+        awaiting(pairing)
+    match = entered(playoff.final_match_id, side=0)
+    services.sync_division(division.pk)
+    if not pairing_first:
+        awaiting(pairing)
+    return division, match, pairing
+
+
+def awaiting(pairing: Pairing) -> Pairing:
+    """The pairing's result entered by side 0, waiting for side 1."""
+    entered(pairing.match_id, side=0)
+    services.sync_division(pairing.division_id)
+    pairing.refresh_from_db()
+    assert pairing.confirmation == Pairing.Confirmation.AWAITING
+    return pairing
+
+
+def queue_of(director: Any, division: Division) -> str:
+    html = client_for(director).get(f"/manage/{division.event.slug}/").content.decode()
+    return html.split('id="queue-heading"', 1)[1].split("</section>", 1)[0]
+
+
+def test_a_disputed_playoff_match_heads_the_queue_and_links_its_page(
+    division_of: Callable[..., Division], as_director: Actor, dora: Any
+) -> None:
+    division, match, pairing = with_a_playoff(division_of, as_director, pairing_first=True)  # waiting longer
+    services.dispute_playoff_result(match.pk, actor=link(match, 1), reason="I won the last game")
+
+    queue = queue_of(dora, division)
+    page = f'href="/manage/{division.event.slug}/{division.slug}/playoff/{match.pk}/"'
+    assert page in queue
+    assert "Playoff for the tie at place 2" in queue
+    assert "disputed" in queue and "I won the last game" in queue
+    assert queue.index(page) < queue.index(f"/match/{pairing.key}/"), "a dispute first"
+
+
+def test_a_playoff_match_waiting_for_its_confirmation_waits_in_turn_oldest_first(
+    division_of: Callable[..., Division], as_director: Actor, dora: Any
+) -> None:
+    division, match, pairing = with_a_playoff(division_of, as_director, pairing_first=False)
+
+    queue = queue_of(dora, division)
+    page = f'href="/manage/{division.event.slug}/{division.slug}/playoff/{match.pk}/"'
+    assert f"awaiting confirmation by {match.player2.display_name}" in queue
+    assert queue.index(page) < queue.index(f"/match/{pairing.key}/"), "the playoff's result was entered first"
+
+    services.confirm_playoff_result(match.pk, actor=link(match, 1))
+    queue = queue_of(dora, division)
+    assert page not in queue and f"/match/{pairing.key}/" in queue
+
+
+def test_the_queue_costs_two_queries_whatever_it_holds(
+    division_of: Callable[..., Division], as_director: Actor, django_assert_num_queries: Any
+) -> None:
+    division, match, pairing = with_a_playoff(division_of, as_director, pairing_first=True)
+    with django_assert_num_queries(2):  # the pairings, the playoffs with their matches and players
+        queue = director_queue(division.event)
+    assert [(item.kind, item.confirmation) for item in queue] == [("pairing", "awaiting"), ("playoff", "awaiting")]
+    assert queue[0].pairing == pairing and queue[1].playoff is not None
+    assert queue[1].playoff.match.match_id == match.pk and queue[1].playoff.stage == ""
