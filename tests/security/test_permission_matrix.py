@@ -138,6 +138,7 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("director:event", "POST add-director"):        (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:event", "POST remove-director"):     (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:event", "POST confirm"):             (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
+    ("director:event", "POST confirm-playoff"):     (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:event", "POST set-tables"):          (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:event", "POST hold-table"):          (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:event", "POST release-table"):       (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 409, 409),
@@ -495,6 +496,9 @@ PAGE_CALLS: dict[tuple[str, str], Call] = {
     ),
     ("director:event", "POST confirm"): Call(
         "sheet", _page("event"), _form("confirm", lambda w: w.pairings["sheet"].pk)
+    ),
+    ("director:event", "POST confirm-playoff"): Call(
+        "playoff", _page("event"), _form("confirm-playoff", lambda w: w.matches["playoff"].pk), side=1
     ),
     ("director:event", "POST set-tables"): Call("live", _page("event"), _form("set-tables", tables="6")),
     ("director:event", "POST hold-table"): Call("live", _page("event"), _form("hold-table", lambda w: 1)),

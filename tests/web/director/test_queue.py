@@ -16,7 +16,7 @@ from tests.tournaments.services.support import link
 from tests.tournaments.services.test_playoffs import swiss_with_a_paid_tie
 from tests.web.director.support import client_for
 from tournaments import services
-from tournaments.models import Division, Pairing
+from tournaments.models import Division, Pairing, Playoff
 from tournaments.selectors import director_queue
 from tournaments.selectors.playoffs import division_playoffs
 
@@ -106,3 +106,26 @@ def test_the_queue_costs_two_queries_whatever_it_holds(
     assert [(item.kind, item.confirmation) for item in queue] == [("pairing", "awaiting"), ("playoff", "awaiting")]
     assert queue[0].pairing == pairing and queue[1].playoff is not None
     assert queue[1].playoff.match.match_id == match.pk and queue[1].playoff.stage == ""
+
+
+def test_the_director_confirms_a_disputed_playoff_match_from_the_queue(
+    division_of: Callable[..., Division], as_director: Actor, dora: Any, otto: Any
+) -> None:
+    division, match, pairing = with_a_playoff(division_of, as_director, pairing_first=True)
+    services.dispute_playoff_result(match.pk, actor=link(match, 1), reason="I won the last game")
+    url = f"/manage/{division.event.slug}/"
+    client = client_for(dora)
+    assert f'name="target" value="{match.pk}"' in queue_of(dora, division)
+    assert 'aria-label="Confirm the result of the playoff for the tie at place 2, ' in queue_of(dora, division)
+    for target in (str(pairing.match_id), "x"):  # a match of no playoff: an unknown target
+        elsewhere = client.post(url, {"action": "confirm-playoff", "target": target})
+        assert elsewhere.status_code == 404 and "no longer exists" in elsewhere.content.decode()
+    assert client_for(otto).post(url, {"action": "confirm-playoff", "target": str(match.pk)}).status_code == 403
+    assert Playoff.objects.get(division=division).final_confirmation == "disputed"
+
+    done = client.post(url, {"action": "confirm-playoff", "target": str(match.pk)})
+    assert done.status_code == 302
+    playoff = Playoff.objects.get(division=division)
+    assert (playoff.final_confirmation, playoff.status) == ("confirmed", "finished")
+    queue = queue_of(dora, division)
+    assert f"/playoff/{match.pk}/" not in queue and f"/match/{pairing.key}/" in queue

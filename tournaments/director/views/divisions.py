@@ -165,9 +165,10 @@ def _cancel_playoff(page: Page, target: str, data: dict[str, Any]) -> str:
     return _("The playoff is cancelled: the tie stands as the tie-breaks and seeds leave it.")
 
 
-def _confirm_playoff(page: Page, target: str, data: dict[str, Any]) -> str:
+def confirm_playoff(page: Page, target: str, data: dict[str, Any]) -> str:
+    """Confirm the result of the playoff match ``target`` (its id; the division's page and the event's queue)."""
     playoff = services.confirm_playoff_result(int(target), actor=page.actor)
-    services.sync_division(page.division_.pk)  # the playoff settles at once on the page
+    services.sync_division(playoff.division_id)  # the playoff settles at once on the page
     return _("The playoff match's result is confirmed: the tie at place %(place)s moves on.") % {"place": playoff.place}
 
 
@@ -208,9 +209,7 @@ DIVISION_ACTIONS = {
     ),
     "order-playoff": FormAction(forms.PlayoffForm, _order_playoff, target=lambda page, key: _digits(key, "-")),
     "cancel-playoff": FormAction(forms.EmptyForm, _cancel_playoff, target=lambda page, key: _digits(key, "")),
-    "confirm-playoff": FormAction(
-        forms.EmptyForm, _confirm_playoff, target=lambda page, key: _playoff_match(page, key)
-    ),
+    "confirm-playoff": FormAction(forms.EmptyForm, confirm_playoff, target=lambda page, key: _playoff_match(page, key)),
 }
 
 

@@ -1,5 +1,6 @@
 """The director's events, ``/manage/``, and an event's dashboard, ``/manage/<event>/``: its divisions and their
-current rounds, the results queue, the venue's tables and calls (a live part the page polls), its directors.
+current rounds, the results queue (rounds' pairings and playoffs' matches, each confirmed from here), the venue's
+tables and calls (a live part the page polls), its directors.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ import hashlib
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.urls import reverse
@@ -28,8 +30,9 @@ from tournaments.director.views.base import (
     form_for,
     perform,
 )
+from tournaments.director.views.divisions import confirm_playoff
 from tournaments.director.views.matches import confirm, pairing_names
-from tournaments.models import Event, Pairing
+from tournaments.models import Event, Pairing, Playoff
 from tournaments.selectors import clubs as club_reads
 from tournaments.selectors import director as reads
 from tournaments.selectors.venue import Venue, venue_of
@@ -114,6 +117,14 @@ def _event_pairing(page: Page, key: str) -> Pairing | None:
     return pairing
 
 
+def _event_playoff_match(page: Page, key: str) -> str | None:
+    """``key`` when it is the id of a match of a playoff of the event's divisions, else None (an unknown target)."""
+    if not key.isdigit():
+        return None
+    mine = Playoff.objects.filter(Q(first_match_id=int(key)) | Q(final_match_id=int(key)), division__event=page.event_)
+    return key if mine.exists() else None
+
+
 def _event_director(page: Page, key: str) -> Any:
     return page.event_.directors.filter(pk=int(key)).first() if key.isdigit() else None
 
@@ -163,6 +174,7 @@ EVENT_ACTIONS = {
     "add-director": FormAction(forms.DirectorForm, _add_director),
     "remove-director": FormAction(forms.EmptyForm, _remove_director, target=_event_director),
     "confirm": FormAction(forms.EmptyForm, confirm, target=_event_pairing),
+    "confirm-playoff": FormAction(forms.EmptyForm, confirm_playoff, target=_event_playoff_match),
 }
 
 
