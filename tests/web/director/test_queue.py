@@ -1,6 +1,7 @@
 """The directors' queue on the event's dashboard ("Results waiting for you") holds every result waiting for a
-confirmation or disputed: a round's pairing's, and a playoff match's, which links to the playoff match's own page.
-Disputed ones come first, then those waiting for a confirmation, each oldest first."""
+confirmation or disputed: a round's pairing's, and a playoff match's (a stepladder's says which match), which the
+director confirms there or opens on the playoff match's own page. Disputed ones come first, then those waiting for a
+confirmation, each oldest first; the queue costs two queries whatever it holds."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import games.services
 from common.actor import Actor
 from games.models import Match
 from tests.tournaments.services.support import link
-from tests.tournaments.services.test_playoffs import swiss_with_a_paid_tie
+from tests.tournaments.services.test_playoffs import round_robin_cycle, seeds, swiss_with_a_paid_tie
 from tests.web.director.support import client_for
 from tournaments import services
 from tournaments.models import Division, Pairing, Playoff
@@ -129,3 +130,26 @@ def test_the_director_confirms_a_disputed_playoff_match_from_the_queue(
     assert (playoff.final_confirmation, playoff.status) == ("confirmed", "finished")
     queue = queue_of(dora, division)
     assert f"/playoff/{match.pk}/" not in queue and f"/match/{pairing.key}/" in queue
+
+
+def test_a_stepladders_matches_say_which_they_are(
+    division_of: Callable[..., Division], as_director: Actor, dora: Any
+) -> None:
+    division = round_robin_cycle(division_of, as_director)
+    playoff = services.order_playoff(division, actor=as_director, entries=seeds(division, 1, 2, 3))
+    assert playoff.first_match_id is not None
+    first = entered(playoff.first_match_id, side=0)
+    services.sync_division(division.pk)
+    [item] = director_queue(division.event)
+    assert item.playoff is not None and item.playoff.stage == "first match"
+    assert "Playoff for the tie at place 1, first match" in queue_of(dora, division)
+
+    services.confirm_playoff_result(first.pk, actor=link(first, 1))
+    services.sync_division(division.pk)  # the final is made
+    playoff.refresh_from_db()
+    assert playoff.final_match_id is not None
+    entered(playoff.final_match_id, side=1)
+    services.sync_division(division.pk)
+    [item] = director_queue(division.event)
+    assert item.playoff is not None and item.playoff.stage == "final"
+    assert item.playoff.match.match_id == playoff.final_match_id
