@@ -449,3 +449,40 @@ def test_a_match_not_called_says_so_on_its_phones_and_names_a_player_still_playi
     assert f"{name} is still playing another match (Table 1)." in phone.page()
     called = Phone(Pairing.objects.get(pk=seated.pk).match, 0).page()
     assert "Not called yet" not in called
+
+
+def display_places(division: Division) -> list[tuple[str, str]]:
+    html = display_html(division)
+    standings = html[html.index("display-standings-heading") :]
+    return re.findall(r'<tr><td>([^<]*)</td><th scope="row">([^<]*)</th>', standings)
+
+
+def public_places(division: Division) -> list[tuple[str, str]]:
+    """(the Place column, else the Rank column; the player) of each row of the division page's standings."""
+    html = Client().get(reverse("tournaments:division-detail", args=[division.event.slug, division.slug]))
+    table = html.content.decode().split('id="standings"')[1].split("</table>")[0]
+    rows = re.findall(
+        r'data-label="Rank">([^<]*)</td>.*?class="who">([^<]*)</span>.*?(?:data-label="Place">([^<]*)</td>|</tr>)',
+        table,
+    )
+    return [(place or rank, name) for rank, name, place in rows]
+
+
+def test_the_display_gives_a_knockouts_players_the_places_of_the_division_page_in_its_order(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """A knockout of four: while the final is played, the semi-final losers share 3-4 (not "3"), the finalists
+    are placed above them; once it is over, the runner-up is 2nd, above them."""
+    division = division_of("single", 4, match_length=3)
+    services.start_division(division, actor=as_director)
+    for p in Pairing.objects.select_related("entry_a").filter(division=division, status="ready"):
+        director_win(p, p.entry_a, as_director)
+    services.recompute_standings(division.pk)
+    during = display_places(division)
+    assert during == [("1", "P01"), ("1", "P02"), ("3-4", "P03"), ("3-4", "P04")]
+    assert during == public_places(division)
+    final = Pairing.objects.select_related("entry_b").get(division=division, status="ready")
+    director_win(final, final.entry_b, as_director)
+    services.recompute_standings(division.pk)
+    assert display_places(division) == [("1", "P02"), ("2", "P01"), ("3-4", "P03"), ("3-4", "P04")]
+    assert display_places(division) == public_places(division)
