@@ -39,15 +39,20 @@ def round_name(rnd: Round, division: Division | str | None = None) -> str:
 
 
 @register.filter
-def status_words(item: Event | Division | Entry) -> str:
+def status_words(item: Event | Division | Entry, division: Division | None = None) -> str:
     """An event's, a division's or a player's status in the words every page uses, lower case as the boards'
-    states are ("registration open", "in play", "checked in", "withdrawn"): tournaments.pages' tables of words."""
+    states are ("registration open", "in play", "checked in", "withdrawn"): tournaments.pages' tables of words.
+    A player of ``division`` once it has started, neither withdrawn nor eliminated, is in play as his division is
+    (his entry stays registered or checked in: "registered" would be untrue of a player in a semi-final)."""
     from tournaments.pages import DIVISION_STATUS_WORDS, EVENT_STATUS_WORDS
 
     if isinstance(item, Event):
         return str(EVENT_STATUS_WORDS.get(item.status, item.status))
     if isinstance(item, Division):
         return str(DIVISION_STATUS_WORDS.get(item.status, item.status))
+    still_playing = item.status in (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
+    if division is not None and still_playing and division.status != Division.Status.REGISTRATION:
+        return str(DIVISION_STATUS_WORDS[division.status])
     return str(item.get_status_display()).lower()
 
 
