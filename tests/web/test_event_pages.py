@@ -830,3 +830,21 @@ def test_the_table_of_a_round_still_played_says_during_and_standings_is_said_onc
     part = bracket[bracket.index('id="standings"') :]
     part = part[: part.index("</section>")]
     assert part.count(">Standings<") == 1 and "<caption>Places so far</caption>" in part
+
+
+def test_a_swiss_boards_score_group_shows_from_round_2_not_in_round_1(
+    client: Client, division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """In round 1 every player has 0 points: "score group 0" on each board says nothing; from round 2 the score
+    groups tell who met whom, and show."""
+    from tests.tournaments.services.support import play_round as win_round
+
+    division = division_of("swiss", 8, match_length=1, rounds_planned=3)
+    services.start_division(division, actor=as_director)
+    url = reverse("tournaments:division-live", args=[division.event.slug, division.slug, "pairings"])
+    first = client.get(url).content.decode()
+    assert "P01" in first and "score group" not in first
+    win_round(division, 1, as_director)
+    services.pair_next_round(division, actor=as_director)
+    second = client.get(url).content.decode()
+    assert "Round 2" in second and "score group 1" in second and "score group 0" in second
