@@ -176,3 +176,32 @@ def test_the_entry_pages_foldable_sections_show_the_same_disclosure_triangle(
     )
     assert styles and all(style == ["list-item", True] for style in styles), styles
     assert score_on_one_line(phone)
+
+
+@pytest.mark.parametrize("viewport", ["phone"])
+def test_a_finished_divisions_player_cards_show_no_empty_actions_label(
+    pages: Pages, viewport: str, django_user_model: Any
+) -> None:
+    """Once a division is over its players' list offers no action: a card shows no "Actions" label over nothing."""
+    actor = Actor(user=django_user_model.objects.create_user("tina", password=PASSWORD))
+    event = services.create_event(actor=actor, name="Club night")
+    cup = services.create_division(
+        event, actor=actor, settings=services.DivisionSettings(name="Cup", format="single", match_length=1)
+    )
+    for i, name in enumerate(NAMES[:4]):
+        services.register_player(cup, actor=actor, name=name, rating=1900 - 10 * i)
+    services.start_division(cup, actor=actor)
+    for _ in range(2):
+        for p in Pairing.objects.filter(division=cup, status="ready", match__isnull=False):
+            director_win(p, Entry.objects.get(pk=p.entry_a_id), actor)
+    assert Division.objects.get(pk=cup.pk).status == Division.Status.FINISHED
+    page = log_in(pages, reverse("director:division", args=[event.slug, cup.slug]), viewport)
+    cards = page.locator("#players-list tr[data-find]")
+    expect(cards).to_have_count(4)
+    labels = page.evaluate(
+        """() => [...document.querySelectorAll('#players-list tr[data-find] > *')]
+             .filter((cell) => getComputedStyle(cell).display !== 'none')
+             .map((cell) => getComputedStyle(cell, '::before').content)"""
+    )
+    assert '"Status"' in labels and '"Actions"' not in labels, labels
+    assert page.evaluate(CUT_COLUMNS, "#players-list table") == []
