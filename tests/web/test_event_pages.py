@@ -293,6 +293,7 @@ def test_the_pairings_of_a_running_elimination_with_consolation(client: Client, 
         '<script src="/static/vendor/htmx/htmx.min.js" defer>',
         '<script src="/static/js/events.js" defer>',
         '<script src="/static/js/connection.js" defer>',
+        '<script src="/static/js/tables.js" defer>',
     ]
     assert '<meta name="htmx-config"' in html
 

@@ -5,6 +5,7 @@ off or scrolled out of sight, a bracket's names are not cut short, and no word o
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -205,3 +206,24 @@ def test_a_finished_divisions_player_cards_show_no_empty_actions_label(
     )
     assert '"Status"' in labels and '"Actions"' not in labels, labels
     assert page.evaluate(CUT_COLUMNS, "#players-list table") == []
+
+
+@pytest.mark.parametrize("viewport", ["phone"])
+def test_a_table_wider_than_the_phone_says_it_scrolls_sideways(pages: Pages, viewport: str, day: Day) -> None:
+    """The director's boards of a round are wider than a 390 px phone and scroll: a line over the table says so and
+    the edge with more fades, the right one at first, the left one once scrolled to the end; a table that fits says
+    nothing."""
+    page = log_in(pages, reverse("director:division", args=[day.event.slug, day.swiss.slug]), viewport)
+    wrap = page.locator(".table-wrap:has(table.boards)").first
+    assert wrap.evaluate("(w) => w.scrollWidth > w.clientWidth"), "the boards' table is wider than the phone"
+    expect(wrap).to_have_attribute("data-more", "right")
+    hint = page.locator(".scroll-hint + .table-wrap:has(table.boards)").first
+    expect(hint).to_have_count(1)
+    expect(page.locator(".scroll-hint:visible").first).to_have_text("Scroll sideways for more →")
+    faded = wrap.evaluate("(w) => getComputedStyle(w).maskImage")
+    assert "gradient" in faded, faded
+    wrap.evaluate("(w) => { w.scrollLeft = w.scrollWidth; }")
+    expect(wrap).to_have_attribute("data-more", "left")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    expect(wrap).not_to_have_attribute("data-more", re.compile(".*"))
+    expect(page.locator(".scroll-hint:visible")).to_have_count(0)
