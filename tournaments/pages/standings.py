@@ -186,14 +186,6 @@ def remainder_notes(payouts: Payouts) -> list[str]:
     return waiting + left + over + unreached + forgone
 
 
-def place_of(row: Standing) -> str:
-    """The place a row of the standings holds, as the pages show it wherever one column says it (the venue
-    display): its place in the main draw where it has one, as its Place column says it ("3-4": the players out
-    in the same round share the places they span; an elimination, a Swiss into a knockout once drawn), else its
-    rank (a Swiss, a round robin, a player of a knockout still in play)."""
-    return str(row.places.get(Round.Bracket.MAIN) or row.rank)
-
-
 def place_columns(rows: Iterable[Standing]) -> list[tuple[str, StrOrPromise]]:
     """The flights with a place in any of the rows, in the order main, consolation, last chance."""
     held = {flight for row in rows for flight in row.places}

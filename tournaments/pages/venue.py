@@ -14,8 +14,8 @@ from tournaments.core import (
     round_words,
 )
 from tournaments.models import Division, Pairing, Standing
-from tournaments.pages.standings import place_of
 from tournaments.pages.words import EN_DASH, StrOrPromise
+from tournaments.selectors.common import place_of
 
 
 def call_round_words(pairing: Pairing) -> str:
@@ -75,7 +75,7 @@ class DisplayBoard:
 @dataclass(frozen=True)
 class DisplayStanding:
     division: str
-    place: str  # the place the division's page gives the player (:func:`tournaments.pages.standings.place_of`)
+    place: str  # the place the division's page gives the player (:func:`tournaments.selectors.common.place_of`)
     name: str
     wins: int
     losses: int
