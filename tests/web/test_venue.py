@@ -14,6 +14,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+import games.services
 from common.actor import Actor
 from games.models import Match
 from tests.tournaments.services.support import director_win
@@ -324,10 +325,11 @@ def test_a_ready_match_without_a_table_says_it_waits_for_one_on_the_public_and_d
     assert "waiting for a table" in row and "ready to play" not in row
     assert public.count("waiting for a table") == 1, "the two matches at a table are ready to play"
     client.force_login(as_director.user)
-    for url in (f"/manage/{division.event.slug}/{division.slug}/", f"/manage/{division.event.slug}/"):
+    # The event's page says the two called matches' state twice: in the division's boards and at the room's tables.
+    for url, ready in ((f"/manage/{division.event.slug}/{division.slug}/", 2), (f"/manage/{division.event.slug}/", 4)):
         page = client.get(url).content.decode()
         assert page.count("waiting for a table") == 1, url
-        assert page.count('state-ready">ready<') == 2, url
+        assert page.count('state-ready">ready<') == ready, url
 
 
 def test_a_finished_match_shows_the_table_it_was_played_at_without_holding_it(
@@ -486,3 +488,35 @@ def test_the_display_gives_a_knockouts_players_the_places_of_the_division_page_i
     services.recompute_standings(division.pk)
     assert display_places(division) == [("1", "P02"), ("2", "P01"), ("3-4", "P03"), ("3-4", "P04")]
     assert display_places(division) == public_places(division)
+
+
+def test_a_reopened_match_called_to_a_new_table_reads_playing_on_the_dashboard_as_on_the_division_page(
+    division_of: Callable[..., Division], as_director: Actor, director: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A correction reopens a match whose table went to another one; the next table freed calls its players there.
+    The dashboard's tables say its state in the division page's words ("playing, 1-2"), the call beside them."""
+    from tests.tournaments.services.test_tables import pairing, record, seated
+
+    division = division_of("main-consolation", 11, entry_mode="scoresheet", match_length=3)
+    services.set_tables(division.event, actor=as_director, names=["", ""])
+    services.start_division(division, actor=as_director)
+    done = next(p for p in seated(division.event) if p.table.number == 2)
+    with django_capture_on_commit_callbacks(execute=True):
+        for winner, cube in ((0, 1), (1, 1), (1, 2)):
+            record(pairing(division, done.key), winner, cube, as_director)
+    newcomer = pairing(division, Pairing.objects.get(division=division, table__number=2).key)
+    with django_capture_on_commit_callbacks(execute=True):
+        games.services.replace_game_result(
+            done.match_id, actor=as_director, game_number=3, winner=1, kind=1, cube_value=1, reason="misread"
+        )
+        director_win(newcomer, newcomer.entry_a, as_director)
+    done = pairing(division, done.key)
+    assert done.table_label == "Table 2" and done.called_at is not None
+    client = Client()
+    client.force_login(director)
+    dashboard = client.get(reverse("director:event", args=[division.event.slug])).content.decode()
+    tables = dashboard[dashboard.index("The tables</h3>") :]
+    row = tables[tables.index('<th scope="row">Table 2') :].split("</tr>")[0]
+    assert "playing, 1\N{EN DASH}2" in row and '<span class="badge">called</span>' in row
+    page = client.get(reverse("director:division", args=[division.event.slug, division.slug])).content.decode()
+    assert "playing, 1\N{EN DASH}2" in page
