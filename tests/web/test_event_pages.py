@@ -849,3 +849,29 @@ def test_a_swiss_boards_score_group_shows_from_round_2_not_in_round_1(
     services.pair_next_round(division, actor=as_director)
     second = client.get(url).content.decode()
     assert "Round 2" in second and "score group 1" in second and "score group 0" in second
+
+
+def test_a_finished_swiss_names_its_champion_as_every_page_does(
+    client: Client, division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """The event page's "Champion" column and the players' titles (the director's list) call the player first in a
+    finished Swiss the champion, as an elimination's; they said "Winner" for a Swiss's."""
+    from tests.tournaments.services.support import play_round as win_round
+    from tournaments.pages import final_titles
+
+    division = division_of("swiss", 4, match_length=1, rounds_planned=2)
+    services.start_division(division, actor=as_director)
+    win_round(division, 1, as_director)
+    services.pair_next_round(division, actor=as_director)
+    win_round(division, 2, as_director)
+    services.recompute_standings(division.pk)
+    division.refresh_from_db()
+    assert division.status == Division.Status.FINISHED
+    event = client.get(reverse("tournaments:event-detail", args=[division.event.slug])).content.decode()
+    line = re.search(r'<span class="champion-line">([^<]*)<strong class="who">([^<]*)</strong>', event)
+    assert line is not None and line.groups() == ("Champion: ", "P01")
+    page = client.get(reverse("tournaments:division-detail", args=[division.event.slug, division.slug]))
+    first = Entry.objects.get(division=division, player__display_name="P01")
+    assert str(final_titles(division)[first.pk]) == "Champion"
+    for html in (event, page.content.decode()):
+        assert "Winner" not in re.sub(r"<[^>]+>", " ", html)
