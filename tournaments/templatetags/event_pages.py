@@ -41,28 +41,24 @@ def round_name(rnd: Round, division: Division | str | None = None) -> str:
 @register.filter
 def status_words(item: Event | Division | Entry, division: Division | None = None) -> str:
     """An event's, a division's or a player's status in the words every page uses, lower case as the boards'
-    states are ("registration open", "in play", "checked in", "withdrawn"): tournaments.pages' tables of words.
-    A player of ``division`` once it has started, neither withdrawn nor eliminated, is in play as his division is
-    (his entry stays registered or checked in: "registered" would be untrue of a player in a semi-final)."""
-    from tournaments.pages import DIVISION_STATUS_WORDS, EVENT_STATUS_WORDS
-
-    if isinstance(item, Event):
-        return str(EVENT_STATUS_WORDS.get(item.status, item.status))
-    if isinstance(item, Division):
-        return str(DIVISION_STATUS_WORDS.get(item.status, item.status))
-    still_playing = item.status in (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
+    states are ("registration open", "in play", "checked in", "withdrawn"): its model choice's label (the one
+    truth of a status's words, tournaments/pages/words.py). A player of ``division`` once it has started, neither
+    withdrawn nor eliminated, is in play as his division is (his entry stays registered or checked in:
+    "registered" would be untrue of a player in a semi-final)."""
+    still_playing = isinstance(item, Entry) and item.status in (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
     if division is not None and still_playing and division.status != Division.Status.REGISTRATION:
-        return str(DIVISION_STATUS_WORDS[division.status])
-    return str(item.get_status_display()).lower()
+        return str(division.get_status_display())
+    return str(item.get_status_display())
 
 
-_LENGTH_BRACKETS = {
-    "main": "main",
-    "consolation": "consolation",
-    "last-chance": "last chance",
-    "swiss": "",
-    "round-robin": "",
-}
+def _length_bracket(bracket: str) -> str:
+    """A bracket as the summary of lengths names it before its round: its label ("consolation", "last chance"), the
+    main draw shortened to "main", nothing in a Swiss or a round robin (their rounds need no bracket)."""
+    if bracket in (Round.Bracket.SWISS, Round.Bracket.ROUND_ROBIN):
+        return ""
+    if bracket == Round.Bracket.MAIN:
+        return "main"
+    return str(Round.Bracket(bracket).label) if bracket in Round.Bracket.values else bracket
 
 
 @register.filter
@@ -75,7 +71,7 @@ def other_lengths(division: Division) -> str:
         if length == division.match_length:
             continue
         bracket, _sep, which = str(key).partition(":")
-        name = _LENGTH_BRACKETS.get(bracket, bracket)
+        name = _length_bracket(bracket)
         if which == "final":
             where = f"{name} final" if name else _("the final")
         elif which:
