@@ -68,13 +68,19 @@ def test_a_close_name_is_offered_and_the_director_chooses(dora: Any) -> None:
     assert wrong.status_code == 400 and "That player is not on the club&#x27;s roster" in wrong.content.decode()
 
 
-def test_the_public_club_page(dora: Any) -> None:
+def running_club_night(dora: Any) -> tuple[Club, Division]:
+    """The club Oslo BK and its "Night 1", started with two players."""
     actor = Actor(user=dora)
     club = services.create_club(actor=actor, name="Oslo BK")
     division = club_night(dora, club, "Night 1")
     for name in ("Ann", "Ben"):
         services.register_player(division, actor=actor, name=name)
     services.start_division(division, actor=actor)
+    return club, division
+
+
+def test_the_public_club_page(dora: Any) -> None:
+    club, division = running_club_night(dora)
     page = client_for().get(f"/clubs/{club.slug}/")
     assert page.status_code == 200
     text = page.content.decode()
@@ -87,12 +93,7 @@ def test_the_public_club_page(dora: Any) -> None:
 def test_a_running_event_is_under_running_now_not_coming_up(dora: Any) -> None:
     """While its night is played the event is running: the page neither announces it as coming up nor says that no
     event was played; the API answers it among the running ones."""
-    actor = Actor(user=dora)
-    club = services.create_club(actor=actor, name="Oslo BK")
-    division = club_night(dora, club, "Night 1")
-    for name in ("Ann", "Ben"):
-        services.register_player(division, actor=actor, name=name)
-    services.start_division(division, actor=actor)
+    club, _night = running_club_night(dora)
     text = client_for().get(f"/clubs/{club.slug}/").content.decode()
     running, rest = text.split('id="running-heading"')[1].split('id="upcoming-heading"')
     upcoming, recent = rest.split('id="recent-heading"')

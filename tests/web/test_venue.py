@@ -14,7 +14,6 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-import games.services
 from common.actor import Actor
 from games.models import Match
 from tests.tournaments.services.support import director_win
@@ -495,21 +494,13 @@ def test_a_reopened_match_called_to_a_new_table_reads_playing_on_the_dashboard_a
 ) -> None:
     """A correction reopens a match whose table went to another one; the next table freed calls its players there.
     The dashboard's tables say its state in the division page's words ("playing, 1-2"), the call beside them."""
-    from tests.tournaments.services.test_tables import pairing, record, seated
+    from tests.tournaments.services.test_tables import pairing, reopened_after_its_table_went
 
-    division = division_of("main-consolation", 11, entry_mode="scoresheet", match_length=3)
-    services.set_tables(division.event, actor=as_director, names=["", ""])
-    services.start_division(division, actor=as_director)
-    done = next(p for p in seated(division.event) if p.table.number == 2)
+    division, done, newcomer = reopened_after_its_table_went(
+        division_of, as_director, django_capture_on_commit_callbacks
+    )
     with django_capture_on_commit_callbacks(execute=True):
-        for winner, cube in ((0, 1), (1, 1), (1, 2)):
-            record(pairing(division, done.key), winner, cube, as_director)
-    newcomer = pairing(division, Pairing.objects.get(division=division, table__number=2).key)
-    with django_capture_on_commit_callbacks(execute=True):
-        games.services.replace_game_result(
-            done.match_id, actor=as_director, game_number=3, winner=1, kind=1, cube_value=1, reason="misread"
-        )
-        director_win(newcomer, newcomer.entry_a, as_director)
+        director_win(pairing(division, newcomer.key), newcomer.entry_a, as_director)
     done = pairing(division, done.key)
     assert done.table_label == "Table 2" and done.called_at is not None
     client = Client()
