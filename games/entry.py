@@ -51,7 +51,6 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.functional import Promise
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
@@ -73,7 +72,7 @@ from games.board_svg import render_board, scene_from_state
 from games.engine_bridge import load_state, play_from_steps, variant_of
 from games.hooks import PANELS, TAKE_BACK_GUARDS
 from games.models import Action, CorrectionRequest, EntryToken, Game, Match
-from games.selectors import entry_words, forfeit_of, games_played, live_state, open_correction_request
+from games.selectors import RESIGN_WORDS, entry_words, forfeit_of, games_played, live_state, open_correction_request
 
 SESSION_KEY = "entry_tokens"
 REFUSAL_KEY = "entry_refusal"  # why the last entry link opened in this browser was refused
@@ -569,9 +568,6 @@ def _resign_text(kind: int, cube: int, name: str) -> str:
     )
 
 
-RESIGN_WORDS = {1: gettext_lazy("a single game"), 2: gettext_lazy("a gammon"), 3: gettext_lazy("a backgammon")}
-
-
 def _closed_text(match: Match, state: MatchState, names: tuple[str, str]) -> str:
     if match.status == Match.Status.VOID:
         return _("The match was declared void.")
@@ -719,13 +715,19 @@ def last_words(state: MatchState, names: tuple[str, str], viewer: int, recent: l
 
 
 ROLL_KINDS = (Action.Kind.ROLL, Action.Kind.OPENING_ROLL, Action.Kind.CHOOSE_DOUBLE)
-END_WORDS: dict[str, Promise] = {
-    Game.EndedBy.DROP: gettext_lazy("double dropped"),
-    Game.EndedBy.RESIGNATION: gettext_lazy("resignation accepted"),
-    Game.EndedBy.DIRECTOR: gettext_lazy("director's decision"),
-    Game.EndedBy.CONCESSION: gettext_lazy("match conceded"),
-}
-KIND_WORDS: dict[int, Promise] = {2: gettext_lazy("gammon"), 3: gettext_lazy("backgammon")}
+
+
+def _won_as(game: Game) -> str:
+    """ "gammon" or "backgammon" for a game won as one ("" for a single game: the points say it)."""
+    won_as = game.result_kind or Game.Kind.SINGLE
+    return "" if won_as == Game.Kind.SINGLE else str(Game.Kind(won_as).label)
+
+
+def _ended_by(game: Game) -> str:
+    """How the game ended when that is news ("double dropped"); "" when borne off or entered from a scoresheet."""
+    if not game.ended_by or game.ended_by in (Game.EndedBy.BEAR_OFF, Game.EndedBy.SCORESHEET):
+        return ""
+    return str(game.get_ended_by_display())
 
 
 def game_end(
@@ -737,7 +739,7 @@ def game_end(
     game = Game.objects.filter(match=match, number=recent[0].game_number, winner_side__isnull=False).first()
     if game is None or game.winner_side is None:
         return ""
-    how = [str(w) for w in (KIND_WORDS.get(game.result_kind or 1), END_WORDS.get(game.ended_by)) if w]
+    how = [str(w) for w in (_won_as(game), _ended_by(game)) if w]
     if len(sides) == 1 and game.winner_side in sides:
         text = ngettext(
             "Game %(game)s: you won %(points)s point", "Game %(game)s: you won %(points)s points", game.points

@@ -13,6 +13,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from engine.variants import VARIANTS
 
@@ -83,11 +84,13 @@ class Match(models.Model):
     """A match to ``length`` points (0 = an unlimited money session) between two players."""
 
     class Status(models.TextChoices):
-        SCHEDULED = "scheduled"
-        IN_PROGRESS = "in_progress"
-        FINISHED = "finished"
-        FORFEITED = "forfeited"
-        VOID = "void"
+        """A match's state, labelled in the words its pages show."""
+
+        SCHEDULED = "scheduled", gettext_lazy("not started")
+        IN_PROGRESS = "in_progress", gettext_lazy("in progress")
+        FINISHED = "finished", gettext_lazy("finished")
+        FORFEITED = "forfeited", gettext_lazy("forfeited")
+        VOID = "void", gettext_lazy("void")
 
     class EntryMode(models.TextChoices):
         MOVES = "moves", "move by move"
@@ -150,17 +153,21 @@ class Game(models.Model):
     """One game of a match: its starting score, the Crawford flag, and (once over) how it ended."""
 
     class EndedBy(models.TextChoices):
-        BEAR_OFF = "bear-off"
-        DROP = "drop"
-        RESIGNATION = "resignation"
-        SCORESHEET = "scoresheet"
-        DIRECTOR = "director"
-        CONCESSION = "concession"
+        """How a game ended, labelled in the words the match and entry pages show (the only table of them)."""
+
+        BEAR_OFF = "bear-off", gettext_lazy("borne off")
+        DROP = "drop", gettext_lazy("double dropped")
+        RESIGNATION = "resignation", gettext_lazy("resignation accepted")
+        SCORESHEET = "scoresheet", gettext_lazy("scoresheet")
+        DIRECTOR = "director", gettext_lazy("director's decision")
+        CONCESSION = "concession", gettext_lazy("match conceded")
 
     class Kind(models.IntegerChoices):
-        SINGLE = 1
-        GAMMON = 2
-        BACKGAMMON = 3
+        """What a game was won as, labelled as the pages say it."""
+
+        SINGLE = 1, pgettext_lazy("game won as", "single")
+        GAMMON = 2, pgettext_lazy("game won as", "gammon")
+        BACKGAMMON = 3, pgettext_lazy("game won as", "backgammon")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()

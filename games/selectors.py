@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Case, Count, F, Q, QuerySet, When
+from django.utils.translation import gettext_lazy
 
 from engine.actions import Action as EngineAction
 from engine.game import Phase
@@ -20,6 +21,9 @@ from games.hooks import DIRECTED_MATCHES, HIDDEN_PLAYERS
 from games.models import Action, CorrectionRequest, Game, Match, Player
 
 Kind = Action.Kind
+
+#: An offer to resign as the pages name it, by what it resigns (``Action.value``: 1 single, 2 gammon, 3 backgammon).
+RESIGN_WORDS = {1: gettext_lazy("a single game"), 2: gettext_lazy("a gammon"), 3: gettext_lazy("a backgammon")}
 
 
 def effective_actions(

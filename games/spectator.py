@@ -21,7 +21,7 @@ from functools import cached_property
 from django.db.models import OuterRef, Q, Subquery
 from django.http import Http404
 from django.utils.functional import Promise
-from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from engine.actions import Action as EngineAction
@@ -36,7 +36,15 @@ from games.analysis.selectors import LoggedDecision, MatchAnalysisView, entry_de
 from games.board_svg import BoardScene, scene_from_state
 from games.engine_bridge import load_state, variant_of
 from games.models import Action, Decision, Game, Match, MatchAnalysis
-from games.selectors import CubeEvent, cube_history, effective_actions, forfeit_of, games_played, match_games
+from games.selectors import (
+    RESIGN_WORDS,
+    CubeEvent,
+    cube_history,
+    effective_actions,
+    forfeit_of,
+    games_played,
+    match_games,
+)
 
 Kind = Action.Kind
 StrOrPromise = str | Promise
@@ -44,27 +52,6 @@ StrOrPromise = str | Promise
 #: How many of the latest entries the live part lists.
 TAIL = 8
 
-STATUS_LABELS: dict[str, StrOrPromise] = {
-    Match.Status.SCHEDULED: gettext_lazy("not started"),
-    Match.Status.IN_PROGRESS: gettext_lazy("in progress"),
-    Match.Status.FINISHED: gettext_lazy("finished"),
-    Match.Status.FORFEITED: gettext_lazy("forfeited"),
-    Match.Status.VOID: gettext_lazy("void"),
-}
-RESULT_LABELS = {
-    1: pgettext_lazy("game won as", "single"),
-    2: pgettext_lazy("game won as", "gammon"),
-    3: pgettext_lazy("game won as", "backgammon"),
-}
-RESIGN_LABELS = {1: gettext_lazy("a single game"), 2: gettext_lazy("a gammon"), 3: gettext_lazy("a backgammon")}
-ENDED_BY_LABELS: dict[str, StrOrPromise] = {
-    Game.EndedBy.BEAR_OFF: gettext_lazy("borne off"),
-    Game.EndedBy.DROP: gettext_lazy("double dropped"),
-    Game.EndedBy.RESIGNATION: gettext_lazy("resignation"),
-    Game.EndedBy.SCORESHEET: gettext_lazy("scoresheet"),
-    Game.EndedBy.DIRECTOR: gettext_lazy("director's decision"),
-    Game.EndedBy.CONCESSION: gettext_lazy("match conceded"),
-}
 CLOSED = (Match.Status.FINISHED, Match.Status.FORFEITED, Match.Status.VOID)
 
 
@@ -212,9 +199,9 @@ def _other_text(scan: _Scan, row: Action) -> str:
     if row.kind == Kind.DOUBLE:
         return words % {"value": scan.cube.value * 2}
     if row.kind == Kind.RESIGN:
-        return words % {"kind": RESIGN_LABELS.get(row.value or 1, "")}
+        return words % {"kind": RESIGN_WORDS.get(row.value or 1, "")}
     if row.kind == Kind.GAME_RESULT:
-        return words % {"kind": RESIGN_LABELS.get(row.value or 1, ""), "cube": row.data.get("cube", 1)}
+        return words % {"kind": RESIGN_WORDS.get(row.value or 1, ""), "cube": row.data.get("cube", 1)}
     return words
 
 
@@ -330,10 +317,10 @@ def game_lines(match: Match, games: Sequence[Game], names: tuple[str, str]) -> l
                 start_score=(game.start_score1, game.start_score2),
                 crawford=game.crawford,
                 winner=names[game.winner_side] if finished and game.winner_side is not None else "",
-                result=str(RESULT_LABELS.get(game.result_kind or 0, "")) if finished else "",
+                result=str(Game.Kind(game.result_kind).label) if finished and game.result_kind else "",
                 cube_value=game.cube_value,
                 points=game.points,
-                ended_by=str(ENDED_BY_LABELS.get(game.ended_by, game.ended_by)) if finished else "",
+                ended_by=str(game.get_ended_by_display()) if finished else "",
                 chance_after=chance if finished else None,
             )
         )
@@ -550,7 +537,7 @@ class PageData:
 
     @property
     def status_label(self) -> str:
-        return str(STATUS_LABELS.get(self.match.status, self.match.status))
+        return str(self.match.get_status_display())
 
     @property
     def percents(self) -> tuple[int, int] | None:

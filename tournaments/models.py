@@ -32,6 +32,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from engine.variants import VARIANTS
 from games.models import Match, Player
@@ -175,10 +176,10 @@ class Season(models.Model):
 
 class Event(models.Model):
     class Status(models.TextChoices):
-        DRAFT = "draft"
-        REGISTRATION = "registration"
-        RUNNING = "running"
-        FINISHED = "finished"
+        DRAFT = "draft", gettext_lazy("in preparation")
+        REGISTRATION = "registration", gettext_lazy("registration open")
+        RUNNING = "running", gettext_lazy("running")
+        FINISHED = "finished", gettext_lazy("finished")
 
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=100, unique=True)
@@ -282,14 +283,14 @@ class Division(models.Model):
         AS_PLAYED = "as-played", "counted as the match recorded (its points and its opponent)"
 
     class Format(models.TextChoices):
-        SINGLE = "single", "single elimination"
-        MAIN_CONSOLATION = "main-consolation", "main with consolation"
-        PROGRESSIVE = "progressive-consolation", "main with progressive consolation"
-        LAST_CHANCE = "main-consolation-lastchance", "main, consolation and last chance"
-        DOUBLE = "double-elimination", "double elimination"
-        SWISS = "swiss", "Swiss"
-        ROUND_ROBIN = "round-robin", "round robin"
-        SWISS_KNOCKOUT = "swiss-knockout", "Swiss into a knockout"
+        SINGLE = "single", gettext_lazy("single elimination")
+        MAIN_CONSOLATION = "main-consolation", gettext_lazy("main draw with a consolation")
+        PROGRESSIVE = "progressive-consolation", gettext_lazy("main draw with a progressive consolation")
+        LAST_CHANCE = "main-consolation-lastchance", gettext_lazy("main draw, consolation and last chance")
+        DOUBLE = "double-elimination", gettext_lazy("double elimination")
+        SWISS = "swiss", gettext_lazy("Swiss")
+        ROUND_ROBIN = "round-robin", gettext_lazy("round robin")
+        SWISS_KNOCKOUT = "swiss-knockout", gettext_lazy("Swiss into a knockout")
 
     class Seeding(models.TextChoices):
         RATING = "rating", "by rating"
@@ -297,9 +298,9 @@ class Division(models.Model):
         RANDOM = "random", "random (the seed of the draw is recorded)"
 
     class Status(models.TextChoices):
-        REGISTRATION = "registration"
-        RUNNING = "running"
-        FINISHED = "finished"
+        REGISTRATION = "registration", gettext_lazy("registration open")
+        RUNNING = "running", gettext_lazy("in play")
+        FINISHED = "finished", gettext_lazy("finished")
 
     class Level(models.TextChoices):
         OPEN = "open", "open (advanced)"
@@ -307,9 +308,9 @@ class Division(models.Model):
         NOVICE = "novice"
 
     class Work(models.TextChoices):
-        CURRENT = "current", "up to date"
-        PENDING = "pending", "being computed"
-        FAILED = "failed", "computation failed (shown to directors; retried)"
+        CURRENT = "current", gettext_lazy("up to date")
+        PENDING = "pending", gettext_lazy("pending (being computed)")
+        FAILED = "failed", gettext_lazy("failed")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="divisions")
     name = models.CharField(max_length=100)
@@ -465,6 +466,11 @@ class Division(models.Model):
         return self.standings_status
 
     @property
+    def standings_state_words(self) -> str:
+        """:attr:`standings_state` in the pages' words (its choice's label: "pending (being computed)")."""
+        return str(self.Work(self.standings_state).label)
+
+    @property
     def is_elimination(self) -> bool:
         return self.format in ELIMINATION_FORMATS
 
@@ -501,10 +507,10 @@ class Entry(models.Model):
         TRANSFER = "transfer"
 
     class Status(models.TextChoices):
-        REGISTERED = "registered"
-        CHECKED_IN = "checked_in", "checked in"
-        WITHDRAWN = "withdrawn"
-        ELIMINATED = "eliminated"
+        REGISTERED = "registered", gettext_lazy("registered")
+        CHECKED_IN = "checked_in", gettext_lazy("checked in")
+        WITHDRAWN = "withdrawn", gettext_lazy("withdrawn")
+        ELIMINATED = "eliminated", gettext_lazy("eliminated")
 
     division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
@@ -550,11 +556,11 @@ class Entry(models.Model):
 
 class Round(models.Model):
     class Bracket(models.TextChoices):
-        MAIN = "main"
-        CONSOLATION = "consolation"
-        LAST_CHANCE = "last-chance"
-        SWISS = "swiss"
-        ROUND_ROBIN = "round-robin"
+        MAIN = "main", gettext_lazy("main draw")
+        CONSOLATION = "consolation", gettext_lazy("consolation")
+        LAST_CHANCE = "last-chance", gettext_lazy("last chance")
+        SWISS = "swiss", gettext_lazy("Swiss")
+        ROUND_ROBIN = "round-robin", gettext_lazy("round robin")
 
     division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="rounds")
     bracket = models.CharField(max_length=16, choices=Bracket.choices)
@@ -577,27 +583,27 @@ class Pairing(models.Model):
     """One board of a round: a Swiss/round-robin pairing, or a bracket slot (players filled in as it resolves)."""
 
     class Status(models.TextChoices):
-        WAITING = "waiting", "waiting for earlier results"
-        READY = "ready", "ready to play"
-        PLAYING = "playing"
-        FINISHED = "finished"
-        BYE = "bye"
-        EMPTY = "empty", "no players (both sides empty)"
-        SKIPPED = "skipped", "not needed"
+        WAITING = "waiting", gettext_lazy("waiting for earlier results")
+        READY = "ready", gettext_lazy("ready to play")
+        PLAYING = "playing", gettext_lazy("playing")
+        FINISHED = "finished", gettext_lazy("finished")
+        BYE = "bye", gettext_lazy("bye")
+        EMPTY = "empty", gettext_lazy("not needed")  # no players: both sides empty
+        SKIPPED = "skipped", gettext_lazy("not needed")
 
     class Confirmation(models.TextChoices):
-        NOT_NEEDED = "", "not needed"
-        AWAITING = "awaiting", "waiting for the opponent's confirmation"
-        CONFIRMED = "confirmed"
-        DISPUTED = "disputed", "disputed: a director decides"
+        NOT_NEEDED = "", gettext_lazy("not needed")
+        AWAITING = "awaiting", gettext_lazy("waiting for the opponent's confirmation")
+        CONFIRMED = "confirmed", gettext_lazy("confirmed")
+        DISPUTED = "disputed", gettext_lazy("disputed: a director decides")
 
     class Decision(models.TextChoices):
         NONE = ""
-        FORFEIT_NO_SHOW = "forfeit-no-show", "forfeit (no-show)"
-        FORFEIT_WITHDRAWAL = "forfeit-withdrawal", "forfeit (withdrawal)"
-        FORFEIT_PENALTY = "forfeit-penalty", "forfeit (penalty points past half the match length)"
-        DIRECTOR = "director", "decided by the director"
-        DOUBLE_FORFEIT = "double-forfeit", "double forfeit (both players withdrew): nobody wins"
+        FORFEIT_NO_SHOW = "forfeit-no-show", gettext_lazy("forfeit (no-show)")
+        FORFEIT_WITHDRAWAL = "forfeit-withdrawal", gettext_lazy("forfeit (withdrawal)")
+        FORFEIT_PENALTY = "forfeit-penalty", gettext_lazy("forfeit (penalty points past half the match length)")
+        DIRECTOR = "director", gettext_lazy("decided by the director")
+        DOUBLE_FORFEIT = "double-forfeit", gettext_lazy("double forfeit (both players withdrew): nobody wins")
 
     class Followup(models.TextChoices):
         """What the division's follow-up (its sync) still has to do after a result the pairing already shows: the

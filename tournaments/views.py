@@ -55,8 +55,6 @@ from tournaments.access import directs_club
 from tournaments.core import PairingState, round_words
 from tournaments.models import Division, Entry, Event, Round, Season
 from tournaments.pages import (
-    DIVISION_STATUS_WORDS,
-    EVENT_STATUS_WORDS,
     RoundView,
     bracket_views,
     correction_notes,
@@ -122,7 +120,7 @@ def event_list(request: HttpRequest) -> HttpResponse:
     )
     events = events_visible_to(request.user).annotate(current=order).order_by("current", "-starts_on", "-id")
     page = Paginator(events, EVENTS_PER_PAGE).get_page(request.GET.get("page"))
-    rows = [(event, EVENT_STATUS_WORDS.get(event.status, event.status)) for event in page]
+    rows = [(event, event.get_status_display()) for event in page]
     return render(request, "tournaments/event_list.html", {"page": page, "rows": rows})
 
 
@@ -134,7 +132,7 @@ def club_detail(request: HttpRequest, club: str) -> HttpResponse:
     if found is None:
         raise Http404("no such club")
     page = club_reads.club_page(found, request.user)
-    upcoming = [(event, EVENT_STATUS_WORDS.get(event.status, event.status)) for event in page.upcoming]
+    upcoming = [(event, event.get_status_display()) for event in page.upcoming]
     context = {
         "page": page,
         "club": found,
@@ -218,7 +216,7 @@ def event_detail(request: HttpRequest, event: str) -> HttpResponse:
     found = get_object_or_404(events_visible_to(request.user), slug=event)
     context = {
         "event": found,
-        "status": EVENT_STATUS_WORDS.get(found.status, found.status),
+        "status": found.get_status_display(),
         "divisions": division_summaries(found),
     }
     return render(request, "tournaments/event_detail.html", context)
@@ -247,7 +245,7 @@ def division_detail(request: HttpRequest, event: str, division: str) -> HttpResp
         "format": format_words(found),
         "lengths": lengths_words(found),
         "corrections": correction_notes(found),
-        "status": DIVISION_STATUS_WORDS.get(found.status, found.status),
+        "status": found.get_status_display(),
         "big": _big(request),
         "polling": _polling(found),
         "poll_trigger": f"every {POLL_SECONDS}s",

@@ -13,7 +13,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
-from common.api import fields as strict
+from common.api import fields
 from common.api.errors import ERROR_CODES
 from engine.game import Phase
 from engine.types import ResultKind
@@ -46,12 +46,12 @@ RECORDABLE_KINDS = [
 
 def side_field(**kwargs: Any) -> serializers.IntegerField:
     """A side of the match: 0 is player1 (the left column of a .mat file), 1 is player2."""
-    return strict.IntegerField(min_value=0, max_value=1, **kwargs)
+    return fields.IntegerField(min_value=0, max_value=1, **kwargs)
 
 
 def dice_field(**kwargs: Any) -> serializers.ListField:
     return serializers.ListField(
-        child=strict.IntegerField(min_value=1, max_value=6), min_length=2, max_length=2, **kwargs
+        child=fields.IntegerField(min_value=1, max_value=6), min_length=2, max_length=2, **kwargs
     )
 
 
@@ -118,13 +118,13 @@ class PlayerWithStaffFieldsDoc(PlayerSerializer):
 class PlayerInput(serializers.Serializer):
     display_name = serializers.CharField(max_length=100)
     club = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
-    country = strict.CountryField()
+    country = fields.CountryField()
     contact = serializers.CharField(
         max_length=200, required=False, allow_blank=True, default="", help_text="e-mail or phone; shown to staff only"
     )
 
 
-class PlayerFilter(strict.QueryParams):
+class PlayerFilter(fields.QueryParams):
     q = serializers.CharField(required=False, help_text="part of the name")
     club = serializers.CharField(required=False)
     country = serializers.CharField(required=False, max_length=2)
@@ -141,7 +141,7 @@ class LiveStatePlayerDoc(serializers.Serializer):
 class CubeDoc(serializers.Serializer):
     value = serializers.IntegerField()
     owner = serializers.IntegerField(allow_null=True, help_text="side owning the cube; null when centred")
-    usable = strict.BooleanField(help_text="false in the Crawford game")
+    usable = fields.BooleanField(help_text="false in the Crawford game")
 
 
 class ResignationDoc(serializers.Serializer):
@@ -162,8 +162,8 @@ class LiveStateDoc(serializers.Serializer):
     score = serializers.ListField(child=serializers.IntegerField())
     winner = serializers.IntegerField(allow_null=True, help_text="side that won the match")
     game_number = serializers.IntegerField()
-    crawford = strict.BooleanField(help_text="this game is the Crawford game")
-    post_crawford = strict.BooleanField()
+    crawford = fields.BooleanField(help_text="this game is the Crawford game")
+    post_crawford = fields.BooleanField()
     phase = serializers.ChoiceField(choices=[p.value for p in Phase])
     on_roll = serializers.IntegerField(allow_null=True)
     to_act = serializers.IntegerField(allow_null=True, help_text="side that decides next")
@@ -232,16 +232,16 @@ class MatchDetailSerializer(MatchSerializer):
 class MatchInput(serializers.Serializer):
     player1 = VisiblePlayerField(help_text="side 0")
     player2 = VisiblePlayerField(help_text="side 1")
-    length = strict.IntegerField(min_value=0, max_value=99, help_text="points to win; 0 for money play")
+    length = fields.IntegerField(min_value=0, max_value=99, help_text="points to win; 0 for money play")
     variant = serializers.ChoiceField(choices=list(VARIANTS), default="standard")
-    crawford = strict.BooleanField(default=True)
+    crawford = fields.BooleanField(default=True)
     entry_mode = serializers.ChoiceField(choices=Match.EntryMode.choices, default=Match.EntryMode.MOVES)
-    private = strict.BooleanField(default=False, help_text="hidden from spectators")
+    private = fields.BooleanField(default=False, help_text="hidden from spectators")
 
 
-class MatchFilter(strict.QueryParams):
+class MatchFilter(fields.QueryParams):
     status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
-    player = strict.QueryIntegerField(
+    player = fields.QueryIntegerField(
         required=False, min_value=1, max_value=2**63 - 1, help_text="a player's id (either side)"
     )
 
@@ -343,8 +343,8 @@ class ActionRowSerializer(serializers.ModelSerializer):
         return None
 
 
-class LogFilter(strict.QueryParams):
-    game = strict.QueryIntegerField(required=False, min_value=1, max_value=32767, help_text="only this game's rows")
+class LogFilter(fields.QueryParams):
+    game = fields.QueryIntegerField(required=False, min_value=1, max_value=32767, help_text="only this game's rows")
 
 
 class CubeEventSerializer(serializers.Serializer):
@@ -368,7 +368,7 @@ class ActionInput(serializers.Serializer):
     """Fields every action carries."""
 
     kind = serializers.ChoiceField(choices=RECORDABLE_KINDS, help_text="the action; it decides the other fields")
-    expected_seq = strict.IntegerField(
+    expected_seq = fields.IntegerField(
         min_value=0, help_text="the seq of the last action you saw (a stale one is refused with 409)"
     )
     idempotency_key = serializers.CharField(
@@ -397,7 +397,7 @@ class PlayInput(ActionInput):
 
 class ChooseDoubleInput(ActionInput):
     side = side_field()
-    die = strict.IntegerField(min_value=1, max_value=6)
+    die = fields.IntegerField(min_value=1, max_value=6)
 
 
 class SideInput(ActionInput):
@@ -414,7 +414,7 @@ class ResignInput(ActionInput):
 class GameResultInput(ActionInput):
     winner = side_field()
     result = ResultKindField()
-    cube_value = strict.IntegerField(min_value=1, max_value=MAX_CUBE, default=1)
+    cube_value = fields.IntegerField(min_value=1, max_value=MAX_CUBE, default=1)
 
 
 #: Input serializer for each ``kind`` ("move" is accepted for "play": live_state's legal_actions says "move").
@@ -446,7 +446,7 @@ class ReasonInput(serializers.Serializer):
     or an idempotency key, or both (a blind retry of "undo" must not undo twice)."""
 
     reason = serializers.CharField(max_length=MAX_REASON, help_text="kept in the match log")
-    expected_seq = strict.IntegerField(
+    expected_seq = fields.IntegerField(
         min_value=0,
         required=False,
         help_text="the seq of the last action you saw (a stale one is refused with 409); this or idempotency_key",
@@ -481,17 +481,17 @@ class ForfeitInput(ReasonInput):
 
 
 class CorrectionInput(ReasonInput):
-    override = strict.BooleanField(
+    override = fields.BooleanField(
         default=False,
         help_text="correct a final result even though a later tournament match that depends on it has started",
     )
 
 
 class ReplaceResultInput(CorrectionInput):
-    game = strict.IntegerField(min_value=1, max_value=999)
+    game = fields.IntegerField(min_value=1, max_value=999)
     winner = side_field()
     result = ResultKindField()
-    cube_value = strict.IntegerField(min_value=1, max_value=MAX_CUBE, default=1)
+    cube_value = fields.IntegerField(min_value=1, max_value=MAX_CUBE, default=1)
 
 
 # -- entry links, files, errors --------------------------------------------------------------------------------------
@@ -679,7 +679,7 @@ class MatchAnalysisSerializer(serializers.ModelSerializer):
 
 
 class AnalysisRequestInput(serializers.Serializer):
-    plies = strict.IntegerField(
+    plies = fields.IntegerField(
         required=False, min_value=0, max_value=4, help_text="gnubg's depth (ANALYSIS_PLIES by default)"
     )
 

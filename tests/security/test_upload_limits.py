@@ -28,7 +28,7 @@ from tests.tournaments.api.support import division_url, token_client
 from tournaments import services
 from tournaments.director.forms import MAX_IMPORT_BYTES as PAGE_MAX_LIST_BYTES
 from tournaments.models import Division, Pairing
-from tournaments.services.events import MAX_IMPORT_ROWS
+from tournaments.services.players_list import MAX_IMPORT_ROWS
 
 pytestmark = pytest.mark.django_db
 

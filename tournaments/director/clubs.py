@@ -1,6 +1,8 @@
 """A club's page for its directors, ``/clubs/<club>/manage/``: its seasons (add one, with its points system and
 the club's own table), its directors (add one by the name he logs in with, remove one but the last) and its
-roster with each player's rating on the club's list.
+roster with each player's rating on the club's list (a page of it at a time, ``?roster-find=`` a name,
+``?roster-page=`` N), where a director adds one player or pastes a list (a name close to a roster player's asks
+"Who is it?", as a registration does).
 
 Same rules as the other directors' pages (tournaments/director/views/base.py): login required, a club the user does
 not direct is a 403 page when it is public and a 404 page when it is private, thin actions calling one service
@@ -16,6 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from common.audience import private
@@ -28,6 +31,7 @@ from tournaments.models import Club
 from tournaments.selectors import clubs as club_reads
 from tournaments.services.clubs import add_club_director, create_season, remove_club_director
 from tournaments.services.merges import link_player, merge_players, undo_merge
+from tournaments.services.rosters import add_roster_player, import_roster
 
 
 def _club(request: HttpRequest, slug: str) -> Club:
@@ -77,6 +81,31 @@ def _remove_director(page: Page, user: Any, data: dict[str, Any]) -> str:
     club = _club_of(page)
     remove_club_director(club, actor=page.actor, user=user)
     return _("%(name)s is no longer a director of %(club)s.") % {"name": user.get_username(), "club": club.name}
+
+
+def _roster_add(page: Page, target: Any, data: dict[str, Any]) -> str:
+    club = _club_of(page)
+    report = add_roster_player(
+        club, actor=page.actor, name=data["name"], club_text=data["club"], country=data["country"],
+        choice=data["choice"],
+    )  # fmt: skip
+    if report.added:
+        return _("%(name)s joins the roster.") % {"name": report.added[0].display_name}
+    on = report.already[0]
+    if on.chosen:
+        words = _("%(name)s is %(player)s, already on the roster: nothing was added.")
+        return words % {"name": on.name, "player": on.player.label}
+    return _("%(player)s is already on the roster: nothing was added.") % {"player": on.player.label}
+
+
+def _roster_import(page: Page, target: Any, data: dict[str, Any]) -> str:
+    report = import_roster(_club_of(page), actor=page.actor, text=data["text"], choices=data.get("choices") or {})
+    added = ngettext("%(count)s player joins the roster.", "%(count)s players join the roster.", len(report.added))
+    added = added % {"count": len(report.added)}
+    if not report.already:
+        return added
+    names = ", ".join(on.player.display_name for on in report.already)
+    return added.removesuffix(".") + _("; already on it: %(names)s.") % {"names": names}
 
 
 def _club_director(page: Page, key: str) -> Any:
@@ -136,6 +165,8 @@ def _club_of(page: Page) -> Club:
 
 CLUB_ACTIONS = {
     "add-season": FormAction(forms.SeasonForm, _add_season),
+    "roster-add": FormAction(forms.RosterAddForm, _roster_add),
+    "roster-import": FormAction(forms.RosterImportForm, _roster_import),
     "add-director": FormAction(forms.ClubDirectorForm, _add_director),
     "remove-director": FormAction(forms.EmptyForm, _remove_director, target=_club_director),
     "merge": FormAction(forms.MergeForm, _merge, options=_roster_options),
@@ -187,7 +218,11 @@ def club_manage(request: HttpRequest, club: str) -> HttpResponse:
         "club": found,
         "seasons": club_reads.seasons_of(found),
         "directors": found.directors.order_by("username"),
-        "roster": club_reads.rated_roster_of(found),
+        "roster": club_reads.roster_page(
+            found, find=request.GET.get("roster-find", ""), page=request.GET.get("roster-page")
+        ),
+        "roster_add_form": form_for(page, failed, CLUB_ACTIONS, "roster-add"),
+        "roster_import_form": form_for(page, failed, CLUB_ACTIONS, "roster-import"),
         "season_form": form_for(page, failed, CLUB_ACTIONS, "add-season"),
         "director_form": form_for(page, failed, CLUB_ACTIONS, "add-director"),
         "merge_form": preview[0] if preview else form_for(page, failed, CLUB_ACTIONS, "merge"),

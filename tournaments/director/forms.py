@@ -268,7 +268,33 @@ class EmptyForm(forms.Form):
     """A button: the action and its target are the whole request."""
 
 
-class RegisterForm(forms.Form):
+class _WhoIsIt(forms.Form):
+    """A form naming one player that, in a club, a name close to the roster's refuses: once refused it offers the
+    roster's candidates and a new player (``choice``: the roster player's number, or "new")."""
+
+    choice = forms.CharField(label=_("Who is it?"), required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["choice"] = self.fields.pop("choice")  # asked last, under the name
+
+    def clean_choice(self) -> str:
+        choice = self.cleaned_data.get("choice", "").strip()
+        if choice and choice != "new" and not choice.isdigit():
+            raise forms.ValidationError(_("Choose one of the players offered, or a new player."))
+        return choice
+
+    def refused(self, code: str, extra: dict[str, Any]) -> None:
+        """A name close to the club's roster: offer its candidates and a new player, for the director to choose."""
+        if code != "player_to_choose":
+            return
+        name = self.data.get(self.add_prefix("name"), "")
+        offered = [(str(c["id"]), str(c["label"])) for c in extra.get("candidates", [])]
+        offered.append(("new", _("A new player: %(name)s") % {"name": " ".join(str(name).split())}))
+        self.fields["choice"].widget = forms.RadioSelect(choices=offered)
+
+
+class RegisterForm(_WhoIsIt):
     name = forms.CharField(label=_("Name"), max_length=100)
     club = forms.CharField(label=_("Club"), max_length=100, required=False)
     country = forms.CharField(
@@ -293,30 +319,12 @@ class RegisterForm(forms.Form):
         ),
     )
 
-    #: In a club's event, once a name close to the roster's was refused: the roster's player it is, or "new".
-    choice = forms.CharField(label=_("Who is it?"), required=False, widget=forms.HiddenInput)
-
     def __init__(self, *args: Any, last_chance: bool = False, capped: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not last_chance:
             del self.fields["place"]
         if not capped:
             del self.fields["cap_override"]
-
-    def clean_choice(self) -> str:
-        choice = self.cleaned_data.get("choice", "").strip()
-        if choice and choice != "new" and not choice.isdigit():
-            raise forms.ValidationError(_("Choose one of the players offered, or a new player."))
-        return choice
-
-    def refused(self, code: str, extra: dict[str, Any]) -> None:
-        """A name close to the club's roster: offer its candidates and a new player, for the director to choose."""
-        if code != "player_to_choose":
-            return
-        name = self.data.get(self.add_prefix("name"), "")
-        offered = [(str(c["id"]), str(c["label"])) for c in extra.get("candidates", [])]
-        offered.append(("new", _("A new player: %(name)s") % {"name": " ".join(str(name).split())}))
-        self.fields["choice"].widget = forms.RadioSelect(choices=offered)
 
 
 class ImportForm(forms.Form):
@@ -386,6 +394,29 @@ class ImportForm(forms.Form):
             self.fields[f"line-{line['line']}"] = forms.ChoiceField(
                 label=label, choices=offered, required=False, widget=forms.RadioSelect
             )
+
+
+class RosterAddForm(_WhoIsIt):
+    """One player put on a club's roster (services.rosters.add_roster_player)."""
+
+    name = forms.CharField(label=_("Name"), max_length=100)
+    club = forms.CharField(label=_("Club or town"), max_length=100, required=False)
+    country = forms.CharField(
+        label=_("Country"), max_length=10, required=False, help_text=_("Two-letter code, such as NO or GB.")
+    )
+
+
+class RosterImportForm(ImportForm):
+    """A list of players put on a club's roster (services.rosters.import_roster): the list a division's registration
+    reads, without what a roster does not keep (a rating, a seed)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["text"].help_text = _(
+            "One player a line: <code>name</code>, or <code>name,club or town,country</code> (such as "
+            "<code>Pia Ruud,Bergen BG,NO</code>), as a division's list takes them. All or nothing: if any line is "
+            "wrong, nobody is added and the bad lines are listed."
+        )
 
 
 class CheckInForm(forms.Form):

@@ -29,9 +29,6 @@ from tournaments.pages.ratings import rating_chart
 from tournaments.pages.standings import place_columns, prize_cells, prize_columns, remainder_notes, standings_view
 from tournaments.pages.venue import call_words, display_page
 from tournaments.pages.words import (
-    DIVISION_STATUS_WORDS,
-    EVENT_STATUS_WORDS,
-    PAIRING_STATUS_WORDS,
     TIEBREAK_COLUMNS,
     format_words,
     lengths_words,
@@ -40,9 +37,6 @@ from tournaments.pages.words import (
 )
 
 __all__ = [
-    "DIVISION_STATUS_WORDS",
-    "EVENT_STATUS_WORDS",
-    "PAIRING_STATUS_WORDS",
     "TIEBREAK_COLUMNS",
     "RoundView",
     "board_of",

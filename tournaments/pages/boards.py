@@ -30,8 +30,6 @@ from tournaments.core import (
 )
 from tournaments.models import Division, Entry, Pairing, Round
 from tournaments.pages.words import (
-    DECISION_WORDS,
-    PAIRING_STATUS_WORDS,
     WAITING_FOR_TABLE_WORDS,
     Confirmation,
     PStatus,
@@ -120,7 +118,7 @@ def board_of(pairing: Pairing, seeds: dict[int, int] | None = None) -> Board:
         a=_side(pairing.entry_a, pairing.source_a, scores[0], winner == 0, seeds, first=first),
         b=_side(pairing.entry_b, pairing.source_b, scores[1], winner == 1, seeds, first=first),
         state=state,
-        state_words=PAIRING_STATUS_WORDS.get(state, state),
+        state_words=PStatus(state).label,
     )
     if state == PStatus.READY and pairing.table_id is None and pairing.match_id is not None:
         board.state_words = WAITING_FOR_TABLE_WORDS
@@ -132,9 +130,9 @@ def board_of(pairing: Pairing, seeds: dict[int, int] | None = None) -> Board:
         else:
             board.confirmation = _("waiting for confirmation")
     elif pairing.confirmation == Confirmation.DISPUTED:
-        board.confirmation = _("disputed: a director decides")
+        board.confirmation = str(Confirmation.DISPUTED.label)
     if pairing.decision:
-        words = str(DECISION_WORDS.get(pairing.decision, pairing.decision))
+        words = str(pairing.get_decision_display())
         board.notes.append(f"{words}: {pairing.decision_reason}" if pairing.decision_reason else words)
     elif pairing.decision_reason:
         board.notes.append(pairing.decision_reason)

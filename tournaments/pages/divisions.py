@@ -18,7 +18,7 @@ from tournaments.core import (
     round_words,
 )
 from tournaments.models import Division, Entry, Event, Pairing, Round
-from tournaments.pages.words import DIVISION_STATUS_WORDS, StrOrPromise, format_words, lengths_words, place_words
+from tournaments.pages.words import StrOrPromise, format_words, lengths_words, place_words
 from tournaments.selectors.common import corrected_pairings, standings_table
 from tournaments.selectors.public import (
     bracket_finals,
@@ -75,7 +75,7 @@ def division_summaries(event: Event) -> list[DivisionSummary]:
             DivisionSummary(
                 division=d,
                 format=format_words(d),
-                status=DIVISION_STATUS_WORDS.get(d.status, d.status),
+                status=d.get_status_display(),
                 players=getattr(d, "players", 0),  # annotated by divisions_with_players
                 current=_current_words(d, rounds[d.pk]) if d.status == Division.Status.RUNNING else [],
                 champions=champions.get(d.pk, []),

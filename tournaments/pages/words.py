@@ -1,5 +1,15 @@
-"""The words of the pages: formats, statuses, brackets, decisions and tie-breaks as people say them, a
-division's format and match lengths in its header, a place ("3rd-4th").
+"""The words of the pages: brackets and tie-breaks as people say them, a division's format and match lengths in its
+header, a place ("3rd-4th").
+
+Where a status's words live: in the model. The label of each choice in tournaments/models.py (``Event.Status``,
+``Division.Status``, ``Entry.Status``, ``Pairing.Status``, ``Pairing.Confirmation``, ``Pairing.Decision``,
+``Division.Format``, ``Round.Bracket``, ``Playoff.Kind``...) is the word every page shows for it, so the admin, the API
+schema's enum descriptions and ``get_FOO_display()`` say the same: the pages read ``get_status_display()`` or
+``Model.Status(value).label`` and keep no table of their own. A page words a choice otherwise only where it has a
+reason, and then derives from the label: a bracket's heading is its label capitalised ("Main draw",
+:func:`bracket_words`); a Swiss or a round robin says its rounds after the format's label (:func:`format_words`).
+What no choice says stays here: a double elimination's brackets by the names players use, the knockout of a Swiss
+into a knockout, a ready match still waiting for a table.
 """
 
 from __future__ import annotations
@@ -8,6 +18,7 @@ from dataclasses import dataclass
 
 from django.contrib.humanize.templatetags.humanize import ordinal
 from django.utils.functional import Promise
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.utils.translation import ngettext as _n
@@ -16,7 +27,7 @@ from tournaments.core import (
     knockout_round_words,
     knockout_rounds,
 )
-from tournaments.models import Division, Event, Pairing, Round
+from tournaments.models import Division, Pairing, Round
 from tournaments.standings.tiebreakers import Tiebreak
 
 StrOrPromise = str | Promise
@@ -25,52 +36,8 @@ PStatus = Pairing.Status
 Confirmation = Pairing.Confirmation
 
 
-FORMAT_WORDS: dict[str, StrOrPromise] = {
-    Division.Format.SINGLE: gettext_lazy("single elimination"),
-    Division.Format.MAIN_CONSOLATION: gettext_lazy("main draw with a consolation"),
-    Division.Format.PROGRESSIVE: gettext_lazy("main draw with a progressive consolation"),
-    Division.Format.LAST_CHANCE: gettext_lazy("main draw, consolation and last chance"),
-    Division.Format.DOUBLE: gettext_lazy("double elimination"),
-    Division.Format.SWISS: gettext_lazy("Swiss"),
-    Division.Format.ROUND_ROBIN: gettext_lazy("round robin"),
-    Division.Format.SWISS_KNOCKOUT: gettext_lazy("Swiss into a knockout"),
-}
-EVENT_STATUS_WORDS: dict[str, StrOrPromise] = {
-    Event.Status.DRAFT: gettext_lazy("in preparation"),
-    Event.Status.REGISTRATION: gettext_lazy("registration open"),
-    Event.Status.RUNNING: gettext_lazy("running"),
-    Event.Status.FINISHED: gettext_lazy("finished"),
-}
-DIVISION_STATUS_WORDS: dict[str, StrOrPromise] = {
-    Division.Status.REGISTRATION: gettext_lazy("registration open"),
-    Division.Status.RUNNING: gettext_lazy("in play"),
-    Division.Status.FINISHED: gettext_lazy("finished"),
-}
-PAIRING_STATUS_WORDS: dict[str, StrOrPromise] = {
-    PStatus.WAITING: gettext_lazy("waiting for earlier results"),
-    PStatus.READY: gettext_lazy("ready to play"),
-    PStatus.PLAYING: gettext_lazy("playing"),
-    PStatus.FINISHED: gettext_lazy("finished"),
-    PStatus.BYE: gettext_lazy("bye"),
-    PStatus.EMPTY: gettext_lazy("not needed"),
-    PStatus.SKIPPED: gettext_lazy("not needed"),
-}
-#: A ready match the venue has no free table for yet.
+#: A ready match the venue has no free table for yet: a board's state the model has no status for.
 WAITING_FOR_TABLE_WORDS: StrOrPromise = gettext_lazy("waiting for a table")
-DECISION_WORDS: dict[str, StrOrPromise] = {
-    Pairing.Decision.FORFEIT_NO_SHOW: gettext_lazy("forfeit (no-show)"),
-    Pairing.Decision.FORFEIT_WITHDRAWAL: gettext_lazy("forfeit (withdrawal)"),
-    Pairing.Decision.FORFEIT_PENALTY: gettext_lazy("forfeit (penalty points past half the match length)"),
-    Pairing.Decision.DIRECTOR: gettext_lazy("decided by the director"),
-    Pairing.Decision.DOUBLE_FORFEIT: gettext_lazy("double forfeit (both players withdrew): nobody wins"),
-}
-BRACKET_WORDS: dict[str, StrOrPromise] = {
-    Round.Bracket.MAIN: gettext_lazy("Main draw"),
-    Round.Bracket.CONSOLATION: gettext_lazy("Consolation"),
-    Round.Bracket.LAST_CHANCE: gettext_lazy("Last chance"),
-    Round.Bracket.SWISS: gettext_lazy("Swiss"),
-    Round.Bracket.ROUND_ROBIN: gettext_lazy("Round robin"),
-}
 #: A Swiss into a knockout calls its bracket (the main one) the knockout.
 KNOCKOUT_WORDS: StrOrPromise = gettext_lazy("Knockout")
 #: Double elimination calls its brackets by the names players use.
@@ -138,8 +105,9 @@ def tiebreak_name(code: str) -> StrOrPromise:
 
 
 def format_words(division: Division) -> str:
-    """``Swiss, 5 rounds`` / ``double round robin`` / ``double elimination``."""
-    words = str(FORMAT_WORDS.get(division.format, division.format))
+    """``Swiss, 5 rounds`` / ``double round robin`` / ``double elimination``: the format's label, with what the
+    division's settings add to it."""
+    words = str(division.get_format_display())
     if division.format == Division.Format.SWISS and division.rounds_planned:
         return _("%(format)s, %(rounds)s rounds") % {"format": words, "rounds": division.rounds_planned}
     if division.is_swiss_knockout:
@@ -172,7 +140,8 @@ def _points(length: int) -> str:
 def _rule_order(key: str) -> tuple[int, int, str]:
     bracket, _sep, which = key.partition(":")
     rank = {"": 0, "semi-final": 2, "final": 3}.get(which, 1)
-    return (list(BRACKET_WORDS).index(bracket) if bracket in BRACKET_WORDS else 9, rank, which.zfill(3))
+    brackets = Round.Bracket.values
+    return (brackets.index(bracket) if bracket in brackets else 9, rank, which.zfill(3))
 
 
 def _rule_words(division: Division, key: str) -> str:
@@ -198,11 +167,13 @@ def _rule_words(division: Division, key: str) -> str:
 
 
 def bracket_words(division: Division, bracket: str) -> StrOrPromise:
+    """A bracket's heading: "Winners' bracket" in a double elimination, "Knockout" for the main bracket of a Swiss
+    into a knockout, otherwise the bracket's label capitalised ("Main draw", "Last chance")."""
     if division.format == Division.Format.DOUBLE and bracket in DOUBLE_BRACKET_WORDS:
         return DOUBLE_BRACKET_WORDS[bracket]
     if division.is_swiss_knockout and bracket == Round.Bracket.MAIN:
         return KNOCKOUT_WORDS
-    return BRACKET_WORDS.get(bracket, bracket)
+    return capfirst(Round.Bracket(bracket).label) if bracket in Round.Bracket.values else bracket
 
 
 def place_words(place: str) -> str:

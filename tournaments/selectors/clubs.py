@@ -8,6 +8,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.paginator import Page, Paginator
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
@@ -88,22 +89,46 @@ def club_page(club: Club, user: Any, *, today: dt.date | None = None) -> ClubPag
     return ClubPage(club, upcoming, recent, ratings, champions)
 
 
-def roster_of(club: Club) -> list[Player]:
+def _roster(club: Club) -> QuerySet[Player]:
     """The club's roster, by name, each player with ``events``: how many of the club's events he entered."""
-    return list(
-        club.players.annotate(
-            events=Count("entries__division__event", filter=Q(entries__division__event__club=club), distinct=True)
-        ).order_by("display_name", "pk")
-    )
+    return club.players.annotate(
+        events=Count("entries__division__event", filter=Q(entries__division__event__club=club), distinct=True)
+    ).order_by("display_name", "pk")
 
 
-def rated_roster_of(club: Club) -> list[tuple[Player, float | None]]:
-    """The club's roster (:func:`roster_of`), each player with his rating on the club's list (None: not rated yet),
-    in two statements whatever its size."""
+def roster_of(club: Club) -> list[Player]:
+    """The club's whole roster (:func:`_roster`)."""
+    return list(_roster(club))
+
+
+#: How many players a page of the roster on the club's page for its directors lists.
+ROSTER_PER_PAGE = 50
+
+
+@dataclass(frozen=True)
+class RosterPage:
+    """A page of the club's roster (:func:`roster_page`): its players with their ratings, and the page's place."""
+
+    page: Page[Player]
+    rows: list[tuple[Player, float | None]]
+    find: str
+
+
+def roster_page(club: Club, *, find: str = "", page: Any = None) -> RosterPage:
+    """A page of the club's roster, by name (``find``: only the players whose name holds it, case aside), each player
+    with his rating on the club's list (None: not rated yet) and the number of the club's events he entered. Three
+    statements whatever the roster's size: the count, the page, the page's ratings."""
+    find = " ".join(find.split())[:100]
+    players = _roster(club)
+    if find:
+        players = players.filter(display_name__icontains=find)
+    shown = Paginator(players, ROSTER_PER_PAGE).get_page(page)
+    listed = list(shown.object_list)
     ratings = {}
-    if club.rating_list_id is not None:
-        ratings = dict(Rating.objects.filter(rating_list_id=club.rating_list_id).values_list("player_id", "rating"))
-    return [(player, ratings.get(player.pk)) for player in roster_of(club)]
+    if club.rating_list_id is not None and listed:
+        rated = Rating.objects.filter(rating_list_id=club.rating_list_id, player_id__in=[p.pk for p in listed])
+        ratings = dict(rated.values_list("player_id", "rating"))
+    return RosterPage(shown, [(player, ratings.get(player.pk)) for player in listed], find)
 
 
 def seasons_of(club: Club) -> list[Season]:

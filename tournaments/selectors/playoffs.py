@@ -18,13 +18,6 @@ from tournaments.core import may_have_playoffs, playoff_table, playoff_ties
 from tournaments.models import Division, Playoff, Standing
 from tournaments.standings.playoffs import THREE_PLAYER_RULE, Tie
 
-#: The words of each kind of tie.
-KIND_WORDS = {
-    Playoff.Kind.PLACES: "places that pay differently",
-    Playoff.Kind.CUT: "the knockout's cut line",
-    Playoff.Kind.FIRST: "first place",
-}
-
 
 def ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
@@ -92,7 +85,7 @@ class TieView:
 
     @property
     def kind_words(self) -> str:
-        return KIND_WORDS[Playoff.Kind(self.tie.kind)]
+        return str(Playoff.Kind(self.tie.kind).label)  # the kind's words are its label
 
     @property
     def entries_value(self) -> str:

@@ -5,6 +5,9 @@ The use cases, re-exported here:
 - events: events, directors, divisions, registration (one by one, CSV), check-in, seeds;
 - clubs: clubs, their directors, rosters (a club's events enter the roster's players: one record per person),
   seasons;
+- rosters: a club's director puts players on its roster, one (``add_roster_player``) or a pasted list
+  (``import_roster``), a name close to the roster's asked about as a registration asks (imported from their module,
+  not re-exported here); players_list reads a pasted players' list, for a division's registration and a roster alike;
 - merges: two records of one person merged into one (every row follows, with an audit row) and the undo;
 - start: starting a division: the field, the seeds and the draw;
 - advance: the director moves a division on (pairs the next Swiss round, closes the last-chance places) and

@@ -6,9 +6,7 @@ Every function checks that the actor directs the event, validates, and writes in
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 import zoneinfo
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -44,11 +42,10 @@ from tournaments.pairing.swiss import late_entry_allowed
 from tournaments.points import DEFAULT_PLACES_PAID
 from tournaments.services.advance import MAX_SWISS_ROUNDS, check_place_free
 from tournaments.services.clubs import join_roster, roster_player
+from tournaments.services.players_list import MAX_OVERRIDE, MAX_SEED, read_players_list
 from tournaments.services.seasons import schedule_event_season_points
 from tournaments.standings.tiebreakers import Tiebreak
 
-MAX_IMPORT_ROWS = 5000
-MAX_SEED = 100_000
 DEFAULT_TIEBREAKS = [Tiebreak.BUCHHOLZ.value, Tiebreak.SONNEBORN_BERGER.value, Tiebreak.POINTS_DIFF.value]
 
 
@@ -490,10 +487,6 @@ def register_player(
             raise ApplicationError(ErrorCode.CONFLICT, f"seed {seed} is already taken in {division.name}") from None
 
 
-#: The longest reason a director may give for entering a player outside a division's cap.
-MAX_OVERRIDE = 500
-
-
 def _within_cap(
     division: Division, name: str, player: Player | None, cap_override: str, *, typed: float | None = None
 ) -> str:
@@ -600,12 +593,6 @@ class ImportReport:
     errors: list[str]
 
 
-#: The columns of a players' list without a header row, in this order. ``player``, in a club's event: the roster's
-#: player (his number) a name close to the roster's is, or ``new`` for a new person.
-#: ``override``: in a division open by rating or points, the director's reason to enter a player outside its cap.
-CSV_COLUMNS = ("name", "club", "country", "rating", "seed", "player", "override")
-
-
 def import_entries_csv(
     division: Division, *, actor: Actor, text: str, choices: Mapping[int, str] | None = None
 ) -> ImportReport:
@@ -615,31 +602,7 @@ def import_entries_csv(
     ``choices``: "Who is it?" answered for lines of the list (line number: the roster player's number, or
     ``new``), as a ``player`` column says it."""
     check_directs(actor, division.event)
-    try:
-        lines = list(csv.reader(io.StringIO(text.strip())))
-    except csv.Error as exc:
-        raise _invalid(f"the list is not readable CSV ({exc}); nothing was registered") from None
-    named = {cell.strip().lower() for cell in lines[0] if cell.strip()} if lines else set()
-    header = "name" in named or (bool(named) and named <= set(CSV_COLUMNS))  # a line of column names is a header
-    if header and "name" not in named:
-        raise _invalid(
-            "the header row names no 'name' column: add one, or leave the header out and give each player as "
-            "name,club,country,rating,seed; nothing was registered"
-        )
-    columns = [cell.strip().lower() for cell in lines[0]] if header else list(CSV_COLUMNS)
-    first = 2 if header else 1
-    rows = [dict(zip(columns, cells, strict=False)) for cells in lines[1 if header else 0 :] if cells]
-    if len(rows) > MAX_IMPORT_ROWS:
-        raise _invalid(f"a list holds at most {MAX_IMPORT_ROWS} players; split it, nothing was registered")
-    if not rows:
-        raise _invalid("the list holds no player: one a line, name,club,country,rating,seed (only name is required)")
-    parsed, errors = [], []
-    for line, row in enumerate(rows, start=first):
-        try:
-            parsed.append(_parse_row(row))
-        except ValueError as exc:
-            errors.append((line, str(exc)))
-            parsed.append({})
+    parsed, errors, first = read_players_list(text, nothing="nothing was registered")
     errors += _apply_choices(division, parsed, choices or {}, first)
     errors += _clashes(division, parsed, first)
     if errors:
@@ -766,48 +729,6 @@ def _check_roster_choices(division: Division, parsed: list[dict[str, Any]], firs
             "send the list again: " + "; ".join(unsure),
             lines=lines,
         )
-
-
-def _parse_row(row: dict[str, Any]) -> dict[str, Any]:
-    """The fields of one line; a ValueError naming every problem of the line (not only the first)."""
-    problems: list[str] = []
-    name = (row.get("name") or "").strip()
-    if not name:
-        problems.append("the name is empty")
-    fields: dict[str, Any] = {"name": name, "club": (row.get("club") or "").strip()}
-    fields["country"] = (row.get("country") or "").strip()
-    if len(fields["country"]) not in (0, 2):
-        problems.append(f"country {fields['country']!r} is not a two-letter code")
-    if len(fields["club"]) > 100:
-        problems.append("the club name is longer than 100 characters")
-    for key, kind in (("rating", float), ("seed", int)):
-        value = (row.get(key) or "").strip()
-        if value:
-            try:
-                fields[key] = kind(value)
-            except ValueError:
-                problems.append(f"{key} {value!r} is not a number")
-    if "seed" in fields and not 1 <= fields["seed"] <= MAX_SEED:
-        problems.append(f"seed {fields['seed']} is outside 1-{MAX_SEED}")
-    if "rating" in fields and not 0 < fields["rating"] < 10000:
-        problems.append(f"rating {fields['rating']} is outside 1-9999")
-    chosen = (row.get("player") or "").strip().lstrip("#")
-    if chosen.lower() == "new":
-        fields["new_player"] = True
-    elif chosen.isdigit():
-        fields["player"] = Player.objects.filter(pk=int(chosen)).first()
-        if fields["player"] is None:
-            problems.append(f"there is no player {chosen}")
-    elif chosen:
-        problems.append(f"player {chosen!r} is neither a player's number nor new")
-    override = " ".join((row.get("override") or "").split())
-    if len(override) > MAX_OVERRIDE:
-        problems.append(f"the override's reason is longer than {MAX_OVERRIDE} characters")
-    elif override:
-        fields["cap_override"] = override
-    if problems:
-        raise ValueError(", ".join(problems))
-    return fields
 
 
 def check_in(entry: Entry, *, actor: Actor, present: bool = True, cap_override: str = "") -> Entry:

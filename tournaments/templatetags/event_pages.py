@@ -41,23 +41,19 @@ def round_name(rnd: Round, division: Division | str | None = None) -> str:
 @register.filter
 def status_words(item: Event | Division | Entry) -> str:
     """An event's, a division's or a player's status in the words every page uses, lower case as the boards'
-    states are ("registration open", "in play", "checked in", "withdrawn"): tournaments.pages' tables of words."""
-    from tournaments.pages import DIVISION_STATUS_WORDS, EVENT_STATUS_WORDS
-
-    if isinstance(item, Event):
-        return str(EVENT_STATUS_WORDS.get(item.status, item.status))
-    if isinstance(item, Division):
-        return str(DIVISION_STATUS_WORDS.get(item.status, item.status))
-    return str(item.get_status_display()).lower()
+    states are ("registration open", "in play", "checked in", "withdrawn"): its model choice's label (the one
+    truth of a status's words, tournaments/pages/words.py)."""
+    return str(item.get_status_display())
 
 
-_LENGTH_BRACKETS = {
-    "main": "main",
-    "consolation": "consolation",
-    "last-chance": "last chance",
-    "swiss": "",
-    "round-robin": "",
-}
+def _length_bracket(bracket: str) -> str:
+    """A bracket as the summary of lengths names it before its round: its label ("consolation", "last chance"), the
+    main draw shortened to "main", nothing in a Swiss or a round robin (their rounds need no bracket)."""
+    if bracket in (Round.Bracket.SWISS, Round.Bracket.ROUND_ROBIN):
+        return ""
+    if bracket == Round.Bracket.MAIN:
+        return "main"
+    return str(Round.Bracket(bracket).label) if bracket in Round.Bracket.values else bracket
 
 
 @register.filter
@@ -70,7 +66,7 @@ def other_lengths(division: Division) -> str:
         if length == division.match_length:
             continue
         bracket, _sep, which = str(key).partition(":")
-        name = _LENGTH_BRACKETS.get(bracket, bracket)
+        name = _length_bracket(bracket)
         if which == "final":
             where = f"{name} final" if name else _("the final")
         elif which:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from rest_framework import relations, serializers
 
-from common.api import fields as strict
+from common.api import fields
 from games.api import serializers as games_serializers
 from games.models import Match, Player
 from tests.games.api.conftest import logged_in
@@ -149,11 +149,11 @@ def _leaves(field: Any) -> Iterator[Any]:
 
 LENIENT = (serializers.IntegerField, serializers.FloatField, serializers.BooleanField, relations.PrimaryKeyRelatedField)
 STRICT = (
-    strict.IntegerField,
-    strict.FloatField,
-    strict.BooleanField,
-    strict.PrimaryKeyRelatedField,
-    strict.QueryIntegerField,
+    fields.IntegerField,
+    fields.FloatField,
+    fields.BooleanField,
+    fields.PrimaryKeyRelatedField,
+    fields.QueryIntegerField,
 )
 
 
@@ -162,12 +162,12 @@ def test_every_input_of_the_api_uses_the_strict_fields() -> None:
     assert len(inputs) > 30
     for cls in inputs:
         if cls.__name__.endswith("Filter"):
-            assert issubclass(cls, strict.QueryParams), cls
+            assert issubclass(cls, fields.QueryParams), cls
         for name, field in cls().fields.items():
             for leaf in _leaves(field):
                 if isinstance(leaf, LENIENT) and not leaf.read_only:
                     assert isinstance(leaf, STRICT), f"{cls.__name__}.{name}: use common.api.fields"
-                    query = isinstance(leaf, strict.QueryIntegerField)
+                    query = isinstance(leaf, fields.QueryIntegerField)
                     assert query == cls.__name__.endswith("Filter"), f"{cls.__name__}.{name}"
 
 

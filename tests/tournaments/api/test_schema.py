@@ -81,3 +81,14 @@ def test_the_schema_validates_without_warnings(tmp_path: Path) -> None:
     text = (tmp_path / "schema.yml").read_text()
     assert "/api/events/{event}/divisions/{division}/pairings/:" in text
     assert "bye_rule:" in text and "standings_status:" in text
+
+
+def test_the_schema_describes_each_status_in_the_words_of_the_pages(anon: APIClient) -> None:
+    """A status enum's description lists its values with the models' labels, the words every page shows
+    (tournaments/pages/words.py keeps no second table)."""
+    schema = anon.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    enums = schema["components"]["schemas"]
+    assert "* `running` - in play" in enums["DivisionStatusEnum"]["description"]
+    assert "* `draft` - in preparation" in enums["EventStatusEnum"]["description"]
+    assert "* `checked_in` - checked in" in enums["EntryStatusEnum"]["description"]
+    assert "* `empty` - not needed" in enums["PairingStatusEnum"]["description"]

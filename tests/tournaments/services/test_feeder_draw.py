@@ -15,7 +15,7 @@ from tests.tournaments.services.support import director_win, pairing, play_out
 from tournaments import services
 from tournaments.core import plan_of, resolve_division
 from tournaments.models import Division, Entry, Pairing
-from tournaments.pages import PAIRING_STATUS_WORDS
+from tournaments.pages import board_of
 from tournaments.pairing import brackets
 
 pytestmark = pytest.mark.django_db
@@ -57,7 +57,8 @@ def test_seven_players_consolation_has_one_bye_and_its_final_in_round_2(
     assert (
         brackets.champion(plan_of(division), states, "consolation") == Entry.objects.get(division=division, seed=5).pk
     )
-    assert PAIRING_STATUS_WORDS[Pairing.Status.EMPTY] == "not needed"
+    empty = next(p for k, p in consolation.items() if k.startswith("consolation-3-"))
+    assert board_of(Pairing.objects.select_related("match").get(pk=empty.pk)).state_words == "not needed"
 
 
 def test_twelve_players_last_chance_is_drawn_when_its_players_are_known(

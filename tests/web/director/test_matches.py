@@ -184,7 +184,7 @@ def test_a_casual_match_page_asks_only_who_won_a_game(dora: Any, casual: Divisio
     first = pairing_at(casual, 1, 1)
     client, url = client_for(dora), f"/manage/beginners/casual/match/{first.key}/"
     page = text_of(client.get(url))
-    assert ">Cube<" not in page and "<td>Single</td>" in page
+    assert ">Cube<" not in page and "<td>single</td>" in page  # the words of the match page
     for name in ("kind", "cube_value"):
         assert re.search(rf'<input type="hidden" name="replace-result-{name}" value="1"', page), name
         assert f'<select name="replace-result-{name}"' not in page, name

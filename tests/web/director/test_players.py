@@ -97,6 +97,23 @@ def test_a_list_without_a_header_row_reads_its_columns_in_the_documented_order(
     )
 
 
+def test_a_lists_overlong_name_is_named_with_its_line_among_the_other_bad_lines(
+    dora: Any, registering: Division
+) -> None:
+    """A name over 100 characters passed the list's reading and failed at its insert: the list was refused for it
+    alone, and the other bad lines went unsaid until it was fixed."""
+    url = f"/manage/{registering.event.slug}/{registering.slug}/"
+    before = registering.entries.count()
+    refused(
+        client_for(dora),
+        url,
+        {"action": "import", "import-text": "Carl\n" + "x" * 101 + "\nDina,,Norway\n"},
+        "fix these lines and send the list again: line 2: the name is longer than 100 characters; line 3: country "
+        "&#x27;Norway&#x27; is not a two-letter code",
+    )
+    assert registering.entries.count() == before
+
+
 def test_refused_registration_keeps_what_was_typed(dora: Any, registering: Division) -> None:
     url = f"/manage/{registering.event.slug}/{registering.slug}/"
     page = refused(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from common.api import fields as strict
+from common.api import fields
 from tournaments.models import Playoff
 
 PAYOUT_MODES = [("percent", "percentages of the prize pool"), ("amount", "fixed amounts")]
@@ -30,7 +30,7 @@ class PayoutsInput(serializers.Serializer):
     messages of the director's page."""
 
     mode = serializers.ChoiceField(choices=PAYOUT_MODES)
-    pool = strict.DecimalField(
+    pool = fields.DecimalField(
         min_value=0,
         max_digits=12,
         decimal_places=2,
@@ -40,13 +40,13 @@ class PayoutsInput(serializers.Serializer):
         help_text="the prize pool (needed for percentages)",
     )
     ties = serializers.ChoiceField(choices=PAYOUT_TIES, default="split")
-    published = strict.BooleanField(default=False, help_text="show the payouts on the public standings")
-    one_prize = strict.BooleanField(
+    published = fields.BooleanField(default=False, help_text="show the payouts on the public standings")
+    one_prize = fields.BooleanField(
         default=False,
         help_text="one prize per player: a player placed in the prizes of several flights is paid only the largest",
     )
     flights = serializers.DictField(
-        child=serializers.ListField(child=strict.DecimalField(), max_length=MAX_PAID_PLACES),
+        child=serializers.ListField(child=fields.DecimalField(), max_length=MAX_PAID_PLACES),
         default=dict,
         help_text=_PRIZES_TEXT,
     )
@@ -54,7 +54,7 @@ class PayoutsInput(serializers.Serializer):
 
 class FlightSizeDoc(serializers.Serializer):
     players = serializers.IntegerField(help_text="the most players the flight can have")
-    known = strict.BooleanField(
+    known = fields.BooleanField(
         help_text="false while who enters it is not yet known (`players` is then the most it can have)"
     )
     why = serializers.CharField(help_text="while not known: what it waits for")
@@ -75,8 +75,8 @@ class PayoutsSerializer(serializers.Serializer):
         help_text="the prize pool (null: none)",
     )
     ties = serializers.ChoiceField(choices=PAYOUT_TIES, read_only=True)
-    published = strict.BooleanField(read_only=True)
-    one_prize = strict.BooleanField(
+    published = fields.BooleanField(read_only=True)
+    one_prize = fields.BooleanField(
         read_only=True, help_text="a player placed in the prizes of several flights is paid only the largest"
     )
     flights = serializers.DictField(
@@ -116,8 +116,8 @@ class MasterPointsDivisionSerializer(serializers.Serializer):
     players = serializers.IntegerField(help_text="the field: the log2 of it sizes the placement points")
     weight = serializers.FloatField(help_text="the division's weight (1 unless set)")
     places_paid = serializers.IntegerField(help_text="how many places earn placement points")
-    finished = strict.BooleanField(help_text="false: the places are those so far")
-    standings_current = strict.BooleanField(help_text="false: the standings are being computed")
+    finished = fields.BooleanField(help_text="false: the places are those so far")
+    standings_current = fields.BooleanField(help_text="false: the standings are being computed")
 
 
 class MasterPointsPlayerSerializer(serializers.Serializer):
@@ -142,12 +142,12 @@ class MasterPointsSerializer(serializers.Serializer):
 
 
 class DivisionPointsInput(serializers.Serializer):
-    weight = strict.FloatField(min_value=0.01, max_value=10, help_text="USBGF: 1 open, 0.7 intermediate, 0.5 novice")
-    places_paid = strict.IntegerField(min_value=1, max_value=1024, default=4)
+    weight = fields.FloatField(min_value=0.01, max_value=10, help_text="USBGF: 1 open, 0.7 intermediate, 0.5 novice")
+    places_paid = fields.IntegerField(min_value=1, max_value=1024, default=4)
 
 
 class MasterPointsInput(serializers.Serializer):
-    event_weight = strict.FloatField(
+    event_weight = fields.FloatField(
         min_value=0.01, max_value=10, required=False, allow_null=True, default=None, help_text="unchanged if null"
     )
     divisions = serializers.DictField(
@@ -199,9 +199,9 @@ class PlayoffsDoc(serializers.Serializer):
 
 class PlayoffInput(serializers.Serializer):
     entries = serializers.ListField(
-        child=strict.IntegerField(min_value=1),
+        child=fields.IntegerField(min_value=1),
         min_length=2,
         max_length=3,
         help_text="every entry of one tie that matters (GET this list's ties)",
     )
-    length = strict.IntegerField(min_value=1, max_value=25, default=1, help_text="its matches' length (points)")
+    length = fields.IntegerField(min_value=1, max_value=25, default=1, help_text="its matches' length (points)")

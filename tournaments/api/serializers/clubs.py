@@ -7,7 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from common.api import fields as strict
+from common.api import fields
 from games.models import Player
 from tournaments.api.serializers.entries import PlayerChoiceInput
 from tournaments.models import Club, Event, PlayerMerge, Season
@@ -26,10 +26,10 @@ class ClubSerializer(serializers.ModelSerializer):
 
 class ClubInput(serializers.Serializer):
     name = serializers.CharField(max_length=200)
-    slug = strict.SlugField(
+    slug = fields.SlugField(
         max_length=100, required=False, allow_blank=True, default="", help_text="made from the name if empty"
     )
-    public = strict.BooleanField(default=True, help_text="its page is public")
+    public = fields.BooleanField(default=True, help_text="its page is public")
 
 
 class FlatRows(serializers.ListSerializer):
@@ -104,7 +104,7 @@ class SeasonSerializer(serializers.ModelSerializer):
 
 class SeasonInput(serializers.Serializer):
     name = serializers.CharField(max_length=100)
-    slug = strict.SlugField(max_length=100, required=False, allow_blank=True, default="")
+    slug = fields.SlugField(max_length=100, required=False, allow_blank=True, default="")
     starts_on = serializers.DateField()
     ends_on = serializers.DateField()
     system = serializers.ChoiceField(choices=Season.System.choices, default=Season.System.CLUB)
@@ -117,7 +117,7 @@ class SeasonInput(serializers.Serializer):
         '{"per_win": 0.25, "players": {"1-11": {"1": 4}}}}} (figures: any part of the table, over the default); '
         "each key optional; ignored for usbgf",
     )
-    qualify = strict.IntegerField(min_value=0, max_value=1000, default=0, help_text="the top N qualify (0: no line)")
+    qualify = fields.IntegerField(min_value=0, max_value=1000, default=0, help_text="the top N qualify (0: no line)")
 
 
 class SeasonChangeInput(serializers.Serializer):
@@ -127,7 +127,7 @@ class SeasonChangeInput(serializers.Serializer):
     ends_on = serializers.DateField(required=False)
     system = serializers.ChoiceField(choices=Season.System.choices, required=False)
     table = serializers.DictField(required=False, help_text="the club's own table, whole (as for a new season)")
-    qualify = strict.IntegerField(min_value=0, max_value=1000, required=False, help_text="the top N qualify")
+    qualify = fields.IntegerField(min_value=0, max_value=1000, required=False, help_text="the top N qualify")
 
 
 class SeasonRowSerializer(serializers.Serializer):
@@ -183,5 +183,5 @@ class MergeSerializer(serializers.ModelSerializer):
 
 
 class MergeInput(serializers.Serializer):
-    keep = strict.IntegerField(min_value=1, help_text="the roster's player to keep")
-    fold = strict.IntegerField(min_value=1, help_text="the record of the same person folded into it")
+    keep = fields.IntegerField(min_value=1, help_text="the roster's player to keep")
+    fold = fields.IntegerField(min_value=1, help_text="the record of the same person folded into it")

@@ -10,7 +10,7 @@ from django.core.validators import ProhibitNullCharactersValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from common.api import fields as strict
+from common.api import fields
 from games.api.fields import VisiblePlayerField
 from tournaments.api.serializers.common import MAX_REASON, override, status_field
 from tournaments.models import Entry
@@ -52,8 +52,8 @@ class PlayerChoiceInput(serializers.Serializer):
     player = VisiblePlayerField(required=False, allow_null=True, default=None, help_text="an existing player")
     name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="", help_text="a new player")
     club = serializers.CharField(max_length=100, required=False, allow_blank=True, default="", help_text="as text")
-    country = strict.CountryField()
-    new_player = strict.BooleanField(
+    country = fields.CountryField()
+    new_player = fields.BooleanField(
         default=False,
         help_text="a club's event or roster: the name is a new person, not one of the roster's players it is close "
         "to (a close name is refused with player_to_choose and its candidates until the player or this is given)",
@@ -69,10 +69,10 @@ class EntryInput(PlayerChoiceInput):
     """An existing player (``player``) or a new one (``name``, ``club``, ``country``), with the entry's rating, seed
     and last-chance place."""
 
-    rating = strict.FloatField(
+    rating = fields.FloatField(
         required=False, allow_null=True, default=None, help_text="declared rating, used for seeding"
     )
-    seed = strict.IntegerField(min_value=1, max_value=MAX_SEED, required=False, allow_null=True, default=None)
+    seed = fields.IntegerField(min_value=1, max_value=MAX_SEED, required=False, allow_null=True, default=None)
     place = serializers.CharField(
         max_length=40, required=False, allow_blank=True, default="", help_text="a last-chance place (late entry)"
     )
@@ -87,7 +87,7 @@ class EntryImportInput(serializers.Serializer):
 
     body_required = True  # one of the two (common.api.schema.AutoSchema)
 
-    csv = strict.CharField(
+    csv = fields.CharField(
         required=False,
         trim_whitespace=False,
         help_text=(
@@ -124,17 +124,17 @@ class ImportResultDoc(serializers.Serializer):
 
 
 class CheckInInput(serializers.Serializer):
-    present = strict.BooleanField(default=True, help_text="false undoes a check-in")
+    present = fields.BooleanField(default=True, help_text="false undoes a check-in")
     cap_override = override("a division open by rating or points: your reason to check in a player now outside its cap")
 
 
 class SeedInput(serializers.Serializer):
-    seed = strict.IntegerField(min_value=1, max_value=MAX_SEED, allow_null=True, help_text="null clears it")
+    seed = fields.IntegerField(min_value=1, max_value=MAX_SEED, allow_null=True, help_text="null clears it")
 
 
 class WithdrawInput(serializers.Serializer):
     reason = serializers.CharField(max_length=MAX_REASON, required=False, allow_blank=True, default="")
-    refund = strict.BooleanField(
+    refund = fields.BooleanField(
         default=False, help_text="before the start only: the fees he paid go back to him and count in no pool"
     )
 
@@ -158,11 +158,11 @@ class PaymentSerializer(serializers.Serializer):
     name = serializers.CharField(source="player.display_name")
     paid = serializers.ChoiceField(choices=PAYMENT_METHODS, help_text='how the entry fee was paid ("": not paid)')
     side_pool = serializers.ChoiceField(choices=PAYMENT_METHODS, help_text='"": not in the side pool')
-    refunded = strict.BooleanField(help_text="withdrawn before the start and given the fees back")
+    refunded = fields.BooleanField(help_text="withdrawn before the start and given the fees back")
 
 
 def _amount_field(help_text: str, *, most: str = "9999999.99") -> Any:
-    return strict.DecimalField(
+    return fields.DecimalField(
         min_value=Decimal(0),
         max_value=Decimal(most),
         max_digits=9,
@@ -180,7 +180,7 @@ class MoneyInput(serializers.Serializer):
     house_share = _amount_field("percent of the entry fees paid the club keeps", most="100")
     added_money = _amount_field("money the club or a sponsor adds to the prize pool")
     side_pool_prizes = serializers.ListField(
-        child=strict.DecimalField(min_value=Decimal(0), max_value=Decimal(100), max_digits=5, decimal_places=2),
+        child=fields.DecimalField(min_value=Decimal(0), max_value=Decimal(100), max_digits=5, decimal_places=2),
         max_length=64,
         default=list,
         help_text="the side pool's percentages by rank among its players, best first (empty: all to the best)",

@@ -7,7 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from common.api import fields as strict
+from common.api import fields
 from engine.variants import VARIANTS
 from games.models import Match
 from tournaments import services
@@ -85,9 +85,7 @@ class DivisionSerializer(serializers.ModelSerializer):
 
     event = serializers.CharField(source="event.slug", read_only=True, help_text="the event's slug")
     status = status_field(Division.Status)
-    standings_status = status_field(
-        Division.Work, "current: up to date, pending: being computed, failed", source="standings_state"
-    )
+    standings_status = status_field(Division.Work, source="standings_state")
     round_lengths = serializers.DictField(
         child=serializers.IntegerField(),
         read_only=True,
@@ -182,7 +180,7 @@ class DivisionSerializer(serializers.ModelSerializer):
         return BYE_RULE
 
     @extend_schema_field(
-        strict.BooleanField(
+        fields.BooleanField(
             allow_null=True,
             help_text="a running Swiss, to its directors: a correction changed the score groups the current round "
             "was paired on and none of its matches has started, so it can be paired again (swiss/repair/)",
@@ -196,7 +194,7 @@ class DivisionSerializer(serializers.ModelSerializer):
 
 class EventInput(serializers.Serializer):
     name = serializers.CharField(max_length=200)
-    slug = strict.SlugField(
+    slug = fields.SlugField(
         max_length=100,
         required=False,
         allow_blank=True,
@@ -207,11 +205,11 @@ class EventInput(serializers.Serializer):
     time_zone = serializers.CharField(max_length=64, default="UTC", help_text="an IANA name such as Europe/Oslo")
     starts_on = serializers.DateField(required=False, allow_null=True, default=None)
     ends_on = serializers.DateField(required=False, allow_null=True, default=None)
-    public = strict.BooleanField(default=True, help_text="spectators can follow it")
-    analyse_imported = strict.BooleanField(
+    public = fields.BooleanField(default=True, help_text="spectators can follow it")
+    analyse_imported = fields.BooleanField(
         default=False, help_text="GNU Backgammon analyses each match imported into the event as it is imported"
     )
-    points_weight = strict.FloatField(
+    points_weight = fields.FloatField(
         min_value=0.01,
         max_value=10,
         default=1.0,
@@ -248,27 +246,27 @@ class DivisionInput(serializers.Serializer):
     """The fields of ``tournaments.services.DivisionSettings`` (the service checks how they fit together)."""
 
     name = serializers.CharField(max_length=100)
-    slug = strict.SlugField(
+    slug = fields.SlugField(
         max_length=100, required=False, allow_blank=True, default="", help_text="made from the name if empty"
     )
     format = serializers.ChoiceField(choices=Division.Format.choices)
-    match_length = strict.IntegerField(min_value=1, max_value=99, default=7)
+    match_length = fields.IntegerField(min_value=1, max_value=99, default=7)
     round_lengths = serializers.DictField(
-        child=strict.IntegerField(min_value=1, max_value=99),
+        child=fields.IntegerField(min_value=1, max_value=99),
         required=False,
         allow_null=True,
         default=None,
         help_text='per-round lengths: {"main:final": 11, "main:1": 5, "consolation": 5, "swiss:5": 9}',
     )
-    crawford = strict.BooleanField(default=True)
-    casual = strict.BooleanField(
+    crawford = fields.BooleanField(default=True)
+    casual = fields.BooleanField(
         default=False, help_text="no doubling cube and no gammons: every game is worth one point (beginners' events)"
     )
     variant = serializers.ChoiceField(choices=list(VARIANTS), default="standard")
     entry_mode = serializers.ChoiceField(choices=Match.EntryMode.choices, default=Match.EntryMode.MOVES)
     clock = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
     seeding = serializers.ChoiceField(choices=Division.Seeding.choices, default=Division.Seeding.RATING)
-    draw_seed = strict.IntegerField(min_value=0, max_value=2**62, required=False, allow_null=True, default=None)
+    draw_seed = fields.IntegerField(min_value=0, max_value=2**62, required=False, allow_null=True, default=None)
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=[t.value for t in Tiebreak]),
         max_length=len(Tiebreak),
@@ -283,37 +281,37 @@ class DivisionInput(serializers.Serializer):
         help_text="left-out: a forfeit is a match win, left out of points for and against and of Buchholz; "
         "as-played: it counts as the match recorded",
     )
-    rounds_planned = strict.IntegerField(
+    rounds_planned = fields.IntegerField(
         min_value=0, max_value=100, default=0, help_text="Swiss (and a Swiss into a knockout): Swiss rounds to play"
     )
-    knockout_size = strict.IntegerField(
+    knockout_size = fields.IntegerField(
         min_value=0,
         max_value=32,
         default=0,
         help_text="a Swiss into a knockout (swiss-knockout): the top 4, 8, 16 or 32 of the Swiss standings go into "
         "a seeded single elimination (0 for every other format)",
     )
-    double_round_robin = strict.BooleanField(default=False)
-    drop_rounds = strict.IntegerField(min_value=0, max_value=20, required=False, allow_null=True, default=None)
-    last_chance_drop_rounds = strict.IntegerField(min_value=0, max_value=20, default=1)
-    walkover_as_bye = strict.BooleanField(
+    double_round_robin = fields.BooleanField(default=False)
+    drop_rounds = fields.IntegerField(min_value=0, max_value=20, required=False, allow_null=True, default=None)
+    last_chance_drop_rounds = fields.IntegerField(min_value=0, max_value=20, default=1)
+    walkover_as_bye = fields.BooleanField(
         default=False,
         help_text="formats with a consolation: a main round-1 walkover (a forfeit, nothing played) counts like a bye "
         "for entry into the consolation (its winner, beaten in his next match, enters it)",
     )
-    last_chance_places = strict.IntegerField(min_value=0, max_value=1024, default=0)
-    grand_final_reset = strict.BooleanField(default=True)
-    auto_pair = strict.BooleanField(default=False, help_text="Swiss: pair the next round when all results are in")
-    analyse_each_game = strict.BooleanField(
+    last_chance_places = fields.IntegerField(min_value=0, max_value=1024, default=0)
+    grand_final_reset = fields.BooleanField(default=True)
+    auto_pair = fields.BooleanField(default=False, help_text="Swiss: pair the next round when all results are in")
+    analyse_each_game = fields.BooleanField(
         default=False, help_text="GNU Backgammon analyses each game of a match as it ends, not only the finished match"
     )
-    points_weight = strict.FloatField(
+    points_weight = fields.FloatField(
         min_value=0.01,
         max_value=10,
         default=1.0,
         help_text="master points: the division's weight (USBGF: 1 open, 0.7 intermediate, 0.5 novice)",
     )
-    points_places = strict.IntegerField(
+    points_places = fields.IntegerField(
         min_value=1, max_value=1024, default=4, help_text="master points: how many places earn placement points"
     )
     level = serializers.ChoiceField(
@@ -321,10 +319,10 @@ class DivisionInput(serializers.Serializer):
         default=Division.Level.OPEN,
         help_text="its players' level (BackGames' universal club table has a column for each)",
     )
-    rating_under = _cap(strict.IntegerField, 1, 9999, "rated under this on the event's rating list")
-    rating_from = _cap(strict.IntegerField, 1, 9999, "rated this or more on the event's rating list")
-    points_under = _cap(strict.FloatField, 0.01, 1_000_000, "with fewer points than this in points_season")
-    points_season = strict.SlugField(
+    rating_under = _cap(fields.IntegerField, 1, 9999, "rated under this on the event's rating list")
+    rating_from = _cap(fields.IntegerField, 1, 9999, "rated this or more on the event's rating list")
+    points_under = _cap(fields.FloatField, 0.01, 1_000_000, "with fewer points than this in points_season")
+    points_season = fields.SlugField(
         max_length=100,
         required=False,
         allow_blank=True,

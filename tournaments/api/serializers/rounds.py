@@ -8,7 +8,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from common.api import fields as strict
+from common.api import fields
 from tournaments.api.serializers.common import MAX_REASON, status_field
 from tournaments.core import Outcome, outcome_of, round_words
 from tournaments.models import Division, Entry, Pairing, Round, Standing
@@ -26,7 +26,7 @@ def _pair_field(help_text: str) -> Any:
 
 
 class StartInput(serializers.Serializer):
-    only_checked_in = strict.BooleanField(
+    only_checked_in = fields.BooleanField(
         required=False,
         allow_null=True,
         default=None,
@@ -35,16 +35,16 @@ class StartInput(serializers.Serializer):
 
 
 class SwapInput(serializers.Serializer):
-    first = strict.IntegerField(min_value=1, help_text="an entry id")
-    second = strict.IntegerField(min_value=1, help_text="an entry id")
+    first = fields.IntegerField(min_value=1, help_text="an entry id")
+    second = fields.IntegerField(min_value=1, help_text="an entry id")
     reason = serializers.CharField(max_length=MAX_REASON, help_text="shown on the pairing")
-    allow_rematch = strict.BooleanField(
+    allow_rematch = fields.BooleanField(
         required=False, default=False, help_text="Swiss: swap even though it pairs two players who have met"
     )
 
 
 class PairRoundInput(serializers.Serializer):
-    allow_rematches = strict.BooleanField(
+    allow_rematches = fields.BooleanField(
         required=False,
         default=False,
         help_text="when no rematch-free pairing exists, pair the fewest rematches (each board says so)",
@@ -52,7 +52,7 @@ class PairRoundInput(serializers.Serializer):
 
 
 class SwissRoundsInput(serializers.Serializer):
-    rounds = strict.IntegerField(min_value=1, max_value=99, help_text="the rounds to play, at least those paired")
+    rounds = fields.IntegerField(min_value=1, max_value=99, help_text="the rounds to play, at least those paired")
 
 
 class UnpairedDoc(serializers.Serializer):
@@ -194,9 +194,9 @@ class QueueItemSerializer(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
 
-class PairingFilter(strict.QueryParams):
+class PairingFilter(fields.QueryParams):
     bracket = serializers.ChoiceField(choices=Round.Bracket.choices, required=False)
-    round = strict.QueryIntegerField(min_value=1, max_value=32767, required=False, help_text="the round's number")
+    round = fields.QueryIntegerField(min_value=1, max_value=32767, required=False, help_text="the round's number")
 
 
 class DisputeInput(serializers.Serializer):
@@ -204,14 +204,14 @@ class DisputeInput(serializers.Serializer):
 
 
 class PairingForfeitInput(serializers.Serializer):
-    loser = strict.IntegerField(min_value=1, help_text="the entry id of the player who forfeits")
+    loser = fields.IntegerField(min_value=1, help_text="the entry id of the player who forfeits")
     kind = serializers.ChoiceField(choices=list(FORFEIT_KINDS))
     reason = serializers.CharField(max_length=MAX_REASON, help_text="shown on the pairing")
 
 
 class PairingPenaltyInput(serializers.Serializer):
-    against = strict.IntegerField(min_value=1, help_text="the entry id of the penalised player")
-    points = strict.IntegerField(min_value=1, max_value=99, help_text="awarded to the opponent")
+    against = fields.IntegerField(min_value=1, help_text="the entry id of the penalised player")
+    points = fields.IntegerField(min_value=1, max_value=99, help_text="awarded to the opponent")
     reason = serializers.CharField(max_length=MAX_REASON, help_text="kept in the match log")
 
 
@@ -269,7 +269,7 @@ class StandingsDoc(serializers.Serializer):
     rows = StandingRowSerializer(many=True)
 
 
-class StandingsFilter(strict.QueryParams):
-    after_round = strict.QueryIntegerField(
+class StandingsFilter(fields.QueryParams):
+    after_round = fields.QueryIntegerField(
         min_value=0, max_value=32767, required=False, help_text="the table after this round (default: the latest)"
     )

@@ -8,7 +8,7 @@ from django.core.validators import ProhibitNullCharactersValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from common.api import fields as strict
+from common.api import fields
 from tournaments import services
 from tournaments.api.serializers.rounds import PairingSerializer
 
@@ -22,7 +22,7 @@ class VenueTableSerializer(serializers.Serializer):
     number = serializers.IntegerField(source="table.number", help_text="numbered from 1 for the whole event")
     name = serializers.CharField(source="table.name", help_text='its name ("Feature table"), or "" for its number')
     label = serializers.CharField(source="table.label", help_text='how people name it: "Table 7", "Feature table"')
-    held = strict.BooleanField(source="table.held", help_text="held back: a match goes to it only by hand")
+    held = fields.BooleanField(source="table.held", help_text="held back: a match goes to it only by hand")
     state = serializers.SerializerMethodField()
     division = serializers.CharField(
         source="pairing.division.slug", allow_null=True, default=None, help_text="the division of the match it holds"
@@ -55,7 +55,7 @@ class VenueSerializer(serializers.Serializer):
     first: earlier rounds first, the main flight before the consolation and the last chance, then the match waiting
     longest)."""
 
-    tables_given = strict.BooleanField(
+    tables_given = fields.BooleanField(
         help_text="the director gave the tables (a count or named tables); false: as many as there are matches"
     )
     tables = VenueTableSerializer(source="seats", many=True)
@@ -65,7 +65,7 @@ class VenueSerializer(serializers.Serializer):
 class TablesInput(serializers.Serializer):
     """The venue's tables: exactly one of ``count``, ``names`` or ``as_needed``."""
 
-    count = strict.IntegerField(
+    count = fields.IntegerField(
         min_value=1, max_value=services.MAX_TABLES, required=False, help_text="that many tables, known by number"
     )
     names = serializers.ListField(
@@ -82,7 +82,7 @@ class TablesInput(serializers.Serializer):
         },
         help_text='one table each, numbered from 1 in order: its name ("Feature table"), or "" for its number',
     )
-    as_needed = strict.BooleanField(
+    as_needed = fields.BooleanField(
         required=False, help_text="true: as many tables as there are matches to play (the tables so far are kept)"
     )
 
@@ -102,7 +102,7 @@ class TablesInput(serializers.Serializer):
 
 
 class TableSeatInput(serializers.Serializer):
-    table = strict.IntegerField(
+    table = fields.IntegerField(
         min_value=1,
         max_value=32767,
         help_text="the table's number; without tables given by the director, a number past the last adds a table",
