@@ -13,6 +13,7 @@ from django.db.models import Q
 
 from common.actor import SYSTEM, Actor
 from common.errors import ApplicationError, ErrorCode
+from games.access import is_director, sides_of
 from games.models import Match
 from tournaments.models import Club, Event, Pairing, Playoff
 
@@ -46,6 +47,25 @@ def directed_matches(user: Any) -> Q:
         | Q(pk__in=playoffs.filter(first_match__isnull=False).values("first_match_id"))
         | Q(pk__in=playoffs.filter(final_match__isnull=False).values("final_match_id"))
     )
+
+
+def check_answers(
+    actor: Actor, match: Match, confirmation: str, asked: int | None, *, director_may: bool = True
+) -> None:
+    """Raise unless ``actor`` may answer for a result waiting for a confirmation (``confirmation``, the side
+    ``asked``): a round's pairing's or a playoff's match's. The side asked answers; a director confirms (not
+    ``director_may``: a dispute is the player's); a disputed result is a director's to decide.
+
+    :raises ApplicationError: CONFLICT when the result waits for no confirmation; FORBIDDEN for anyone else."""
+    if confirmation not in (Pairing.Confirmation.AWAITING, Pairing.Confirmation.DISPUTED):
+        raise ApplicationError(ErrorCode.CONFLICT, "this result is not waiting for a confirmation")
+    if director_may and actor.token is None and (actor is SYSTEM or is_director(actor.user, match)):
+        return
+    if confirmation == Pairing.Confirmation.DISPUTED:
+        raise ApplicationError(ErrorCode.FORBIDDEN, "the result is disputed: a director decides")
+    if asked is None or asked not in sides_of(actor, match):
+        who = match.player(asked).display_name if asked is not None else "a director"
+        raise ApplicationError(ErrorCode.FORBIDDEN, f"only {who} or a director can answer for this result")
 
 
 def directs_club(user: Any, club: Club) -> bool:

@@ -31,7 +31,7 @@ from django.db.models import Case, F, Min, Q, Value, When
 from django.utils.translation import gettext
 
 from common.errors import ApplicationError, ErrorCode
-from games.models import Match
+from games.models import Action, Match
 from tournaments.models import ELIMINATION_FORMATS, Division, Entry, Pairing, Round
 from tournaments.pairing import brackets
 from tournaments.standings import cash
@@ -63,6 +63,16 @@ def may_have_playoffs(division: Division) -> bool:
     if division.is_swiss_knockout:
         return True
     return not division.is_elimination and division.status == Division.Status.FINISHED
+
+
+#: What the source of a playoff's match says (``<event>/<division>/playoff-<id>-<number>``): a page asks for a
+#: match's playoff only when its source says it may have one (a stand-alone match costs no query more).
+PLAYOFF_SOURCE = "/playoff-"
+
+
+def playoff_source(division: Division, playoff_id: int, number: int) -> str:
+    """The source of a playoff's match (its ``number``: 1, the first; 2, a stepladder's final)."""
+    return f"{division.event.slug}/{division.slug}{PLAYOFF_SOURCE}{playoff_id}-{number}"
 
 
 def playoffs_in_play(division: Division) -> bool:
@@ -122,6 +132,34 @@ def result_counts(status: str, winner_id: int | None, confirmation: str) -> bool
     if status == Status.BYE:
         return winner_id is not None
     return status == Status.FINISHED and confirmation in COUNTED_CONFIRMATIONS
+
+
+def confirmation_needed(match: Match) -> tuple[str, int | None]:
+    """A scoresheet result entered by one player waits for the other's confirmation (or a director's): the
+    confirmation a match just over needs, and the side asked (a round's pairing's, a playoff's match's)."""
+    if match.entry_mode != Match.EntryMode.SCORESHEET or match.status == Match.Status.FORFEITED:
+        return Pairing.Confirmation.NOT_NEEDED, None
+    last = (
+        Action.objects.filter(match=match, kind__in=(Action.Kind.GAME_RESULT, Action.Kind.CONCEDE_MATCH))
+        .order_by("-seq")
+        .values("entered_by_token__side", "entered_by_user", "side")
+        .first()
+    )
+    if last is None:
+        return Pairing.Confirmation.NOT_NEEDED, None
+    entering_side = last["entered_by_token__side"]
+    if entering_side is None and last["entered_by_user"] is not None:
+        entering_side = _side_of_user(match, last["entered_by_user"])
+    if entering_side is None:
+        return Pairing.Confirmation.NOT_NEEDED, None  # entered by a director
+    return Pairing.Confirmation.AWAITING, 1 - entering_side
+
+
+def _side_of_user(match: Match, user_id: int) -> int | None:
+    for side, player in ((0, match.player1), (1, match.player2)):
+        if player.user_id == user_id:
+            return side
+    return None
 
 
 # -- money ---------------------------------------------------------------------------------------------------------

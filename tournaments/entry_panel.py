@@ -8,7 +8,8 @@ round 2, 7 points"); once the match is over, the call of the player's next match
 block's version holds the calls, so the entry page's live part (polled every few seconds) shows a call without a
 reload; a finished match's page keeps polling while one of its players has a match to come, for its call. Nothing
 is shown while the match is being played (but the call to a new table of a match a correction reopened, until an
-entry follows it), nor for a match that belongs to no pairing.
+entry follows it), nor for a match that belongs to no pairing. A playoff's match (it has no pairing) gets the same
+confirm and dispute forms once over (``Playoff.first_confirmation``/``final_confirmation``), and nothing else.
 """
 
 from __future__ import annotations
@@ -16,13 +17,14 @@ from __future__ import annotations
 from django.db.models import Q
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games.entry import held_token_ids
 from games.hooks import Panel
 from games.models import Action, Match, Player
-from tournaments.core import PLAYABLE, PairingState, call_stands
-from tournaments.models import Division, Pairing, Table
+from tournaments.core import PLAYABLE, PLAYOFF_SOURCE, PairingState, call_stands
+from tournaments.models import Division, Pairing, Playoff, Table
 from tournaments.pages import call_words
 from tournaments.selectors import next_pairing_for
 
@@ -30,6 +32,17 @@ CLOSED = (Match.Status.FINISHED, Match.Status.FORFEITED, Match.Status.VOID)
 #: A player's match still to come: its slot waits for the opponent, or it is ready, or being played.
 TO_COME = (Pairing.Status.WAITING, *PLAYABLE)
 Confirmation = Pairing.Confirmation
+
+
+def playoff_of(match: Match | int) -> Playoff | None:
+    """The playoff whose match ``match`` (or its id) is (None: it is no playoff's; a match whose source says it is
+    no playoff's costs no query)."""
+    if isinstance(match, Match) and PLAYOFF_SOURCE not in match.source:
+        return None
+    match_id = match if isinstance(match, int) else match.pk
+    found = Playoff.objects.filter(Q(first_match_id=match_id) | Q(final_match_id=match_id))
+    found = found.select_related("division__event")
+    return found.first()
 
 
 def pairing_of(match: Match) -> Pairing | None:
@@ -56,18 +69,37 @@ def render_panel(request: HttpRequest, match: Match, sides: frozenset[int]) -> s
     if match.status not in CLOSED:
         return _render_call(request, match, sides) if _not_started(match) or _called_anew(match) else None
     pairing = pairing_of(match)
-    if pairing is None:
-        return None
+    if pairing is not None:
+        confirmation, asked = pairing.confirmation, pairing.confirmation_side
+        division = pairing.division
+        where = {
+            "panel_id": f"pairing-panel-{pairing.pk}",
+            "reason_id": f"dispute-reason-{pairing.pk}",
+            "confirm_url": reverse("pairing_entry:confirm", args=[pairing.pk]),
+            "dispute_url": reverse("pairing_entry:dispute", args=[pairing.pk]),
+        }
+    else:
+        playoff = playoff_of(match)
+        if playoff is None:
+            return None
+        confirmation, asked = playoff.confirmation_of(match.pk)
+        division = playoff.division
+        where = {
+            "panel_id": f"playoff-panel-{match.pk}",
+            "reason_id": f"dispute-reason-playoff-{match.pk}",
+            "confirm_url": reverse("pairing_entry:playoff-confirm", args=[match.pk]),
+            "dispute_url": reverse("pairing_entry:playoff-dispute", args=[match.pk]),
+        }
     names = (match.player1.display_name, match.player2.display_name)
-    asked = pairing.confirmation_side
     context = {
-        "pairing": pairing,
+        **where,
+        "title": f"{division.event.name} · {division.name}",
         "match": match,
         "names": names,
-        "awaiting": pairing.confirmation == Confirmation.AWAITING,
-        "disputed": pairing.confirmation == Confirmation.DISPUTED,
-        "confirmed": pairing.confirmation == Confirmation.CONFIRMED,
-        "may_answer": pairing.confirmation == Confirmation.AWAITING and asked is not None and asked in sides,
+        "awaiting": confirmation == Confirmation.AWAITING,
+        "disputed": confirmation == Confirmation.DISPUTED,
+        "confirmed": confirmation == Confirmation.CONFIRMED,
+        "may_answer": confirmation == Confirmation.AWAITING and asked is not None and asked in sides,
         "asked_name": names[asked] if asked is not None else "",
         "entered_name": names[1 - asked] if asked is not None else "",
         "score": (match.score1, match.score2),
@@ -148,7 +180,11 @@ def panel_version(match: Match) -> str | None:
         return None if call is None else f"call|{call[0]}|{call[1]}"
     row = Pairing.objects.filter(match=match).values_list("status", "confirmation", "updated_at").first()
     if row is None:
-        return None
+        playoff = playoff_of(match)
+        if playoff is None:
+            return None
+        confirmation = playoff.confirmation_of(match.pk)[0]
+        return None if confirmation in (Confirmation.CONFIRMED, Confirmation.NOT_NEEDED) else f"playoff|{confirmation}"
     status, confirmation, updated_at = row
     settled = status == Pairing.Status.FINISHED and confirmation in (Confirmation.CONFIRMED, Confirmation.NOT_NEEDED)
     version = "settled" if settled else f"{status}|{confirmation}|{updated_at.isoformat()}"

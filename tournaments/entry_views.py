@@ -1,5 +1,5 @@
 """What a player does about a tournament from the entry pages: confirm or dispute a scoresheet result entered by
-the opponent, and see where and against whom the next match is.
+the opponent (a round's pairing's, or a playoff's match's), and see where and against whom the next match is.
 
 Players are recognised as on the entry pages (games/entry.py): the entry links kept in the session, or the account
 linked to their player record. Thin views: tournaments.services does the work and says what it refuses.
@@ -8,6 +8,7 @@ linked to their player record. Thin views: tournaments.services does the work an
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
@@ -24,7 +25,8 @@ from games.entry import held_actors, held_tokens, keep_entry_link, phone_of, see
 from games.models import Match, Player
 from tournaments import services
 from tournaments.core import round_words
-from tournaments.models import Entry, Pairing
+from tournaments.entry_panel import playoff_of
+from tournaments.models import Entry, Pairing, Playoff
 from tournaments.pages import call_words, place_words
 from tournaments.selectors import final_prize_of, finished_place_of, next_pairing_for, waiting_slot_for
 from tournaments.standings.payouts import cents_text
@@ -44,12 +46,12 @@ def _pairing(pairing_id: int) -> tuple[Pairing, Match]:
     return pairing, pairing.match
 
 
-def _answering(request: HttpRequest, pairing: Pairing, match: Match) -> Actor | None:
-    """Who answers for the visitor: the side asked to confirm if held, else any side held (the service refuses)."""
+def _answering(request: HttpRequest, asked: int | None, match: Match) -> Actor | None:
+    """Who answers for the visitor: the side ``asked`` to confirm if held, else any side held (the service
+    refuses)."""
     actors = held_actors(request, match)
     if not actors:
         return None
-    asked = pairing.confirmation_side
     return actors[asked] if asked in actors else next(iter(actors.values()))
 
 
@@ -59,11 +61,11 @@ def _refused(
     message: str,
     status: int,
     *,
-    disputed: Pairing | None = None,
+    dispute_url: str = "",
     reason: str = "",
 ) -> HttpResponse:
     """The refusal, with a way back to the entry page; a refused dispute is shown again with its reason kept."""
-    context = {"message": message, "match": match, "disputed": disputed, "reason": reason}
+    context = {"message": message, "match": match, "dispute_url": dispute_url, "reason": reason}
     return render(request, "entry/panel_refused.html", context, status=status)
 
 
@@ -71,14 +73,9 @@ def _refused(
 def confirm(request: HttpRequest, pairing_id: int) -> HttpResponse:
     """``/play/pairings/<id>/confirm/``: the player asked to confirm the result confirms it."""
     pairing, match = _pairing(pairing_id)
-    actor = _answering(request, pairing, match)
-    if actor is None:
-        return _refused(request, match, _("Only the players of this match can answer for its result."), 403)
-    try:
-        services.confirm_result(pairing, actor=actor)
-    except ApplicationError as exc:
-        return _refused(request, match, exc.message, exc.status)
-    return see_other(reverse("entry:match", args=[match.pk]))
+    return _answer(
+        request, match, pairing.confirmation_side, lambda actor: services.confirm_result(pairing, actor=actor)
+    )
 
 
 @require_POST
@@ -86,13 +83,58 @@ def dispute(request: HttpRequest, pairing_id: int) -> HttpResponse:
     """``/play/pairings/<id>/dispute/``: the player asked to confirm says the result is wrong, and why."""
     pairing, match = _pairing(pairing_id)
     reason = request.POST.get("reason", "")
-    actor = _answering(request, pairing, match)
+    return _answer(
+        request,
+        match,
+        pairing.confirmation_side,
+        lambda actor: services.dispute_result(pairing, actor=actor, reason=reason),
+        dispute_url=reverse("pairing_entry:dispute", args=[pairing.pk]),
+    )
+
+
+def _playoff_match(match_id: int) -> tuple[Playoff, Match]:
+    playoff = playoff_of(match_id)
+    if playoff is None:
+        raise Http404("no such playoff match")
+    match = Match.objects.select_related("player1", "player2").get(pk=match_id)
+    return playoff, match
+
+
+@require_POST
+def playoff_confirm(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``/play/pairings/playoff/<match id>/confirm/``: the player asked confirms a playoff match's result."""
+    playoff, match = _playoff_match(match_id)
+    asked = playoff.confirmation_of(match.pk)[1]
+    return _answer(request, match, asked, lambda actor: services.confirm_playoff_result(match.pk, actor=actor))
+
+
+@require_POST
+def playoff_dispute(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``/play/pairings/playoff/<match id>/dispute/``: the player asked says a playoff match's result is wrong."""
+    playoff, match = _playoff_match(match_id)
+    reason = request.POST.get("reason", "")
+    return _answer(
+        request,
+        match,
+        playoff.confirmation_of(match.pk)[1],
+        lambda actor: services.dispute_playoff_result(match.pk, actor=actor, reason=reason),
+        dispute_url=reverse("pairing_entry:playoff-dispute", args=[match.pk]),
+    )
+
+
+def _answer(
+    request: HttpRequest, match: Match, asked: int | None, act: Callable[[Actor], object], *, dispute_url: str = ""
+) -> HttpResponse:
+    """Answer for a result as the visitor's side (``asked``: the side asked to confirm): back to the entry page, or
+    the refusal (a refused dispute with its form and reason again)."""
+    actor = _answering(request, asked, match)
     if actor is None:
         return _refused(request, match, _("Only the players of this match can answer for its result."), 403)
     try:
-        services.dispute_result(pairing, actor=actor, reason=reason)
+        act(actor)
     except ApplicationError as exc:
-        return _refused(request, match, exc.message, exc.status, disputed=pairing, reason=reason)
+        reason = request.POST.get("reason", "")
+        return _refused(request, match, exc.message, exc.status, dispute_url=dispute_url, reason=reason)
     return see_other(reverse("entry:match", args=[match.pk]))
 
 

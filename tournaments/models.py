@@ -821,6 +821,17 @@ class Playoff(models.Model):
     final_match = models.OneToOneField(
         Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="playoff_final"
     )
+    # Each match's result as it counts (as a pairing's, ``Pairing.confirmation``): a scoresheet result entered by
+    # one player waits for the other side's confirmation (``*_confirmation_side``: the side asked) or a director's.
+    first_confirmation = models.CharField(
+        max_length=16, choices=Pairing.Confirmation.choices, default=Pairing.Confirmation.NOT_NEEDED, blank=True
+    )
+    first_confirmation_side = models.PositiveSmallIntegerField(null=True, blank=True)
+    final_confirmation = models.CharField(
+        max_length=16, choices=Pairing.Confirmation.choices, default=Pairing.Confirmation.NOT_NEEDED, blank=True
+    )
+    final_confirmation_side = models.PositiveSmallIntegerField(null=True, blank=True)
+    dispute_text = models.TextField(blank=True, help_text="what the player asked to confirm said is wrong")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -829,3 +840,16 @@ class Playoff(models.Model):
 
     def __str__(self) -> str:
         return f"{self.division} playoff for {self.kind} at {self.place}"
+
+    def which(self, match_id: int) -> str:
+        """``"first"`` or ``"final"``: which of the playoff's matches ``match_id`` is (the prefix of its fields)."""
+        if match_id == self.first_match_id:
+            return "first"
+        if match_id == self.final_match_id:
+            return "final"
+        raise ValueError(f"match {match_id} is not a match of playoff {self.pk}")
+
+    def confirmation_of(self, match_id: int) -> tuple[str, int | None]:
+        """The confirmation of the playoff's match ``match_id`` and the side asked."""
+        which = self.which(match_id)
+        return getattr(self, f"{which}_confirmation"), getattr(self, f"{which}_confirmation_side")

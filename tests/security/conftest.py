@@ -23,8 +23,11 @@ from games.access import new_entry_token, revoke_entry_token, token_text
 from games.models import EntryToken, Match, Player
 from tests.tournaments.api.support import enter_result
 from tests.tournaments.conftest import eager_tasks  # noqa: F401 (an autouse fixture)
+from tests.tournaments.services.support import play_out
 from tournaments import services
 from tournaments.models import Club, Division, Event, Pairing, PlayerMerge
+from tournaments.selectors.playoffs import division_playoffs
+from tournaments.services.payouts import set_payouts
 
 #: The apps whose rows a request may write (plus the users and their API tokens).
 WRITABLE_APPS = ("games", "tournaments", "auth", "authtoken")
@@ -68,6 +71,8 @@ class World:
       confirmation of side 1.
     - ``reg``: a 4-player Swiss still registering.
     - ``money``: a money session started by dora outside the event.
+    - ``playoffs``: a finished 4-player Swiss whose tie over places paid differently has a playoff, whose match
+      (``playoff``) side 0 won and entered from his link: it awaits the confirmation of side 1.
     - ``club``: a club directed by dora (the event is not one of its events), whose roster holds ``roster``
       ("Pia Ruud", "P. Ruud") and a record merged into another (``merge``: "O. Nes" into "Ola Nes").
 
@@ -87,6 +92,7 @@ class World:
     club: Club | None = None
     roster: list[Player] = field(default_factory=list)
     merge: PlayerMerge | None = None
+    playoffs: Division | None = None
 
     def match(self, key: str) -> Match:
         return Match.objects.get(pk=self.matches[key].pk)
@@ -162,7 +168,23 @@ def world(request: pytest.FixtureRequest, django_user_model: Any) -> World:
     pairings = {"live": live, "fresh": fresh, "other": other, "sheet": awaiting, "earlier": earlier, "next": following}
     matches = {key: Match.objects.get(pk=p.match_id) for key, p in pairings.items()}
     matches["money"] = money
+    tied = services.start_division(
+        new_division("swiss", 4, event=event, tiebreaks=[], entry_mode="scoresheet", match_length=1, rounds_planned=2),
+        actor=as_dora,
+    )
+    set_payouts(tied, actor=as_dora, mode="amount", pool=None, ties="split", published=True,
+                flights={"main": "60, 30, 10"})  # fmt: skip
+    play_out(tied, as_dora)
+    services.recompute_standings(tied.pk)
+    tie = division_playoffs(Division.objects.get(pk=tied.pk)).ties[0].tie
+    playoff = services.order_playoff(tied, actor=as_dora, entries=[int(p) for p in tie.players])
+    played = Match.objects.get(pk=playoff.final_match_id)
+    games.services.record_game_result(
+        played.pk, actor=Actor(token=new_entry_token(played, 0)), winner=0, kind=1, expected_seq=played.seq
+    )
+    matches["playoff"] = Match.objects.get(pk=played.pk)
     found = World(event, moves, sheet, reg, pairings, matches, users)
+    found.playoffs = Division.objects.get(pk=tied.pk)
     found.club = services.create_club(actor=as_dora, name="Oslo BK")
     services.create_season(
         found.club, actor=as_dora, name="Spring", starts_on=dt.date(2026, 3, 1), ends_on=dt.date(2026, 6, 30)

@@ -47,7 +47,8 @@ from tests.security.conftest import World, changed_tables, snapshot
 from tournaments.director.views.divisions import DIVISION_ACTIONS
 from tournaments.director.views.events import EVENT_ACTIONS, HOME_ACTIONS
 from tournaments.director.views.matches import MATCH_ACTIONS
-from tournaments.models import Entry
+from tournaments.director.views.playoffs import PLAYOFF_MATCH_ACTIONS
+from tournaments.models import Entry, Playoff
 
 pytestmark = pytest.mark.django_db
 
@@ -109,6 +110,7 @@ API_MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("tournaments_api:division-payouts", "GET"):    (403, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:division-payouts", "POST"):   (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:pairing-confirm", "POST"):    (401, 403, 200, 403, 403, 403, 403, 200, 200),
+    ("tournaments_api:division-playoff-confirm", "POST"): (401, 403, 200, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:pairing-dispute", "POST"):    (401, 403, 200, 403, 403, 403, 403, 403, 403),
     ("tournaments_api:pairing-forfeit", "POST"):    (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:pairing-penalty", "POST"):    (401, 403, 403, 403, 403, 403, 403, 200, 200),
@@ -153,6 +155,7 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("director:division", "POST pair-next"):        (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 409, 409),
     ("director:division", "POST order-playoff"):    (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 409, 409),
     ("director:division", "POST cancel-playoff"):   (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 404, 404),
+    ("director:division", "POST confirm-playoff"):  (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "POST close-last-chance"): (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 409, 409),
     ("director:division", "POST swiss-rounds"):     (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "POST end-swiss"):        (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
@@ -173,6 +176,13 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("director:match", "POST new-link"):            (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:match", "POST make-match"):          (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 409, 409),
     ("director:match", "POST analyse"):             (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 409, 409),
+    ("director:playoff-match", "GET"):              (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
+    ("director:playoff-match", "POST confirm"):     (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
+    ("director:playoff-match", "POST forfeit"):     (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 409, 409),
+    ("director:playoff-match", "POST new-link"):    (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
+    ("director:playoff-match", "POST replace-result"): (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
+    ("director:playoff-match", "POST reopen"):      (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
+    ("director:playoff-match", "POST undo"):        (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:slips", "GET"):                      (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
     ("director:slips", "POST"):                     (LOGIN, 405, LOGIN, LOGIN, LOGIN, LOGIN, 405, 405, 405),
     ("director:sheet", "GET"):                      (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
@@ -200,6 +210,8 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("pairing_entry:enter", "POST"):                (403, 403, 303, 403, 403, 403, 403, 403, 403),
     ("pairing_entry:confirm", "POST"):              (403, 403, 303, 403, 403, 403, 403, 303, 303),
     ("pairing_entry:dispute", "POST"):              (403, 403, 303, 403, 403, 403, 403, 403, 403),
+    ("pairing_entry:playoff-confirm", "POST"):      (403, 403, 303, 403, 403, 403, 403, 303, 303),
+    ("pairing_entry:playoff-dispute", "POST"):      (403, 403, 303, 403, 403, 403, 403, 403, 403),
 }  # fmt: skip
 
 # -- how each row is requested ---------------------------------------------------------------------------------------
@@ -231,6 +243,13 @@ def _entry_api(name: str) -> Callable[[World], str]:
 
 def _pairing_api(name: str, key: str) -> Callable[[World], str]:
     return lambda w: reverse(f"tournaments_api:{name}", args=[w.pairings[key].pk])
+
+
+def _playoff_confirm_api(w: World) -> str:
+    assert w.playoffs is not None
+    playoff = Playoff.objects.get(division=w.playoffs)
+    args = [w.event.slug, w.playoffs.slug, playoff.pk, w.matches["playoff"].pk]
+    return reverse("tournaments_api:division-playoff-confirm", args=args)
 
 
 def _reg_entry(w: World) -> Entry:
@@ -365,6 +384,7 @@ API_CALLS: dict[tuple[str, str], Call] = {
         lambda w: {"mode": "amount", "ties": "split", "flights": {"main": [30, 20]}},
     ),
     ("tournaments_api:pairing-confirm", "POST"): Call("sheet", _pairing_api("pairing-confirm", "sheet"), side=1),
+    ("tournaments_api:division-playoff-confirm", "POST"): Call("playoff", _playoff_confirm_api, side=1),
     ("tournaments_api:pairing-dispute", "POST"): Call(
         "sheet", _pairing_api("pairing-dispute", "sheet"), lambda w: {"reason": "I won"}, side=1
     ),
@@ -425,6 +445,8 @@ def _page(name: str, division: str = "", key: str = "") -> Callable[[World], str
         found = getattr(w, division)
         if name == "match":
             return reverse("director:match", args=[w.event.slug, found.slug, w.pairings[key].key])
+        if name == "playoff-match":
+            return reverse("director:playoff-match", args=[w.event.slug, found.slug, w.matches["playoff"].pk])
         if name in ("sheet", "slips", "scorecards"):
             return reverse(f"director:{name}", args=[w.event.slug, found.slug, "swiss", 1])
         return reverse(f"director:{name}", args=[w.event.slug, found.slug])
@@ -506,6 +528,48 @@ PAGE_CALLS: dict[tuple[str, str], Call] = {
     ),
     ("director:division", "POST cancel-playoff"): Call(
         "live", _page("division", "moves"), _form("cancel-playoff", lambda w: 999_999)
+    ),
+    ("director:division", "POST confirm-playoff"): Call(
+        "playoff", _page("division", "playoffs"), _form("confirm-playoff", lambda w: w.matches["playoff"].pk), side=1
+    ),
+    ("director:playoff-match", "GET"): Call("playoff", _page("playoff-match", "playoffs"), side=1),
+    ("director:playoff-match", "POST confirm"): Call(
+        "playoff", _page("playoff-match", "playoffs"), _form("confirm"), side=1
+    ),
+    ("director:playoff-match", "POST forfeit"): Call(
+        "playoff",
+        _page("playoff-match", "playoffs"),
+        _form("forfeit", loser="1", kind="no-show", reason="gone"),
+        side=1,
+    ),
+    ("director:playoff-match", "POST new-link"): Call(
+        "playoff", _page("playoff-match", "playoffs"), _form("new-link", side="1"), side=1
+    ),
+    ("director:playoff-match", "POST replace-result"): Call(
+        "playoff",
+        _page("playoff-match", "playoffs"),
+        _form(
+            "replace-result",
+            game_number="1",
+            winner="1",
+            kind="1",
+            cube_value="1",
+            reason="wrong winner",
+            expected_seq=_seq("playoff"),
+        ),
+        side=1,
+    ),
+    ("director:playoff-match", "POST reopen"): Call(
+        "playoff",
+        _page("playoff-match", "playoffs"),
+        _form("reopen", reason="replay", expected_seq=_seq("playoff")),
+        side=1,
+    ),
+    ("director:playoff-match", "POST undo"): Call(
+        "playoff",
+        _page("playoff-match", "playoffs"),
+        _form("undo", reason="misentered", expected_seq=_seq("playoff")),
+        side=1,
     ),
     ("director:division", "POST close-last-chance"): Call(
         "live", _page("division", "moves"), _form("close-last-chance")
@@ -599,6 +663,15 @@ PAGE_CALLS: dict[tuple[str, str], Call] = {
     ("pairing_entry:next", "GET"): Call("live", lambda w: reverse("pairing_entry:next")),
     ("pairing_entry:enter", "POST"): Call(
         "earlier", lambda w: reverse("pairing_entry:enter", args=[w.pairings["next"].pk])
+    ),
+    ("pairing_entry:playoff-confirm", "POST"): Call(
+        "playoff", lambda w: reverse("pairing_entry:playoff-confirm", args=[w.matches["playoff"].pk]), side=1
+    ),
+    ("pairing_entry:playoff-dispute", "POST"): Call(
+        "playoff",
+        lambda w: reverse("pairing_entry:playoff-dispute", args=[w.matches["playoff"].pk]),
+        lambda w: {"reason": "I won"},
+        side=1,
     ),
     ("pairing_entry:confirm", "POST"): Call(
         "sheet", lambda w: reverse("pairing_entry:confirm", args=[w.pairings["sheet"].pk]), side=1
@@ -718,6 +791,7 @@ DIRECTOR_FORMS = {
     "director:event": EVENT_ACTIONS,
     "director:division": DIVISION_ACTIONS,
     "director:match": MATCH_ACTIONS,
+    "director:playoff-match": PLAYOFF_MATCH_ACTIONS,
 }
 
 

@@ -1,6 +1,8 @@
 """Playoffs for ties on the pages: the director's division page shows the ties that matter with "Order a playoff",
 the playoff's matches with their entry links and "Cancel the playoff"; the public standings say how the tie was
-settled. The director's page reads them in a fixed number of queries whatever the field."""
+settled. A playoff match's result entered by one player is confirmed or disputed from the opponent's entry page, or
+confirmed by the director; a playoff match's own director's page gives new entry links and awards a forfeit. The
+director's page reads them in a fixed number of queries whatever the field."""
 
 from __future__ import annotations
 
@@ -13,8 +15,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from common.actor import Actor
+from games.models import EntryToken, Match
 from tests.tournaments.services.support import play_out
 from tests.tournaments.services.test_playoffs import swiss_with_a_paid_tie, win
+from tests.web.test_entry_pages import Phone, ok
 from tournaments import services
 from tournaments.models import Division, Entry, Playoff
 from tournaments.selectors.playoffs import division_playoffs
@@ -139,3 +143,105 @@ def test_a_playoff_matchs_public_page_names_its_event_division_and_the_tie(
     html = Client().get(f"/matches/{playoff.final_match_id}/").content.decode()
     assert f'<a href="/events/{division.event.slug}/{division.slug}/">{division.name}</a>' in html
     assert "<li>Playoff for the tie at 2nd</li>" in html
+
+
+# -- a playoff match's confirmation and its director's page ---------------------------------------------------------
+
+
+def _ordered(division_of: Callable[..., Division], director: Actor) -> tuple[Division, Playoff, int, int]:
+    division = swiss_with_a_paid_tie(division_of, director)
+    a, b = (int(p) for p in division_playoffs(division).ties[0].tie.players)
+    return division, services.order_playoff(division, actor=director, entries=[a, b]), a, b
+
+
+def _entered_by_side_0(
+    division_of: Callable[..., Division], director: Actor
+) -> tuple[Division, Playoff, Match, tuple[Phone, Phone]]:
+    """A playoff ordered, the phones of its match's two players, and its 1-point result entered by side 0's."""
+    division, playoff, _a, _b = _ordered(division_of, director)
+    match = Match.objects.select_related("player1", "player2").get(pk=playoff.final_match_id)
+    phones = Phone(match, 0), Phone(match, 1)
+    ok(phones[0].post("game-result", winner=0, result=1, cube=1), match)
+    return division, playoff, match, phones
+
+
+def test_the_opponent_confirms_a_playoff_result_from_his_entry_page(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    division, playoff, match, (entering, other) = _entered_by_side_0(division_of, as_director)
+    services.sync_division(division.pk)
+    playoff.refresh_from_db()
+    assert (playoff.final_confirmation, playoff.final_confirmation_side, playoff.status) == ("awaiting", 1, "ordered")
+
+    html = other.page()
+    assert "entered the result: 1-0. Is it right?" in html
+    assert f'action="/play/pairings/playoff/{match.pk}/confirm/"' in html
+    assert f'action="/play/pairings/playoff/{match.pk}/dispute/"' in html
+    assert f"The result waits for {match.player2.display_name}'s confirmation." in entering.page()
+    refused = entering.client.post(f"/play/pairings/playoff/{match.pk}/confirm/")
+    assert refused.status_code == 403
+    assert f"Only {match.player2.display_name} or a director can answer" in refused.content.decode()
+    html = director_client(director).get(page(division)).content.decode()
+    assert f"waiting for {match.player2.display_name}&#x27;s confirmation" in html
+    assert 'name="action" value="confirm-playoff"' in html
+    assert f'href="/manage/{division.event.slug}/{division.slug}/playoff/{match.pk}/"' in html
+
+    done = other.client.post(f"/play/pairings/playoff/{match.pk}/confirm/")
+    assert done.status_code == 303 and done["Location"] == f"/play/match/{match.pk}/"
+    services.sync_division(division.pk)
+    playoff.refresh_from_db()
+    assert (playoff.final_confirmation, playoff.status) == ("confirmed", "finished")
+    assert "The result is confirmed." in other.page()
+
+
+def test_a_disputed_playoff_result_is_confirmed_by_the_director_on_the_division_page(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    division, playoff, match, (_entering, other) = _entered_by_side_0(division_of, as_director)
+    empty = other.client.post(f"/play/pairings/playoff/{match.pk}/dispute/", {"reason": " "})
+    assert empty.status_code == 400 and "Say what is wrong" in empty.content.decode()
+    assert f'action="/play/pairings/playoff/{match.pk}/dispute/"' in empty.content.decode()
+    other.client.post(f"/play/pairings/playoff/{match.pk}/dispute/", {"reason": "I won the last game"})
+    client = director_client(director)
+    html = client.get(page(division)).content.decode()
+    assert "Disputed:" in html and "I won the last game" in html
+    elsewhere = client.post(page(division), {"action": "confirm-playoff", "target": str(match.pk + 1000)})
+    assert elsewhere.status_code == 404 and "no longer exists" in elsewhere.content.decode()
+    done = client.post(page(division), {"action": "confirm-playoff", "target": str(match.pk)})
+    assert done.status_code == 302
+    playoff.refresh_from_db()
+    assert (playoff.final_confirmation, playoff.status) == ("confirmed", "finished")
+    assert "The playoff match&#x27;s result is confirmed" in client.get(page(division)).content.decode()
+
+
+def test_the_director_awards_a_playoff_match_by_forfeit_and_gives_a_new_link_from_its_page(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    division, playoff, a, b = _ordered(division_of, as_director)
+    match = Match.objects.select_related("player1", "player2").get(pk=playoff.final_match_id)
+    url = f"/manage/{division.event.slug}/{division.slug}/playoff/{match.pk}/"
+    client = director_client(director)
+    html = client.get(url).content.decode()
+    assert "Playoff for the tie at place 2" in html and "Forfeit (no-show, withdrawal)" in html
+    assert f"{match.player1.display_name}'s entry link" in html and "Give a new link" in html
+    assert Client().get(url).status_code == 302  # to the login page
+    assert client.get(f"/manage/{division.event.slug}/{division.slug}/playoff/999999/").status_code == 404
+
+    old = set(EntryToken.objects.filter(match=match, side=0, revoked_at__isnull=True).values_list("pk", flat=True))
+    done = client.post(url, {"action": "new-link", "new-link-side": "0"})
+    assert done.status_code == 302
+    assert not EntryToken.objects.filter(pk__in=old, revoked_at__isnull=True).exists(), "the old link no longer opens"
+    assert f"A new entry link for {match.player1.display_name}" in client.get(url).content.decode()
+
+    refused = client.post(url, {"action": "forfeit", "forfeit-loser": "0", "forfeit-kind": "no-show",
+                                "forfeit-reason": ""})  # fmt: skip
+    assert refused.status_code == 400 and match.__class__.objects.get(pk=match.pk).status == Match.Status.SCHEDULED
+    done = client.post(url, {"action": "forfeit", "forfeit-loser": "0", "forfeit-kind": "no-show",
+                             "forfeit-reason": "did not come"})  # fmt: skip
+    assert done.status_code == 302
+    playoff.refresh_from_db()
+    winner = b if Entry.objects.get(pk=b).player_id == match.player2_id else a
+    assert playoff.status == "finished" and playoff.order[0] == winner
+    html = client.get(url).content.decode()
+    assert "forfeits the match (no-show)" in html and "Reopen the match" in html
+    assert "Forfeit (no-show, withdrawal)" not in html, "over: no forfeit to award"

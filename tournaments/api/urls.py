@@ -35,6 +35,11 @@ urlpatterns = [
     path(_DIVISION + "payouts/", awards.PayoutsApi.as_view(), name="division-payouts"),
     path(_DIVISION + "playoffs/", awards.PlayoffListApi.as_view(), name="division-playoffs"),
     path(_DIVISION + "playoffs/<id:playoff_id>/", awards.PlayoffDetailApi.as_view(), name="division-playoff"),
+    path(
+        _DIVISION + "playoffs/<id:playoff_id>/matches/<id:match_id>/confirm/",
+        awards.PlayoffConfirmApi.as_view(),
+        name="division-playoff-confirm",
+    ),
     path(_DIVISION + "pr/", awards.DivisionPrTableApi.as_view(), name="division-pr"),
     path("events/<slug:event>/master-points/", awards.EventMasterPointsApi.as_view(), name="event-master-points"),
     path("events/<slug:event>/pr/", awards.EventPrTableApi.as_view(), name="event-pr"),

@@ -732,6 +732,12 @@ class ForfeitForm(forms.Form):
         _choice(self, "loser").choices = [("", "—"), *sides]
 
 
+class PlayoffForfeitForm(ForfeitForm):
+    """A forfeit of a playoff's match: a no-show or a withdrawal (penalty points are a round's pairing's)."""
+
+    kind = forms.ChoiceField(label=_("Kind"), choices=FORFEIT_KINDS[:2])
+
+
 class PenaltyForm(forms.Form):
     """Penalty points against one player of a match (``sides``: its two entries)."""
 

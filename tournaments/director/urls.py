@@ -3,7 +3,7 @@
 from django.urls import path
 
 import common.converters  # noqa: F401  (registers <id:...>)
-from tournaments.director.views import divisions, events, matches, money, prints
+from tournaments.director.views import divisions, events, matches, money, playoffs, prints
 
 app_name = "director"
 
@@ -16,6 +16,7 @@ urlpatterns = [
     path("<slug:event>/cash/", money.cash_sheet, name="cash-sheet"),
     path("<slug:event>/<slug:division>/", divisions.division_page, name="division"),
     path("<slug:event>/<slug:division>/match/<slug:key>/", matches.match_page, name="match"),
+    path("<slug:event>/<slug:division>/playoff/<id:match_id>/", playoffs.playoff_match_page, name="playoff-match"),
     path("<slug:event>/<slug:division>/final-standings/", prints.final_standings, name="final-standings"),
     path("<slug:event>/<slug:division>/payouts.csv", money.payouts_csv, name="payouts-csv"),
     path(_ROUND + "sheet/", prints.pairing_sheet, name="sheet"),

@@ -14,9 +14,11 @@ from dataclasses import dataclass, field
 
 from games.access import token_text
 from games.models import EntryToken, Match
-from tournaments.core import may_have_playoffs, playoff_table, playoff_ties
-from tournaments.models import Division, Playoff, Standing
+from tournaments.core import COUNTED_CONFIRMATIONS, may_have_playoffs, playoff_table, playoff_ties
+from tournaments.models import Division, Pairing, Playoff, Standing
 from tournaments.standings.playoffs import THREE_PLAYER_RULE, Tie
+
+Confirmation = Pairing.Confirmation
 
 
 def ordinal(n: int) -> str:
@@ -26,13 +28,32 @@ def ordinal(n: int) -> str:
 
 @dataclass(frozen=True)
 class PlayoffMatch:
-    """A playoff's match: its players' names, its score, who won (None: not yet), its entry links (directors)."""
+    """A playoff's match: its players' names, its score, who won (None: not yet), its entry links (directors), and
+    its result's confirmation (``Pairing.Confirmation``'s values), the name of the player asked to confirm it, what
+    the dispute said."""
 
     match_id: int
     names: tuple[str, str]
     score: tuple[int, int]
     winner: str | None
     links: tuple[tuple[str, str], ...] = ()  # (player's name, his entry link), side 0 first
+    confirmation: str = Confirmation.NOT_NEEDED
+    asked: str = ""
+    dispute: str = ""
+
+    @property
+    def waiting(self) -> str:
+        """The name of the player whose confirmation the result waits for ("" when it waits for none)."""
+        return self.asked if self.winner is not None and self.confirmation == Confirmation.AWAITING else ""
+
+    @property
+    def disputed(self) -> bool:
+        return self.winner is not None and self.confirmation == Confirmation.DISPUTED
+
+    @property
+    def counts(self) -> bool:
+        """Whether its result counts for the playoff (won, and confirmed where needed)."""
+        return self.winner is not None and self.confirmation in COUNTED_CONFIRMATIONS
 
     @property
     def words(self) -> str:
@@ -40,7 +61,10 @@ class PlayoffMatch:
             return f"{self.names[0]} v {self.names[1]}"
         loser = self.names[1] if self.winner == self.names[0] else self.names[0]
         high, low = max(self.score), min(self.score)
-        return f"{self.winner} beat {loser} {high}-{low}"
+        said = f"{self.winner} beat {loser} {high}-{low}"
+        if self.waiting:
+            return f"{said}, waiting for {self.waiting}'s confirmation"
+        return f"{said}, disputed" if self.disputed else said
 
 
 @dataclass(frozen=True)
@@ -125,7 +149,7 @@ def playoffs_of(division: Division, *, links: bool = False) -> list[PlayoffView]
     names: dict[int, str] = {}
     out = []
     for p in rows:
-        matches = [_match(m, tokens.get(m.pk, [])) for m in (p.first_match, p.final_match) if m is not None]
+        matches = [_match(p, m, tokens.get(m.pk, [])) for m in (p.first_match, p.final_match) if m is not None]
         out.append(PlayoffView(p.pk, p.kind, p.place, p.length, p.status, list(p.entries), list(p.order), [], matches))
         names.update({pk: "" for pk in p.entries})
     if names:
@@ -139,13 +163,16 @@ def playoffs_of(division: Division, *, links: bool = False) -> list[PlayoffView]
     return out
 
 
-def _match(match: Match, links: list[tuple[int, str]]) -> PlayoffMatch:
+def _match(playoff: Playoff, match: Match, links: list[tuple[int, str]]) -> PlayoffMatch:
     names = (match.player1.display_name, match.player2.display_name)
     winner = None
     if match.winner_id is not None and match.status in (Match.Status.FINISHED, Match.Status.FORFEITED):
         winner = names[0] if match.winner_id == match.player1_id else names[1]
     held = tuple((names[side], link) for side, link in links)
-    return PlayoffMatch(match.pk, names, (match.score1, match.score2), winner, held)
+    confirmation, asked = playoff.confirmation_of(match.pk)
+    dispute = playoff.dispute_text if confirmation == Confirmation.DISPUTED else ""
+    asked_name = names[asked] if asked is not None else ""
+    return PlayoffMatch(match.pk, names, (match.score1, match.score2), winner, held, confirmation, asked_name, dispute)
 
 
 def division_playoffs(division: Division, *, table: Sequence[Standing] | None = None, links: bool = True) -> Playoffs:

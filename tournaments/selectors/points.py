@@ -170,7 +170,8 @@ def _lengths_won(division_ids: list[int]) -> dict[int, list[int]]:
 
 def wins_over_the_board(division_ids: list[int]) -> QuerySet[Any]:
     """(winner's entry id, length) of every match won over the board in the divisions, the rounds' and the playoffs'
-    in one statement: a union whose parts are unordered (SQLite refuses an ORDER BY inside a compound statement)."""
+    (a playoff's once its result counts, as a round's) in one statement: a union whose parts are unordered (SQLite
+    refuses an ORDER BY inside a compound statement)."""
     won = (
         Pairing.objects.filter(
             division_id__in=division_ids,
@@ -188,7 +189,10 @@ def wins_over_the_board(division_ids: list[int]) -> QuerySet[Any]:
     winner = Entry.objects.filter(division_id=division, player_id=OuterRef("winner_id")).values("pk")[:1]
     playoffs = (
         Match.objects.filter(
-            Q(playoff_first__division_id__in=division_ids) | Q(playoff_final__division_id__in=division_ids),
+            Q(playoff_first__division_id__in=division_ids, playoff_first__first_confirmation__in=COUNTED_CONFIRMATIONS)
+            | Q(
+                playoff_final__division_id__in=division_ids, playoff_final__final_confirmation__in=COUNTED_CONFIRMATIONS
+            ),
             status=Match.Status.FINISHED,
             winner__isnull=False,
         )

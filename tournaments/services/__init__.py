@@ -19,7 +19,8 @@ The use cases, re-exported here:
   director's changes (``set_tables``, ``hold_table``, ``seat_match``);
 - followup: a result's follow-up (standings pending, then the sync and the standings after the commit);
 - standings: standings tables and ratings, recomputed from scratch;
-- playoffs: playoffs for ties (``order_playoff``, ``cancel_playoff``; the sync settles them);
+- playoffs: playoffs for ties (``order_playoff``, ``cancel_playoff``; ``confirm_playoff_result``,
+  ``dispute_playoff_result`` and ``award_playoff_forfeit`` on a playoff's match; the sync settles them);
 - seasons: a season's points stored per event and player, rewritten after an event's follow-up or a season's change;
 - payouts: a division's payout table (``set_payouts``, ``stored_table``, ``flight_sizes``; imported from its module,
   not re-exported here);
@@ -57,7 +58,13 @@ from tournaments.services.events import (
 )
 from tournaments.services.followup import Sent, request_followup, schedule_followup
 from tournaments.services.merges import merge_players, undo_merge
-from tournaments.services.playoffs import cancel_playoff, order_playoff
+from tournaments.services.playoffs import (
+    award_playoff_forfeit,
+    cancel_playoff,
+    confirm_playoff_result,
+    dispute_playoff_result,
+    order_playoff,
+)
 from tournaments.services.results import (
     award_forfeit,
     confirm_result,
@@ -87,18 +94,21 @@ __all__ = [
     "add_director",
     "add_to_roster",
     "award_forfeit",
+    "award_playoff_forfeit",
     "cancel_playoff",
     "change_season",
     "check_in",
     "check_in_all",
     "close_event",
     "close_last_chance_places",
+    "confirm_playoff_result",
     "confirm_result",
     "create_club",
     "create_division",
     "create_event",
     "create_rating_list",
     "create_season",
+    "dispute_playoff_result",
     "dispute_result",
     "divisions_behind_their_matches",
     "end_swiss",

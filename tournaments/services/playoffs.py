@@ -9,6 +9,11 @@ settles the tie in the standings (the rule: tournaments/standings/playoffs.py).
 - **Follow-up** (:func:`settle_playoffs`, from the division's sync, under its lock): a won first match makes the
   final; once every match is won, the playoff is finished and stores its order; a correction of a playoff match
   changes that order again. The standings read the finished playoffs (tournaments/services/standings.py).
+- **Confirmation**: a match is won once its result counts, as a round's pairing's does: a scoresheet result one
+  player entered waits for the other side (``Playoff.first_confirmation``/``final_confirmation``, written in the
+  match's transaction by tournaments/services/sync.py), who confirms or disputes it
+  (:func:`confirm_playoff_result`, :func:`dispute_playoff_result`; a director confirms, and decides a dispute). A
+  director awards a playoff match by forfeit (:func:`award_playoff_forfeit`): the playoff settles at once.
 - **Cancel** (:func:`cancel_playoff`): an ordered playoff none of whose matches has started is deleted with its
   matches.
 
@@ -19,6 +24,7 @@ finished (tournaments/services/knockout.py).
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 import games.services
@@ -26,11 +32,22 @@ from common.actor import Actor
 from common.errors import ApplicationError, ErrorCode
 from games.access import new_entry_tokens
 from games.models import Match, Player
-from tournaments.access import check_directs
-from tournaments.core import lock_division, playoff_table, playoff_ties
-from tournaments.models import Division, Entry, Playoff, Standing
+from tournaments.access import check_answers, check_directs
+from tournaments.core import (
+    COUNTED_CONFIRMATIONS,
+    confirmation_needed,
+    lock_division,
+    playoff_source,
+    playoff_table,
+    playoff_ties,
+    playoffs_in_play,
+)
+from tournaments.models import Division, Entry, Pairing, Playoff, Standing
+from tournaments.services.followup import schedule_followup
 from tournaments.services.knockout import why_not_yet
 from tournaments.standings.playoffs import MAX_PLAYERS, Tie, bouts, finishing_order
+
+Confirmation = Pairing.Confirmation
 
 #: The longest playoff match a director may order.
 MAX_LENGTH = 25
@@ -121,7 +138,7 @@ def _make_match(division: Division, playoff: Playoff, a: int, b: int, *, number:
     match = games.services.start_match(
         player1=found[players[a]], player2=found[players[b]], length=playoff.length, variant=division.variant,
         crawford=division.crawford, casual=division.casual, entry_mode=division.entry_mode,
-        private=not event.public, source=f"{event.slug}/{division.slug}/playoff-{playoff.pk}-{number}",
+        private=not event.public, source=playoff_source(division, playoff.pk, number),
     )  # fmt: skip
     new_entry_tokens([match])
     return match
@@ -156,6 +173,17 @@ def cancel_playoff(playoff_id: int, *, actor: Actor, division: Division | None =
         games.services.delete_unplayed_matches([m.pk for m in matches])
 
 
+def settle_and_mark(division: Division) -> None:
+    """:func:`settle_playoffs` (the caller holds the division's lock), and the standings marked to be computed
+    again when a playoff's order changed (the division's sync, and a director's decision on a playoff's match)."""
+    if playoffs_in_play(division) and settle_playoffs(division):  # the standings read the playoff's order
+        division.results_version += 1
+        division.standings_status = Division.Work.PENDING
+        Division.objects.filter(pk=division.pk).update(
+            results_version=division.results_version, standings_status=division.standings_status
+        )
+
+
 def settle_playoffs(division: Division) -> bool:
     """Move the division's playoffs on (the caller holds its lock): make a stepladder's final once its first match
     is won, and store the order of each playoff whose matches are all won (again after a correction). True when a
@@ -166,7 +194,8 @@ def settle_playoffs(division: Division) -> bool:
     players = dict(Entry.objects.filter(division=division).values_list("player_id", "pk"))
     changed = False
     for playoff in playoffs:
-        winners = [players[int(m.winner_id or 0)] for m in _won(playoff.first_match, playoff.final_match)]
+        _ask_if_skipped(playoff)
+        winners = [players[int(m.winner_id or 0)] for m in _won(playoff)]
         if playoff.first_match is not None and winners and playoff.final_match is None:
             playoff.final_match = _make_match(division, playoff, playoff.entries[0], winners[0], number=2)
             playoff.save(update_fields=["final_match"])
@@ -180,10 +209,126 @@ def settle_playoffs(division: Division) -> bool:
     return changed
 
 
-def _won(*matches: Match | None) -> list[Match]:
-    """The matches of ``matches`` that are won (finished or forfeited), in order."""
+def _ask_if_skipped(playoff: Playoff) -> None:
+    """A match over whose result a player entered, while the playoff says no confirmation is needed: its match's
+    transaction found the playoff's row held by a sync and could not ask (tournaments/services/sync.py); it is
+    asked now."""
     over = (Match.Status.FINISHED, Match.Status.FORFEITED)
-    return [m for m in matches if m is not None and m.winner_id is not None and m.status in over]
+    for match in (playoff.first_match, playoff.final_match):
+        if match is None or match.status not in over or playoff.confirmation_of(match.pk)[0] != Confirmation.NOT_NEEDED:
+            continue
+        needed = confirmation_needed(match)
+        if needed[0] != Confirmation.NOT_NEEDED:
+            which = playoff.which(match.pk)
+            setattr(playoff, f"{which}_confirmation", needed[0])
+            setattr(playoff, f"{which}_confirmation_side", needed[1])
+            playoff.save(update_fields=[f"{which}_confirmation", f"{which}_confirmation_side"])
+
+
+def _won(playoff: Playoff) -> list[Match]:
+    """The playoff's matches that are won (finished or forfeited) by a result that counts (not waiting for a
+    confirmation, not disputed), in order; the first one not won ends the list."""
+    over = (Match.Status.FINISHED, Match.Status.FORFEITED)
+    won = []
+    for match in (playoff.first_match, playoff.final_match):
+        if match is None:
+            continue
+        if match.winner_id is None or match.status not in over:
+            break
+        if playoff.confirmation_of(match.pk)[0] not in COUNTED_CONFIRMATIONS:
+            break
+        won.append(match)
+    return won
+
+
+#: The kinds of forfeit a director awards on a playoff's match (a penalty forfeit is a round's pairing's).
+FORFEIT_KINDS = ("no-show", "withdrawal")
+
+
+def award_playoff_forfeit(match_id: int, *, actor: Actor, loser_side: int, kind: str, reason: str) -> Playoff:
+    """Award a playoff's match to the opponent of ``loser_side`` (a no-show, a withdrawal): the playoff settles at
+    once (a stepladder's final is made once its first match is won).
+
+    :raises ApplicationError: INVALID_INPUT for another kind or no reason; NOT_FOUND (no playoff's match);
+        FORBIDDEN; CONFLICT when the match is over (correct it instead). Nothing is stored then."""
+    if kind not in FORFEIT_KINDS:
+        raise ApplicationError(
+            ErrorCode.INVALID_INPUT, f"a playoff's forfeit is for {' or '.join(FORFEIT_KINDS)}, not {kind!r}"
+        )
+    if not reason.strip():
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "give the reason for the forfeit (it is kept in the match log)")
+    with transaction.atomic():
+        division, playoff, match = _playoff_locked(match_id)
+        check_directs(actor, division.event)
+        if match.status in (Match.Status.FINISHED, Match.Status.FORFEITED, Match.Status.VOID):
+            raise ApplicationError(
+                ErrorCode.CONFLICT, f"match {match.pk} is over ({match.status}): correct its result instead"
+            )
+        games.services.forfeit_match(match.pk, actor=actor, loser_side=loser_side, reason=f"{kind}: {reason.strip()}")
+        settle_and_mark(division)
+        schedule_followup(division.pk)
+    playoff.refresh_from_db()
+    return playoff
+
+
+# -- confirmation and disputes of a playoff's match ----------------------------------------------------------------
+
+
+def _playoff_locked(match_id: int) -> tuple[Division, Playoff, Match]:
+    """The playoff whose match is ``match_id``, read under its division's lock, and the match.
+
+    :raises ApplicationError: NOT_FOUND when the match is no playoff's."""
+    division_id = (
+        Playoff.objects.filter(Q(first_match_id=match_id) | Q(final_match_id=match_id))
+        .values_list("division_id", flat=True)
+        .first()
+    )
+    if division_id is None:
+        raise ApplicationError(ErrorCode.NOT_FOUND, f"match {match_id} is not a playoff's match")
+    division = lock_division(division_id)
+    playoff = (
+        Playoff.objects.select_related("first_match__player1", "first_match__player2", "final_match__player1",
+                                       "final_match__player2")
+        .filter(Q(first_match_id=match_id) | Q(final_match_id=match_id))
+        .get()
+    )  # fmt: skip
+    match = playoff.first_match if playoff.first_match_id == match_id else playoff.final_match
+    assert match is not None
+    return division, playoff, match
+
+
+def confirm_playoff_result(match_id: int, *, actor: Actor) -> Playoff:
+    """The opponent of the player who entered a playoff match's scoresheet result (or a director) confirms it: the
+    playoff moves on in the division's follow-up (:func:`settle_playoffs`).
+
+    :raises ApplicationError: NOT_FOUND (no playoff's match); CONFLICT when its result waits for no confirmation;
+        FORBIDDEN for anyone but the side asked or a director (a disputed result: a director only)."""
+    with transaction.atomic():
+        division, playoff, match = _playoff_locked(match_id)
+        which = playoff.which(match.pk)
+        check_answers(actor, match, *playoff.confirmation_of(match.pk))
+        setattr(playoff, f"{which}_confirmation", Confirmation.CONFIRMED)
+        playoff.save(update_fields=[f"{which}_confirmation"])
+        schedule_followup(division.pk)
+    return playoff
+
+
+def dispute_playoff_result(match_id: int, *, actor: Actor, reason: str) -> Playoff:
+    """The player asked to confirm a playoff match's result says it is wrong, and why: a director decides (he
+    confirms it, or corrects the match).
+
+    :raises ApplicationError: INVALID_INPUT without a reason; as :func:`confirm_playoff_result` else (a director
+        does not dispute: he corrects)."""
+    if not reason.strip():
+        raise ApplicationError(ErrorCode.INVALID_INPUT, "say what is wrong with the result (the director reads it)")
+    with transaction.atomic():
+        _, playoff, match = _playoff_locked(match_id)
+        which = playoff.which(match.pk)
+        check_answers(actor, match, *playoff.confirmation_of(match.pk), director_may=False)
+        setattr(playoff, f"{which}_confirmation", Confirmation.DISPUTED)
+        playoff.dispute_text = reason.strip()
+        playoff.save(update_fields=[f"{which}_confirmation", "dispute_text"])
+    return playoff
 
 
 def settled_orders(division: Division, after_round: int) -> list[list[int]]:

@@ -15,9 +15,8 @@ from django.utils import timezone
 import games.services
 from common.actor import SYSTEM, Actor
 from common.errors import ApplicationError, ErrorCode
-from games.access import is_director, sides_of
 from games.models import Match
-from tournaments.access import check_directs
+from tournaments.access import check_answers, check_directs
 from tournaments.core import bracket_slot, lock_division, pairing_words
 from tournaments.models import Division, Entry, Pairing, Round
 from tournaments.services.bracket import dependent_keys
@@ -83,17 +82,9 @@ def dispute_result(pairing: Pairing, *, actor: Actor, reason: str) -> Pairing:
 
 
 def _check_answers(actor: Actor, division: Division, pairing: Pairing, *, director_may: bool = True) -> None:
-    match = pairing.match
-    if match is None or pairing.confirmation not in (Confirmation.AWAITING, Confirmation.DISPUTED):
+    if pairing.match is None:
         raise ApplicationError(ErrorCode.CONFLICT, "this result is not waiting for a confirmation")
-    if director_may and actor.token is None and (actor is SYSTEM or is_director(actor.user, match)):
-        return
-    if pairing.confirmation == Confirmation.DISPUTED:
-        raise ApplicationError(ErrorCode.FORBIDDEN, "the result is disputed: a director decides")
-    asked = pairing.confirmation_side
-    if asked is None or asked not in sides_of(actor, match):
-        who = match.player(asked).display_name if asked is not None else "a director"
-        raise ApplicationError(ErrorCode.FORBIDDEN, f"only {who} or a director can answer for this result")
+    check_answers(actor, pairing.match, pairing.confirmation, pairing.confirmation_side, director_may=director_may)
 
 
 # -- director decisions --------------------------------------------------------------------------------------------

@@ -508,7 +508,8 @@ def recompute_ratings(rating_list_id: int) -> int:
     not rated, nor a money session), whose result counts as the standings count it (:data:`COUNTED_CONFIRMATIONS`):
     entered or decided by a director, or confirmed by the opponent; a scoresheet result waiting for its confirmation
     or disputed is not rated until it is confirmed or settled. A playoff's matches finished over the board are
-    rated too: a playoff is a real match. Returns the number of rated matches."""
+    rated too once their result counts (confirmed, as a pairing's): a playoff is a real match. Returns the number
+    of rated matches."""
     with transaction.atomic():
         rating_list = RatingList.objects.select_for_update().get(pk=rating_list_id)
         matches = (
@@ -518,8 +519,14 @@ def recompute_ratings(rating_list_id: int) -> int:
                     pairing__status=Pairing.Status.FINISHED,
                     pairing__confirmation__in=COUNTED_CONFIRMATIONS,
                 )
-                | Q(playoff_first__division__event__rating_list=rating_list)
-                | Q(playoff_final__division__event__rating_list=rating_list),
+                | Q(
+                    playoff_first__division__event__rating_list=rating_list,
+                    playoff_first__first_confirmation__in=COUNTED_CONFIRMATIONS,
+                )
+                | Q(
+                    playoff_final__division__event__rating_list=rating_list,
+                    playoff_final__final_confirmation__in=COUNTED_CONFIRMATIONS,
+                ),
                 status=Match.Status.FINISHED,
                 length__gt=0,
             )

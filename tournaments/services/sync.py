@@ -41,11 +41,11 @@ from tournaments.core import (
     OPEN_AS_MATCH,
     PLAYABLE,
     TO_COME,
+    confirmation_needed,
     counts,
     held_outcome,
     lock_division,
     outcome_of,
-    playoffs_in_play,
     round_robin_lead,
 )
 from tournaments.models import Division, Entry, Event, Pairing, Playoff, Round
@@ -53,7 +53,7 @@ from tournaments.pairing.round_robin import due_pairings
 from tournaments.services.bracket import advance_brackets
 from tournaments.services.followup import followup_after_commit, schedule_followup
 from tournaments.services.knockout import draw_knockout, knockout_due
-from tournaments.services.playoffs import settle_playoffs
+from tournaments.services.playoffs import settle_and_mark
 from tournaments.services.swiss import follow_score_groups, pair_swiss_round
 from tournaments.services.tables import assign_tables
 
@@ -128,12 +128,7 @@ def sync_division(division_id: int) -> SyncReport:
         division = lock_division(division_id)
         if division.status == Division.Status.REGISTRATION:
             return SyncReport()
-        if playoffs_in_play(division) and settle_playoffs(division):  # the standings read the playoff's order
-            division.results_version += 1
-            division.standings_status = Division.Work.PENDING
-            Division.objects.filter(pk=division.pk).update(
-                results_version=division.results_version, standings_status=division.standings_status
-            )
+        settle_and_mark(division)
         return sync_locked_division(division)
 
 
@@ -197,16 +192,56 @@ def show_match_result(match: Match) -> None:
 
 def _follow_unflagged(match: Match) -> None:
     """The follow-up of a result whose pairing this transaction could not flag: one a sync holds (that sync, or the
-    follow-up enqueued after this commit, takes it), or a playoff's match (its division marked pending after the
-    commit). A stand-alone match has neither: nothing follows."""
+    follow-up enqueued after this commit, takes it), or a playoff's match (the confirmation its result needs written
+    on the playoff, and its division marked pending after the commit). A stand-alone match has neither: nothing
+    follows."""
     division_id = Pairing.objects.filter(match_id=match.pk).values_list("division_id", flat=True).first()
     if division_id is not None:
         followup_after_commit(division_id)
         return
     playoffs = Playoff.objects.filter(Q(first_match_id=match.pk) | Q(final_match_id=match.pk))
     playoff_division = playoffs.values_list("division_id", flat=True).first()
-    if playoff_division is not None:
-        transaction.on_commit(lambda: schedule_followup(playoff_division))
+    if playoff_division is None:
+        return
+    # Its row is locked after the match's, as a pairing's, and skipped if a sync holds it: that sync's follow-up
+    # (or the one queued after this commit) asks for the confirmation (tournaments/services/playoffs.py).
+    playoff = playoffs.select_for_update(of=("self",), skip_locked=True).first()
+    if playoff is not None:
+        _show_playoff_confirmation(playoff, match)
+    transaction.on_commit(lambda: schedule_followup(playoff_division))
+
+
+#: The match states whose result stands (a playoff's match won).
+_OVER = (Match.Status.FINISHED, Match.Status.FORFEITED)
+
+
+def _show_playoff_confirmation(playoff: Playoff, match: Match) -> None:
+    """Write the confirmation a playoff's match needs now that its result changed, in the match's transaction (its
+    row locked after the match's, as a pairing's): a result a player entered from a scoresheet waits for the other
+    side (:func:`confirmation_needed`); a director's correction of a result stands by his decision (confirmed); a
+    match reopened or voided needs none until it is over again. A dispute said about it goes with the result it
+    was about."""
+    if match.status not in _OVER or match.winner_id is None:
+        state: tuple[str, int | None] = (Pairing.Confirmation.NOT_NEEDED, None)
+    elif _corrected(match):
+        state = (Pairing.Confirmation.CONFIRMED, None)
+    else:
+        state = confirmation_needed(match)
+    which = playoff.which(match.pk)
+    if (getattr(playoff, f"{which}_confirmation"), getattr(playoff, f"{which}_confirmation_side")) == state:
+        return
+    setattr(playoff, f"{which}_confirmation", state[0])
+    setattr(playoff, f"{which}_confirmation_side", state[1])
+    playoff.dispute_text = ""
+    playoff.save(update_fields=[f"{which}_confirmation", f"{which}_confirmation_side", "dispute_text"])
+
+
+def _corrected(match: Match) -> bool:
+    """Whether the match's latest action in force is a director's correction (its result stands by his decision; a
+    player's take-back is entered from his link)."""
+    in_force = Action.objects.filter(match=match, undone_by__isnull=True).order_by("-seq")
+    last = in_force.values_list("kind", "entered_by_token").first()
+    return last is not None and last[0] == Action.Kind.CORRECTION and last[1] is None
 
 
 def _sync_locked(division: Division) -> SyncReport:
@@ -301,7 +336,7 @@ def _show_outcome(
     if new == old:
         return False
     if new.status == Status.FINISHED and pairing.status != Status.FINISHED:
-        pairing.confirmation, pairing.confirmation_side = _confirmation_needed(pairing, match)
+        pairing.confirmation, pairing.confirmation_side = confirmation_needed(match)
         replaced = replacement_reason(match) if match.status == Match.Status.FINISHED else None
         if replaced is not None:  # a game's result the director replaced (that reopened it, say): as a correction
             pairing.decision, pairing.decision_reason = Pairing.Decision.DIRECTOR, replaced
@@ -348,33 +383,6 @@ def _replacements(match: Match) -> QuerySet[Action]:
         match=match, kind=Action.Kind.CORRECTION, data__has_key="replacement", undone_by__isnull=True
     )
     return replaced.order_by("-seq")
-
-
-def _confirmation_needed(pairing: Pairing, match: Match) -> tuple[str, int | None]:
-    """A scoresheet result entered by one player waits for the other's confirmation (or a director's)."""
-    if match.entry_mode != Match.EntryMode.SCORESHEET or match.status == Match.Status.FORFEITED:
-        return Pairing.Confirmation.NOT_NEEDED, None
-    last = (
-        Action.objects.filter(match=match, kind__in=(Action.Kind.GAME_RESULT, Action.Kind.CONCEDE_MATCH))
-        .order_by("-seq")
-        .values("entered_by_token__side", "entered_by_user", "side")
-        .first()
-    )
-    if last is None:
-        return Pairing.Confirmation.NOT_NEEDED, None
-    entering_side = last["entered_by_token__side"]
-    if entering_side is None and last["entered_by_user"] is not None:
-        entering_side = _side_of_user(match, last["entered_by_user"])
-    if entering_side is None:
-        return Pairing.Confirmation.NOT_NEEDED, None  # entered by a director
-    return Pairing.Confirmation.AWAITING, 1 - entering_side
-
-
-def _side_of_user(match: Match, user_id: int) -> int | None:
-    for side, player in ((0, match.player1), (1, match.player2)):
-        if player.user_id == user_id:
-            return side
-    return None
 
 
 def _detach(pairing: Pairing, why: str) -> None:

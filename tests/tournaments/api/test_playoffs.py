@@ -1,6 +1,7 @@
 """Playoffs for ties through the API (``.../playoffs/``): anyone who sees the division reads its ties that matter
 and its playoffs (no entry-link secret in them); its directors order one and cancel an unplayed one, with the
-service's refusals as JSON errors that store nothing."""
+service's refusals as JSON errors that store nothing. Each playoff match says its result's confirmation; a director
+(or the player asked) confirms it."""
 
 from __future__ import annotations
 
@@ -10,11 +11,14 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+import games.services
 from common.actor import Actor
+from games.models import Match
 from tests.tournaments.api.conftest import logged_in
 from tests.tournaments.api.support import division_url
-from tests.tournaments.services.support import snapshot
+from tests.tournaments.services.support import link, snapshot
 from tests.tournaments.services.test_playoffs import swiss_with_a_paid_tie, win
+from tournaments import services
 from tournaments.models import Division, Playoff
 
 pytestmark = pytest.mark.django_db
@@ -102,3 +106,35 @@ def test_a_director_cancels_an_unplayed_playoff(tied: Division, director: Any, a
     gone = logged_in(director).delete(f"{url}{made['id']}/")
     assert gone.status_code == 204 and not Playoff.objects.exists()
     assert anon.get(url).json()["ties"][0]["playoff"] is None
+
+
+def test_a_playoff_matchs_confirmation_is_read_and_a_director_confirms_it(
+    tied: Division, director: Any, anon: APIClient, stranger: Any
+) -> None:
+    url = division_url(tied, "playoffs/")
+    entries = anon.get(url).json()["ties"][0]["entries"]
+    made = logged_in(director).post(url, {"entries": entries}, format="json").json()
+    (shown,) = made["matches"]
+    assert (shown["confirmation"], shown["waiting_for"], shown["dispute"]) == ("", "", "")
+    match = Match.objects.get(pk=shown["match"])
+    games.services.record_game_result(match.pk, actor=link(match, 0), winner=0, kind=1, cube_value=1, expected_seq=0)
+    services.sync_division(tied.pk)
+    (playoff,) = anon.get(url).json()["playoffs"]
+    (shown,) = playoff["matches"]
+    asked = match.player2.display_name
+    assert (shown["confirmation"], shown["waiting_for"], playoff["status"]) == ("awaiting", asked, "ordered")
+    assert shown["words"].endswith(f", waiting for {asked}'s confirmation")
+
+    confirm = f"{url}{playoff['id']}/matches/{match.pk}/confirm/"
+    before = snapshot()
+    assert anon.post(confirm).status_code == 401
+    forbidden = logged_in(stranger).post(confirm)
+    assert forbidden.status_code == 403 and f"only {asked} or a director can answer" in forbidden.json()["message"]
+    missing = logged_in(director).post(f"{url}{playoff['id']}/matches/{match.pk + 100}/confirm/")
+    assert missing.status_code == 404 and f"has no match {match.pk + 100}" in missing.json()["message"]
+    assert snapshot() == before
+    done = logged_in(director).post(confirm)
+    assert done.status_code == 200, done.content
+    assert done.json()["status"] == "finished" and done.json()["matches"][0]["confirmation"] == "confirmed"
+    again = logged_in(director).post(confirm)
+    assert again.status_code == 409 and "not waiting for a confirmation" in again.json()["message"]

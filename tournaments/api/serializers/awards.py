@@ -5,7 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from common.api import fields
-from tournaments.models import Playoff
+from tournaments.models import Pairing, Playoff
 
 PAYOUT_MODES = [("percent", "percentages of the prize pool"), ("amount", "fixed amounts")]
 
@@ -160,7 +160,18 @@ class PlayoffMatchSerializer(serializers.Serializer):
     players = serializers.ListField(child=serializers.CharField(), source="names", help_text="player 1, player 2")
     score = serializers.ListField(child=serializers.IntegerField(), help_text="player 1's points, player 2's")
     winner = serializers.CharField(allow_null=True, help_text="the winner's name; null while it is played")
-    words = serializers.CharField(help_text='"Pia Ruud beat Lars Nes 1-0", or "Pia Ruud v Lars Nes"')
+    words = serializers.CharField(
+        help_text='"Pia Ruud beat Lars Nes 1-0", "..., waiting for Lars Nes\'s confirmation", or "Pia Ruud v Lars Nes"'
+    )
+    confirmation = serializers.ChoiceField(
+        choices=Pairing.Confirmation.choices,
+        help_text="its result's confirmation: a scoresheet result one player entered waits for the other's (or a "
+        "director's), and counts for the playoff only once confirmed",
+    )
+    waiting_for = serializers.CharField(
+        source="waiting", help_text="the name of the player whose confirmation the result waits for; empty if none"
+    )
+    dispute = serializers.CharField(help_text="what the player asked said is wrong, while disputed; empty else")
 
 
 class PlayoffSerializer(serializers.Serializer):

@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from common.api.auth import actor_of
+from common.api.auth import IsAuthenticatedOrEntryToken, actor_of
 from common.errors import ApplicationError, ErrorCode
 from tournaments import services
 from tournaments.api.serializers.awards import (
@@ -106,6 +106,26 @@ class PlayoffDetailApi(APIView):
         found = division_of(request, event, division)
         services.cancel_playoff(playoff_id, actor=actor_of(request), division=found)
         return Response(status=204)
+
+
+class PlayoffConfirmApi(APIView):
+    permission_classes = (IsAuthenticatedOrEntryToken,)
+
+    @extend_schema(
+        summary="Confirm a playoff match's result the opponent entered (directors; the player asked, by entry link or "
+        "account): the playoff then settles",
+        request=None,
+        responses={200: PlayoffSerializer, **errors(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, event: str, division: str, playoff_id: int, match_id: int) -> Response:
+        found = division_of(request, event, division)
+        views = [v for v in playoffs_of(found) if v.pk == playoff_id]
+        if not views or match_id not in [m.match_id for m in views[0].matches]:
+            raise ApplicationError(ErrorCode.NOT_FOUND, f"playoff {playoff_id} of {found.name} has no match {match_id}")
+        services.confirm_playoff_result(match_id, actor=actor_of(request))
+        services.sync_division(found.pk)  # the playoff settles at once in the answer
+        (view,) = [v for v in playoffs_of(found) if v.pk == playoff_id]
+        return Response(PlayoffSerializer(view).data)
 
 
 def _playoffs_body(division: Division) -> dict[str, Any]:

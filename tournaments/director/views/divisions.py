@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -164,6 +165,20 @@ def _cancel_playoff(page: Page, target: str, data: dict[str, Any]) -> str:
     return _("The playoff is cancelled: the tie stands as the tie-breaks and seeds leave it.")
 
 
+def _confirm_playoff(page: Page, target: str, data: dict[str, Any]) -> str:
+    playoff = services.confirm_playoff_result(int(target), actor=page.actor)
+    services.sync_division(page.division_.pk)  # the playoff settles at once on the page
+    return _("The playoff match's result is confirmed: the tie at place %(place)s moves on.") % {"place": playoff.place}
+
+
+def _playoff_match(page: Page, key: str) -> str | None:
+    """``key`` when it is the id of a match of one of the division's playoffs, else None (an unknown target)."""
+    if not key.isdigit():
+        return None
+    mine = page.division_.playoffs.filter(Q(first_match_id=int(key)) | Q(final_match_id=int(key)))
+    return key if mine.exists() else None
+
+
 def _playoffs_context(page: Page, failed: Failed | None, table: list[Any] | None) -> dict[str, Any]:
     """The ties that matter, each with its form to order a playoff, and the playoffs ordered (no query at all for a
     division whose standings cannot hold one; never one per player)."""
@@ -193,6 +208,9 @@ DIVISION_ACTIONS = {
     ),
     "order-playoff": FormAction(forms.PlayoffForm, _order_playoff, target=lambda page, key: _digits(key, "-")),
     "cancel-playoff": FormAction(forms.EmptyForm, _cancel_playoff, target=lambda page, key: _digits(key, "")),
+    "confirm-playoff": FormAction(
+        forms.EmptyForm, _confirm_playoff, target=lambda page, key: _playoff_match(page, key)
+    ),
 }
 
 

@@ -126,7 +126,20 @@ PAIRING_FIELDS = (
     "played_at",
     "updated_at",
 )
-PLAYOFF_FIELDS = ("kind", "place", "after_round", "length", "status", "created_at", "finished_at")
+PLAYOFF_FIELDS = (
+    "kind",
+    "place",
+    "after_round",
+    "length",
+    "status",
+    "created_at",
+    "finished_at",
+    "first_confirmation",
+    "first_confirmation_side",
+    "final_confirmation",
+    "final_confirmation_side",
+    "dispute_text",
+)
 STANDING_FIELDS = (
     "after_round",
     "rank",
@@ -217,6 +230,15 @@ ADDED_SINCE_FIRST_WRITTEN: dict[type[models.Model], frozenset[str]] = {
     Standing: frozenset({"places"}),
     Match: frozenset({"casual"}),
     Pairing: frozenset({"played_at"}),
+    Playoff: frozenset(
+        {
+            "first_confirmation",
+            "first_confirmation_side",
+            "final_confirmation",
+            "final_confirmation_side",
+            "dispute_text",
+        }
+    ),
 }
 
 #: Every model field that is not copied as it is, and what the file does with it (a test checks that every field
