@@ -137,7 +137,12 @@ def setup_django(url: str, settings: Mapping[str, str], *, root: Path = REPO) ->
     import django
     from django.core.management import call_command
 
-    django.setup()
+    here = os.getcwd()
+    os.chdir(root)  # Celery's Django fix-up puts the working directory first on sys.path as Django sets up: it
+    try:  # must be ``root``, or a run from one checkout with ``--root`` another would import the first's apps
+        django.setup()
+    finally:
+        os.chdir(here)
     call_command("migrate", verbosity=0)
 
 

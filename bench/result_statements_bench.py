@@ -1,7 +1,7 @@
 """SQL statements and time of a result: an action that ends a tournament match against one that does not.
 
 Usage: python bench/result_statements_bench.py [--database-url postgres://.../bgmatch_result_bench] [--root DIR]
-       [--repeat 20]
+       [--repeat 20] [--moves]
 
 On a throwaway PostgreSQL database (made and dropped), for ``--repeat`` single-elimination divisions of 4 players
 (3-point matches kept on a scoresheet, the director entering), it records through ``games.services``:
@@ -14,12 +14,18 @@ and the receivers of games' signals, which marked the division pending and asked
 moved into the action's transaction); the follow-up itself is not run (a broker is set and no worker takes it: its
 ``delay`` is replaced by a no-op counted apart). It prints the statements of the action's transaction and of what
 ran after its commit, the follow-ups enqueued, and the median time of each.
+
+``--moves``: the semi-finals are 1-point matches played move by move (seeded dice and plays, each play by its
+side's entry link) with ANALYSIS_AUTO on, as at a club night: every play is timed, the one that ends the match
+apart, and the analysis the ending asks for is enqueued to a no-op counted apart (no gnubg runs). Also printed: the
+ending's median over the other plays' median, the figure to compare between two checkouts run one after another.
 ``--root`` measures another checkout of the project (the code before a change) with this same script.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import time
@@ -29,9 +35,10 @@ from typing import Any
 from benchdb import REPO, exit_on_sigterm, prepare_database, release_database, setup_django
 
 ENVIRONMENT = {"ANALYSIS_AUTO": "0"}
+MOVES_ENVIRONMENT = {"ANALYSIS_AUTO": "1"}
 
 
-def measure(repeat: int) -> dict[str, list[float]]:
+def measure(repeat: int, *, moves: bool = False) -> dict[str, list[float]]:
     from django.contrib.auth import get_user_model
     from django.db import connection, transaction
     from django.test.utils import CaptureQueriesContext
@@ -44,6 +51,10 @@ def measure(repeat: int) -> dict[str, list[float]]:
 
     enqueued: list[int] = []
     followup.plug_followup_task(_Recorder(enqueued))
+    if moves:
+        from games.analysis.service import plug_analysis_task
+
+        plug_analysis_task(_Recorder(enqueued))
     director = Actor(user=get_user_model().objects.create_user(username=f"bench{time.time_ns()}", password=None))
     out: dict[str, list[float]] = {}
 
@@ -63,6 +74,7 @@ def measure(repeat: int) -> dict[str, list[float]]:
     def record(name: str, call: Any) -> None:
         before = len(enqueued)
         committed.clear()
+        connection.queries_log.clear()  # a bounded deque: once full, its length no longer counts the statements
         with CaptureQueriesContext(connection) as captured:
             started = time.perf_counter()
             call()
@@ -76,7 +88,8 @@ def measure(repeat: int) -> dict[str, list[float]]:
 
     for n in range(repeat):
         event = services.create_event(actor=director, name=f"Result bench {n}")
-        settings = services.DivisionSettings(name="Open", format="single", entry_mode="scoresheet", match_length=3)
+        mode, length = ("moves", 1) if moves else ("scoresheet", 3)
+        settings = services.DivisionSettings(name="Open", format="single", entry_mode=mode, match_length=length)
         division = services.create_division(event, actor=director, settings=settings)
         for i in range(1, 5):
             services.register_player(division, actor=director, name=f"P{i}", rating=2000 - 10 * i)
@@ -84,6 +97,9 @@ def measure(repeat: int) -> dict[str, list[float]]:
         semi = Pairing.objects.filter(division=division, match__isnull=False).order_by("key").first()
         assert semi is not None and semi.match_id is not None
         match_id = semi.match_id
+        if moves:
+            play_through(match_id, record, random.Random(n))
+            continue
         record(
             "action",
             lambda m=match_id: games.services.record_game_result(m, actor=director, winner=0, kind=1, expected_seq=0),
@@ -97,6 +113,44 @@ def measure(repeat: int) -> dict[str, list[float]]:
     return out
 
 
+def play_through(match_id: int, record: Any, rng: random.Random) -> None:
+    """Play a 1-point match to its end, each side by its entry link; every play is recorded by ``record`` as
+    "play" and the one that ends the match as "match-ending play" (rolls are not timed)."""
+    import games.services
+    from common.actor import SYSTEM, Actor
+    from engine.actions import Move
+    from engine.game import Phase
+    from games.access import new_entry_token
+    from games.engine_bridge import load_state
+    from games.models import Match
+
+    match = Match.objects.get(pk=match_id)
+    actors = {side: Actor(token=new_entry_token(match, side)) for side in (0, 1)}
+    while match.status != Match.Status.FINISHED:
+        state = load_state(match)
+        game = state.game
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        if game.phase is Phase.OPENING:
+            while dice[0] == dice[1]:
+                dice = (rng.randint(1, 6), rng.randint(1, 6))
+            games.services.record_opening_roll(match_id, actor=SYSTEM, dice=dice, expected_seq=match.seq)
+        elif game.phase is Phase.ROLL:
+            side = game.on_roll
+            games.services.record_roll(match_id, actor=actors[side], side=side, dice=dice, expected_seq=match.seq)
+        else:
+            side, plays = game.on_roll, sorted(game.legal_plays(), key=str)
+            play = rng.choice(plays) if plays else None
+            ends = play is not None and state.apply(Move(side, play)).is_over
+            text, seq = (str(play) if play is not None else ""), match.seq
+            record(
+                "match-ending play" if ends else "play",
+                lambda s=side, t=text, q=seq: games.services.record_play(
+                    match_id, actor=actors[s], side=s, play=t, expected_seq=q
+                ),
+            )
+        match = Match.objects.get(pk=match_id)
+
+
 class _Recorder:
     """The follow-up task, replaced: ``delay`` records the division (a broker no worker takes)."""
 
@@ -107,8 +161,8 @@ class _Recorder:
     def __init__(self, enqueued: list[int]) -> None:
         self.enqueued = enqueued
 
-    def delay(self, division_id: int) -> None:
-        self.enqueued.append(division_id)
+    def delay(self, object_id: int, *args: Any) -> None:
+        self.enqueued.append(object_id)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -116,21 +170,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/bgmatch_result_bench")
     parser.add_argument("--root", type=Path, default=REPO, help="the checkout of the project to measure")
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--moves", action="store_true", help="1-point matches played move by move, analysis on")
     args = parser.parse_args(argv)
     exit_on_sigterm()
     created = prepare_database(args.database_url)
     try:
-        setup_django(args.database_url, ENVIRONMENT, root=args.root.resolve())
-        figures = measure(args.repeat)
+        setup_django(args.database_url, MOVES_ENVIRONMENT if args.moves else ENVIRONMENT, root=args.root.resolve())
+        figures = measure(args.repeat, moves=args.moves)
     finally:
         release_database(args.database_url, created, keep=False)
     print(f"code measured: {args.root.resolve()}; {args.repeat} divisions")
     for name, values in figures.items():
         if "ms" in name:
-            print(f"  {name}: median {statistics.median(values):.2f}, max {max(values):.2f}")
+            print(f"  {name}: n {len(values)}, median {statistics.median(values):.2f}, max {max(values):.2f}")
         else:
             print(f"  {name}: {sorted(set(values))}")
+    if args.moves:
+        ending, other = (statistics.median(figures[f"{name}: ms (with its receivers)"]) for name in MOVES_TIMED)
+        print(f"  ending / other play, medians: {ending / other:.2f}")
     return 0
+
+
+#: The two records compared in --moves.
+MOVES_TIMED = ("match-ending play", "play")
 
 
 if __name__ == "__main__":

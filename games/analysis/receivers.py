@@ -12,7 +12,14 @@ from typing import Any
 from django.conf import settings
 from django.db import DatabaseError, transaction
 
-from games.analysis.service import GNUBG_VARIANTS, AnalysisRefusedError, request_analysis, should_analyse
+from games.analysis.selectors import unanalysable_reason
+from games.analysis.service import (
+    GNUBG_VARIANTS,
+    AnalysisRefusedError,
+    request_analysis,
+    request_locked_analysis,
+    should_analyse,
+)
 from games.hooks import GAME_ANALYSIS_CHECKS
 from games.models import Match, MatchAnalysis
 
@@ -21,13 +28,18 @@ log = logging.getLogger(__name__)
 
 def request_with_result(match: Match) -> None:
     """A match finished or had its result corrected (``games.hooks.RESULT_WRITERS``, in that write's transaction, the
-    match row locked): (re)analyse it if it is analysed automatically or already was. The request is a row of the
-    match's own (``MatchAnalysis``, after the match in the lock order) committed with the result, and the job is
-    enqueued after the commit; in a savepoint, so that a failure here leaves the result recorded."""
+    match row locked and written): (re)analyse it if it is analysed automatically or already was. The request is a
+    row of the match's own (``MatchAnalysis``, after the match in the lock order) committed with the result, written
+    on the match in hand in one upsert (:func:`request_locked_analysis`), and the job is enqueued after the commit;
+    in a savepoint, so that a failure here leaves the result recorded. A match gnubg cannot analyse (a scoresheet
+    match, a variant it does not play) costs no statement."""
+    if unanalysable_reason(match):
+        return
+    if not (should_analyse(match) or _has_analysis(match.pk)):
+        return
     try:
         with transaction.atomic():
-            if should_analyse(match) or _has_analysis(match.pk):
-                request_analysis(match.pk)
+            request_locked_analysis(match)
     except AnalysisRefusedError as exc:  # a match finished before any play (a forfeit): nothing to analyse
         log.info("match %s is not analysed: %s", match.pk, exc)
     except DatabaseError:

@@ -9,6 +9,8 @@ from typing import Any
 
 from django.db.models import Count, F, QuerySet, Sum
 
+from engine.errors import EngineError
+from games.engine_bridge import load_state
 from games.models import Action, Decision, Match, MatchAnalysis, PlayerAnalysis
 
 
@@ -75,7 +77,10 @@ def unanalysable_reason(match: Match) -> str:
 
 def nothing_to_analyse(match: Match) -> str:
     """Why an analysable match cannot be analysed yet (no play of its log is in force: gnubg has nothing to
-    analyse), or "" when it can. One query."""
+    analyse), or "" when it can. No query when the match's cached state shows a play (:func:`shows_a_play`), one
+    otherwise."""
+    if shows_a_play(match):
+        return ""
     undone = Action.objects.filter(match=match, kind=Action.Kind.CORRECTION).values("undoes_id")
     if Action.objects.filter(match=match, kind=Action.Kind.PLAY).exclude(pk__in=undone).exists():
         return ""
@@ -83,6 +88,18 @@ def nothing_to_analyse(match: Match) -> str:
         f"there is nothing to analyse yet: no play of match {match.pk} has been entered; ask again once the "
         "players have moved"
     )
+
+
+def shows_a_play(match: Match) -> bool:
+    """Whether ``match``'s cached state (the replay of its log in force) shows a play: one in the game it is at, or
+    an earlier game borne off. False says nothing (an earlier game may have been resigned or dropped after plays)."""
+    if not match.state:
+        return False
+    try:
+        state = load_state(match)
+    except EngineError:  # a snapshot of an older version: the log says
+        return False
+    return state.game.moves_played > 0 or any(outcome.ended_by == "bear-off" for outcome in state.outcomes)
 
 
 #: What a match page says of an analysis done in an older format, until it is redone.

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from engine.errors import EngineError
@@ -119,28 +119,98 @@ def request_analysis(match_id: int, *, plies: int | None = None) -> MatchAnalysi
 
     One job per match: while a request is pending, a new one replaces its depth and enqueues nothing (the job
     queued for the first does the latest request when it runs, :func:`run_requested`); a request pending for longer
-    than a job can take (:func:`_lost`) is enqueued again. An analysis already done of the log as it stands, at
+    than a job can take (:func:`_job_time`) is enqueued again. An analysis already done of the log as it stands, at
     that depth, is left as it is and nothing is enqueued.
 
     :raises AnalysisRefusedError: the match cannot be analysed, or not yet (nothing is written).
     """
-    analyse_match_task = _analysis_task()
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match_id)
-        check_analysable(match)
-        check_something_to_analyse(match)
-        analysis, _ = MatchAnalysis.objects.get_or_create(match=match)
-        asked = settings.ANALYSIS_PLIES if plies is None else plies
-        if is_up_to_date(analysis, match) and analysis.plies == asked:
-            return analysis
-        queued = analysis.status == MatchAnalysis.Status.PENDING and analysis.requested_plies is not None
-        queued = queued and not _lost(analysis)
-        analysis.status, analysis.error, analysis.requested_plies = MatchAnalysis.Status.PENDING, "", asked
-        analysis.requested_at = timezone.now()
-        analysis.save(update_fields=["status", "error", "requested_plies", "requested_at"])
-        if not queued:
-            transaction.on_commit(lambda: analyse_match_task.delay(match_id, asked))
+        return request_locked_analysis(Match.objects.select_for_update().get(pk=match_id), plies=plies)
+
+
+def request_locked_analysis(match: Match, *, plies: int | None = None) -> MatchAnalysis:
+    """:func:`request_analysis` for a caller whose transaction holds ``match``'s row locked, as written (the result
+    writer, games/analysis/receivers.py, in the transaction of the action that ended the match): the match is not
+    read again, its plays are counted only when its cached state cannot tell (:func:`nothing_to_analyse`), and the
+    request is one statement when no request is in flight (:func:`_upsert_request`).
+
+    :raises AnalysisRefusedError: as :func:`request_analysis`.
+    """
+    analyse_match_task = _analysis_task()
+    check_analysable(match)
+    check_something_to_analyse(match)
+    asked = settings.ANALYSIS_PLIES if plies is None else plies
+    analysis, enqueue = _upsert_request(match, asked)
+    if enqueue:
+        match_id = match.pk
+        transaction.on_commit(lambda: analyse_match_task.delay(match_id, asked))
     return analysis
+
+
+def _upsert_request(match: Match, asked: int) -> tuple[MatchAnalysis, bool]:
+    """Mark ``match``'s analysis pending at ``asked`` plies; True when its job is to be enqueued.
+
+    One ``INSERT ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING`` (:func:`_request_sql`, PostgreSQL and SQLite
+    alike) writes a new request, or replaces an analysis that is neither up to date at that depth nor in flight,
+    and returns the row: its job is enqueued. When it returns nothing, the analysis is up to date at that depth
+    (left as it is) or a request is in flight (pending for less than :func:`_job_time`): that request takes the
+    new depth and time and nothing is enqueued, its job doing the latest request. A row a job changed between the
+    two statements (its outcome stored) is asked for again."""
+    for _attempt in range(2):
+        now = timezone.now()
+        written = list(MatchAnalysis.objects.raw(_request_sql(), _request_params(match, asked, now)))
+        if written:
+            return written[0], True
+        in_flight = MatchAnalysis.objects.filter(
+            match_id=match.pk,
+            status=MatchAnalysis.Status.PENDING,
+            requested_plies__isnull=False,
+            requested_at__gte=now - _job_time(),
+        )
+        if in_flight.update(error="", requested_plies=asked, requested_at=now):
+            return MatchAnalysis.objects.get(match_id=match.pk), False
+        current = MatchAnalysis.objects.get(match_id=match.pk)
+        if is_up_to_date(current, match) and current.plies == asked:
+            return current, False
+    # Requests are serialised by the match's lock and a job only takes a row out of pending: the second try writes.
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+#: The columns a request writes over an analysis row (the others keep the figures of the analysis done before).
+_REQUEST_FIELDS = ("status", "error", "requested_plies", "requested_at")
+
+
+def _request_sql() -> str:
+    """The upsert of :func:`_upsert_request`, in the current connection's quoting; its parameters are
+    :func:`_request_params`: the new row's values, then the up-to-date test's and the in-flight test's."""
+    quote = connection.ops.quote_name
+    meta = MatchAnalysis._meta
+    table = quote(meta.db_table)
+    column = {field.name: quote(str(field.column)) for field in meta.concrete_fields}
+    old = {name: f"{table}.{quoted}" for name, quoted in column.items()}
+    inserted = [column[field.name] for field in _inserted_fields()]
+    return (
+        f"INSERT INTO {table} ({', '.join(inserted)}) VALUES ({', '.join(['%s'] * len(inserted))}) "
+        f"ON CONFLICT ({column['match']}) DO UPDATE SET "
+        + ", ".join(f"{column[name]} = excluded.{column[name]}" for name in _REQUEST_FIELDS)
+        + f" WHERE NOT ({old['status']} = %s AND {old['match_seq']} = %s AND {old['format_version']} = %s"
+        f" AND {old['plies']} = %s)"
+        f" AND NOT ({old['status']} = %s AND {old['requested_plies']} IS NOT NULL AND {old['requested_at']} >= %s)"
+        f" RETURNING {', '.join(old.values())}"
+    )
+
+
+def _inserted_fields() -> list[Any]:
+    return [field for field in MatchAnalysis._meta.concrete_fields if not field.primary_key]
+
+
+def _request_params(match: Match, asked: int, now: dt.datetime) -> list[Any]:
+    row = MatchAnalysis(match=match, status=MatchAnalysis.Status.PENDING, requested_plies=asked, requested_at=now)
+    values = [field.get_db_prep_save(getattr(row, field.attname), connection) for field in _inserted_fields()]
+    requested = MatchAnalysis._meta.get_field("requested_at")
+    done = [MatchAnalysis.Status.DONE, match.seq, MatchAnalysis.FORMAT_VERSION, asked]
+    in_flight = [MatchAnalysis.Status.PENDING, requested.get_db_prep_value(now - _job_time(), connection)]
+    return values + done + in_flight
 
 
 def run_requested(match_id: int, plies: int | None = None) -> MatchAnalysis:
@@ -163,11 +233,10 @@ def run_requested(match_id: int, plies: int | None = None) -> MatchAnalysis:
 RUNS_PER_JOB = 5
 
 
-def _lost(analysis: MatchAnalysis) -> bool:
-    """Whether a pending request has waited longer than its job can take (every attempt timed out, and ten
-    minutes more in the queue): its job is taken as lost (a broker restarted) and the request enqueued again."""
-    limit = settings.ANALYSIS_TIMEOUT * max(1, settings.ANALYSIS_ATTEMPTS) + 600
-    return (timezone.now() - analysis.requested_at).total_seconds() > limit
+def _job_time() -> dt.timedelta:
+    """The longest a job can take (every attempt timed out, and ten minutes more in the queue): a request pending
+    for longer has its job taken as lost (a broker restarted), and a new request enqueues it again."""
+    return dt.timedelta(seconds=settings.ANALYSIS_TIMEOUT * max(1, settings.ANALYSIS_ATTEMPTS) + 600)
 
 
 def requeue_pending() -> list[int]:

@@ -68,13 +68,19 @@ def test_a_close_name_is_offered_and_the_director_chooses(dora: Any) -> None:
     assert wrong.status_code == 400 and "That player is not on the club&#x27;s roster" in wrong.content.decode()
 
 
-def test_the_public_club_page(dora: Any) -> None:
+def running_club_night(dora: Any) -> tuple[Club, Division]:
+    """The club Oslo BK and its "Night 1", started with two players."""
     actor = Actor(user=dora)
     club = services.create_club(actor=actor, name="Oslo BK")
     division = club_night(dora, club, "Night 1")
     for name in ("Ann", "Ben"):
         services.register_player(division, actor=actor, name=name)
     services.start_division(division, actor=actor)
+    return club, division
+
+
+def test_the_public_club_page(dora: Any) -> None:
+    club, division = running_club_night(dora)
     page = client_for().get(f"/clubs/{club.slug}/")
     assert page.status_code == 200
     text = page.content.decode()
@@ -82,6 +88,20 @@ def test_the_public_club_page(dora: Any) -> None:
     event_page = client_for().get(f"/events/{division.event.slug}/").content.decode()
     assert f'href="/clubs/{club.slug}/"' in event_page
     assert client_for().get("/clubs/nope/").status_code == 404
+
+
+def test_a_running_event_is_under_running_now_not_coming_up(dora: Any) -> None:
+    """While its night is played the event is running: the page neither announces it as coming up nor says that no
+    event was played; the API answers it among the running ones."""
+    club, _night = running_club_night(dora)
+    text = client_for().get(f"/clubs/{club.slug}/").content.decode()
+    running, rest = text.split('id="running-heading"')[1].split('id="upcoming-heading"')
+    upcoming, recent = rest.split('id="recent-heading"')
+    assert "Running now" in running and "Night 1" in running
+    assert "Night 1" not in upcoming and "No event announced yet." in upcoming
+    assert "No event played yet" not in recent and "No event finished yet." in recent
+    api = client_for().get(f"/api/clubs/{club.slug}/").json()
+    assert [e["name"] for e in api["running"]] == ["Night 1"] and api["upcoming"] == []
 
 
 def test_a_director_creates_his_club_on_the_pages(dora: Any) -> None:

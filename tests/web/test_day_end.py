@@ -302,7 +302,7 @@ def test_after_the_end_the_directors_page_opens_no_round_and_gives_each_player_h
         players,
     )
     rows = dict(found)
-    assert rows["Per Foss"] == "winner" and rows["Ane Moe"] == "finished 2nd", rows  # lower case, as every status
+    assert rows["Per Foss"] == "champion" and rows["Ane Moe"] == "finished 2nd", rows  # lower case, as every status
     assert rows["Kari Lund"] == "shared 3rd-4th place" and rows["Even Sand"] == "finished 8th", rows
 
 

@@ -293,6 +293,7 @@ def test_the_pairings_of_a_running_elimination_with_consolation(client: Client, 
         '<script src="/static/vendor/htmx/htmx.min.js" defer>',
         '<script src="/static/js/events.js" defer>',
         '<script src="/static/js/connection.js" defer>',
+        '<script src="/static/js/tables.js" defer>',
     ]
     assert '<meta name="htmx-config"' in html
 
@@ -830,3 +831,47 @@ def test_the_table_of_a_round_still_played_says_during_and_standings_is_said_onc
     part = bracket[bracket.index('id="standings"') :]
     part = part[: part.index("</section>")]
     assert part.count(">Standings<") == 1 and "<caption>Places so far</caption>" in part
+
+
+def test_a_swiss_boards_score_group_shows_from_round_2_not_in_round_1(
+    client: Client, division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """In round 1 every player has 0 points: "score group 0" on each board says nothing; from round 2 the score
+    groups tell who met whom, and show."""
+    from tests.tournaments.services.support import play_round as win_round
+
+    division = division_of("swiss", 8, match_length=1, rounds_planned=3)
+    services.start_division(division, actor=as_director)
+    url = reverse("tournaments:division-live", args=[division.event.slug, division.slug, "pairings"])
+    first = client.get(url).content.decode()
+    assert "P01" in first and "score group" not in first
+    win_round(division, 1, as_director)
+    services.pair_next_round(division, actor=as_director)
+    second = client.get(url).content.decode()
+    assert "Round 2" in second and "score group 1" in second and "score group 0" in second
+
+
+def test_a_finished_swiss_names_its_champion_as_every_page_does(
+    client: Client, division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """The event page's "Champion" column and the players' titles (the director's list) call the player first in a
+    finished Swiss the champion, as an elimination's; they said "Winner" for a Swiss's."""
+    from tests.tournaments.services.support import play_round as win_round
+    from tournaments.pages import final_titles
+
+    division = division_of("swiss", 4, match_length=1, rounds_planned=2)
+    services.start_division(division, actor=as_director)
+    win_round(division, 1, as_director)
+    services.pair_next_round(division, actor=as_director)
+    win_round(division, 2, as_director)
+    services.recompute_standings(division.pk)
+    division.refresh_from_db()
+    assert division.status == Division.Status.FINISHED
+    event = client.get(reverse("tournaments:event-detail", args=[division.event.slug])).content.decode()
+    line = re.search(r'<span class="champion-line">([^<]*)<strong class="who">([^<]*)</strong>', event)
+    assert line is not None and line.groups() == ("Champion: ", "P01")
+    page = client.get(reverse("tournaments:division-detail", args=[division.event.slug, division.slug]))
+    first = Entry.objects.get(division=division, player__display_name="P01")
+    assert str(final_titles(division)[first.pk]) == "Champion"
+    for html in (event, page.content.decode()):
+        assert "Winner" not in re.sub(r"<[^>]+>", " ", html)

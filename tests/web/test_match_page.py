@@ -147,6 +147,7 @@ def test_the_page_has_no_inline_script_and_nothing_from_another_site(client: Cli
         '<script src="/static/vendor/htmx/htmx.min.js" defer>',
         '<script src="/static/js/match-viewer.js" defer>',
         '<script src="/static/js/connection.js" defer>',
+        '<script src="/static/js/tables.js" defer>',
     ]
     assert not re.search(r"""(src|href)=["'](https?:)?//""", html)
     assert ' hx-get="/matches/' in html and 'hx-trigger="every 3s"' in html

@@ -154,3 +154,17 @@ def test_one_prize_per_player_is_ticked_on_the_form_and_said_under_the_table(fin
     tick = page.split('name="payouts-one_prize"')[1].split(">")[0]
     assert "checked" in tick, "the form shows the stored table"
     assert "Prize: 40.00 left over, not paid to players who have a larger prize (one prize per player)." in page
+
+
+def test_the_payout_form_says_whether_a_playoff_can_settle_a_shared_place(
+    finished: Division, division_of: Callable[..., Division], director: Any
+) -> None:
+    """A knockout's places are shared by its draw and never go to a playoff: its payout form says the tie setting
+    decides; a Swiss's says a tie at places that pay differently may go to a playoff instead."""
+    client = director_client(director)
+    knockout = client.get(manage(finished)).content.decode()
+    assert "its semi-final losers share 3rd-4th): no playoff settles them" in knockout
+    assert "may be settled by a playoff" not in knockout
+    swiss = client.get(manage(division_of("swiss", 6, rounds_planned=3))).content.decode()
+    assert "may be settled by a playoff (Playoffs for ties, on this page) instead" in swiss
+    assert "no playoff settles them" not in swiss

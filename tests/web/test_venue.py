@@ -324,10 +324,11 @@ def test_a_ready_match_without_a_table_says_it_waits_for_one_on_the_public_and_d
     assert "waiting for a table" in row and "ready to play" not in row
     assert public.count("waiting for a table") == 1, "the two matches at a table are ready to play"
     client.force_login(as_director.user)
-    for url in (f"/manage/{division.event.slug}/{division.slug}/", f"/manage/{division.event.slug}/"):
+    # The event's page says the two called matches' state twice: in the division's boards and at the room's tables.
+    for url, ready in ((f"/manage/{division.event.slug}/{division.slug}/", 2), (f"/manage/{division.event.slug}/", 4)):
         page = client.get(url).content.decode()
         assert page.count("waiting for a table") == 1, url
-        assert page.count('state-ready">ready<') == 2, url
+        assert page.count('state-ready">ready<') == ready, url
 
 
 def test_a_finished_match_shows_the_table_it_was_played_at_without_holding_it(
@@ -449,3 +450,64 @@ def test_a_match_not_called_says_so_on_its_phones_and_names_a_player_still_playi
     assert f"{name} is still playing another match (Table 1)." in phone.page()
     called = Phone(Pairing.objects.get(pk=seated.pk).match, 0).page()
     assert "Not called yet" not in called
+
+
+def display_places(division: Division) -> list[tuple[str, str]]:
+    html = display_html(division)
+    standings = html[html.index("display-standings-heading") :]
+    return re.findall(r'<tr><td>([^<]*)</td><th scope="row">([^<]*)</th>', standings)
+
+
+def public_places(division: Division) -> list[tuple[str, str]]:
+    """(the Place column, else the Rank column; the player) of each row of the division page's standings."""
+    html = Client().get(reverse("tournaments:division-detail", args=[division.event.slug, division.slug]))
+    table = html.content.decode().split('id="standings"')[1].split("</table>")[0]
+    rows = re.findall(
+        r'data-label="Rank">([^<]*)</td>.*?class="who">([^<]*)</span>.*?(?:data-label="Place">([^<]*)</td>|</tr>)',
+        table,
+    )
+    return [(place or rank, name) for rank, name, place in rows]
+
+
+def test_the_display_gives_a_knockouts_players_the_places_of_the_division_page_in_its_order(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """A knockout of four: while the final is played, the semi-final losers share 3-4 (not "3"), the finalists
+    are placed above them; once it is over, the runner-up is 2nd, above them."""
+    division = division_of("single", 4, match_length=3)
+    services.start_division(division, actor=as_director)
+    for p in Pairing.objects.select_related("entry_a").filter(division=division, status="ready"):
+        director_win(p, p.entry_a, as_director)
+    services.recompute_standings(division.pk)
+    during = display_places(division)
+    assert during == [("1", "P01"), ("1", "P02"), ("3-4", "P03"), ("3-4", "P04")]
+    assert during == public_places(division)
+    final = Pairing.objects.select_related("entry_b").get(division=division, status="ready")
+    director_win(final, final.entry_b, as_director)
+    services.recompute_standings(division.pk)
+    assert display_places(division) == [("1", "P02"), ("2", "P01"), ("3-4", "P03"), ("3-4", "P04")]
+    assert display_places(division) == public_places(division)
+
+
+def test_a_reopened_match_called_to_a_new_table_reads_playing_on_the_dashboard_as_on_the_division_page(
+    division_of: Callable[..., Division], as_director: Actor, director: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A correction reopens a match whose table went to another one; the next table freed calls its players there.
+    The dashboard's tables say its state in the division page's words ("playing, 1-2"), the call beside them."""
+    from tests.tournaments.services.test_tables import pairing, reopened_after_its_table_went
+
+    division, done, newcomer = reopened_after_its_table_went(
+        division_of, as_director, django_capture_on_commit_callbacks
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        director_win(pairing(division, newcomer.key), newcomer.entry_a, as_director)
+    done = pairing(division, done.key)
+    assert done.table_label == "Table 2" and done.called_at is not None
+    client = Client()
+    client.force_login(director)
+    dashboard = client.get(reverse("director:event", args=[division.event.slug])).content.decode()
+    tables = dashboard[dashboard.index("The tables</h3>") :]
+    row = tables[tables.index('<th scope="row">Table 2') :].split("</tr>")[0]
+    assert "playing, 1\N{EN DASH}2" in row and '<span class="badge">called</span>' in row
+    page = client.get(reverse("director:division", args=[division.event.slug, division.slug])).content.decode()
+    assert "playing, 1\N{EN DASH}2" in page

@@ -136,11 +136,19 @@ def board_of(pairing: Pairing, seeds: dict[int, int] | None = None) -> Board:
         board.notes.append(f"{words}: {pairing.decision_reason}" if pairing.decision_reason else words)
     elif pairing.decision_reason:
         board.notes.append(pairing.decision_reason)
-    if pairing.reason:
+    if pairing.reason and not _says_nothing(pairing):
         board.notes.append(pairing.reason)
     if pairing.swapped_reason:
         board.notes.append(_("Swapped: %(reason)s") % {"reason": pairing.swapped_reason})
     return board
+
+
+def _says_nothing(pairing: Pairing) -> bool:
+    """Whether the pairing's reason tells nothing: a Swiss's first round pairs every player at 0 points, all in
+    "score group 0" (its bye's reason still tells who got it and why)."""
+    return (
+        pairing.round.bracket == Round.Bracket.SWISS and pairing.round.number == 1 and pairing.reason == "score group 0"
+    )
 
 
 def _side(

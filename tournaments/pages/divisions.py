@@ -159,8 +159,8 @@ def _span(rank: int, players: int) -> str:
 
 
 def champion_titles(division: Division) -> dict[int, StrOrPromise]:
-    """A finished division's winners by entry id, each with the title it won ("Champion", "Consolation winner",
-    "Winner"); empty while the division is played (one query)."""
+    """A finished division's winners by entry id, each with the title it won ("Champion", whatever the format, as
+    every page calls him; "Consolation winner"); empty while the division is played (one query)."""
     if division.status != Division.Status.FINISHED:
         return {}
     titles: dict[int, StrOrPromise] = {}
@@ -194,6 +194,6 @@ def _champions(finished: list[Division]) -> dict[int, list[tuple[StrOrPromise, l
         for row in table_leaders(tables):
             leaders[row.division_id].append(row.entry)
         for division_id, entries in leaders.items():
-            title = _("Winner") if len(entries) == 1 else finish_words(_span(1, len(entries)))
+            title = _("Champion") if len(entries) == 1 else finish_words(_span(1, len(entries)))
             out[division_id].append((title, entries))
     return out

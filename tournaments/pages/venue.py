@@ -15,6 +15,7 @@ from tournaments.core import (
 )
 from tournaments.models import Division, Pairing, Standing
 from tournaments.pages.words import EN_DASH, StrOrPromise
+from tournaments.selectors.common import place_of
 
 
 def call_round_words(pairing: Pairing) -> str:
@@ -74,7 +75,7 @@ class DisplayBoard:
 @dataclass(frozen=True)
 class DisplayStanding:
     division: str
-    rank: int
+    place: str  # the place the division's page gives the player (:func:`tournaments.selectors.common.place_of`)
     name: str
     wins: int
     losses: int
@@ -159,7 +160,7 @@ def display_page(
     waiting = [(d, b) for d, b in queue if b.pairing.entry_a is not None and b.pairing.entry_b is not None]
     rows += [_display_board(d, b, titles, n) for n, (d, b) in enumerate(waiting[:DISPLAY_QUEUE], start=1)]
     table = [
-        DisplayStanding(_division_heading(division), row.rank, row.entry.player.display_name, row.wins, row.losses)
+        DisplayStanding(_division_heading(division), place_of(row), row.entry.player.display_name, row.wins, row.losses)
         for division, rows_of in standings
         for row in rows_of
     ]

@@ -1,4 +1,4 @@
-"""Reads of clubs: the clubs a user may see, a club's page (its events to come and played, its rating list, its
+"""Reads of clubs: the clubs a user may see, a club's page (its events running, to come and played, its rating list, its
 recent champions) and its roster. Each runs a fixed number of queries whatever the number of events or players.
 """
 
@@ -51,19 +51,22 @@ class ClubPage:
     recent: list[Event] = field(default_factory=list)
     ratings: list[Rating] = field(default_factory=list)
     champions: list[Champion] = field(default_factory=list)
+    running: list[Event] = field(default_factory=list)  # being played now: neither to come nor played
 
 
 def club_page(club: Club, user: Any, *, today: dt.date | None = None) -> ClubPage:
-    """What a club's page shows ``user``: its events to come (not finished, soonest first) and its last events
-    played (finished, latest first) among those ``user`` may see, the top of its rating list, and the champions of
-    its last finished divisions (five queries)."""
+    """What a club's page shows ``user``: its events running now, its events to come (not started, soonest first)
+    and its last events played (finished, latest first) among those ``user`` may see, the top of its rating list,
+    and the champions of its last finished divisions (five queries)."""
     today = today or timezone.localdate()
     events = events_visible_to(user).filter(club=club)
-    upcoming = list(
+    unfinished = list(
         events.exclude(status=Event.Status.FINISHED)
         .filter(Q(starts_on__isnull=True) | Q(starts_on__gte=today) | Q(status=Event.Status.RUNNING))
-        .order_by("starts_on", "id")[:RECENT]
+        .order_by("starts_on", "id")[: 2 * RECENT]
     )
+    running = [e for e in unfinished if e.status == Event.Status.RUNNING][:RECENT]
+    upcoming = [e for e in unfinished if e.status != Event.Status.RUNNING][:RECENT]
     recent = list(events.filter(status=Event.Status.FINISHED).order_by("-starts_on", "-id")[:RECENT])
     ratings: list[Rating] = []
     if club.rating_list_id is not None:
@@ -86,7 +89,7 @@ def club_page(club: Club, user: Any, *, today: dt.date | None = None) -> ClubPag
         .order_by("-division__finished_at", "-division_id", "entry__seed")[:RECENT]
     )
     champions = [Champion(row.division.event, row.division, row.entry.player) for row in firsts]
-    return ClubPage(club, upcoming, recent, ratings, champions)
+    return ClubPage(club, upcoming, recent, ratings, champions, running)
 
 
 def _roster(club: Club) -> QuerySet[Player]:

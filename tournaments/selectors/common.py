@@ -92,6 +92,14 @@ def _parse_place(text: str) -> Place | None:
         return None
 
 
+def place_of(row: Standing) -> str:
+    """The place a row of the standings holds, as the pages show it wherever one column says it (the venue
+    display): its place in the main draw where it has one, as the division page's Place column says it ("3-4":
+    the players out in the same round share the places they span; an elimination, a Swiss into a knockout once
+    drawn), else its rank (a Swiss, a round robin, a player of a knockout still in play)."""
+    return str(row.places.get(Round.Bracket.MAIN) or row.rank)
+
+
 def flight_places_of(division: Division, rows: list[Standing], flight: str) -> dict[int, Place]:
     """The places in ``flight`` of the standings ``rows`` by entry id: the one rule for places that payouts and
     master points are paid on (a knockout's per flight; a Swiss's or round robin's ranks, players level sharing the

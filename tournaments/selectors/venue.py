@@ -11,6 +11,7 @@ from django.db.models import OuterRef, Q, Subquery
 from games.models import Action
 from tournaments.core import PLAYABLE, call_stands, pairing_state, table_order
 from tournaments.models import Event, Pairing, Table
+from tournaments.selectors.director import DirectorBoard, director_board
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,12 @@ class Seat:
         if pairing is None:
             return False
         return call_stands(pairing_state(pairing), pairing.called_at, getattr(pairing, "last_entry", None))
+
+    @property
+    def board(self) -> DirectorBoard | None:
+        """Its match in its state as the division's page says it ("ready", "playing, 4-4"; None: free): a call is
+        said beside it, not instead (a reopened match called to a new table is still being played)."""
+        return None if self.pairing is None else director_board(self.pairing)
 
 
 @dataclass(frozen=True)

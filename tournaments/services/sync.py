@@ -22,12 +22,12 @@ Results count (for the bracket, the next Swiss round and the standings) as :mod:
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet, Subquery
 from django.utils import timezone
 
 import games.services
@@ -169,15 +169,17 @@ def show_match_result(match: Match) -> None:
     if getattr(_within, "depth", 0):
         return
     locked = Pairing.objects.select_for_update(of=("self",), skip_locked=True).filter(match_id=match.pk)
-    pairing = locked.first()
+    latest_replacement = Subquery(_replacements(match).values("reason")[:1])
+    pairing = locked.annotate(replaced_reason=latest_replacement).order_by("pk").first()
     if pairing is None:
         _follow_unflagged(match)  # a match of no pairing, or a sync is writing it
         return
     pairing.match = match
     report = SyncReport()
+    replaced: str | None = getattr(pairing, "replaced_reason", None)  # read with the lock: one statement
     if match.status == Match.Status.VOID:
         fields = ["followup", "updated_at"]  # the sync takes the voided match off and makes a new one
-    elif _show_outcome(pairing, report):
+    elif _show_outcome(pairing, report, replacement_reason=lambda _match: replaced):
         fields = _RESULT_FIELDS
     else:
         followup_after_commit(pairing.division_id)
@@ -315,8 +317,14 @@ def _take_result(pairing: Pairing, report: SyncReport) -> bool:
     return True
 
 
-def _show_outcome(pairing: Pairing, report: SyncReport) -> bool:
-    """Put a pairing's match outcome on it in memory (a voided match is taken off); True when it changed."""
+def _show_outcome(
+    pairing: Pairing,
+    report: SyncReport,
+    *,
+    replacement_reason: Callable[[Match], str | None] = lambda match: _replacement_reason(match),
+) -> bool:
+    """Put a pairing's match outcome on it in memory (a voided match is taken off); True when it changed.
+    ``replacement_reason``: :func:`_replacement_reason`, or the reason already read with the pairing's lock."""
     match = pairing.match
     if match is None or pairing.status in (Status.BYE, Status.EMPTY, Status.SKIPPED):
         return False
@@ -329,7 +337,7 @@ def _show_outcome(pairing: Pairing, report: SyncReport) -> bool:
         return False
     if new.status == Status.FINISHED and pairing.status != Status.FINISHED:
         pairing.confirmation, pairing.confirmation_side = confirmation_needed(match)
-        replaced = _replacement_reason(match) if match.status == Match.Status.FINISHED else None
+        replaced = replacement_reason(match) if match.status == Match.Status.FINISHED else None
         if replaced is not None:  # a game's result the director replaced (that reopened it, say): as a correction
             pairing.decision, pairing.decision_reason = Pairing.Decision.DIRECTOR, replaced
             report.corrected.append(pairing.round_id)
@@ -366,10 +374,15 @@ def _replacement_reason(match: Match) -> str | None:
     """The reason of the latest game result the director replaced in the match and nobody undid since
     (``games.services.replace_game_result``), or None when none is in force: such a result stands partly by his
     decision, and the pages and the results CSV say so, as of a final result he corrected."""
+    return _replacements(match).values_list("reason", flat=True).first()
+
+
+def _replacements(match: Match) -> QuerySet[Action]:
+    """The game results the director replaced in ``match`` and nobody undid since, latest first."""
     replaced = Action.objects.filter(
         match=match, kind=Action.Kind.CORRECTION, data__has_key="replacement", undone_by__isnull=True
     )
-    return replaced.order_by("-seq").values_list("reason", flat=True).first()
+    return replaced.order_by("-seq")
 
 
 def _detach(pairing: Pairing, why: str) -> None:

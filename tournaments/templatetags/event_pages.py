@@ -39,10 +39,15 @@ def round_name(rnd: Round, division: Division | str | None = None) -> str:
 
 
 @register.filter
-def status_words(item: Event | Division | Entry) -> str:
+def status_words(item: Event | Division | Entry, division: Division | None = None) -> str:
     """An event's, a division's or a player's status in the words every page uses, lower case as the boards'
     states are ("registration open", "in play", "checked in", "withdrawn"): its model choice's label (the one
-    truth of a status's words, tournaments/pages/words.py)."""
+    truth of a status's words, tournaments/pages/words.py). A player of ``division`` once it has started, neither
+    withdrawn nor eliminated, is in play as his division is (his entry stays registered or checked in:
+    "registered" would be untrue of a player in a semi-final)."""
+    still_playing = isinstance(item, Entry) and item.status in (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
+    if division is not None and still_playing and division.status != Division.Status.REGISTRATION:
+        return str(division.get_status_display())
     return str(item.get_status_display())
 
 

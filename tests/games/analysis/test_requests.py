@@ -6,6 +6,7 @@ off as current."""
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +116,37 @@ def test_one_job_per_match_while_one_is_pending_and_a_new_depth_replaces_it(
     analysis = MatchAnalysis.objects.get(match=match)
     assert (analysis.status, analysis.requested_plies) == ("pending", 4)
     assert answers[-1].json()["requested_plies"] == 4
+
+
+def test_an_analysis_of_the_log_as_it_stands_is_left_as_it_is_and_another_depth_replaces_it(
+    dora: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The request's upsert writes nothing over an analysis done of the log as it stands at the depth asked (no job);
+    asked at another depth, the analysis is pending again, its figures kept until the job replaces them, and a job
+    is queued; and a request pending for longer than a job can take is enqueued again."""
+    match = Match.objects.get(pk=new_match(dora).pk)
+    done = MatchAnalysis.objects.create(
+        match=match,
+        status="done",
+        plies=0,
+        engine="gnubg 1.07",
+        match_seq=match.seq,
+        format_version=MatchAnalysis.FORMAT_VERSION,
+    )
+    with django_capture_on_commit_callbacks() as queued:
+        same = analysis_service.request_analysis(match.pk, plies=0)
+    assert queued == [] and (same.pk, same.status, same.requested_at) == (done.pk, "done", done.requested_at)
+
+    with django_capture_on_commit_callbacks() as queued:
+        deeper = analysis_service.request_analysis(match.pk, plies=2)
+    assert len(queued) == 1 and (deeper.pk, deeper.status, deeper.requested_plies) == (done.pk, "pending", 2)
+    assert (deeper.engine, deeper.plies, deeper.match_seq) == ("gnubg 1.07", 0, match.seq), "figures kept"
+
+    MatchAnalysis.objects.filter(pk=done.pk).update(requested_at=deeper.requested_at - dt.timedelta(days=1))
+    with django_capture_on_commit_callbacks() as queued:
+        again = analysis_service.request_analysis(match.pk, plies=2)
+    assert len(queued) == 1, "a request pending for a day lost its job: enqueued again"
+    assert again.requested_at > deeper.requested_at
 
 
 def test_the_job_does_the_request_as_it_stands_when_it_runs(dora: Any, monkeypatch: Any) -> None:

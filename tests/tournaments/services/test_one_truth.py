@@ -301,3 +301,56 @@ def test_the_request_that_ends_a_match_writes_everything_before_its_commit(
     standings = APIClient().get(f"/api/events/{division.event.slug}/divisions/{division.slug}/standings/").json()
     assert standings["standings_status"] == "pending"
     assert divisions_behind_their_matches() == [division.pk], "reconcile finds it if the follow-up is lost"
+
+
+def api_statements(client: APIClient, url: str, body: dict[str, Any]) -> list[str]:
+    """The SQL statements of one request (``BEGIN``, ``COMMIT`` and savepoints included: each is a round trip)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        response = client.post(url, body, format="json")
+    assert response.status_code == 201, response.json()
+    return [query["sql"] for query in captured.captured_queries]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_action_that_ends_a_match_costs_six_statements_more_than_another(
+    director: Actor, sent: list[int], settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last play's request against an opening play's, each through the API (ANALYSIS_AUTO on): the ending one
+    also writes the game's result, asks for the analysis (one upsert in a savepoint, on the match the play has
+    locked) and shows the result on the pairing (its row locked, with a replaced result's reason read in the same
+    statement, and written). It was 22 statements against 7: the analysis request re-locked the match, counted its
+    plays and ran a get-or-create and an update, in three nested savepoints; the pairing's reason was read apart."""
+    from games.analysis import service as analysis
+
+    asked: list[tuple[int, int]] = []
+    settings.ANALYSIS_AUTO = True
+    queue = type("Queue", (), {"delay": staticmethod(lambda match_id, plies: asked.append((match_id, plies)))})
+    monkeypatch.setattr(analysis, "_plugged", [queue()])
+    division = knockout(director, "moves")
+    ending, other = semis(division)
+    assert ending.match is not None and other.match is not None
+    tokens = {(m.pk, side): new_entry_token(m, side) for m in (ending.match, other.match) for side in (0, 1)}
+
+    recorded = games.services.record_opening_roll(other.match.pk, actor=SYSTEM, dice=(3, 1), expected_seq=0)
+    opening = load_state(Match.objects.get(pk=other.match.pk)).game
+    side = opening.on_roll
+    play = str(sorted(opening.legal_plays(), key=str)[0])
+    phone = APIClient(HTTP_X_ENTRY_TOKEN=token_text(tokens[other.match.pk, side]))
+    body = {"kind": "play", "side": side, "play": play, "expected_seq": recorded.action.seq}
+    another = api_statements(phone, f"/api/matches/{other.match_id}/actions/", body)
+
+    actors = {side: Actor(token=tokens[ending.match.pk, side]) for side in (0, 1)}
+    side, play, seq = play_to_the_last_play(ending.match, actors, random.Random(7))
+    phone = APIClient(HTTP_X_ENTRY_TOKEN=token_text(tokens[ending.match.pk, side]))
+    body = {"kind": "play", "side": side, "play": play, "expected_seq": seq}
+    last = api_statements(phone, f"/api/matches/{ending.match_id}/actions/", body)
+
+    assert len(another) == 7, "\n".join(another)
+    assert len(last) == len(another) + 6, "\n".join(last)
+    assert sum("games_matchanalysis" in sql for sql in last) == 1, "the analysis asked for in one statement"
+    assert sum('FROM "games_match"' in sql for sql in last) == 1, "the match is read (and locked) once"
+    assert asked == [(ending.match_id, settings.ANALYSIS_PLIES)] and sent == [division.pk]
+    assert Pairing.objects.get(pk=ending.pk).status == Pairing.Status.FINISHED

@@ -23,7 +23,7 @@ def test_players_tied_in_a_finished_swiss_read_a_shared_place(
     division = swiss_with_a_paid_tie(division_of, as_director)
     first, second, third, fourth = seeds(division, 1, 2, 3, 4)
     titles = {pk: str(words) for pk, words in final_titles(division).items()}
-    assert titles[first] == "Winner"
+    assert titles[first] == "Champion"
     assert titles[second] == titles[third] == "Shared 2nd-3rd place", titles
     assert titles[fourth] == "Finished 4th"
 

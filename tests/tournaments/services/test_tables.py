@@ -342,23 +342,33 @@ def test_a_reopened_match_goes_back_to_its_table_while_it_is_free(
     check_invariant(division.event)
 
 
-def test_a_reopened_match_whose_table_was_given_again_waits_and_names_no_table(
-    division_of: Callable[..., Division], as_director: Actor, django_capture_on_commit_callbacks: Any
-) -> None:
+def reopened_after_its_table_went(
+    division_of: Callable[..., Division], as_director: Actor, callbacks: Any
+) -> tuple[Division, Pairing, Pairing]:
+    """11 players, two tables: the match at Table 2 ends 1-3 and its table goes to another match (the newcomer);
+    then a correction of its last game reopens it (1-2). Returns the division, the reopened match, the newcomer."""
     division = division_of("main-consolation", 11, entry_mode="scoresheet", match_length=3)
     services.set_tables(division.event, actor=as_director, names=["", ""])
     services.start_division(division, actor=as_director)
     done = next(p for p in seated(division.event) if p.table.number == 2)
-    with django_capture_on_commit_callbacks(execute=True):
+    with callbacks(execute=True):
         for winner, cube in ((0, 1), (1, 1), (1, 2)):
             record(pairing(division, done.key), winner, cube, as_director)
     newcomer = Pairing.objects.get(division=division, table__number=2)
     assert newcomer.pk != done.pk and newcomer.called_at is not None
-    with django_capture_on_commit_callbacks(execute=True):
+    with callbacks(execute=True):
         games.services.replace_game_result(
             done.match_id, actor=as_director, game_number=3, winner=1, kind=1, cube_value=1, reason="misread"
         )
-    done.refresh_from_db()
+    return division, pairing(division, done.key), newcomer
+
+
+def test_a_reopened_match_whose_table_was_given_again_waits_and_names_no_table(
+    division_of: Callable[..., Division], as_director: Actor, django_capture_on_commit_callbacks: Any
+) -> None:
+    division, done, newcomer = reopened_after_its_table_went(
+        division_of, as_director, django_capture_on_commit_callbacks
+    )
     assert done.status == Pairing.Status.PLAYING and done.table_id is None and done.played_at == ""
     assert Pairing.objects.get(division=division, table__number=2).pk == newcomer.pk
     check_invariant(division.event)

@@ -5,6 +5,7 @@ off or scrolled out of sight, a bracket's names are not cut short, and no word o
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -176,3 +177,53 @@ def test_the_entry_pages_foldable_sections_show_the_same_disclosure_triangle(
     )
     assert styles and all(style == ["list-item", True] for style in styles), styles
     assert score_on_one_line(phone)
+
+
+@pytest.mark.parametrize("viewport", ["phone"])
+def test_a_finished_divisions_player_cards_show_no_empty_actions_label(
+    pages: Pages, viewport: str, django_user_model: Any
+) -> None:
+    """Once a division is over its players' list offers no action: a card shows no "Actions" label over nothing."""
+    actor = Actor(user=django_user_model.objects.create_user("tina", password=PASSWORD))
+    event = services.create_event(actor=actor, name="Club night")
+    cup = services.create_division(
+        event, actor=actor, settings=services.DivisionSettings(name="Cup", format="single", match_length=1)
+    )
+    for i, name in enumerate(NAMES[:4]):
+        services.register_player(cup, actor=actor, name=name, rating=1900 - 10 * i)
+    services.start_division(cup, actor=actor)
+    for _ in range(2):
+        for p in Pairing.objects.filter(division=cup, status="ready", match__isnull=False):
+            director_win(p, Entry.objects.get(pk=p.entry_a_id), actor)
+    assert Division.objects.get(pk=cup.pk).status == Division.Status.FINISHED
+    page = log_in(pages, reverse("director:division", args=[event.slug, cup.slug]), viewport)
+    cards = page.locator("#players-list tr[data-find]")
+    expect(cards).to_have_count(4)
+    labels = page.evaluate(
+        """() => [...document.querySelectorAll('#players-list tr[data-find] > *')]
+             .filter((cell) => getComputedStyle(cell).display !== 'none')
+             .map((cell) => getComputedStyle(cell, '::before').content)"""
+    )
+    assert '"Status"' in labels and '"Actions"' not in labels, labels
+    assert page.evaluate(CUT_COLUMNS, "#players-list table") == []
+
+
+@pytest.mark.parametrize("viewport", ["phone"])
+def test_a_table_wider_than_the_phone_says_it_scrolls_sideways(pages: Pages, viewport: str, day: Day) -> None:
+    """The director's boards of a round are wider than a 390 px phone and scroll: a line over the table says so and
+    the edge with more fades, the right one at first, the left one once scrolled to the end; a table that fits says
+    nothing."""
+    page = log_in(pages, reverse("director:division", args=[day.event.slug, day.swiss.slug]), viewport)
+    wrap = page.locator(".table-wrap:has(table.boards)").first
+    assert wrap.evaluate("(w) => w.scrollWidth > w.clientWidth"), "the boards' table is wider than the phone"
+    expect(wrap).to_have_attribute("data-more", "right")
+    hint = page.locator(".scroll-hint + .table-wrap:has(table.boards)").first
+    expect(hint).to_have_count(1)
+    expect(page.locator(".scroll-hint:visible").first).to_have_text("Scroll sideways for more →")
+    faded = wrap.evaluate("(w) => getComputedStyle(w).maskImage")
+    assert "gradient" in faded, faded
+    wrap.evaluate("(w) => { w.scrollLeft = w.scrollWidth; }")
+    expect(wrap).to_have_attribute("data-more", "left")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    expect(wrap).not_to_have_attribute("data-more", re.compile(".*"))
+    expect(page.locator(".scroll-hint:visible")).to_have_count(0)

@@ -325,3 +325,19 @@ def test_a_name_already_entered_is_refused_alone_and_in_a_list_pasted_again(dora
     assert registering.entries.count() == before
     assert client.post(url, {"action": "register", "register-name": "Dina Dahl (Bergen)"}).status_code == 302
     assert registering.entries.count() == before + 1
+
+
+def test_the_players_list_says_who_is_in_play_and_who_is_out(dora: Any) -> None:
+    """A knockout of four after its semi-finals: the finalists are in play (as their division is), not
+    "registered"; the losers eliminated, a player withdrawn before the start withdrawn."""
+    from tests.factories import DivisionFactory, EventFactory
+    from tests.tournaments.services.support import play_round
+
+    actor = Actor(user=dora)
+    division = DivisionFactory(event=EventFactory(director=dora), format="single", players=5, match_length=1)
+    services.withdraw_entry(Entry.objects.get(division=division, player__display_name="P05"), actor=actor, reason="ill")
+    services.start_division(division, actor=actor)
+    play_round(division, 1, actor)
+    page = text_of(client_for(dora).get(f"/manage/{division.event.slug}/{division.slug}/"))
+    status = dict(re.findall(r'<span class="player">([^<]*)</span>.*?data-label="Status">([^<:]*)', page, re.S))
+    assert status == {"P01": "in play", "P02": "in play", "P03": "eliminated", "P04": "eliminated", "P05": "withdrawn"}

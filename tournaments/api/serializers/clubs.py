@@ -70,9 +70,10 @@ class ClubChampionSerializer(serializers.Serializer):
 
 
 class ClubPageSerializer(serializers.Serializer):
-    """A club with its events to come and played, the top of its rating list and its recent champions."""
+    """A club with its events running, to come and played, the top of its rating list and its recent champions."""
 
     club = ClubSerializer()
+    running = ClubEventSerializer(many=True)
     upcoming = ClubEventSerializer(many=True)
     recent = ClubEventSerializer(many=True)
     ratings = ClubRatingSerializer(many=True)

@@ -35,6 +35,7 @@ from tournaments.director.views.matches import confirm, pairing_names
 from tournaments.models import Event, Pairing, Playoff
 from tournaments.selectors import clubs as club_reads
 from tournaments.selectors import director as reads
+from tournaments.selectors.director import DirectorBoard
 from tournaments.selectors.venue import Venue, venue_of
 from tournaments.services.clubs import create_club
 
@@ -234,7 +235,12 @@ def _venue_etag(venue: Venue) -> str:
         names = tuple(e.player.display_name if e else "" for e in (p.entry_a, p.entry_b))
         return (p.pk, p.division.name, p.round.bracket, p.round.number, *names, p.called_at, p.table_label)
 
-    seats = [(s.table.number, s.table.label, s.table.held, s.called, *shown(s.pairing)) for s in venue.seats]
+    def state(board: DirectorBoard | None) -> tuple[object, ...]:
+        return () if board is None else (board.state, board.score, board.pairing.confirmation_side)
+
+    seats = [
+        (s.table.number, s.table.label, s.table.held, s.called, *shown(s.pairing), *state(s.board)) for s in venue.seats
+    ]
     queue = [shown(p) for p in venue.queue[:QUEUE_SHOWN]], len(venue.queue)
     digest = hashlib.sha256(repr((seats, queue)).encode()).hexdigest()
     return f'"{digest[:24]}"'
