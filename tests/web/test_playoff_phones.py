@@ -117,6 +117,9 @@ def test_a_stepladders_first_match_winner_is_shown_the_final_and_the_places_once
     assert "Playoff for the tie at 1st place, final" in html and name_of(p1) in html
     assert f'action="/play/pairings/playoff/{playoff.final_match_id}/enter/"' in html
     assert "you finished" not in html
+    top = next_page(phones[p1])
+    assert "Playoff for the tie at 1st place, final" in top and name_of(p3) in top
+    assert "your place is settled once the playoff is over" in next_page(phones[p2]), "he lost the first match"
     final = Match.objects.get(pk=playoff.final_match_id)
     done = phones[p3].client.post(f"/play/pairings/playoff/{final.pk}/enter/")
     assert done.status_code == 303
