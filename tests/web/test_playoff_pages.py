@@ -16,9 +16,10 @@ from django.test.utils import CaptureQueriesContext
 
 from common.actor import Actor
 from games.models import EntryToken, Match
+from tests.games.conftest import footprint
 from tests.tournaments.services.support import play_out
 from tests.tournaments.services.test_playoffs import swiss_with_a_paid_tie, win
-from tests.web.test_entry_pages import Phone, ok
+from tests.web.test_entry_pages import Phone, error_of, ok
 from tournaments import services
 from tournaments.models import Division, Entry, Playoff
 from tournaments.selectors.playoffs import division_playoffs
@@ -245,3 +246,44 @@ def test_the_director_awards_a_playoff_match_by_forfeit_and_gives_a_new_link_fro
     html = client.get(url).content.decode()
     assert "forfeits the match (no-show)" in html and "Reopen the match" in html
     assert "Forfeit (no-show, withdrawal)" not in html, "over: no forfeit to award"
+
+
+def test_a_confirmed_playoff_result_is_not_taken_back_by_the_player_who_entered_it(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """As a round's pairing's: once the opponent confirmed it, the entering player's page offers no take-back nor a
+    correction, and a take-back sent all the same is refused with what to do; nothing changes."""
+    division, playoff, match, (entering, other) = _entered_by_side_0(division_of, as_director)
+    assert 'id="take-back"' in entering.page(), "waiting for the opponent: still his to take back"
+    assert other.client.post(f"/play/pairings/playoff/{match.pk}/confirm/").status_code == 303
+    services.sync_division(division.pk)
+    playoff.refresh_from_db()
+    assert (playoff.final_confirmation, playoff.status) == ("confirmed", "finished")
+    html = entering.page()
+    assert 'id="take-back"' not in html and 'id="ask-correction"' not in html
+    before = footprint(match.pk)
+    refused = entering.post("take-back")
+    assert refused.status_code == 409
+    assert f"{match.player2.display_name} has confirmed this result: ask the director to correct it" in error_of(
+        entering.seen[-1]
+    )
+    assert footprint(match.pk) == before and Match.objects.get(pk=match.pk).score == (1, 0)
+    services.sync_division(division.pk)
+    playoff.refresh_from_db()
+    assert (playoff.status, playoff.final_confirmation) == ("finished", "confirmed")
+
+
+def test_a_disputed_playoff_result_may_be_taken_back_by_the_player_who_entered_it(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """As a round's pairing's: a dispute is no confirmation, so the entering player may still take his result back
+    (the dispute goes with it), and the match is played on."""
+    division, playoff, match, (entering, other) = _entered_by_side_0(division_of, as_director)
+    other.client.post(f"/play/pairings/playoff/{match.pk}/dispute/", {"reason": "I won it"})
+    assert 'id="take-back"' in entering.page()
+    ok(entering.post("take-back"), match)
+    services.sync_division(division.pk)
+    playoff.refresh_from_db()
+    assert Match.objects.get(pk=match.pk).score == (0, 0)
+    assert (playoff.final_confirmation, playoff.dispute_text, playoff.status) == ("", "", "ordered")
+
