@@ -14,11 +14,13 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+import games.services
 from common.actor import Actor
 from games.models import EntryToken, Match
 from tests.games.conftest import footprint
 from tests.tournaments.services.support import play_out
 from tests.tournaments.services.test_playoffs import swiss_with_a_paid_tie, win
+from tests.web.director.test_matches import chosen
 from tests.web.test_entry_pages import Phone, error_of, ok
 from tournaments import services
 from tournaments.models import Division, Entry, Playoff
@@ -287,3 +289,19 @@ def test_a_disputed_playoff_result_may_be_taken_back_by_the_player_who_entered_i
     assert Match.objects.get(pk=match.pk).score == (0, 0)
     assert (playoff.final_confirmation, playoff.dispute_text, playoff.status) == ("", "", "ordered")
 
+
+def test_a_playoff_matchs_replace_result_form_starts_at_the_games_recorded_result(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    division = swiss_with_a_paid_tie(division_of, as_director)
+    a, b = (int(p) for p in division_playoffs(division).ties[0].tie.players)
+    playoff = services.order_playoff(division, actor=as_director, entries=[a, b], length=3)
+    match = Match.objects.get(pk=playoff.final_match_id)
+    assert Entry.objects.get(pk=b).player_id == match.player2_id
+    games.services.record_game_result(match.pk, actor=as_director, winner=1, kind=2, cube_value=1,
+                                      expected_seq=match.seq)  # fmt: skip
+    url = f"/manage/{division.event.slug}/{division.slug}/playoff/{match.pk}/"
+    html = director_client(director).get(url).content.decode()
+    found = [chosen(html, f"replace-result-{n}") for n in ("game_number", "winner", "kind", "cube_value")]
+    assert found == ["1", "1", "2", "1"], "the winner the game recorded, not the first player"
+    assert "js/director.js" in html
