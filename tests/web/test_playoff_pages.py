@@ -305,3 +305,37 @@ def test_a_playoff_matchs_replace_result_form_starts_at_the_games_recorded_resul
     found = [chosen(html, f"replace-result-{n}") for n in ("game_number", "winner", "kind", "cube_value")]
     assert found == ["1", "1", "2", "1"], "the winner the game recorded, not the first player"
     assert "js/director.js" in html
+
+
+def test_a_playoff_result_the_director_corrected_is_marked_on_the_division_page_and_the_phones(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    """As a round's corrected result: listed under "Corrected results" with his reason, the tie's words say it
+    stands by his decision, and the players' entry pages say he corrected it (not only "confirmed")."""
+    division, playoff, match, (entering, other) = _entered_by_side_0(division_of, as_director)
+    other.client.post(f"/play/pairings/playoff/{match.pk}/dispute/", {"reason": "I won the game"})
+    assert "Corrected results" not in Client().get(public(division)).content.decode()
+    url = f"/manage/{division.event.slug}/{division.slug}/playoff/{match.pk}/"
+    done = director_client(director).post(url, {
+        "action": "replace-result", "replace-result-game_number": "1", "replace-result-winner": "1",
+        "replace-result-kind": "1", "replace-result-cube_value": "1", "replace-result-reason": "the scoresheet says so",
+        "replace-result-expected_seq": str(Match.objects.get(pk=match.pk).seq),
+    })  # fmt: skip
+    assert done.status_code == 302
+    services.sync_division(division.pk)
+    services.recompute_standings(division.pk)
+    playoff.refresh_from_db()
+    assert (playoff.final_correction, playoff.final_confirmation, playoff.status) == (
+        "the scoresheet says so",
+        "confirmed",
+        "finished",
+    )
+    a, b = match.player1.display_name, match.player2.display_name
+    html = Client().get(public(division)).content.decode()
+    assert "Corrected results" in html
+    assert f"Playoff for the tie at 2nd: {a} v {b}: the director corrected the result (the scoresheet says so)." in html
+    assert f"settled by a playoff: {b} beat {a} 1-0 (decided by the director: the scoresheet says so)." in html
+    for phone in (entering, other):
+        page_ = phone.page()
+        assert "The director corrected the result (the scoresheet says so): it stands by his decision." in page_
+        assert "The result is confirmed." not in page_

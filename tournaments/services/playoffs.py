@@ -226,8 +226,11 @@ def _keep_final(division: Division, playoff: Playoff, players: dict[int, int]) -
             return
         playoff.final_match = None  # unlinked first: the match voided below is no playoff's
         playoff.final_confirmation, playoff.final_confirmation_side = Confirmation.NOT_NEEDED, None
-        playoff.dispute_text = playoff.dispute_text if playoff.first_confirmation == Confirmation.DISPUTED else ""
-        playoff.save(update_fields=["final_match", "final_confirmation", "final_confirmation_side", "dispute_text"])
+        playoff.final_correction = ""
+        if playoff.first_confirmation != Confirmation.DISPUTED:  # the dispute was the final's
+            playoff.dispute_text = ""
+        fields = ["final_match", "final_confirmation", "final_confirmation_side", "final_correction", "dispute_text"]
+        playoff.save(update_fields=fields)
         _drop_match(final)
     if winner is not None:
         playoff.final_match = _make_match(division, playoff, playoff.entries[0], winner, number=2)
