@@ -2,7 +2,8 @@
 
 Once a match of a pairing is over it says what happens to the result: a scoresheet result entered by one player
 waits for the other one's confirmation (``Pairing.confirmation_side``), who gets the confirm and dispute forms
-(tournaments/entry_views.py); the player who entered it sees that it is waiting. It always links to "your next
+(tournaments/entry_views.py); the player who entered it sees that it is waiting; a result a director corrected
+says so, with his reason (``Pairing.Decision.DIRECTOR``, ``Playoff.*_correction``). It always links to "your next
 match". Before the match starts it shows the call once the match has a table ("Table 7: you play Pia Ruud, main
 round 2, 7 points"); once the match is over, the call of the player's next match as soon as it is made. The
 block's version holds the calls, so the entry page's live part (polled every few seconds) shows a call without a
@@ -73,6 +74,8 @@ def render_panel(request: HttpRequest, match: Match, sides: frozenset[int]) -> s
     pairing = pairing_of(match)
     if pairing is not None:
         confirmation, asked = pairing.confirmation, pairing.confirmation_side
+        corrected = pairing.decision == Pairing.Decision.DIRECTOR
+        reason = pairing.decision_reason if corrected else ""
         division = pairing.division
         where = {
             "panel_id": f"pairing-panel-{pairing.pk}",
@@ -85,6 +88,8 @@ def render_panel(request: HttpRequest, match: Match, sides: frozenset[int]) -> s
         if playoff is None:
             return None
         confirmation, asked = playoff.confirmation_of(match.pk)
+        reason = playoff.correction_of(match.pk)
+        corrected = bool(reason)
         division = playoff.division
         where = {
             "heading": playoff_words(playoff, match.pk),
@@ -102,6 +107,9 @@ def render_panel(request: HttpRequest, match: Match, sides: frozenset[int]) -> s
         "awaiting": confirmation == Confirmation.AWAITING,
         "disputed": confirmation == Confirmation.DISPUTED,
         "confirmed": confirmation == Confirmation.CONFIRMED,
+        # A result the director corrected stands by his decision, with his reason (the division page lists it too).
+        "corrected": corrected,
+        "correction_reason": reason,
         "may_answer": confirmation == Confirmation.AWAITING and asked is not None and asked in sides,
         "asked_name": names[asked] if asked is not None else "",
         "entered_name": names[1 - asked] if asked is not None else "",

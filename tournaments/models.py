@@ -832,6 +832,10 @@ class Playoff(models.Model):
     )
     final_confirmation_side = models.PositiveSmallIntegerField(null=True, blank=True)
     dispute_text = models.TextField(blank=True, help_text="what the player asked to confirm said is wrong")
+    # A match's result a director corrected (a game's result replaced, a final result changed) stands by his
+    # decision, as a pairing's ``Pairing.Decision.DIRECTOR``: his reason, shown on the pages ("": not corrected).
+    first_correction = models.TextField(blank=True, help_text="the director's reason, once he corrected its result")
+    final_correction = models.TextField(blank=True, help_text="the director's reason, once he corrected its result")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -848,6 +852,10 @@ class Playoff(models.Model):
         if match_id == self.final_match_id:
             return "final"
         raise ValueError(f"match {match_id} is not a match of playoff {self.pk}")
+
+    def correction_of(self, match_id: int) -> str:
+        """The director's reason for correcting the playoff's match ``match_id``'s result ("": not corrected)."""
+        return str(getattr(self, f"{self.which(match_id)}_correction"))
 
     def confirmation_of(self, match_id: int) -> tuple[str, int | None]:
         """The confirmation of the playoff's match ``match_id`` and the side asked."""

@@ -78,4 +78,25 @@
       });
     });
   });
+
+  // A match's "Replace a game's result" form (templates/director/_corrections.html): the game select carries each
+  // game's recorded winner, kind and cube (data-recorded); choosing a game sets the fields to what it recorded, so
+  // a director changes only what was wrong.
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("select[data-recorded]").forEach(function (select) {
+      var recorded = JSON.parse(select.getAttribute("data-recorded"));
+      select.addEventListener("change", function () {
+        var values = recorded[select.value];
+        if (!values) {
+          return;
+        }
+        ["winner", "kind", "cube_value"].forEach(function (name, index) {
+          var field = select.form.elements[select.name.replace(/game_number$/, name)];
+          if (field) {
+            field.value = String(values[index]);
+          }
+        });
+      });
+    });
+  });
 })();

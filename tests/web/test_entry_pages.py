@@ -886,6 +886,28 @@ def test_a_result_is_taken_back_until_the_opponent_confirms_it(
     assert footprint(match.pk) == before
 
 
+def test_a_result_the_director_corrected_says_so_on_the_players_pages(
+    division: Division, django_user_model: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Not only "confirmed": the panel says the director corrected it, with his reason (as the division page's
+    "Corrected results" does)."""
+    pairing = semi_finals(division)[0]
+    match = pairing.match
+    entering, other = Phone(match, 0), Phone(match, 1)
+    finish_by_scoresheet(entering, match, 0, django_capture_on_commit_callbacks)
+    director = Actor(user=django_user_model.objects.get(username="tina"))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.replace_game_result(
+            match.pk, actor=director, game_number=1, winner=1, kind=1, cube_value=4, reason="side 1 won it"
+        )
+    pairing.refresh_from_db()
+    assert (pairing.decision, pairing.confirmation) == ("director", "confirmed")
+    for phone in (entering, other):
+        html = phone.page()
+        assert "The director corrected the result (side 1 won it): it stands by his decision." in html
+        assert "The result is confirmed." not in html
+
+
 def test_too_late_to_take_back_a_player_asks_and_the_opponent_accepts_on_his_phone(new_match: Any) -> None:
     match = new_match(length=5)
     alice, bob = Phone(match, 0), Phone(match, 1)

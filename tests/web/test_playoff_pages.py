@@ -14,11 +14,14 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+import games.services
 from common.actor import Actor
 from games.models import EntryToken, Match
+from tests.games.conftest import footprint
 from tests.tournaments.services.support import play_out
 from tests.tournaments.services.test_playoffs import swiss_with_a_paid_tie, win
-from tests.web.test_entry_pages import Phone, ok
+from tests.web.director.test_matches import chosen
+from tests.web.test_entry_pages import Phone, error_of, ok
 from tournaments import services
 from tournaments.models import Division, Entry, Playoff
 from tournaments.selectors.playoffs import division_playoffs
@@ -245,3 +248,94 @@ def test_the_director_awards_a_playoff_match_by_forfeit_and_gives_a_new_link_fro
     html = client.get(url).content.decode()
     assert "forfeits the match (no-show)" in html and "Reopen the match" in html
     assert "Forfeit (no-show, withdrawal)" not in html, "over: no forfeit to award"
+
+
+def test_a_confirmed_playoff_result_is_not_taken_back_by_the_player_who_entered_it(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """As a round's pairing's: once the opponent confirmed it, the entering player's page offers no take-back nor a
+    correction, and a take-back sent all the same is refused with what to do; nothing changes."""
+    division, playoff, match, (entering, other) = _entered_by_side_0(division_of, as_director)
+    assert 'id="take-back"' in entering.page(), "waiting for the opponent: still his to take back"
+    assert other.client.post(f"/play/pairings/playoff/{match.pk}/confirm/").status_code == 303
+    services.sync_division(division.pk)
+    playoff.refresh_from_db()
+    assert (playoff.final_confirmation, playoff.status) == ("confirmed", "finished")
+    html = entering.page()
+    assert 'id="take-back"' not in html and 'id="ask-correction"' not in html
+    before = footprint(match.pk)
+    refused = entering.post("take-back")
+    assert refused.status_code == 409
+    assert f"{match.player2.display_name} has confirmed this result: ask the director to correct it" in error_of(
+        entering.seen[-1]
+    )
+    assert footprint(match.pk) == before and Match.objects.get(pk=match.pk).score == (1, 0)
+    services.sync_division(division.pk)
+    playoff.refresh_from_db()
+    assert (playoff.status, playoff.final_confirmation) == ("finished", "confirmed")
+
+
+def test_a_disputed_playoff_result_may_be_taken_back_by_the_player_who_entered_it(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """As a round's pairing's: a dispute is no confirmation, so the entering player may still take his result back
+    (the dispute goes with it), and the match is played on."""
+    division, playoff, match, (entering, other) = _entered_by_side_0(division_of, as_director)
+    other.client.post(f"/play/pairings/playoff/{match.pk}/dispute/", {"reason": "I won it"})
+    assert 'id="take-back"' in entering.page()
+    ok(entering.post("take-back"), match)
+    services.sync_division(division.pk)
+    playoff.refresh_from_db()
+    assert Match.objects.get(pk=match.pk).score == (0, 0)
+    assert (playoff.final_confirmation, playoff.dispute_text, playoff.status) == ("", "", "ordered")
+
+
+def test_a_playoff_matchs_replace_result_form_starts_at_the_games_recorded_result(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    division = swiss_with_a_paid_tie(division_of, as_director)
+    a, b = (int(p) for p in division_playoffs(division).ties[0].tie.players)
+    playoff = services.order_playoff(division, actor=as_director, entries=[a, b], length=3)
+    match = Match.objects.get(pk=playoff.final_match_id)
+    assert Entry.objects.get(pk=b).player_id == match.player2_id
+    games.services.record_game_result(match.pk, actor=as_director, winner=1, kind=2, cube_value=1,
+                                      expected_seq=match.seq)  # fmt: skip
+    url = f"/manage/{division.event.slug}/{division.slug}/playoff/{match.pk}/"
+    html = director_client(director).get(url).content.decode()
+    found = [chosen(html, f"replace-result-{n}") for n in ("game_number", "winner", "kind", "cube_value")]
+    assert found == ["1", "1", "2", "1"], "the winner the game recorded, not the first player"
+    assert "js/director.js" in html
+
+
+def test_a_playoff_result_the_director_corrected_is_marked_on_the_division_page_and_the_phones(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    """As a round's corrected result: listed under "Corrected results" with his reason, the tie's words say it
+    stands by his decision, and the players' entry pages say he corrected it (not only "confirmed")."""
+    division, playoff, match, (entering, other) = _entered_by_side_0(division_of, as_director)
+    other.client.post(f"/play/pairings/playoff/{match.pk}/dispute/", {"reason": "I won the game"})
+    assert "Corrected results" not in Client().get(public(division)).content.decode()
+    url = f"/manage/{division.event.slug}/{division.slug}/playoff/{match.pk}/"
+    done = director_client(director).post(url, {
+        "action": "replace-result", "replace-result-game_number": "1", "replace-result-winner": "1",
+        "replace-result-kind": "1", "replace-result-cube_value": "1", "replace-result-reason": "the scoresheet says so",
+        "replace-result-expected_seq": str(Match.objects.get(pk=match.pk).seq),
+    })  # fmt: skip
+    assert done.status_code == 302
+    services.sync_division(division.pk)
+    services.recompute_standings(division.pk)
+    playoff.refresh_from_db()
+    assert (playoff.final_correction, playoff.final_confirmation, playoff.status) == (
+        "the scoresheet says so",
+        "confirmed",
+        "finished",
+    )
+    a, b = match.player1.display_name, match.player2.display_name
+    html = Client().get(public(division)).content.decode()
+    assert "Corrected results" in html
+    assert f"Playoff for the tie at 2nd: {a} v {b}: the director corrected the result (the scoresheet says so)." in html
+    assert f"settled by a playoff: {b} beat {a} 1-0 (decided by the director: the scoresheet says so)." in html
+    for phone in (entering, other):
+        page_ = phone.page()
+        assert "The director corrected the result (the scoresheet says so): it stands by his decision." in page_
+        assert "The result is confirmed." not in page_

@@ -7,6 +7,7 @@ players or games take their choices from rows the view already loaded, so render
 
 from __future__ import annotations
 
+import json
 import re
 import zoneinfo
 from collections.abc import Iterable
@@ -18,7 +19,7 @@ from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import gettext_lazy as _
 
 from engine.variants import VARIANTS
-from games.models import Match
+from games.models import Game, Match
 from tournaments.models import KNOCKOUT_SIZES, Club, Division, Entry, Season
 from tournaments.services import MAX_TABLES
 from tournaments.standings.tiebreakers import Tiebreak
@@ -761,6 +762,10 @@ class _Correction(forms.Form):
 
 
 class ReplaceResultForm(_Correction):
+    """A game's result replaced. ``games``: the games played (with a winner), the first one chosen; each field
+    starts at what the chosen game recorded (so changing only how it was won keeps its winner), and the game
+    select carries every game's recorded values for static/js/director.js to follow another game chosen."""
+
     game_number = forms.TypedChoiceField(label=_("Game"), coerce=int)
     winner = forms.TypedChoiceField(label=_("Winner"), coerce=int)
     kind = forms.TypedChoiceField(label=_("Won as"), choices=RESULT_KINDS, coerce=int, initial=1)
@@ -770,14 +775,20 @@ class ReplaceResultForm(_Correction):
     def __init__(
         self,
         *args: Any,
-        games: Iterable[int] = (),
+        games: Iterable[Game] = (),
         names: tuple[str, str] = ("", ""),
         casual: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
-        _choice(self, "game_number").choices = [(n, _("game %(n)s") % {"n": n}) for n in games]
+        recorded = {g.number: (g.winner_side, g.result_kind or 1, g.cube_value) for g in games}
+        _choice(self, "game_number").choices = [(n, _("game %(n)s") % {"n": n}) for n in recorded]
         _choice(self, "winner").choices = [(0, names[0]), (1, names[1])]
+        if recorded:
+            first = next(iter(recorded.values()))
+            for name, value in zip(("winner", "kind", "cube_value"), first, strict=True):
+                self.fields[name].initial = value
+            self.fields["game_number"].widget.attrs["data-recorded"] = json.dumps(recorded)
         if casual:  # one point a game: nothing to choose (a gammon or a cube sent anyway is the engine's to refuse)
             for name in ("kind", "cube_value"):
                 self.fields[name].widget = forms.HiddenInput()

@@ -14,13 +14,15 @@ from django.utils.translation import gettext as _
 
 from tournaments.core import (
     BRACKET_ORDER,
+    may_have_playoffs,
     pairing_words,
     place_span,
     round_words,
 )
 from tournaments.models import Division, Entry, Event, Pairing, Round
 from tournaments.pages.words import StrOrPromise, format_words, lengths_words, place_words
-from tournaments.selectors.common import corrected_pairings, standings_table
+from tournaments.selectors.common import corrected_pairings, corrected_playoff_matches, standings_table
+from tournaments.selectors.playoffs import ordinal
 from tournaments.selectors.public import (
     bracket_finals,
     divisions_with_players,
@@ -45,6 +47,7 @@ def etag_of(division: Division, part: str, *extra: object) -> str:
         get_language(),
         *extra,
     )
+    parts += (getattr(division, "corrected_playoffs", None),)  # a playoff's result the director corrected
     if part == "standings":
         payouts = repr(sorted(division.payouts.items())) if division.payouts else ""  # a new table changes the page
         parts += (getattr(division, "standings_rows", None), tuple(division.tiebreaks), payouts)
@@ -128,7 +131,26 @@ def correction_notes(division: Division, pairings: Iterable[Pairing] | None = No
                 "say the score groups as they are now."
             )
         )
-    return notes
+    return notes + _playoff_correction_notes(division)
+
+
+def _playoff_correction_notes(division: Division) -> list[str]:
+    """ "Playoff for the tie at 2nd: Pia Ruud v Lars Nes: the director corrected the result (the wrong winner was
+    entered)." for each playoff match a director corrected: one query, none for a division that holds no playoff
+    (:func:`tournaments.core.may_have_playoffs`) or whose page fingerprint says there is none
+    (``corrected_playoffs``)."""
+    if not may_have_playoffs(division) or (hasattr(division, "corrected_playoffs") and not division.corrected_playoffs):
+        return []
+    return [
+        _("Playoff for the tie at %(place)s: %(a)s v %(b)s: the director corrected the result (%(why)s).")
+        % {
+            "place": ordinal(playoff.place),
+            "a": match.player1.display_name,
+            "b": match.player2.display_name,
+            "why": playoff.correction_of(match.pk),
+        }
+        for playoff, match in corrected_playoff_matches(division)
+    ]
 
 
 def finish_words(place: str) -> StrOrPromise:

@@ -15,7 +15,7 @@ from django.db.models import Q, QuerySet
 from django.urls import reverse
 
 from games.hooks import EventLink
-from games.models import Player
+from games.models import Match, Player
 from tournaments.core import has_fees, place_span, plan_of, pool_of, round_words
 from tournaments.models import Division, Entry, Event, ImportedMatch, Pairing, Playoff, Round, Standing
 from tournaments.pairing import brackets
@@ -354,6 +354,20 @@ def corrected_pairings(division: Division) -> list[Pairing]:
     rows = division.pairings.filter(decision=Pairing.Decision.DIRECTOR)
     rows = rows.select_related("round", "table", "entry_a__player", "entry_b__player")
     return list(rows.order_by("round__number", "round__bracket", "board"))
+
+
+def corrected_playoff_matches(division: Division) -> list[tuple[Playoff, Match]]:
+    """The division's playoff matches whose result a director corrected (``Playoff.*_correction``), each with its
+    playoff, oldest playoff first (one query)."""
+    rows = division.playoffs.exclude(first_correction="", final_correction="").select_related(
+        "first_match__player1", "first_match__player2", "final_match__player1", "final_match__player2"
+    )
+    return [
+        (playoff, match)
+        for playoff in rows.order_by("id")
+        for match in (playoff.first_match, playoff.final_match)
+        if match is not None and playoff.correction_of(match.pk)
+    ]
 
 
 def final_prize_of(division: Division, entry_id: int) -> int | None:

@@ -40,6 +40,7 @@ class PlayoffMatch:
     confirmation: str = Confirmation.NOT_NEEDED
     asked: str = ""
     dispute: str = ""
+    corrected: str = ""  # the director's reason, once he corrected its result ("": not corrected)
 
     @property
     def waiting(self) -> str:
@@ -64,7 +65,9 @@ class PlayoffMatch:
         said = f"{self.winner} beat {loser} {high}-{low}"
         if self.waiting:
             return f"{said}, waiting for {self.waiting}'s confirmation"
-        return f"{said}, disputed" if self.disputed else said
+        if self.disputed:
+            return f"{said}, disputed"
+        return f"{said} (decided by the director: {self.corrected})" if self.corrected else said
 
 
 @dataclass(frozen=True)
@@ -173,7 +176,9 @@ def match_view(playoff: Playoff, match: Match, links: Sequence[tuple[int, str]] 
     confirmation, asked = playoff.confirmation_of(match.pk)
     dispute = playoff.dispute_text if confirmation == Confirmation.DISPUTED else ""
     asked_name = names[asked] if asked is not None else ""
-    return PlayoffMatch(match.pk, names, (match.score1, match.score2), winner, held, confirmation, asked_name, dispute)
+    corrected = playoff.correction_of(match.pk) if winner is not None else ""
+    score = (match.score1, match.score2)
+    return PlayoffMatch(match.pk, names, score, winner, held, confirmation, asked_name, dispute, corrected)
 
 
 def division_playoffs(division: Division, *, table: Sequence[Standing] | None = None, links: bool = True) -> Playoffs:

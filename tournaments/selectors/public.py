@@ -34,7 +34,7 @@ from django.http import Http404
 from games.analysis.selectors import counted_analyses
 from games.models import Match
 from tournaments.core import PLAYABLE, STILL_OPEN, UNCONFIRMED, play_order
-from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
+from tournaments.models import Division, Entry, Event, Pairing, Playoff, Round, Standing
 from tournaments.selectors.common import events_visible_to
 
 PStatus = Pairing.Status
@@ -98,6 +98,12 @@ def _fingerprint() -> dict[str, Any]:
         "standings_rows": _per_division(Standing.objects.all(), Max("id")),  # every recompute writes new rows
         # The results a director corrected (None: none), which the page lists only when there are some.
         "corrected": _per_division(pairings.filter(decision=Pairing.Decision.DIRECTOR), Count("id")),
+        # The playoff matches' results a director corrected, with his reasons (None: none), as the corrected
+        # results and the playoffs' words say them.
+        "corrected_playoffs": _per_division(
+            Playoff.objects.exclude(first_correction="", final_correction=""),
+            Sum(weight * (Length("first_correction") + Length("final_correction") * 3), output_field=BigIntegerField()),
+        ),
     }
 
 

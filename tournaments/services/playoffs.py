@@ -7,8 +7,10 @@ settles the tie in the standings (the rule: tournaments/standings/playoffs.py).
   sides, at the division's variant, Crawford rule and entry mode; they are outside the rounds, so they get no
   table from the venue's queue: the director seats the players.
 - **Follow-up** (:func:`settle_playoffs`, from the division's sync, under its lock): a won first match makes the
-  final; once every match is won, the playoff is finished and stores its order; a correction of a playoff match
-  changes that order again. The standings read the finished playoffs (tournaments/services/standings.py).
+  final, which stays the top seed against the first match's winner (a correction that changes that winner, or
+  reopens the first match, deletes an unplayed final or voids a started one, and the right one is made); once every
+  match is won, the playoff is finished and stores its order; a correction of a playoff match changes that order
+  again. The standings read the finished playoffs (tournaments/services/standings.py).
 - **Confirmation**: a match is won once its result counts, as a round's pairing's does: a scoresheet result one
   player entered waits for the other side (``Playoff.first_confirmation``/``final_confirmation``, written in the
   match's transaction by tournaments/services/sync.py), who confirms or disputes it
@@ -28,7 +30,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 import games.services
-from common.actor import Actor
+from common.actor import SYSTEM, Actor
 from common.errors import ApplicationError, ErrorCode
 from games.access import new_entry_tokens
 from games.models import Match, Player
@@ -195,10 +197,9 @@ def settle_playoffs(division: Division) -> bool:
     changed = False
     for playoff in playoffs:
         _ask_if_skipped(playoff)
+        if playoff.first_match is not None:
+            _keep_final(division, playoff, players)
         winners = [players[int(m.winner_id or 0)] for m in _won(playoff)]
-        if playoff.first_match is not None and winners and playoff.final_match is None:
-            playoff.final_match = _make_match(division, playoff, playoff.entries[0], winners[0], number=2)
-            playoff.save(update_fields=["final_match"])
         order = list(finishing_order(playoff.entries, winners))
         if order != playoff.order:
             playoff.order = order
@@ -207,6 +208,46 @@ def settle_playoffs(division: Division) -> bool:
             playoff.save(update_fields=["order", "status", "finished_at"])
             changed = True
     return changed
+
+
+def _keep_final(division: Division, playoff: Playoff, players: dict[int, int]) -> None:
+    """Keep a stepladder's final between its top seed and its first match's winner: made once the first match is
+    won, and made again when that winner changed (a director's correction, a take-back) or the first match is no
+    longer won (reopened): a final not started is deleted with its entry links, a started or finished one voided (its
+    log kept, as a bracket's match whose players changed), and a new final made for the new winner."""
+    won = _won(playoff)[:1]
+    winner = players[int(won[0].winner_id or 0)] if won else None
+    final = playoff.final_match
+    if final is not None:
+        if winner is not None and {players[final.player1_id], players[final.player2_id]} == {
+            playoff.entries[0],
+            winner,
+        }:
+            return
+        playoff.final_match = None  # unlinked first: the match voided below is no playoff's
+        playoff.final_confirmation, playoff.final_confirmation_side = Confirmation.NOT_NEEDED, None
+        playoff.final_correction = ""
+        if playoff.first_confirmation != Confirmation.DISPUTED:  # the dispute was the final's
+            playoff.dispute_text = ""
+        fields = ["final_match", "final_confirmation", "final_confirmation_side", "final_correction", "dispute_text"]
+        playoff.save(update_fields=fields)
+        _drop_match(final)
+    if winner is not None:
+        playoff.final_match = _make_match(division, playoff, playoff.entries[0], winner, number=2)
+        playoff.save(update_fields=["final_match"])
+
+
+def _drop_match(match: Match) -> None:
+    """A stepladder's final whose players are no longer the right ones: deleted when nothing was played in it,
+    voided otherwise (its log stays)."""
+    if not match.seq and match.status == Match.Status.SCHEDULED:
+        games.services.delete_unplayed_matches([match.pk])
+        return
+    why = "its players changed: the stepladder's first match has another result (a correction)"
+    if match.status in (Match.Status.FINISHED, Match.Status.FORFEITED):
+        games.services.reopen_match(match.pk, actor=SYSTEM, reason=why, override=True)
+    if Match.objects.filter(pk=match.pk).exclude(status=Match.Status.VOID).exists():
+        games.services.void_match(match.pk, actor=SYSTEM, reason=why)
 
 
 def _ask_if_skipped(playoff: Playoff) -> None:

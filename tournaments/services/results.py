@@ -18,7 +18,7 @@ from common.errors import ApplicationError, ErrorCode
 from games.models import Match
 from tournaments.access import check_answers, check_directs
 from tournaments.core import bracket_slot, lock_division, pairing_words
-from tournaments.models import Division, Entry, Pairing, Round
+from tournaments.models import Division, Entry, Pairing, Playoff, Round
 from tournaments.services.bracket import dependent_keys
 from tournaments.services.followup import schedule_followup
 from tournaments.services.money import check_refund
@@ -361,14 +361,32 @@ def guard_correction(match: Match, override: bool) -> None:
 
 def guard_take_back(match: Match, side: int) -> None:
     """Refuse a player's take-back, or his request for a correction, once the result is confirmed (the player asked
-    answered it: a correction is for the director now)."""
+    answered it, or a director did: a correction is for the director now): a round's pairing's result, and a
+    playoff's match's alike. A result waiting for a confirmation, or disputed, may still be taken back."""
     confirmed = Pairing.objects.filter(match=match, confirmation=Confirmation.CONFIRMED).values_list(
         "confirmation_side", flat=True
     )
-    if confirmed.exists():
-        asked = confirmed[0]
-        who = "you have" if asked == side else f"{match.player(1 - side).display_name} has"
+    asked = list(confirmed[:1]) or _playoff_confirmed(match)
+    if asked:
+        who = "you have" if asked[0] == side else f"{match.player(1 - side).display_name} has"
+        if asked[0] is None:
+            who = "the director has"
         raise ApplicationError(ErrorCode.CONFLICT, f"{who} confirmed this result: ask the director to correct it")
+
+
+def _playoff_confirmed(match: Match) -> list[int | None]:
+    """The side asked to confirm the playoff match's result, in a list, once it is confirmed (empty otherwise)."""
+    found = (
+        Playoff.objects.filter(
+            Q(first_match=match, first_confirmation=Confirmation.CONFIRMED)
+            | Q(final_match=match, final_confirmation=Confirmation.CONFIRMED)
+        )
+        .values_list("first_match_id", "first_confirmation_side", "final_confirmation_side")
+        .first()
+    )
+    if found is None:
+        return []
+    return [found[1] if found[0] == match.pk else found[2]]
 
 
 def _dependents(pairing: Pairing) -> list[Pairing]:

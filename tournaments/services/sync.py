@@ -220,20 +220,27 @@ def _show_playoff_confirmation(playoff: Playoff, match: Match) -> None:
     row locked after the match's, as a pairing's): a result a player entered from a scoresheet waits for the other
     side (:func:`confirmation_needed`); a director's correction of a result stands by his decision (confirmed); a
     match reopened or voided needs none until it is over again. A dispute said about it goes with the result it
-    was about."""
+    was about. A result a director corrected, or one with a game's result he replaced, is marked with his reason
+    (``Playoff.*_correction``), as a pairing's ``Pairing.Decision.DIRECTOR`` is."""
+    correction = ""
     if match.status not in _OVER or match.winner_id is None:
         state: tuple[str, int | None] = (Pairing.Confirmation.NOT_NEEDED, None)
     elif _corrected(match):
         state = (Pairing.Confirmation.CONFIRMED, None)
+        correction = _replacement_reason(match) or _correction_reason(match)
     else:
         state = confirmation_needed(match)
+        correction = (_replacement_reason(match) or "") if match.status == Match.Status.FINISHED else ""
     which = playoff.which(match.pk)
-    if (getattr(playoff, f"{which}_confirmation"), getattr(playoff, f"{which}_confirmation_side")) == state:
+    fields = (f"{which}_confirmation", f"{which}_confirmation_side", f"{which}_correction")
+    if tuple(getattr(playoff, name) for name in fields) == (*state, correction):
         return
-    setattr(playoff, f"{which}_confirmation", state[0])
-    setattr(playoff, f"{which}_confirmation_side", state[1])
-    playoff.dispute_text = ""
-    playoff.save(update_fields=[f"{which}_confirmation", f"{which}_confirmation_side", "dispute_text"])
+    changed = (getattr(playoff, fields[0]), getattr(playoff, fields[1])) != state
+    for name, value in zip(fields, (*state, correction), strict=True):
+        setattr(playoff, name, value)
+    if changed:
+        playoff.dispute_text = ""
+    playoff.save(update_fields=[*fields, "dispute_text"])
 
 
 def _corrected(match: Match) -> bool:

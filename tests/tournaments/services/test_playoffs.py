@@ -314,3 +314,79 @@ def test_a_playoff_match_counts_in_ratings_and_in_matches_won_like_any_match(
     assert len(wins[a]) == wins_before[a]
     rules = season_rules(Season(system=Season.System.USBGF))
     assert "A playoff for a tie within a night is a real match: its matches won over the board count" in " ".join(rules)
+
+
+# -- a stepladder's final follows its first match's winner ----------------------------------------------------------
+
+
+def _first_won_by(playoff: Playoff, entry: int, director: Actor) -> None:
+    """The director replaces the first match's (1-point) result: ``entry`` won it; the follow-up runs."""
+    match = Match.objects.get(pk=playoff.first_match_id)
+    games.services.replace_game_result(match.pk, actor=director, game_number=1, winner=_side(match, entry), kind=1,
+                                       cube_value=1, reason="the other player won it")  # fmt: skip
+    services.sync_division(playoff.division_id)
+    services.recompute_standings(playoff.division_id)
+    playoff.refresh_from_db()
+
+
+def _first_won_by_the_lowest(
+    division_of: Callable[..., Division], director: Actor
+) -> tuple[Division, Playoff, tuple[int, int, int]]:
+    """A round robin's 3-way cycle for first, its stepladder ordered, and its first match won by the lowest seed
+    (the final, seed 1 against him, is made); the seeds' entries."""
+    division = round_robin_cycle(division_of, director)
+    p1, p2, p3 = seeds(division, 1, 2, 3)
+    playoff = services.order_playoff(division, actor=director, entries=[p1, p2, p3])
+    win(playoff.first_match, p3, director)
+    playoff.refresh_from_db()
+    return division, playoff, (p1, p2, p3)
+
+
+def _players_of(match_id: int | None) -> set[int]:
+    match = Match.objects.get(pk=match_id)
+    return set(Entry.objects.filter(player_id__in=[match.player1_id, match.player2_id]).values_list("pk", flat=True))
+
+
+def test_a_stepladders_final_not_started_is_made_again_for_the_corrected_first_match_winner(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division, playoff, (p1, p2, p3) = _first_won_by_the_lowest(division_of, as_director)
+    old = playoff.final_match_id
+    assert _players_of(old) == {p1, p3}
+
+    _first_won_by(playoff, p2, as_director)
+    assert not Match.objects.filter(pk=old).exists(), "the unplayed final is deleted with its entry links"
+    assert playoff.final_match_id != old and _players_of(playoff.final_match_id) == {p1, p2}
+    assert Match.objects.get(pk=playoff.final_match_id).entry_tokens.filter(revoked_at__isnull=True).count() == 2
+    assert (playoff.status, playoff.order) == ("ordered", [])
+
+    games.services.reopen_match(playoff.first_match_id, actor=as_director, reason="played again", override=True)
+    services.sync_division(division.pk)
+    playoff.refresh_from_db()
+    assert playoff.final_match_id is None, "the first match is no longer won: no final yet"
+    win(playoff.first_match, p2, as_director)
+    playoff.refresh_from_db()
+    win(playoff.final_match, p1, as_director)
+    playoff.refresh_from_db()
+    assert (playoff.status, playoff.order) == ("finished", [p1, p2, p3])
+
+
+def test_a_stepladders_finished_final_is_voided_when_the_first_match_is_corrected_and_played_again(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division, playoff, (p1, p2, p3) = _first_won_by_the_lowest(division_of, as_director)
+    win(playoff.final_match, p3, as_director)
+    playoff.refresh_from_db()
+    old = playoff.final_match_id
+    assert (playoff.status, playoff.order) == ("finished", [p3, p1, p2])
+    assert (ranks(division)[p3], ranks(division)[p1], ranks(division)[p2]) == (1, 2, 3)
+
+    _first_won_by(playoff, p2, as_director)  # p3 lost the first match: the final he won was never his to play
+    assert Match.objects.get(pk=old).status == Match.Status.VOID, "the played final is voided, its log kept"
+    assert playoff.final_match_id != old and _players_of(playoff.final_match_id) == {p1, p2}
+    assert Match.objects.get(pk=playoff.final_match_id).seq == 0
+    assert (playoff.status, playoff.order) == ("ordered", []), "not settled by a final that was not the right one"
+    assert set(ranks(division).values()) == {1}
+    win(playoff.final_match, p2, as_director)
+    playoff.refresh_from_db()
+    assert (playoff.status, playoff.order) == ("finished", [p2, p1, p3])

@@ -266,3 +266,25 @@ def test_a_forfeit_reads_as_a_decision_not_as_a_game(
         reason = "no-show: not at the table after 15 minutes"
         assert text == f"Forfeit: {winner} wins {score} ({loser} did not play) · Reason: {reason}", (name, text)
         assert "Single" not in html and "<td>1</td>" not in html, name  # no made-up game with a cube
+
+
+def chosen(page: str, name: str) -> str:
+    """The value a select of the page shows: its option marked selected, else its first."""
+    select = re.search(rf'<select name="{name}"[^>]*>(.*?)</select>', page, re.S)
+    assert select is not None, name
+    values = re.findall(r'<option value="([^"]*)"( selected)?', select.group(1))
+    return next((v for v, mark in values if mark), values[0][0])
+
+
+def test_the_replace_result_form_starts_at_the_games_recorded_result(dora: Any, swiss: Division) -> None:
+    """Its winner, kind and cube start at what the first game recorded (so changing only "Won as" keeps the
+    winner), and the game select carries each game's for the page's script to follow another game chosen."""
+    pairing = pairing_at(swiss, 1, 1)
+    assert pairing.match is not None
+    win(pairing.match, side=1, actor=Actor(user=dora), games_won=(2, 1))  # side 1: a gammon, then a single
+    page = text_of(client_for(dora).get(urls(swiss, pairing)["match"]))
+    found = [chosen(page, f"replace-result-{n}") for n in ("game_number", "winner", "kind", "cube_value")]
+    assert found == ["1", "1", "2", "1"]
+    assert 'data-recorded="{&quot;1&quot;: [1, 2, 1], &quot;2&quot;: [1, 1, 1]}"' in page
+    assert "js/director.js" in page
+    check_html(page)

@@ -161,7 +161,8 @@ class PlayoffMatchSerializer(serializers.Serializer):
     score = serializers.ListField(child=serializers.IntegerField(), help_text="player 1's points, player 2's")
     winner = serializers.CharField(allow_null=True, help_text="the winner's name; null while it is played")
     words = serializers.CharField(
-        help_text='"Pia Ruud beat Lars Nes 1-0", "..., waiting for Lars Nes\'s confirmation", or "Pia Ruud v Lars Nes"'
+        help_text='"Pia Ruud beat Lars Nes 1-0", "..., waiting for Lars Nes\'s confirmation", "... (decided by the '
+        'director: REASON)", or "Pia Ruud v Lars Nes"'
     )
     confirmation = serializers.ChoiceField(
         choices=Pairing.Confirmation.choices,
@@ -172,6 +173,9 @@ class PlayoffMatchSerializer(serializers.Serializer):
         source="waiting", help_text="the name of the player whose confirmation the result waits for; empty if none"
     )
     dispute = serializers.CharField(help_text="what the player asked said is wrong, while disputed; empty else")
+    corrected = serializers.CharField(
+        help_text="the director's reason, once he corrected its result (it stands by his decision); empty else"
+    )
 
 
 class PlayoffSerializer(serializers.Serializer):

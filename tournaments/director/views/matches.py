@@ -165,7 +165,7 @@ def _replace_options(page: Page, target: Any) -> dict[str, Any]:
     p = page.pairing_
     games_ = page.once("games", lambda: reads.match_games(p.match) if p.match is not None else [])
     names = tuple(e.player.display_name if e else "—" for e in (p.entry_a, p.entry_b))
-    played = [g.number for g in games_ if g.winner_side is not None]
+    played = [g for g in games_ if g.winner_side is not None]
     return {"games": played, "names": names, "casual": p.match is not None and p.match.casual}
 
 

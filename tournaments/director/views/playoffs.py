@@ -111,7 +111,7 @@ def _sides(page: Page, target: Any) -> dict[str, Any]:
 def _replace_options(page: Page, target: Any) -> dict[str, Any]:
     match = _match(page)
     games_ = page.once("games", lambda: reads.match_games(match))
-    played = [g.number for g in games_ if g.winner_side is not None]
+    played = [g for g in games_ if g.winner_side is not None]
     return {"games": played, "names": _names(page), "casual": match.casual}
 
 

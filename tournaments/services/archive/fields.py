@@ -139,6 +139,8 @@ PLAYOFF_FIELDS = (
     "final_confirmation",
     "final_confirmation_side",
     "dispute_text",
+    "first_correction",
+    "final_correction",
 )
 STANDING_FIELDS = (
     "after_round",
@@ -237,6 +239,8 @@ ADDED_SINCE_FIRST_WRITTEN: dict[type[models.Model], frozenset[str]] = {
             "final_confirmation",
             "final_confirmation_side",
             "dispute_text",
+            "first_correction",
+            "final_correction",
         }
     ),
 }
