@@ -288,10 +288,23 @@ class _WhoIsIt(forms.Form):
         """A name close to the club's roster: offer its candidates and a new player, for the director to choose."""
         if code != "player_to_choose":
             return
-        name = self.data.get(self.add_prefix("name"), "")
+        name = " ".join(str(self.data.get(self.add_prefix("name"), "")).split())
         offered = [(str(c["id"]), str(c["label"])) for c in extra.get("candidates", [])]
-        offered.append(("new", _("A new player: %(name)s") % {"name": " ".join(str(name).split())}))
+        offered.append(("new", _("A new player: %(name)s") % {"name": name}))
         self.fields["choice"].widget = forms.RadioSelect(choices=offered)
+        entered = entered_note(name, extra.get("entered", []))
+        if entered:
+            self.fields["choice"].help_text = entered
+
+
+def entered_note(name: str, entered: list[dict[str, Any]]) -> str:
+    """What "Who is it?" says of the players close to ``name`` who are entered already (not offered to choose)."""
+    if not entered:
+        return ""
+    return _("%(name)s may be %(players)s, already entered: if so, leave %(name)s out.") % {
+        "name": name,
+        "players": _(" or ").join(str(c["name"]) for c in entered),
+    }
 
 
 class RegisterForm(_WhoIsIt):
@@ -392,7 +405,11 @@ class ImportForm(forms.Form):
             offered.append(("new", _("A new player: %(name)s") % {"name": " ".join(str(line["name"]).split())}))
             label = _("Who is it? Line %(line)s: %(name)s") % {"line": line["line"], "name": line["name"]}
             self.fields[f"line-{line['line']}"] = forms.ChoiceField(
-                label=label, choices=offered, required=False, widget=forms.RadioSelect
+                label=label,
+                choices=offered,
+                required=False,
+                widget=forms.RadioSelect,
+                help_text=entered_note(" ".join(str(line["name"]).split()), line.get("entered", [])),
             )
 
 

@@ -1,0 +1,58 @@
+"""A club's event and its roster on the directors' pages: a pasted list's initial ("P. Ruud") close only to a player
+entered already is asked about, naming her as entered, never made a new player silently; the register form offers
+the roster's names and asks a rating only where the club's list does not give it."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+import pytest
+
+from common.actor import Actor
+from games.models import Player
+from tests.web.director.support import check_html, client_for
+from tournaments import services
+from tournaments.models import Club, Division, Entry
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
+
+
+def _night(dora: Any, club: Club, name: str = "Night 1") -> Division:
+    actor = Actor(user=dora)
+    event = services.create_event(actor=actor, name=name, club=club, starts_on=dt.date(2026, 11, 5))
+    return services.create_division(
+        event, actor=actor, settings=services.DivisionSettings(name="Open", format="single")
+    )
+
+
+def _url(division: Division) -> str:
+    return f"/manage/{division.event.slug}/{division.slug}/"
+
+
+def test_a_pasted_initial_close_only_to_a_player_entered_is_asked_never_a_new_player(dora: Any) -> None:
+    actor = Actor(user=dora)
+    club = services.create_club(actor=actor, name="Oslo BK")
+    night = _night(dora, club)
+    pia = services.register_player(night, actor=actor, name="Pia Ruud", club="Oslo BK").player
+    players = Player.objects.count()
+    client = client_for(dora)
+    text = "Kari Lund\nola dahl\nP. Ruud"
+    services.register_player(_night(dora, club, "Night 0"), actor=actor, name="Ola Dahl")
+    refused = client.post(_url(night), {"action": "import", "import-text": text})
+    assert refused.status_code == 409
+    page = refused.content.decode()
+    assert "Who is it? Line 3: P. Ruud" in page
+    assert "P. Ruud may be Pia Ruud, already entered: if so, leave P. Ruud out" in page
+    assert re.findall(r'name="import-line-3" value="(\w+)"', page) == ["new"], "Pia is entered: not offered twice"
+    assert Entry.objects.filter(division=night).count() == 1 and Player.objects.count() == players + 1
+    assert not club.players.filter(display_name="P. Ruud").exists()
+    check_html(page)
+    one = client.post(_url(night), {"action": "register", "register-name": "P. Ruud"})
+    assert one.status_code == 409 and "P. Ruud may be Pia Ruud, already entered" in one.content.decode()
+    chosen = {"import-line-2": "new", "import-line-3": "new"}
+    done = client.post(_url(night), {"action": "import", "import-text": text, **chosen})
+    assert done.status_code == 302, "the director said P. Ruud is another person"
+    assert Entry.objects.filter(division=night).count() == 4
+    assert Entry.objects.get(division=night, player=pia)
