@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from games.models import Match, Player, PlayerAnalysis
 from games.selectors import players_visible_to
+from tournaments.core import withdrawn_unplayed
 from tournaments.models import Club, Division, Entry, Event, PlayerMerge, Rating, Season, Standing
 from tournaments.names import roster_matches
 from tournaments.selectors.common import events_visible_to
@@ -174,16 +175,20 @@ class MergePreview:
     matches: int
     analyses: int
     events: list[str]
+    dropped: list[str] = field(default_factory=list)
 
     @property
     def words(self) -> str:
         events = ", ".join(self.events) or "no event"
-        return (
+        said = (
             f"{self.fold.label} becomes {self.keep.label}: {_count(self.entries, 'entry', 'entries')} ({events}), "
             f"{_count(self.matches, 'match', 'matches')} and "
             f"{_count(self.analyses, 'analysed match', 'analysed matches')} move to #{self.keep.pk}; the ratings are "
             "counted again."
         )
+        for dropped in self.dropped:
+            said += f" {dropped}"
+        return said
 
 
 def _count(n: int, one: str, many: str) -> str:
@@ -191,13 +196,29 @@ def _count(n: int, one: str, many: str) -> str:
 
 
 def merge_preview(keep: Player, fold: Player) -> MergePreview:
-    """What merging ``fold`` into ``keep`` moves (four statements)."""
+    """What merging ``fold`` into ``keep`` moves, and the withdrawn duplicate entries it drops (five statements, and
+    two more for each division both entered)."""
     entries = list(
         Entry.objects.filter(player=fold).select_related("division__event").order_by("division__event__starts_on")
     )
+    dropped = []
+    kept = {e.division_id: e for e in Entry.objects.filter(player=keep, division__in=[e.division_id for e in entries])}
+    for entry in list(entries):
+        twin = kept.get(entry.division_id)
+        drop = None if twin is None else next((e for e in (entry, twin) if withdrawn_unplayed(e)), None)
+        if drop is None:
+            continue
+        if drop is entry:
+            entries.remove(entry)
+        who = fold if drop is entry else keep
+        dropped.append(
+            f"Both are entered in {entry.division.event.name}, {entry.division.name}: the entry of {who.label}, "
+            "withdrawn before it played, is dropped (an undo puts it back)."
+        )
     return MergePreview(
         keep=keep,
         fold=fold,
+        dropped=dropped,
         entries=len(entries),
         matches=Match.objects.filter(Q(player1=fold) | Q(player2=fold)).count(),
         analyses=PlayerAnalysis.objects.filter(player=fold).count(),
