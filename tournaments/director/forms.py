@@ -347,7 +347,8 @@ class ImportForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
         help_text=_(
             "One player a line, <code>name,club,country,rating,seed</code> in this order (only name is required; "
-            "the others may be left off), or under a header row naming the columns in any order. "
+            "the others may be left off), or under a header row naming the columns in any order. A comma ends the "
+            "name: write <code>Lars Nes</code>, not <code>Nes, Lars</code> (that is Nes of the club Lars). "
             "All or nothing: if any line is wrong, nobody is registered and the bad lines are listed."
         ),
     )
@@ -431,8 +432,9 @@ class RosterImportForm(ImportForm):
         super().__init__(*args, **kwargs)
         self.fields["text"].help_text = _(
             "One player a line: <code>name</code>, or <code>name,club or town,country</code> (such as "
-            "<code>Pia Ruud,Bergen BG,NO</code>), as a division's list takes them. All or nothing: if any line is "
-            "wrong, nobody is added and the bad lines are listed."
+            "<code>Pia Ruud,Bergen BG,NO</code>), as a division's list takes them. A comma ends the name: write "
+            "<code>Lars Nes</code>, not <code>Nes, Lars</code> (that is Nes of the club Lars). All or nothing: if "
+            "any line is wrong, nobody is added and the bad lines are listed."
         )
 
 

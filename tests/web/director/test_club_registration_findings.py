@@ -56,3 +56,14 @@ def test_a_pasted_initial_close_only_to_a_player_entered_is_asked_never_a_new_pl
     assert done.status_code == 302, "the director said P. Ruud is another person"
     assert Entry.objects.filter(division=night).count() == 4
     assert Entry.objects.get(division=night, player=pia)
+
+
+def test_the_list_forms_say_a_comma_ends_the_name(dora: Any) -> None:
+    club = services.create_club(actor=Actor(user=dora), name="Oslo BK")
+    said = "A comma ends the name: write <code>Lars Nes</code>, not <code>Nes, Lars</code>"
+    client = client_for(dora)
+    assert said in client.get(f"/clubs/{club.slug}/manage/").content.decode()
+    assert said in client.get(_url(_night(dora, club))).content.decode()
+    pasted = client.post(f"/clubs/{club.slug}/manage/", {"action": "roster-import", "roster-import-text": "Nes, Lars"})
+    assert pasted.status_code == 302, "as the forms say: Nes of the club Lars"
+    assert list(club.players.values_list("display_name", "club")) == [("Nes", "Lars")]
