@@ -93,7 +93,7 @@ def _roster_add(page: Page, target: Any, data: dict[str, Any]) -> str:
         return _("%(name)s joins the roster.") % {"name": report.added[0].display_name}
     on = report.already[0]
     if on.chosen:
-        words = _("%(name)s is %(player)s, already on the roster: nothing was added.")
+        words = _("“%(name)s” is %(player)s, already on the roster: nothing was added.")  # as typed
         return words % {"name": on.name, "player": on.player.label}
     return _("%(player)s is already on the roster: nothing was added.") % {"player": on.player.label}
 
@@ -104,7 +104,8 @@ def _roster_import(page: Page, target: Any, data: dict[str, Any]) -> str:
     added = added % {"count": len(report.added)}
     if not report.already:
         return added
-    names = ", ".join(on.player.display_name for on in report.already)
+    players = {on.player.pk: on.player for on in report.already}  # two lines may be one player: named once
+    names = ", ".join(player.display_name for player in players.values())
     return added.removesuffix(".") + _("; already on it: %(names)s.") % {"names": names}
 
 

@@ -14,6 +14,7 @@ from typing import Any, cast
 
 from django import forms
 from django.conf import settings
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import gettext_lazy as _
 
@@ -396,9 +397,16 @@ class ImportForm(forms.Form):
             chosen[int(found.group(1))] = value
         return chosen
 
+    #: A refusal's problems, one a line (the page lists them under the refusal's lead, said once).
+    problems: tuple[str, ...] = ()
+
     def refused(self, code: str, extra: dict[str, Any]) -> None:
-        """Names close to the club's roster: for each line, its candidates and a new player, for the director to
-        choose (the other lines are kept as they were pasted)."""
+        """A refusal listing its lines' problems: the lead as the form's error, the problems as a list. Names
+        close to the club's roster: for each line, its candidates and a new player, for the director to choose
+        (the other lines are kept as they were pasted)."""
+        if extra.get("problems"):
+            self.problems = tuple(str(problem) for problem in extra["problems"])
+            self.errors[NON_FIELD_ERRORS] = self.error_class([str(extra["lead"])])
         if code != "player_to_choose":
             return
         for line in extra.get("lines", []):

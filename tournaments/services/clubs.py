@@ -20,6 +20,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import ngettext
 
 from common.actor import Actor
 from common.errors import ApplicationError, ErrorCode
@@ -123,7 +124,7 @@ def roster_player(club: Club, *, name: str, new_player: bool = False, entered: C
         names = " or ".join(p.display_name for p in already)
         said.append(f"{typed} may be {names}, already entered: if so, leave {typed} out")
     if candidates:
-        why = "namesakes on" if found.exact else "close to names on"
+        why = "namesakes on" if found.exact else ngettext("close to a name on", "close to names on", len(candidates))
         labels = "; ".join(p.label for p in candidates)
         said.append(f"{typed!r} is {why} {club.name}'s roster: {labels}. Choose the player it is")
     raise ApplicationError(

@@ -67,3 +67,43 @@ def test_the_list_forms_say_a_comma_ends_the_name(dora: Any) -> None:
     pasted = client.post(f"/clubs/{club.slug}/manage/", {"action": "roster-import", "roster-import-text": "Nes, Lars"})
     assert pasted.status_code == 302, "as the forms say: Nes of the club Lars"
     assert list(club.players.values_list("display_name", "club")) == [("Nes", "Lars")]
+
+
+def _roster_club(dora: Any, *names: str) -> Club:
+    club = services.create_club(actor=Actor(user=dora), name="Oslo BK")
+    for name in names:
+        services.add_to_roster(club, actor=Actor(user=dora), name=name, club_text="Oslo BK", new_player=True)
+    return club
+
+
+def test_the_roster_says_the_typed_name_as_typed_and_each_player_once(dora: Any) -> None:
+    club = _roster_club(dora, "Pia Ruud")
+    pia = club.players.get()
+    client, url = client_for(dora), f"/clubs/{club.slug}/manage/"
+    asked = client.post(url, {"action": "roster-add", "roster-add-name": "pia ruud"})
+    assert "&#x27;pia ruud&#x27; is close to a name on Oslo BK" in asked.content.decode(), "one match: a name"
+    chosen = {"action": "roster-add", "roster-add-name": "pia ruud", "roster-add-choice": str(pia.pk)}
+    said = client.post(url, chosen, follow=True).content.decode()
+    assert f"“pia ruud” is Pia Ruud (Oslo BK) #{pia.pk}, already on the roster" in said, "as typed"
+    text = "Pia Ruud\nP. Ruud\nOla Dahl"
+    form = {"action": "roster-import", "roster-import-text": text, "roster-import-line-2": str(pia.pk)}
+    done = client.post(url, form, follow=True).content.decode()
+    assert "1 player joins the roster; already on it: Pia Ruud." in done, "Pia named once"
+
+
+def test_a_refused_roster_list_says_nothing_changed_once_and_lists_its_problems(dora: Any) -> None:
+    club = _roster_club(dora, "Pia Ruud")
+    url = f"/clubs/{club.slug}/manage/"
+    bad = client_for(dora).post(url, {"action": "roster-import", "roster-import-text": "Ola Dahl\n,Oslo\nEva,,NOR"})
+    page = bad.content.decode()
+    assert bad.status_code == 400
+    assert (
+        page.count("Nothing was changed.") == 1 and "Nothing was added" not in page and "nothing was added" not in page
+    )
+    assert "<li>Line 2: the name is empty</li>" in page
+    assert "<li>Line 3: country &#x27;NOR&#x27; is not a two-letter code</li>" in page
+    check_html(page)
+    asked = client_for(dora).post(url, {"action": "roster-import", "roster-import-text": "pia ruud\nP. Ruud"})
+    page = asked.content.decode()
+    assert asked.status_code == 409 and "Nothing was added" not in page
+    assert f"<li>Line 1: &#x27;pia ruud&#x27; is close to Pia Ruud (Oslo BK) #{club.players.get().pk}</li>" in page
