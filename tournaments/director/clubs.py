@@ -229,6 +229,7 @@ def club_manage(request: HttpRequest, club: str) -> HttpResponse:
         "merge_form": preview[0] if preview else form_for(page, failed, CLUB_ACTIONS, "merge"),
         "merge_preview": preview[1] if preview else None,
         "merges": club_reads.merges_of(found),
+        "zone": club_reads.club_zone(found),
         "link_offers": club_reads.link_offers(found),
         "failed": failed,
     }

@@ -604,11 +604,16 @@ class MergeForm(forms.Form):
     """Two records of one person (services.merges.merge_players): the roster's player kept, the one folded into him.
     Sent first without ``confirm``: the page shows what moves and asks again."""
 
-    keep = forms.TypedChoiceField(label=_("Keep"), coerce=int, help_text=_("The record that stays."))
+    keep = forms.TypedChoiceField(
+        label=_("Same person: keep the record of"), coerce=int, help_text=_("The record that stays.")
+    )
     fold = forms.TypedChoiceField(
-        label=_("Is the same person as"),
+        label=_("and fold into it the record of"),
         coerce=int,
-        help_text=_("His entries, matches, analyses and ratings move to the record kept; an undo puts them back."),
+        help_text=_(
+            "The same person's other record: his entries, matches, analyses and ratings move to the record kept; "
+            "an undo puts them back."
+        ),
     )
     confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
 

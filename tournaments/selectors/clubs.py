@@ -8,6 +8,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
@@ -150,6 +151,13 @@ def visible_season(user: Any, club: str, season: str) -> Season | None:
 
 
 # -- merges of two records of one person ---------------------------------------------------------------------------
+
+
+def club_zone(club: Club) -> str:
+    """The time zone a club's times are shown in: a club has none of its own, so that of its latest event (the one
+    its event pages use), or the site's when it has no event yet (one statement)."""
+    latest = club.events.order_by("-starts_on", "-pk").values_list("time_zone", flat=True).first()
+    return latest or settings.TIME_ZONE
 
 
 def merges_of(club: Club) -> list[PlayerMerge]:

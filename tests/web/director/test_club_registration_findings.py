@@ -107,3 +107,26 @@ def test_a_refused_roster_list_says_nothing_changed_once_and_lists_its_problems(
     page = asked.content.decode()
     assert asked.status_code == 409 and "Nothing was added" not in page
     assert f"<li>Line 1: &#x27;pia ruud&#x27; is close to Pia Ruud (Oslo BK) #{club.players.get().pk}</li>" in page
+
+
+def test_same_person_reads_in_order_and_merges_are_timed_in_the_events_zone(dora: Any) -> None:
+    actor = Actor(user=dora)
+    club = services.create_club(actor=actor, name="Oslo BK")
+    event = services.create_event(
+        actor=actor, name="Night 1", club=club, starts_on=dt.date(2026, 11, 5), time_zone="Europe/Oslo"
+    )
+    night = services.create_division(
+        event, actor=actor, settings=services.DivisionSettings(name="Open", format="single")
+    )
+    pia = services.register_player(night, actor=actor, name="Pia Ruud").player
+    ruud = services.add_to_roster(club, actor=actor, name="P. Ruud", new_player=True)
+    client, url = client_for(dora), f"/clubs/{club.slug}/manage/"
+    page = client.get(url).content.decode()
+    keep, fold = page.find("Same person: keep the record of"), page.find("and fold into it the record of")
+    assert 0 < keep < fold, "the record kept first, then the one folded into it"
+    merge = services.merge_players(club, actor=actor, keep=pia, fold=ruud)
+    type(merge).objects.filter(pk=merge.pk).update(created_at=dt.datetime(2026, 11, 5, 18, 30, tzinfo=dt.UTC))
+    page = client.get(url).content.decode()
+    assert "When (Europe/Oslo time)" in page
+    assert "2026-11-05 19:30" in page and "2026-11-05 18:30" not in page
+    check_html(page)
