@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import re
 import zoneinfo
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 from django import forms
 from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.validators import ProhibitNullCharactersValidator
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from engine.variants import VARIANTS
@@ -333,12 +335,44 @@ class RegisterForm(_WhoIsIt):
         ),
     )
 
-    def __init__(self, *args: Any, last_chance: bool = False, capped: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        last_chance: bool = False,
+        capped: bool = False,
+        roster: Sequence[str] = (),
+        listed: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        """``roster``: the names of the club's roster suggested as the name is typed; ``listed``: the event is rated
+        on a rating list, which gives the rating a declared one only stands in for."""
         super().__init__(*args, **kwargs)
         if not last_chance:
             del self.fields["place"]
         if not capped:
             del self.fields["cap_override"]
+        if roster:
+            self.fields["name"].widget = SuggestingInput(suggestions=roster, key=f"{self.prefix or 'register'}-roster")
+            self.fields["name"].help_text = _("Names of the club's roster are suggested as you type.")
+        if listed:
+            self.fields["rating"].label = _("Rating for seeding (only if not on the club's list)")
+            self.fields["rating"].help_text = _(
+                "The club's rating list gives the rating of its players; give one only for a player it does not "
+                "rate yet (a rating typed here seeds him instead of the list's)."
+            )
+
+
+class SuggestingInput(forms.TextInput):
+    """A text field with suggestions: an HTML datalist the browser offers as the director types."""
+
+    def __init__(self, *, suggestions: Sequence[str], key: str) -> None:
+        super().__init__(attrs={"list": key, "autocomplete": "off"})
+        self.suggestions, self.key = list(suggestions), key
+
+    def render(self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None) -> SafeString:
+        field = super().render(name, value, attrs, renderer)
+        options = "".join(format_html('<option value="{}">', s) for s in self.suggestions)
+        return mark_safe(f'{field}<datalist id="{escape(self.key)}">{options}</datalist>')  # each part escaped
 
 
 class ImportForm(forms.Form):

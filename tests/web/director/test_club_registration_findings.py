@@ -130,3 +130,32 @@ def test_same_person_reads_in_order_and_merges_are_timed_in_the_events_zone(dora
     assert "When (Europe/Oslo time)" in page
     assert "2026-11-05 19:30" in page and "2026-11-05 18:30" not in page
     check_html(page)
+
+
+def test_the_register_form_suggests_the_roster_and_asks_a_rating_only_for_seeding(dora: Any) -> None:
+    actor = Actor(user=dora)
+    club = _roster_club(dora, "Pia Ruud", "Ola Dahl", "Ann <Berg>")
+    night = _night(dora, club)
+    page = client_for(dora).get(_url(night)).content.decode()
+    assert 'list="register-roster"' in page and '<datalist id="register-roster">' in page
+    offered = re.findall(r'<datalist id="register-roster">(.*?)</datalist>', page)[0]
+    assert re.findall(r'<option value="([^"]*)">', offered) == ["Ann &lt;Berg&gt;", "Ola Dahl", "Pia Ruud"]
+    assert "Rating for seeding (only if not on the club&#x27;s list)" in page
+    check_html(page)
+    plain = services.create_event(actor=actor, name="Open cup")
+    division = services.create_division(
+        plain, actor=actor, settings=services.DivisionSettings(name="Open", format="single")
+    )
+    page = client_for(dora).get(_url(division)).content.decode()
+    assert "<datalist" not in page and "Rating for seeding" not in page and ">Rating:</label>" in page
+
+
+def test_a_large_roster_suggests_its_latest_players_only(dora: Any) -> None:
+    actor = Actor(user=dora)
+    club = _roster_club(dora)
+    club.players.add(*Player.objects.bulk_create(Player(display_name=f"Player {n:04d}") for n in range(600)))
+    earlier = _night(dora, club, "Night 0")
+    services.register_player(earlier, actor=actor, name="Player 0007")
+    page = client_for(dora).get(_url(_night(dora, club))).content.decode()
+    offered = re.findall(r'<datalist id="register-roster">(.*?)</datalist>', page)[0]
+    assert re.findall(r'<option value="([^"]*)">', offered) == ["Player 0007"], "600 names: the latest players"
