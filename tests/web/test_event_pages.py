@@ -875,3 +875,18 @@ def test_a_finished_swiss_names_its_champion_as_every_page_does(
     assert str(final_titles(division)[first.pk]) == "Champion"
     for html in (event, page.content.decode()):
         assert "Winner" not in re.sub(r"<[^>]+>", " ", html)
+
+
+def test_the_page_explains_only_what_the_division_uses(client: Client) -> None:
+    """The bye note belongs to the tie-breaks that score a bye's opponent, the PR table to matches played move by
+    move: a round robin ranked on wins alone, entered from scoresheets, shows neither."""
+    division = finished("round-robin", 4)
+    html = html_of(client, page_url(division))
+    assert BYE_NOTE in html, "the default tie-breaks include Buchholz"
+    assert division.entry_mode == "scoresheet" and "PR table (GNU Backgammon" not in html
+    division.tiebreaks = ["wins", "points-diff"]
+    division.entry_mode = "moves"
+    division.save(update_fields=["tiebreaks", "entry_mode"])
+    html = html_of(client, page_url(division))
+    assert BYE_NOTE not in html
+    assert "PR table (GNU Backgammon" in html

@@ -25,6 +25,7 @@ from django.utils.translation import ngettext
 
 from tournaments.core import round_words
 from tournaments.models import Division, Entry, Event, Pairing, Round
+from tournaments.standings.tiebreakers import Tiebreak
 
 register = template.Library()
 
@@ -269,3 +270,14 @@ def _two_places() -> Any:
         return lambda value: floatformat(value, 2)
     separator = str(get_format("DECIMAL_SEPARATOR"))
     return lambda value: format(Decimal(str(value)).quantize(_CENT, ROUND_HALF_UP), "f").replace(".", separator)
+
+
+#: The tie-breaks that score a bye's virtual opponent (the standings' note says how).
+_SCORING_BYES = frozenset({Tiebreak.BUCHHOLZ, Tiebreak.MEDIAN_BUCHHOLZ, Tiebreak.SONNEBORN_BERGER})
+
+
+@register.filter
+def scores_byes(columns: Any) -> bool:
+    """Whether a standings table's tie-break columns include one that scores a bye's opponent (Buchholz, median
+    Buchholz, Sonneborn-Berger): only then does its legend say how a bye counts."""
+    return any(getattr(column, "code", None) in _SCORING_BYES for column in columns or ())
