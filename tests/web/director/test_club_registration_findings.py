@@ -12,7 +12,7 @@ import pytest
 
 from common.actor import Actor
 from games.models import Player
-from tests.web.director.support import check_html, client_for
+from tests.web.director.support import check_html, client_for, roster_club
 from tournaments import services
 from tournaments.models import Club, Division, Entry
 
@@ -69,15 +69,8 @@ def test_the_list_forms_say_a_comma_ends_the_name(dora: Any) -> None:
     assert list(club.players.values_list("display_name", "club")) == [("Nes", "Lars")]
 
 
-def _roster_club(dora: Any, *names: str) -> Club:
-    club = services.create_club(actor=Actor(user=dora), name="Oslo BK")
-    for name in names:
-        services.add_to_roster(club, actor=Actor(user=dora), name=name, club_text="Oslo BK", new_player=True)
-    return club
-
-
 def test_the_roster_says_the_typed_name_as_typed_and_each_player_once(dora: Any) -> None:
-    club = _roster_club(dora, "Pia Ruud")
+    club = roster_club(dora, "Pia Ruud")
     pia = club.players.get()
     client, url = client_for(dora), f"/clubs/{club.slug}/manage/"
     asked = client.post(url, {"action": "roster-add", "roster-add-name": "pia ruud"})
@@ -92,7 +85,7 @@ def test_the_roster_says_the_typed_name_as_typed_and_each_player_once(dora: Any)
 
 
 def test_a_refused_roster_list_says_nothing_changed_once_and_lists_its_problems(dora: Any) -> None:
-    club = _roster_club(dora, "Pia Ruud")
+    club = roster_club(dora, "Pia Ruud")
     url = f"/clubs/{club.slug}/manage/"
     bad = client_for(dora).post(url, {"action": "roster-import", "roster-import-text": "Ola Dahl\n,Oslo\nEva,,NOR"})
     page = bad.content.decode()
@@ -134,7 +127,7 @@ def test_same_person_reads_in_order_and_merges_are_timed_in_the_events_zone(dora
 
 def test_the_register_form_suggests_the_roster_and_asks_a_rating_only_for_seeding(dora: Any) -> None:
     actor = Actor(user=dora)
-    club = _roster_club(dora, "Pia Ruud", "Ola Dahl", "Ann <Berg>")
+    club = roster_club(dora, "Pia Ruud", "Ola Dahl", "Ann <Berg>")
     night = _night(dora, club)
     page = client_for(dora).get(_url(night)).content.decode()
     assert 'list="register-roster"' in page and '<datalist id="register-roster">' in page
@@ -152,7 +145,7 @@ def test_the_register_form_suggests_the_roster_and_asks_a_rating_only_for_seedin
 
 def test_a_large_roster_suggests_its_latest_players_only(dora: Any) -> None:
     actor = Actor(user=dora)
-    club = _roster_club(dora)
+    club = roster_club(dora)
     club.players.add(*Player.objects.bulk_create(Player(display_name=f"Player {n:04d}") for n in range(600)))
     earlier = _night(dora, club, "Night 0")
     services.register_player(earlier, actor=actor, name="Player 0007")

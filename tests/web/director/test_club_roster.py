@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from common.actor import Actor
 from games.models import Player
-from tests.web.director.support import check_html, client_for
+from tests.web.director.support import check_html, client_for, roster_club
 from tournaments import services
 from tournaments.models import Club
 
@@ -23,10 +23,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 
 def _club(dora: Any, *names: str) -> Club:
-    club = services.create_club(actor=Actor(user=dora), name="Oslo BK")
-    for name in names:
-        services.add_to_roster(club, actor=Actor(user=dora), name=name, club_text="Oslo BK", new_player=True)
-    return club
+    return roster_club(dora, *names)
 
 
 def _url(club: Club) -> str:
