@@ -67,6 +67,11 @@ def may_have_playoffs(division: Division) -> bool:
     return not division.is_elimination and division.status == Division.Status.FINISHED
 
 
+def place_span(rank: int, players: int) -> str:
+    """The places ``players`` tied at ``rank`` share, as the standings say them: "4" for one, "4-6" for three."""
+    return str(rank) if players == 1 else f"{rank}-{rank + players - 1}"
+
+
 #: What the source of a playoff's match says (``<event>/<division>/playoff-<id>-<number>``): a page asks for a
 #: match's playoff only when its source says it may have one (a stand-alone match costs no query more).
 PLAYOFF_SOURCE = "/playoff-"

@@ -8,8 +8,10 @@ round 2, 7 points"); once the match is over, the call of the player's next match
 block's version holds the calls, so the entry page's live part (polled every few seconds) shows a call without a
 reload; a finished match's page keeps polling while one of its players has a match to come, for its call. Nothing
 is shown while the match is being played (but the call to a new table of a match a correction reopened, until an
-entry follows it), nor for a match that belongs to no pairing. A playoff's match (it has no pairing) gets the same
-confirm and dispute forms once over (``Playoff.first_confirmation``/``final_confirmation``), and nothing else.
+entry follows it), nor for a match that belongs to no pairing. A playoff's match (it has no pairing) says what it is
+before it starts ("Playoff for the tie at 1st place, final", the event and division: the director seats its
+players), and gets the same confirm and dispute forms once over (``Playoff.first_confirmation``/
+``final_confirmation``), under the same heading.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from games.hooks import Panel
 from games.models import Action, Match, Player
 from tournaments.core import PLAYABLE, PLAYOFF_SOURCE, PairingState, call_stands
 from tournaments.models import Division, Pairing, Playoff, Table
-from tournaments.pages import call_words
+from tournaments.pages import call_words, playoff_words
 from tournaments.selectors import next_pairing_for
 
 CLOSED = (Match.Status.FINISHED, Match.Status.FORFEITED, Match.Status.VOID)
@@ -85,6 +87,7 @@ def render_panel(request: HttpRequest, match: Match, sides: frozenset[int]) -> s
         confirmation, asked = playoff.confirmation_of(match.pk)
         division = playoff.division
         where = {
+            "heading": playoff_words(playoff, match.pk),
             "panel_id": f"playoff-panel-{match.pk}",
             "reason_id": f"dispute-reason-playoff-{match.pk}",
             "confirm_url": reverse("pairing_entry:playoff-confirm", args=[match.pk]),
@@ -118,7 +121,7 @@ def _is_a_player(request: HttpRequest) -> bool:
 def _render_call(request: HttpRequest, match: Match, sides: frozenset[int]) -> str | None:
     pairing = pairing_of(match)
     if pairing is None:
-        return None
+        return _render_playoff_heading(request, match)
     if pairing.table_id is None:
         return _render_not_called(request, match, pairing)
     # One side held: the call as its player hears it; both (a shared board, the director): both names.
@@ -129,6 +132,16 @@ def _render_call(request: HttpRequest, match: Match, sides: frozenset[int]) -> s
         "both": player is None,
     }
     return render_to_string("entry/call_panel.html", context, request=request)
+
+
+def _render_playoff_heading(request: HttpRequest, match: Match) -> str | None:
+    """A playoff's match before it starts: what it is ("Playoff for the tie at 1st place, final") and where (the
+    event and division), in the block a round's match shows its call in; it has no table from the queue."""
+    playoff = playoff_of(match)
+    if playoff is None:
+        return None
+    context = {"match": match, "title": playoff_words(playoff, match.pk), "division": playoff.division}
+    return render_to_string("entry/playoff_heading_panel.html", context, request=request)
 
 
 def _render_not_called(request: HttpRequest, match: Match, pairing: Pairing) -> str | None:

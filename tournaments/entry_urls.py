@@ -13,6 +13,7 @@ urlpatterns = [
     path("<id:pairing_id>/enter/", entry_views.enter, name="enter"),
     path("<id:pairing_id>/confirm/", entry_views.confirm, name="confirm"),
     path("<id:pairing_id>/dispute/", entry_views.dispute, name="dispute"),
+    path("playoff/<id:match_id>/enter/", entry_views.playoff_enter, name="playoff-enter"),
     path("playoff/<id:match_id>/confirm/", entry_views.playoff_confirm, name="playoff-confirm"),
     path("playoff/<id:match_id>/dispute/", entry_views.playoff_dispute, name="playoff-dispute"),
 ]

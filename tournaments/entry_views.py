@@ -27,8 +27,9 @@ from tournaments import services
 from tournaments.core import round_words
 from tournaments.entry_panel import playoff_of
 from tournaments.models import Entry, Pairing, Playoff
-from tournaments.pages import call_words, place_words
+from tournaments.pages import call_words, place_words, playoff_words
 from tournaments.selectors import final_prize_of, finished_place_of, next_pairing_for, waiting_slot_for
+from tournaments.selectors.playoffs import PlayoffTurn, playoff_turn_of
 from tournaments.standings.payouts import cents_text
 
 #: How often "Your next match" asks whether a call was made (seconds).
@@ -143,7 +144,16 @@ def enter(request: HttpRequest, pairing_id: int) -> HttpResponse:
     """``/play/pairings/<id>/enter/``: "Enter this match" on "Your next match": the phone that holds a player's
     earlier entry link takes his side's link of this match (bound to it, as an opened link is) and goes to its entry
     page, without a new slip. Another phone, or a visitor without such a link, is refused (403)."""
-    match = _pairing(pairing_id)[1]
+    return _enter(request, _pairing(pairing_id)[1])
+
+
+@require_POST
+def playoff_enter(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``/play/pairings/playoff/<match id>/enter/``: "Enter this match" for a playoff's match, as :func:`enter`."""
+    return _enter(request, _playoff_match(match_id)[1])
+
+
+def _enter(request: HttpRequest, match: Match) -> HttpResponse:
     held = held_tokens(request)
     players = {t.match.player(t.side).pk for t in held}
     sides = [side for side in (0, 1) if match.player(side).pk in players]
@@ -186,9 +196,8 @@ def next_match(request: HttpRequest) -> HttpResponse:
     rows = [_next_row(player, next_pairing_for(player), user) for player in players.values()]
     for row in rows:
         held = last_match.get(row["player"].pk)  # type: ignore[attr-defined]
-        pairing = row["pairing"]
         _offer_entry(row, held is not None, held_matches)
-        if held is not None and (pairing is None or getattr(pairing, "match_id", None) != held):
+        if held is not None and _next_match_id(row) != held:
             row["back_url"] = reverse("entry:match", args=[held])
     etag = _etag(rows)
     live = request.GET.get("live") == "1"
@@ -205,14 +214,23 @@ def _offer_entry(row: dict[str, object], holds_link: bool, held_matches: set[int
     """How the row's player enters his next match from here: its entry page when this phone holds its link already
     (or his account plays it), else "Enter this match" for a phone that holds his earlier link (it takes this
     match's link in one tap)."""
-    pairing = row["pairing"]
-    match_id = getattr(pairing, "match_id", None)
+    match_id = _next_match_id(row)
     if match_id is None or row.get("entry_url"):
         return
     if match_id in held_matches:
         row["entry_url"] = reverse("entry:match", args=[match_id])
+    elif holds_link and row.get("playoff"):
+        row["enter_url"] = reverse("pairing_entry:playoff-enter", args=[match_id])
     elif holds_link:
-        row["enter_url"] = reverse("pairing_entry:enter", args=[pairing.pk])  # type: ignore[attr-defined]
+        row["enter_url"] = reverse("pairing_entry:enter", args=[row["pairing"].pk])  # type: ignore[attr-defined]
+
+
+def _next_match_id(row: dict[str, object]) -> int | None:
+    """The match of the row's next pairing, or of his playoff match to play (None: none made)."""
+    turn = row.get("playoff")
+    if isinstance(turn, PlayoffTurn):
+        return turn.match.pk if turn.match is not None else None
+    return getattr(row["pairing"], "match_id", None)
 
 
 def _etag(rows: list[dict[str, object]]) -> str:
@@ -226,7 +244,8 @@ def _etag(rows: list[dict[str, object]]) -> str:
 
 
 def _over_words(player: Player) -> str:
-    """ "The Open is over: you finished 3rd-4th." once the player's division is over (and none of his runs), with
+    """ "The Open is over: you finished 3rd." once the player's division is over (and none of his runs); a place he
+    shares as the standings say it ("Shared 3rd-4th place": "The Open is over: you share 3rd-4th place."), with
     his prize when the published payout table pays him ("... 3rd-4th: your prize is 100.00.")."""
     found = finished_place_of(player)
     if found is None:
@@ -235,14 +254,16 @@ def _over_words(player: Player) -> str:
     if not place:
         return _("%(division)s is over.") % {"division": division.name}
     words = {"division": division.name, "place": place_words(place)}
+    # A shared place as the standings say it ("Shared 2nd-3rd place"): "you share 2nd-3rd place".
+    if "-" in place:
+        finished = _("%(division)s is over: you share %(place)s place") % words
+    else:
+        finished = _("%(division)s is over: you finished %(place)s") % words
     entry_id = Entry.objects.filter(division=division, player=player).values_list("pk", flat=True).first()
     prize = final_prize_of(division, entry_id) if entry_id is not None else None
     if prize is None:
-        return _("%(division)s is over: you finished %(place)s.") % words
-    return _("%(division)s is over: you finished %(place)s, and your prize is %(prize)s.") % {
-        **words,
-        "prize": cents_text(prize),
-    }
+        return f"{finished}."
+    return _("%(finished)s, and your prize is %(prize)s.") % {"finished": finished, "prize": cents_text(prize)}
 
 
 def _next_row(player: Player, pairing: Pairing | None, user: object) -> dict[str, object]:
@@ -259,6 +280,9 @@ def _next_row(player: Player, pairing: Pairing | None, user: object) -> dict[str
                 if slot.division.event.public
                 else "",
             }
+        turn = playoff_turn_of(player)
+        if turn is not None:
+            return _playoff_row(player, turn, user)
         return {"player": player, "pairing": None, "over": _over_words(player)}
     mine_a = pairing.entry_a is not None and pairing.entry_a.player_id == player.pk
     other = pairing.entry_b if mine_a else pairing.entry_a
@@ -277,3 +301,33 @@ def _next_row(player: Player, pairing: Pairing | None, user: object) -> dict[str
         "where": (pairing.pk, pairing.table_id, pairing.called_at),
         "state": (pairing.status, pairing.match.status if pairing.match else None),
     }
+
+
+def _playoff_row(player: Player, turn: PlayoffTurn, user: object) -> dict[str, object]:
+    """A player in an ordered playoff: his match to play in it (what it is, against whom, its length), else what he
+    waits for: the stepladder's first match whose winner he plays in the final, or the rest of the playoff."""
+    playoff, match = turn.playoff, turn.match
+    event = playoff.division.event
+    row: dict[str, object] = {
+        "player": player,
+        "pairing": None,
+        "playoff": turn,
+        "event": event,
+        "division": playoff.division,
+        "round": playoff_words(playoff, match.pk if match is not None else None),
+        "event_url": reverse("tournaments:event-detail", args=[event.slug]) if event.public else "",
+        "state": (playoff.pk, match.pk if match is not None else None, match.status if match is not None else None),
+    }
+    if match is None:
+        words = {"playoff": playoff_words(playoff), "division": playoff.division.name}
+        if turn.waits_for is not None:
+            words |= {"a": turn.waits_for[0], "b": turn.waits_for[1]}
+            over = _("%(playoff)s, %(division)s: you play the final against the winner of %(a)s v %(b)s.") % words
+        else:
+            over = _("%(playoff)s, %(division)s: your place is settled once the playoff is over.") % words
+        row["over"] = over
+        return row
+    own_account = player.user_id is not None and player.user_id == getattr(user, "pk", None)
+    row["opponent"] = turn.opponent
+    row["entry_url"] = reverse("entry:match", args=[match.pk]) if own_account else ""
+    return row

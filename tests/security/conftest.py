@@ -183,6 +183,14 @@ def world(request: pytest.FixtureRequest, django_user_model: Any) -> World:
         played.pk, actor=Actor(token=new_entry_token(played, 0)), winner=0, kind=1, expected_seq=played.seq
     )
     matches["playoff"] = Match.objects.get(pk=played.pk)
+    # A round match of the division whose side 0 plays in the playoff and side 1 does not: "Enter this match" of
+    # the playoff match is taken from its link.
+    in_playoff = {played.player1_id, played.player2_id}
+    matches["before-playoff"] = next(
+        m
+        for m in Match.objects.filter(pairing__division=tied).order_by("pk")
+        if m.player1_id in in_playoff and m.player2_id not in in_playoff
+    )
     found = World(event, moves, sheet, reg, pairings, matches, users)
     found.playoffs = Division.objects.get(pk=tied.pk)
     found.club = services.create_club(actor=as_dora, name="Oslo BK")

@@ -185,6 +185,8 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("director:playoff-match", "POST reopen"):      (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:playoff-match", "POST undo"):        (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:slips", "GET"):                      (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
+    ("director:playoff-slips", "GET"):              (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
+    ("director:playoff-slips", "POST"):             (LOGIN, 405, LOGIN, LOGIN, LOGIN, LOGIN, 405, 405, 405),
     ("director:slips", "POST"):                     (LOGIN, 405, LOGIN, LOGIN, LOGIN, LOGIN, 405, 405, 405),
     ("director:sheet", "GET"):                      (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
     ("director:sheet", "POST"):                     (LOGIN, 405, LOGIN, LOGIN, LOGIN, LOGIN, 405, 405, 405),
@@ -211,6 +213,9 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("pairing_entry:enter", "POST"):                (403, 403, 303, 403, 403, 403, 403, 403, 403),
     ("pairing_entry:confirm", "POST"):              (403, 403, 303, 403, 403, 403, 403, 303, 303),
     ("pairing_entry:dispute", "POST"):              (403, 403, 303, 403, 403, 403, 403, 403, 403),
+    # A playoff match's "Enter this match": the phone holding a round's link of one of its players (own) takes his
+    # side's link; his opponent in that round (other), who is not in the playoff, is refused.
+    ("pairing_entry:playoff-enter", "POST"):        (403, 403, 303, 403, 403, 403, 403, 403, 403),
     ("pairing_entry:playoff-confirm", "POST"):      (403, 403, 303, 403, 403, 403, 403, 303, 303),
     ("pairing_entry:playoff-dispute", "POST"):      (403, 403, 303, 403, 403, 403, 403, 403, 403),
 }  # fmt: skip
@@ -446,8 +451,8 @@ def _page(name: str, division: str = "", key: str = "") -> Callable[[World], str
         found = getattr(w, division)
         if name == "match":
             return reverse("director:match", args=[w.event.slug, found.slug, w.pairings[key].key])
-        if name == "playoff-match":
-            return reverse("director:playoff-match", args=[w.event.slug, found.slug, w.matches["playoff"].pk])
+        if name in ("playoff-match", "playoff-slips"):
+            return reverse(f"director:{name}", args=[w.event.slug, found.slug, w.matches["playoff"].pk])
         if name in ("sheet", "slips", "scorecards"):
             return reverse(f"director:{name}", args=[w.event.slug, found.slug, "swiss", 1])
         return reverse(f"director:{name}", args=[w.event.slug, found.slug])
@@ -643,6 +648,8 @@ PAGE_CALLS: dict[tuple[str, str], Call] = {
     ("director:match", "POST new-link"): Call("live", _page("match", "moves", "live"), _form("new-link", side="0")),
     ("director:match", "POST make-match"): Call("live", _page("match", "moves", "live"), _form("make-match")),
     ("director:slips", "GET"): Call("live", _page("slips", "moves")),
+    ("director:playoff-slips", "GET"): Call("playoff", _page("playoff-slips", "playoffs")),
+    ("director:playoff-slips", "POST"): Call("playoff", _page("playoff-slips", "playoffs")),
     ("director:slips", "POST"): Call("live", _page("slips", "moves")),
     ("director:sheet", "GET"): Call("live", _page("sheet", "moves")),
     ("director:sheet", "POST"): Call("live", _page("sheet", "moves")),
@@ -667,6 +674,9 @@ PAGE_CALLS: dict[tuple[str, str], Call] = {
     ("pairing_entry:next", "GET"): Call("live", lambda w: reverse("pairing_entry:next")),
     ("pairing_entry:enter", "POST"): Call(
         "earlier", lambda w: reverse("pairing_entry:enter", args=[w.pairings["next"].pk])
+    ),
+    ("pairing_entry:playoff-enter", "POST"): Call(
+        "before-playoff", lambda w: reverse("pairing_entry:playoff-enter", args=[w.matches["playoff"].pk])
     ),
     ("pairing_entry:playoff-confirm", "POST"): Call(
         "playoff", lambda w: reverse("pairing_entry:playoff-confirm", args=[w.matches["playoff"].pk]), side=1

@@ -17,6 +17,7 @@ urlpatterns = [
     path("<slug:event>/<slug:division>/", divisions.division_page, name="division"),
     path("<slug:event>/<slug:division>/match/<slug:key>/", matches.match_page, name="match"),
     path("<slug:event>/<slug:division>/playoff/<id:match_id>/", playoffs.playoff_match_page, name="playoff-match"),
+    path("<slug:event>/<slug:division>/playoff/<id:match_id>/slips/", playoffs.playoff_slips, name="playoff-slips"),
     path("<slug:event>/<slug:division>/final-standings/", prints.final_standings, name="final-standings"),
     path("<slug:event>/<slug:division>/payouts.csv", money.payouts_csv, name="payouts-csv"),
     path(_ROUND + "sheet/", prints.pairing_sheet, name="sheet"),

@@ -33,6 +33,7 @@ from tournaments.pages.words import (
     format_words,
     lengths_words,
     place_words,
+    playoff_words,
     tiebreak_name,
 )
 
@@ -55,6 +56,7 @@ __all__ = [
     "lengths_words",
     "place_columns",
     "place_words",
+    "playoff_words",
     "prize_cells",
     "prize_columns",
     "rating_chart",

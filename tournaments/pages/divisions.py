@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from tournaments.core import (
     BRACKET_ORDER,
     pairing_words,
+    place_span,
     round_words,
 )
 from tournaments.models import Division, Entry, Event, Pairing, Round
@@ -148,14 +149,9 @@ def final_titles(division: Division) -> dict[int, StrOrPromise]:
     rows = standings_table(division)
     sharing = Counter(row.rank for row in rows)
     for row in rows:
-        place = (row.places or {}).get(Round.Bracket.MAIN) or _span(row.rank, sharing[row.rank])
+        place = (row.places or {}).get(Round.Bracket.MAIN) or place_span(row.rank, sharing[row.rank])
         titles.setdefault(row.entry_id, finish_words(str(place)))
     return titles
-
-
-def _span(rank: int, players: int) -> str:
-    """The places ``players`` tied at ``rank`` share: "4" for one, "4-6" for three."""
-    return str(rank) if players == 1 else f"{rank}-{rank + players - 1}"
 
 
 def champion_titles(division: Division) -> dict[int, StrOrPromise]:
@@ -194,6 +190,6 @@ def _champions(finished: list[Division]) -> dict[int, list[tuple[StrOrPromise, l
         for row in table_leaders(tables):
             leaders[row.division_id].append(row.entry)
         for division_id, entries in leaders.items():
-            title = _("Champion") if len(entries) == 1 else finish_words(_span(1, len(entries)))
+            title = _("Champion") if len(entries) == 1 else finish_words(place_span(1, len(entries)))
             out[division_id].append((title, entries))
     return out

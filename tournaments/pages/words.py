@@ -27,7 +27,7 @@ from tournaments.core import (
     knockout_round_words,
     knockout_rounds,
 )
-from tournaments.models import Division, Pairing, Round
+from tournaments.models import Division, Pairing, Playoff, Round
 from tournaments.standings.tiebreakers import Tiebreak
 
 StrOrPromise = str | Promise
@@ -179,3 +179,13 @@ def bracket_words(division: Division, bracket: str) -> StrOrPromise:
 def place_words(place: str) -> str:
     """A place as people say it: "3" -> "3rd", "3-4" -> "3rd-4th"."""
     return "-".join(str(ordinal(part)) for part in place.split("-"))
+
+
+def playoff_words(playoff: Playoff, match_id: int | None = None) -> str:
+    """A playoff as the players hear it: "Playoff for the tie at 2nd place"; a match of a three-player stepladder
+    (``match_id``) says which: "Playoff for the tie at 1st place, first match" or "..., final"."""
+    words = _("Playoff for the tie at %(place)s place") % {"place": place_words(str(playoff.place))}
+    if match_id is None or playoff.first_match_id is None:
+        return words  # two players: one match
+    which = _("first match") if playoff.which(match_id) == "first" else _("final")
+    return f"{words}, {which}"

@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from games.hooks import EventLink
 from games.models import Player
-from tournaments.core import has_fees, plan_of, pool_of, round_words
+from tournaments.core import has_fees, place_span, plan_of, pool_of, round_words
 from tournaments.models import Division, Entry, Event, ImportedMatch, Pairing, Playoff, Round, Standing
 from tournaments.pairing import brackets
 from tournaments.selectors.playoffs import PlayoffMatch, match_view, ordinal
@@ -328,7 +328,8 @@ def waiting_slot_for(player: Player) -> tuple[Pairing, str] | None:
 
 def finished_place_of(player: Player) -> tuple[Division, str] | None:
     """While the player plays in no running division: the last division of his that is over and his place in it
-    ("3", or "3-4" shared; "" before its standings are computed), else None (two or three queries)."""
+    ("3"; "3-4" shared, a bracket's or the players tied at 3rd in a table, as the standings say it; "" before its
+    standings are computed), else None (two to four queries)."""
     if Entry.objects.filter(player=player, division__status=Division.Status.RUNNING).exists():
         return None
     entry = (
@@ -342,7 +343,10 @@ def finished_place_of(player: Player) -> tuple[Division, str] | None:
     row = Standing.objects.filter(entry=entry).order_by("-after_round").first()
     if row is None:
         return entry.division, ""
-    return entry.division, str((row.places or {}).get("main") or row.rank)
+    if (row.places or {}).get("main"):
+        return entry.division, str(row.places["main"])
+    sharing = Standing.objects.filter(division_id=row.division_id, after_round=row.after_round, rank=row.rank)
+    return entry.division, place_span(row.rank, sharing.count())
 
 
 def corrected_pairings(division: Division) -> list[Pairing]:

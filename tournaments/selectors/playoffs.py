@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from games.access import token_text
-from games.models import EntryToken, Match
+from games.models import EntryToken, Match, Player
 from tournaments.core import COUNTED_CONFIRMATIONS, may_have_playoffs, playoff_table, playoff_ties
-from tournaments.models import Division, Pairing, Playoff, Standing
+from tournaments.models import Division, Entry, Pairing, Playoff, Standing
 from tournaments.standings.playoffs import THREE_PLAYER_RULE, Tie
 
 Confirmation = Pairing.Confirmation
@@ -203,3 +203,51 @@ def _latest_table(division: Division) -> list[Standing]:
     qs = Standing.objects.filter(division=division)
     latest = qs.order_by("-after_round").values_list("after_round", flat=True)[:1]
     return list(qs.filter(after_round__in=latest).select_related("entry__player"))
+
+
+#: A playoff match no longer to be played: over, forfeited or void.
+CLOSED = (Match.Status.FINISHED, Match.Status.FORFEITED, Match.Status.VOID)
+
+
+@dataclass(frozen=True)
+class PlayoffTurn:
+    """A player's part in an ordered playoff, for "Your next match": his match to play and his opponent; without
+    one, in a three-player stepladder whose first match is still to be won, the names of that match's players when
+    he waits for its winner in the final (``waits_for``), else nothing (his match is over and the playoff goes on)."""
+
+    playoff: Playoff
+    match: Match | None = None
+    opponent: Player | None = None
+    waits_for: tuple[str, str] | None = None
+
+
+def playoff_turn_of(player: Player) -> PlayoffTurn | None:
+    """The ordered playoff the player is in (the earliest, should he be in two), with his match to play in it, else
+    None (two queries)."""
+    mine = dict(
+        Entry.objects.filter(player=player, division__playoffs__status=Playoff.Status.ORDERED).values_list(
+            "division_id", "pk"
+        )
+    )
+    if not mine:
+        return None
+    playoffs = (
+        Playoff.objects.filter(division_id__in=mine, status=Playoff.Status.ORDERED)
+        .select_related(
+            "division__event", "first_match__player1", "first_match__player2", "final_match__player1",
+            "final_match__player2",
+        )
+        .order_by("pk")
+    )  # fmt: skip
+    for playoff in playoffs:
+        if mine[playoff.division_id] not in playoff.entries:
+            continue
+        for match in (playoff.first_match, playoff.final_match):
+            if match is not None and player.pk in (match.player1_id, match.player2_id) and match.status not in CLOSED:
+                opponent = match.player2 if match.player1_id == player.pk else match.player1
+                return PlayoffTurn(playoff, match, opponent)
+        first = playoff.first_match
+        if first is not None and playoff.final_match is None and player.pk not in (first.player1_id, first.player2_id):
+            return PlayoffTurn(playoff, waits_for=(first.player1.display_name, first.player2.display_name))
+        return PlayoffTurn(playoff)
+    return None

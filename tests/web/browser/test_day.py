@@ -175,8 +175,8 @@ def test_a_day_of_two_divisions_run_from_the_pages(pages: Pages, django_user_mod
         division__slug="cup", division__event=event, round__number=1, board=1
     )
     first, second = semi.entry_a.player.display_name, semi.entry_b.player.display_name
-    link_a = page.get_by_label(f"Entry page of {first}").get_attribute("href")
-    link_b = page.get_by_label(f"Entry page of {second}").get_attribute("href")
+    link_a = page.get_by_role("region", name=f"Entry slip of {first}").locator(".slip-url code").inner_text()
+    link_b = page.get_by_role("region", name=f"Entry slip of {second}").locator(".slip-url code").inner_text()
     assert link_a and link_b
     phone_a = pages.open(link_a, viewport="phone")
     phone_b = pages.open(link_b, viewport="small-phone")

@@ -3,17 +3,21 @@ has no pairing, so the board's page (tournaments/director/views/matches.py) is n
 games and its result's confirmation, and takes what applies to the match itself: confirm its result (as director),
 award a forfeit (no-show, withdrawal: the playoff then settles), give a player a new entry link, and the corrections
 (a game's result replaced, the match reopened, the last action undone). The division's page links it from its
-playoffs.
+playoffs. Its players' entry slips (:func:`playoff_slips`) carry a QR code of each one's entry link, as a round's
+slips do; the director's pages show a link as text, never as a hyperlink (tournaments/templatetags/entry_links.py).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_http_methods
 
 from games.access import reissue_entry_token, token_text
 from games.models import Match
@@ -31,9 +35,11 @@ from tournaments.director.views.base import (
     not_found,
     perform,
 )
-from tournaments.models import Pairing
+from tournaments.director.views.prints import qr_code
+from tournaments.models import Division, Pairing, Playoff
+from tournaments.pages import playoff_words
 from tournaments.selectors import director as reads
-from tournaments.selectors.playoffs import playoffs_of
+from tournaments.selectors.playoffs import PlayoffMatch, PlayoffView, playoffs_of
 
 
 def _match(page: Page) -> Match:
@@ -68,7 +74,7 @@ def _new_link(page: Page, target: Any, data: dict[str, Any]) -> str:
     token = reissue_entry_token(_match(page), data["side"])
     words = _(
         "A new entry link for %(name)s: %(link)s (the old one no longer opens, and the phone that held it is signed "
-        "out). Open it on his phone, or hand it to him."
+        "out). Print his entry slip again (its QR code carries the new link), or open the link on his phone."
     )
     link = page.request.build_absolute_uri(f"/play/{token_text(token)}/")
     return words % {"name": _names(page)[data["side"]], "link": link}
@@ -119,17 +125,50 @@ PLAYOFF_MATCH_ACTIONS = {
 }
 
 
-@director_page
-@require_http_methods(["GET", "POST"])
-def playoff_match_page(request: HttpRequest, event: str, division: str, match_id: int) -> HttpResponse:
-    """``/manage/<event>/<division>/playoff/<match id>/``: a playoff's match: its games, confirmation, forfeit,
-    entry links, corrections."""
-    found = directed_division(request, event, division)
+def _shown(request: HttpRequest, found: Division, match_id: int) -> tuple[PlayoffView, PlayoffMatch, Match]:
+    """The division's playoff whose match ``match_id`` is, that match as the pages show it (with its entry links),
+    and the match (404 when it is no playoff match of the division)."""
     views = [(view, m) for view in playoffs_of(found, links=True) for m in view.matches if m.match_id == match_id]
     match = Match.objects.select_related("player1", "player2").filter(pk=match_id).first()
     if not views or match is None:
         raise not_found(request)
-    playoff_view, shown = views[0]
+    return views[0][0], views[0][1], match
+
+
+@director_page
+@require_GET
+def playoff_slips(request: HttpRequest, event: str, division: str, match_id: int) -> HttpResponse:
+    """``/manage/<event>/<division>/playoff/<match id>/slips/``: a slip per player of a playoff's match, as a
+    round's (tournaments/director/views/prints.py): what the match is, the event and division, the opponent, and a
+    QR code of the player's own live entry link (never cached)."""
+    found = directed_division(request, event, division)
+    _view, shown, match = _shown(request, found, match_id)
+    playoff = Playoff.objects.get(Q(first_match_id=match_id) | Q(final_match_id=match_id))
+    points = ngettext("%(n)s point", "%(n)s points", match.length) % {"n": match.length}
+    slips = []
+    for name, link in shown.links:
+        against = shown.names[1] if name == shown.names[0] else shown.names[0]
+        words = {"event": found.event.name, "division": found.name, "name": against, "points": points}
+        url = request.build_absolute_uri(link)
+        where = _("%(event)s · %(division)s: against %(name)s, %(points)s") % words
+        slips.append({"name": name, "where": where, "link": url, "qr": qr_code(url)})
+    context = {
+        "event": found.event,
+        "division": found,
+        "match": match,
+        "heading": playoff_words(playoff, match_id),
+        "slips": slips,
+    }
+    return render(request, "director/playoff_slips.html", context)
+
+
+@director_page
+@require_http_methods(["GET", "POST"])
+def playoff_match_page(request: HttpRequest, event: str, division: str, match_id: int) -> HttpResponse:
+    """``/manage/<event>/<division>/playoff/<match id>/``: a playoff's match: its games, confirmation, forfeit,
+    entry links (as text, and printable slips), corrections."""
+    found = directed_division(request, event, division)
+    playoff_view, shown, match = _shown(request, found, match_id)
     page = Page(request, found.event, found)
     page.once("match", lambda: match)
     failed: Failed | None = None

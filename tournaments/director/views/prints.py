@@ -32,7 +32,7 @@ def _printed_round(request: HttpRequest, event: str, division: str, bracket: str
     return rnd
 
 
-def _qr(url: str | None) -> str | None:
+def qr_code(url: str | None) -> str | None:
     """An entry link as an inline SVG QR code (segno's output has no style attribute: the CSP allows it)."""
     if url is None:
         return None
@@ -56,7 +56,7 @@ def entry_slips(request: HttpRequest, event: str, division: str, bracket: str, n
     link (never cached)."""
     rnd = _printed_round(request, event, division, bracket, number)
     lines = reads.sheet_lines(reads.round_boards(rnd), request.build_absolute_uri)
-    items = [{"line": line, "qr": tuple(_qr(url) for url in line.links)} for line in lines]
+    items = [{"line": line, "qr": tuple(qr_code(url) for url in line.links)} for line in lines]
     context = {"event": rnd.division.event, "division": rnd.division, "round": rnd, "items": items}
     return render(request, "director/slips.html", context)
 
