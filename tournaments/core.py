@@ -12,7 +12,9 @@
 - the state of a pairing as people follow it (:func:`pairing_state`), from the pairing and its match (through
   :func:`outcome_of`), so that a match in progress shows before the division's sync has run;
 - the length of a round's matches (:func:`round_length`), the order rounds are played in (:func:`play_order`) and
-  the order in which ready matches get the venue's tables (:func:`table_order`, :data:`TABLE_ORDER` in SQL).
+  the order in which ready matches get the venue's tables (:func:`table_order`, :data:`TABLE_ORDER` in SQL);
+- whether an entry is a withdrawal that left no trace in the division (:func:`withdrawn_unplayed`): a merge of two
+  records drops such a duplicate entry, and its preview says so.
 
 Everything here reads; the only row it locks is the division's. It sits below the services (tournaments/services/)
 and the read layer (tournaments/selectors/), which both import it and which it never imports.
@@ -32,7 +34,7 @@ from django.utils.translation import gettext
 
 from common.errors import ApplicationError, ErrorCode
 from games.models import Action, Match
-from tournaments.models import ELIMINATION_FORMATS, Division, Entry, Pairing, Round
+from tournaments.models import ELIMINATION_FORMATS, Division, Entry, Pairing, Round, Standing
 from tournaments.pairing import brackets
 from tournaments.standings import cash
 from tournaments.standings.playoffs import Tie, ties_that_matter
@@ -807,3 +809,14 @@ def pairing_words(pairing: Pairing, division: Division | None = None) -> str:
     table = f", {pairing.table_label}" if pairing.table_id is not None else ""
     division = division if division is not None else pairing.division
     return f"{round_words(pairing.round, division)}{table}: {names[0]} v {names[1]}"
+
+
+def withdrawn_unplayed(entry: Entry) -> bool:
+    """Whether ``entry`` is withdrawn without having been in a pairing or a standings row, and holds no fees (none
+    paid, or refunded): deleting it changes no result, standing nor pool."""
+    if entry.status != Entry.Status.WITHDRAWN:
+        return False
+    if (entry.paid or entry.side_pool) and not entry.refunded:
+        return False
+    paired = Pairing.objects.filter(Q(entry_a=entry) | Q(entry_b=entry) | Q(winner=entry)).exists()
+    return not paired and not Standing.objects.filter(entry=entry).exists()

@@ -426,12 +426,12 @@ def test_a_club_nights_players_list_shows_each_ones_rating_on_the_clubs_list(
     assert "list-rating" not in page, "an event without a rating list shows no such column"
 
 
-def test_who_is_it_leaves_out_a_player_already_entered(dora: Any) -> None:
+def test_who_is_it_names_a_player_already_entered_without_offering_him(dora: Any) -> None:
     actor = Actor(user=dora)
     club = services.create_club(actor=actor, name="Oslo BK")
     first = club_night(dora, club, "Night 1")
     pia = services.register_player(first, actor=actor, name="Pia Ruud").player
-    piet = services.register_player(first, actor=actor, name="Pia Rudd").player
+    piet = services.register_player(first, actor=actor, name="Pia Rudd", new_player=True).player
     second = club_night(dora, club, "Night 2")
     services.register_player(second, actor=actor, player=pia)
     client, url = client_for(dora), f"/manage/{second.event.slug}/{second.slug}/"
@@ -445,7 +445,11 @@ def test_who_is_it_leaves_out_a_player_already_entered(dora: Any) -> None:
         services.register_player(third, actor=actor, player=player)
     url = f"/manage/{third.event.slug}/{third.slug}/"
     alone = client.post(url, {"action": "register", "register-name": "Pia Rud"})
-    assert alone.status_code == 302, "nobody close is left to choose: a new player"
+    assert alone.status_code == 409, "close only to players entered: still asked, never a new player silently"
+    assert re.findall(r'name="register-choice" value="(\w+)"', alone.content.decode()) == ["new"]
+    assert "Pia Rud may be Pia Rudd or Pia Ruud, already entered" in alone.content.decode()
+    new = client.post(url, {"action": "register", "register-name": "Pia Rud", "register-choice": "new"})
+    assert new.status_code == 302
     assert Entry.objects.filter(division=third, player__display_name="Pia Rud").exists()
 
 

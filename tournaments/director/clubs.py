@@ -93,7 +93,7 @@ def _roster_add(page: Page, target: Any, data: dict[str, Any]) -> str:
         return _("%(name)s joins the roster.") % {"name": report.added[0].display_name}
     on = report.already[0]
     if on.chosen:
-        words = _("%(name)s is %(player)s, already on the roster: nothing was added.")
+        words = _("“%(name)s” is %(player)s, already on the roster: nothing was added.")  # as typed
         return words % {"name": on.name, "player": on.player.label}
     return _("%(player)s is already on the roster: nothing was added.") % {"player": on.player.label}
 
@@ -104,7 +104,8 @@ def _roster_import(page: Page, target: Any, data: dict[str, Any]) -> str:
     added = added % {"count": len(report.added)}
     if not report.already:
         return added
-    names = ", ".join(on.player.display_name for on in report.already)
+    players = {on.player.pk: on.player for on in report.already}  # two lines may be one player: named once
+    names = ", ".join(player.display_name for player in players.values())
     return added.removesuffix(".") + _("; already on it: %(names)s.") % {"names": names}
 
 
@@ -228,6 +229,7 @@ def club_manage(request: HttpRequest, club: str) -> HttpResponse:
         "merge_form": preview[0] if preview else form_for(page, failed, CLUB_ACTIONS, "merge"),
         "merge_preview": preview[1] if preview else None,
         "merges": club_reads.merges_of(found),
+        "zone": club_reads.club_zone(found),
         "link_offers": club_reads.link_offers(found),
         "failed": failed,
     }

@@ -10,12 +10,15 @@ from __future__ import annotations
 import json
 import re
 import zoneinfo
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 from django import forms
 from django.conf import settings
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.validators import ProhibitNullCharactersValidator
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from engine.variants import VARIANTS
@@ -289,10 +292,23 @@ class _WhoIsIt(forms.Form):
         """A name close to the club's roster: offer its candidates and a new player, for the director to choose."""
         if code != "player_to_choose":
             return
-        name = self.data.get(self.add_prefix("name"), "")
+        name = " ".join(str(self.data.get(self.add_prefix("name"), "")).split())
         offered = [(str(c["id"]), str(c["label"])) for c in extra.get("candidates", [])]
-        offered.append(("new", _("A new player: %(name)s") % {"name": " ".join(str(name).split())}))
+        offered.append(("new", _("A new player: %(name)s") % {"name": name}))
         self.fields["choice"].widget = forms.RadioSelect(choices=offered)
+        entered = entered_note(name, extra.get("entered", []))
+        if entered:
+            self.fields["choice"].help_text = entered
+
+
+def entered_note(name: str, entered: list[dict[str, Any]]) -> str:
+    """What "Who is it?" says of the players close to ``name`` who are entered already (not offered to choose)."""
+    if not entered:
+        return ""
+    return _("%(name)s may be %(players)s, already entered: if so, leave %(name)s out.") % {
+        "name": name,
+        "players": _(" or ").join(str(c["name"]) for c in entered),
+    }
 
 
 class RegisterForm(_WhoIsIt):
@@ -320,12 +336,44 @@ class RegisterForm(_WhoIsIt):
         ),
     )
 
-    def __init__(self, *args: Any, last_chance: bool = False, capped: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        last_chance: bool = False,
+        capped: bool = False,
+        roster: Sequence[str] = (),
+        listed: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        """``roster``: the names of the club's roster suggested as the name is typed; ``listed``: the event is rated
+        on a rating list, which gives the rating a declared one only stands in for."""
         super().__init__(*args, **kwargs)
         if not last_chance:
             del self.fields["place"]
         if not capped:
             del self.fields["cap_override"]
+        if roster:
+            self.fields["name"].widget = SuggestingInput(suggestions=roster, key=f"{self.prefix or 'register'}-roster")
+            self.fields["name"].help_text = _("Names of the club's roster are suggested as you type.")
+        if listed:
+            self.fields["rating"].label = _("Rating for seeding (only if not on the club's list)")
+            self.fields["rating"].help_text = _(
+                "The club's rating list gives the rating of its players; give one only for a player it does not "
+                "rate yet (a rating typed here seeds him instead of the list's)."
+            )
+
+
+class SuggestingInput(forms.TextInput):
+    """A text field with suggestions: an HTML datalist the browser offers as the director types."""
+
+    def __init__(self, *, suggestions: Sequence[str], key: str) -> None:
+        super().__init__(attrs={"list": key, "autocomplete": "off"})
+        self.suggestions, self.key = list(suggestions), key
+
+    def render(self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None) -> SafeString:
+        field = super().render(name, value, attrs, renderer)
+        options = "".join(format_html('<option value="{}">', s) for s in self.suggestions)
+        return mark_safe(f'{field}<datalist id="{escape(self.key)}">{options}</datalist>')  # each part escaped
 
 
 class ImportForm(forms.Form):
@@ -335,7 +383,8 @@ class ImportForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
         help_text=_(
             "One player a line, <code>name,club,country,rating,seed</code> in this order (only name is required; "
-            "the others may be left off), or under a header row naming the columns in any order. "
+            "the others may be left off), or under a header row naming the columns in any order. A comma ends the "
+            "name: write <code>Lars Nes</code>, not <code>Nes, Lars</code> (that is Nes of the club Lars). "
             "All or nothing: if any line is wrong, nobody is registered and the bad lines are listed."
         ),
     )
@@ -383,9 +432,16 @@ class ImportForm(forms.Form):
             chosen[int(found.group(1))] = value
         return chosen
 
+    #: A refusal's problems, one a line (the page lists them under the refusal's lead, said once).
+    problems: tuple[str, ...] = ()
+
     def refused(self, code: str, extra: dict[str, Any]) -> None:
-        """Names close to the club's roster: for each line, its candidates and a new player, for the director to
-        choose (the other lines are kept as they were pasted)."""
+        """A refusal listing its lines' problems: the lead as the form's error, the problems as a list. Names
+        close to the club's roster: for each line, its candidates and a new player, for the director to choose
+        (the other lines are kept as they were pasted)."""
+        if extra.get("problems"):
+            self.problems = tuple(str(problem) for problem in extra["problems"])
+            self.errors[NON_FIELD_ERRORS] = self.error_class([str(extra["lead"])])
         if code != "player_to_choose":
             return
         for line in extra.get("lines", []):
@@ -393,7 +449,11 @@ class ImportForm(forms.Form):
             offered.append(("new", _("A new player: %(name)s") % {"name": " ".join(str(line["name"]).split())}))
             label = _("Who is it? Line %(line)s: %(name)s") % {"line": line["line"], "name": line["name"]}
             self.fields[f"line-{line['line']}"] = forms.ChoiceField(
-                label=label, choices=offered, required=False, widget=forms.RadioSelect
+                label=label,
+                choices=offered,
+                required=False,
+                widget=forms.RadioSelect,
+                help_text=entered_note(" ".join(str(line["name"]).split()), line.get("entered", [])),
             )
 
 
@@ -415,8 +475,9 @@ class RosterImportForm(ImportForm):
         super().__init__(*args, **kwargs)
         self.fields["text"].help_text = _(
             "One player a line: <code>name</code>, or <code>name,club or town,country</code> (such as "
-            "<code>Pia Ruud,Bergen BG,NO</code>), as a division's list takes them. All or nothing: if any line is "
-            "wrong, nobody is added and the bad lines are listed."
+            "<code>Pia Ruud,Bergen BG,NO</code>), as a division's list takes them. A comma ends the name: write "
+            "<code>Lars Nes</code>, not <code>Nes, Lars</code> (that is Nes of the club Lars). All or nothing: if "
+            "any line is wrong, nobody is added and the bad lines are listed."
         )
 
 
@@ -578,11 +639,16 @@ class MergeForm(forms.Form):
     """Two records of one person (services.merges.merge_players): the roster's player kept, the one folded into him.
     Sent first without ``confirm``: the page shows what moves and asks again."""
 
-    keep = forms.TypedChoiceField(label=_("Keep"), coerce=int, help_text=_("The record that stays."))
+    keep = forms.TypedChoiceField(
+        label=_("Same person: keep the record of"), coerce=int, help_text=_("The record that stays.")
+    )
     fold = forms.TypedChoiceField(
-        label=_("Is the same person as"),
+        label=_("and fold into it the record of"),
         coerce=int,
-        help_text=_("His entries, matches, analyses and ratings move to the record kept; an undo puts them back."),
+        help_text=_(
+            "The same person's other record: his entries, matches, analyses and ratings move to the record kept; "
+            "an undo puts them back."
+        ),
     )
     confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
 

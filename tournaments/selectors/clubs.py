@@ -8,12 +8,14 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from games.models import Match, Player, PlayerAnalysis
 from games.selectors import players_visible_to
+from tournaments.core import withdrawn_unplayed
 from tournaments.models import Club, Division, Entry, Event, PlayerMerge, Rating, Season, Standing
 from tournaments.names import roster_matches
 from tournaments.selectors.common import events_visible_to
@@ -151,6 +153,13 @@ def visible_season(user: Any, club: str, season: str) -> Season | None:
 # -- merges of two records of one person ---------------------------------------------------------------------------
 
 
+def club_zone(club: Club) -> str:
+    """The time zone a club's times are shown in: a club has none of its own, so that of its latest event (the one
+    its event pages use), or the site's when it has no event yet (one statement)."""
+    latest = club.events.order_by("-starts_on", "-pk").values_list("time_zone", flat=True).first()
+    return latest or settings.TIME_ZONE
+
+
 def merges_of(club: Club) -> list[PlayerMerge]:
     """The club's merges, the latest first, with the players and who merged and undid them (one statement)."""
     return list(
@@ -174,16 +183,20 @@ class MergePreview:
     matches: int
     analyses: int
     events: list[str]
+    dropped: list[str] = field(default_factory=list)
 
     @property
     def words(self) -> str:
         events = ", ".join(self.events) or "no event"
-        return (
+        said = (
             f"{self.fold.label} becomes {self.keep.label}: {_count(self.entries, 'entry', 'entries')} ({events}), "
             f"{_count(self.matches, 'match', 'matches')} and "
             f"{_count(self.analyses, 'analysed match', 'analysed matches')} move to #{self.keep.pk}; the ratings are "
             "counted again."
         )
+        for dropped in self.dropped:
+            said += f" {dropped}"
+        return said
 
 
 def _count(n: int, one: str, many: str) -> str:
@@ -191,13 +204,29 @@ def _count(n: int, one: str, many: str) -> str:
 
 
 def merge_preview(keep: Player, fold: Player) -> MergePreview:
-    """What merging ``fold`` into ``keep`` moves (four statements)."""
+    """What merging ``fold`` into ``keep`` moves, and the withdrawn duplicate entries it drops (five statements, and
+    two more for each division both entered)."""
     entries = list(
         Entry.objects.filter(player=fold).select_related("division__event").order_by("division__event__starts_on")
     )
+    dropped = []
+    kept = {e.division_id: e for e in Entry.objects.filter(player=keep, division__in=[e.division_id for e in entries])}
+    for entry in list(entries):
+        twin = kept.get(entry.division_id)
+        drop = None if twin is None else next((e for e in (entry, twin) if withdrawn_unplayed(e)), None)
+        if drop is None:
+            continue
+        if drop is entry:
+            entries.remove(entry)
+        who = fold if drop is entry else keep
+        dropped.append(
+            f"Both are entered in {entry.division.event.name}, {entry.division.name}: the entry of {who.label}, "
+            "withdrawn before it played, is dropped (an undo puts it back)."
+        )
     return MergePreview(
         keep=keep,
         fold=fold,
+        dropped=dropped,
         entries=len(entries),
         matches=Match.objects.filter(Q(player1=fold) | Q(player2=fold)).count(),
         analyses=PlayerAnalysis.objects.filter(player=fold).count(),

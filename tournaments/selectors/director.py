@@ -281,6 +281,28 @@ def roster_choice(event: Event, player_id: int) -> Player | None:
     return Player.objects.filter(pk=player_id, clubs=event.club_id).first()
 
 
+#: The most roster names the register form offers as suggestions (a page sent at every registration stays small).
+ROSTER_SUGGESTIONS = 500
+
+
+def roster_names(event: Event) -> list[str]:
+    """The names the register form of a club's event suggests: the whole roster when it holds at most
+    :data:`ROSTER_SUGGESTIONS` players, else the players of the club's latest entries, as many (none outside a
+    club). Two statements."""
+    if event.club_id is None:
+        return []
+    roster = Player.objects.filter(clubs=event.club_id, merged_into__isnull=True)
+    names = list(roster.order_by("display_name").values_list("display_name", flat=True)[: ROSTER_SUGGESTIONS + 1])
+    if len(names) <= ROSTER_SUGGESTIONS:
+        return list(dict.fromkeys(names))
+    latest = (
+        Entry.objects.filter(division__event__club=event.club_id, player__clubs=event.club_id)
+        .order_by("-registered_at", "-pk")
+        .values_list("player__display_name", flat=True)[: 4 * ROSTER_SUGGESTIONS]
+    )
+    return sorted(list(dict.fromkeys(latest))[:ROSTER_SUGGESTIONS])
+
+
 def directed_clubs(user: Any) -> QuerySet[Club]:
     """The clubs ``user`` directs (staff: every club), by name: those he may run an event for."""
     if user is None or not user.is_authenticated:

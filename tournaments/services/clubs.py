@@ -20,6 +20,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import ngettext
 
 from common.actor import Actor
 from common.errors import ApplicationError, ErrorCode
@@ -97,11 +98,11 @@ def remove_club_director(club: Club, *, actor: Actor, user: Any) -> None:
 def roster_player(club: Club, *, name: str, new_player: bool = False, entered: Collection[int] = ()) -> Player | None:
     """The roster's player a registration of ``name`` enters: the one named exactly so; None for a new person (no
     one close, or ``new_player``). Reads the roster in one statement, whatever its size. ``entered``: the players
-    already entered in the division, never offered to choose from (a close name none other is close to is a new
-    person).
+    already entered in the division, never offered to choose from; a close name whose only close players are
+    entered is still asked about (it may be one of them, entered twice), naming them as entered.
 
-    :raises ApplicationError: PLAYER_TO_CHOOSE with ``candidates`` when the name is close to the roster's or shared
-        by namesakes, unless ``new_player``.
+    :raises ApplicationError: PLAYER_TO_CHOOSE with ``candidates`` (and ``entered``: the close players entered
+        already) when the name is close to the roster's or shared by namesakes, unless ``new_player``.
     """
     if new_player:
         return None
@@ -111,16 +112,26 @@ def roster_player(club: Club, *, name: str, new_player: bool = False, entered: C
     ids = [pk for pk in found.exact or found.close if pk not in entered]
     if found.exact and not ids:  # every namesake plays already: the registration says so
         return Player.objects.get(pk=found.exact[0])
-    if not ids:
+    playing = [] if found.exact else [pk for pk in found.close if pk in entered]
+    if not ids and not playing:
         return None
-    candidates = list(Player.objects.filter(pk__in=ids).order_by("display_name", "pk"))
-    labels = "; ".join(p.label for p in candidates)
-    why = "namesakes on" if found.exact else "close to names on"
+    known = Player.objects.in_bulk([*ids, *playing])
+    candidates = sorted((known[pk] for pk in ids), key=lambda p: (p.display_name, p.pk))
+    already = sorted((known[pk] for pk in playing), key=lambda p: (p.display_name, p.pk))
+    typed = spaced(name)
+    said = []
+    if already:
+        names = " or ".join(p.display_name for p in already)
+        said.append(f"{typed} may be {names}, already entered: if so, leave {typed} out")
+    if candidates:
+        why = "namesakes on" if found.exact else ngettext("close to a name on", "close to names on", len(candidates))
+        labels = "; ".join(p.label for p in candidates)
+        said.append(f"{typed!r} is {why} {club.name}'s roster: {labels}. Choose the player it is")
     raise ApplicationError(
         ErrorCode.PLAYER_TO_CHOOSE,
-        f"{spaced(name)!r} is {why} {club.name}'s roster: {labels}. Choose the player it is, or enter "
-        f"{spaced(name)} as a new player",
+        f"{'; '.join(said)}, or enter {typed} as a new player",
         candidates=[{"id": p.pk, "name": p.display_name, "label": p.label} for p in candidates],
+        entered=[{"id": p.pk, "name": p.display_name, "label": p.label} for p in already],
     )
 
 

@@ -720,7 +720,14 @@ def _check_roster_choices(division: Division, parsed: list[dict[str, Any]], firs
             if exc.code != ErrorCode.PLAYER_TO_CHOOSE:
                 raise
             unsure.append(f"line {line}: {exc.message}")
-            lines.append({"line": line, "name": fields["name"], "candidates": exc.extra["candidates"]})
+            lines.append(
+                {
+                    "line": line,
+                    "name": fields["name"],
+                    "candidates": exc.extra["candidates"],
+                    "entered": exc.extra["entered"],
+                }
+            )
     if unsure:
         raise ApplicationError(
             ErrorCode.PLAYER_TO_CHOOSE,

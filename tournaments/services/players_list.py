@@ -4,7 +4,9 @@
 One player a line, ``name,club,country,rating,seed,player,override`` in this order (only the name is required; the
 others may be left off), or under a header row naming the columns in any order. ``player``: in a club, the roster's
 player (his number) a name close to the roster's is, or ``new`` for a new person; ``override``: in a division open
-by rating or points, the director's reason to enter a player outside its cap.
+by rating or points, the director's reason to enter a player outside its cap. A comma ends the name: "Nes, Lars"
+is the player Nes of the club Lars, so the forms ask for "Lars Nes" (a name typed alone, outside a list, may be
+written "Nes, Lars": tournaments/names.py finds it close to "Lars Nes").
 
 :func:`read_players_list` reads the whole list and names every bad line, each with all its problems, so that the
 caller refuses the list whole and stores nothing of it.

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import ngettext
 
 from common.actor import Actor
 from common.errors import ApplicationError, ErrorCode
@@ -114,9 +115,13 @@ def _list_problems(parsed: list[dict[str, Any]], first: int) -> list[tuple[int, 
 def _refuse(errors: list[tuple[int, str]], *, one: bool) -> None:
     if one:
         raise ApplicationError(ErrorCode.INVALID_INPUT, f"{errors[0][1]}; nothing was added")
-    listed = "; ".join(f"line {line}: {problem}" for line, problem in sorted(errors, key=lambda e: e[0]))
+    problems = [f"line {line}: {problem}" for line, problem in sorted(errors, key=lambda e: e[0])]
+    lead = "Fix these lines and send the list again:"
     raise ApplicationError(
-        ErrorCode.INVALID_INPUT, f"nothing was added; fix these lines and send the list again: {listed}"
+        ErrorCode.INVALID_INPUT,
+        f"nothing was added; {lead[0].lower()}{lead[1:]} {'; '.join(problems)}",
+        lead=lead,
+        problems=problems,
     )
 
 
@@ -191,18 +196,24 @@ def _ask_who(club: Club, unsure: list[tuple[int, str, list[int]]], *, one: bool)
 
     if one:
         _, name, players = asked[0]
+        close = ngettext("close to a name on", "close to names on", len(players))
         raise ApplicationError(
             ErrorCode.PLAYER_TO_CHOOSE,
-            f"{name!r} is close to names on {club.name}'s roster: {'; '.join(p.label for p in players)}. Choose the "
+            f"{name!r} is {close} {club.name}'s roster: {'; '.join(p.label for p in players)}. Choose the "
             f"player it is, or add {name} as a new player",
             candidates=offered(players),
         )
+    lead = (
+        "Say who these players are (with the choices given for each line; in the list itself, in a player column: "
+        "the roster player's number, or new for a new player), then send the list again:"
+    )
+    problems = [f"line {line}: {name!r} is close to {'; '.join(p.label for p in ps)}" for line, name, ps in asked]
     raise ApplicationError(
         ErrorCode.PLAYER_TO_CHOOSE,
-        "Nothing was added. Say who these players are (with the choices given for each line; in the list itself, in "
-        "a player column: the roster player's number, or new for a new player), then send the list again: "
-        + "; ".join(f"line {line}: {name!r} is close to {'; '.join(p.label for p in ps)}" for line, name, ps in asked),
+        f"Nothing was added. {lead} {'; '.join(problems)}",
         lines=[{"line": line, "name": name, "candidates": offered(ps)} for line, name, ps in asked],
+        lead=lead,
+        problems=problems,
     )
 
 

@@ -93,7 +93,7 @@ def test_a_close_name_is_offered_to_choose_never_merged(director: Any, club: str
     assert body["code"] == "player_to_choose"
     assert body["candidates"] == [{"id": pia, "name": "Pia Ruud", "label": f"Pia Ruud (Oslo BK) #{pia}"}]
     roster = f"Oslo Backgammon Klubb's roster: Pia Ruud (Oslo BK) #{pia}"
-    assert f"'{typed}' is close to names on {roster}" in body["message"]
+    assert f"'{typed}' is close to a name on {roster}" in body["message"], "one player: a name"
     assert snapshot() == before, "nothing registered, nobody merged"
     # The director chooses her: the same record.
     chosen = enter(client, night2, player=pia)

@@ -225,3 +225,43 @@ def test_a_merge_and_its_undo_are_followed_by_the_season_table(
     with committed():
         undo_merge(merge, actor=as_director)
     assert rows() == before
+
+
+@pytest.mark.parametrize("withdrawn", ["fold", "keep"])
+def test_a_duplicate_withdrawn_before_it_played_is_dropped_by_the_merge_and_put_back_by_the_undo(
+    two_records: tuple[Club, Player, Player],
+    as_director: Actor,
+    division_of: Callable[..., Division],
+    withdrawn: str,
+) -> None:
+    club, keep, fold = two_records
+    event = services.create_event(actor=as_director, name="Night 3", club=club, starts_on=dt.date(2026, 11, 19))
+    third = division_of("single", 0, event=event)
+    entries = {key: services.register_player(third, actor=as_director, player=p) for key, p in (("keep", keep),
+               ("fold", fold))}  # fmt: skip
+    services.withdraw_entry(entries[withdrawn], actor=as_director, reason="entered twice")
+
+    def state() -> tuple[Any, ...]:  # every entry as it is, every player's rows (ratings are replayed: new ids)
+        return list(Entry.objects.order_by("pk").values()), {p.pk: references(p) for p in Player.objects.all()}
+
+    before = state()
+    merge = merge_players(club, actor=as_director, keep=keep, fold=fold)
+    assert list(third.entries.values_list("player_id", "status")) == [(keep.pk, Entry.Status.REGISTERED)]
+    assert not Entry.objects.filter(pk=entries[withdrawn].pk).exists()
+    undo_merge(merge, actor=as_director)
+    assert state() == before, "the undo creates the dropped entry again, as it was"
+
+
+def test_two_entries_in_one_division_refuse_the_merge_saying_how_to_drop_a_duplicate(
+    two_records: tuple[Club, Player, Player], as_director: Actor, division_of: Callable[..., Division]
+) -> None:
+    club, keep, fold = two_records
+    event = services.create_event(actor=as_director, name="Night 3", club=club, starts_on=dt.date(2026, 11, 19))
+    third = division_of("single", 0, event=event)
+    services.register_player(third, actor=as_director, player=keep)
+    duplicate = services.register_player(third, actor=as_director, player=fold)
+    how = "If one of the two entries is a duplicate made by mistake, withdraw it"
+    refused(lambda: merge_players(club, actor=as_director, keep=keep, fold=fold), "both entered in single 0", how)
+    services.withdraw_entry(duplicate, actor=as_director, reason="entered twice")
+    Entry.objects.filter(pk=duplicate.pk).update(paid=Entry.Payment.CASH)
+    refused(lambda: merge_players(club, actor=as_director, keep=keep, fold=fold), "fees refunded or unmarked")

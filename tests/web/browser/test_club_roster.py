@@ -31,7 +31,9 @@ def test_a_director_adds_and_pastes_roster_players_on_a_phone(pages: Pages, djan
     listed = page.locator("#form-roster-import")
     listed.get_by_label("Paste the list").fill("Ola Dahl,Trondheim,NO\npia rud")
     listed.get_by_role("button", name="Add the list").click()
-    expect(listed.locator(".form-errors")).to_contain_text("Nothing was added")
+    expect(listed.locator(".form-errors")).to_contain_text("Say who these players are")
+    expect(listed.locator(".form-errors .problems li")).to_have_text(["Line 2: 'pia rud' is close to Pia Ruud (Bergen "
+                                                             "Backgammonklubb) #1"])  # fmt: skip
     shot(pages, page, "club-roster-who-is-it")
     listed.get_by_label("Pia Ruud (Bergen Backgammonklubb)", exact=False).check()
     listed.get_by_role("button", name="Add the list").click()

@@ -21,7 +21,7 @@ from games.models import Action, EntryToken, Match, Player
 from games.services import record_game_result
 from tests.factories import DivisionFactory, EventFactory
 from tournaments import services
-from tournaments.models import Division, Entry, Event, Pairing, Round, Standing
+from tournaments.models import Club, Division, Entry, Event, Pairing, Round, Standing
 
 EVIL = "<script>alert(1)</script>"
 ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
@@ -169,3 +169,11 @@ def league(director: Any, players: int) -> Division:
 
 
 CASUAL = "casual: no cube, every game one point"
+
+
+def roster_club(director: Any, *names: str) -> Club:
+    """The club Oslo BK, directed by ``director``, with ``names`` on its roster (each a new player of Oslo BK)."""
+    club = services.create_club(actor=Actor(user=director), name="Oslo BK")
+    for name in names:
+        services.add_to_roster(club, actor=Actor(user=director), name=name, club_text="Oslo BK", new_player=True)
+    return club

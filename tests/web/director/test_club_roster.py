@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from common.actor import Actor
 from games.models import Player
-from tests.web.director.support import check_html, client_for
+from tests.web.director.support import check_html, client_for, roster_club
 from tournaments import services
 from tournaments.models import Club
 
@@ -23,10 +23,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 
 def _club(dora: Any, *names: str) -> Club:
-    club = services.create_club(actor=Actor(user=dora), name="Oslo BK")
-    for name in names:
-        services.add_to_roster(club, actor=Actor(user=dora), name=name, club_text="Oslo BK", new_player=True)
-    return club
+    return roster_club(dora, *names)
 
 
 def _url(club: Club) -> str:
@@ -84,7 +81,7 @@ def test_a_close_name_offers_the_roster_player_or_a_new_player_and_the_director_
         assert f"A new player: {typed}" in page
     assert Player.objects.count() == 1
     same = client.post(url, _add(name="P. Ruud", choice=str(pia.pk)), follow=True)
-    assert f"P. Ruud is Pia Ruud (Oslo BK) #{pia.pk}, already on the roster: nothing was added." in (
+    assert f"“P. Ruud” is Pia Ruud (Oslo BK) #{pia.pk}, already on the roster: nothing was added." in (
         same.content.decode()
     )
     assert _roster(club) == ["Pia Ruud"] and Player.objects.count() == 1
@@ -122,7 +119,7 @@ def test_a_pasted_lists_close_names_are_chosen_per_line_and_nothing_stored_befor
     assert re.findall(r'name="roster-import-line-2" value="(\w+)"', page) == [str(pia.pk), "new"]
     assert "Ola Dahl\npia ruud\nP. Ruud" in page, "the list is kept as it was pasted"
     unsettled = client.post(url, _paste(text, **{"line-2": str(pia.pk)}))
-    assert unsettled.status_code == 409 and "line 3" in unsettled.content.decode()
+    assert unsettled.status_code == 409 and "Line 3" in unsettled.content.decode()
     assert Player.objects.count() == 1
     chosen = client.post(url, _paste(text, **{"line-2": str(pia.pk), "line-3": "new"}), follow=True)
     assert "2 players join the roster; already on it: Pia Ruud." in chosen.content.decode()
@@ -144,13 +141,13 @@ def test_bad_input_is_refused_with_its_reason_and_nothing_stored(dora: Any) -> N
     text = "Ola Dahl\n,Oslo\n" + "y" * 101 + "\nKari Lie,Oslo,NOR\nOla Dahl\nEva Holm,,,,3"
     bad = client.post(url, _paste(text))
     page = bad.content.decode()
-    assert bad.status_code == 400 and "nothing was added" in page
-    assert "line 2: the name is empty" in page
-    assert "line 3: the name is longer than 100 characters" in page
-    assert "line 4: country &#x27;NOR&#x27; is not a two-letter code" in page
-    assert "line 5: Ola Dahl is also on line 1 of this list" in page
-    assert "line 6: a roster has no seeds" in page
-    assert "line 1:" not in page, "the good line is not named"
+    assert bad.status_code == 400 and "Fix these lines and send the list again:" in page
+    assert "Line 2: the name is empty" in page
+    assert "Line 3: the name is longer than 100 characters" in page
+    assert "Line 4: country &#x27;NOR&#x27; is not a two-letter code" in page
+    assert "Line 5: Ola Dahl is also on line 1 of this list" in page
+    assert "Line 6: a roster has no seeds" in page
+    assert "Line 1:" not in page, "the good line is not named"
     assert Player.objects.count() == before and _roster(club) == ["Pia Ruud"]
 
 

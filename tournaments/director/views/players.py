@@ -93,6 +93,8 @@ PLAYER_ACTIONS = {
         options=lambda page, target: {
             "last_chance": page.division_.format == Division.Format.LAST_CHANCE,
             "capped": is_capped(page.division_),
+            "roster": page.once("roster_names", lambda: reads.roster_names(page.division_.event)),
+            "listed": page.division_.event.club_id is not None and page.division_.event.rating_list_id is not None,
         },
     ),
     "import": FormAction(forms.ImportForm, _import),
