@@ -77,6 +77,7 @@ from tournaments.selectors import clubs as club_reads
 from tournaments.selectors import events_visible_to, standings_table
 from tournaments.selectors.director import director_board, event_divisions, event_rounds
 from tournaments.selectors.players import player_record
+from tournaments.selectors.playoffs import playoffs_in
 from tournaments.selectors.public import division_for_page, pairings_of, pr_by_depth, pr_table, rounds_with_counts
 from tournaments.selectors.seasons import season_events, season_figures, season_rules, season_table
 from tournaments.selectors.venue import venue_of
@@ -100,6 +101,10 @@ def _after_round(request: HttpRequest) -> int | None:
 
 
 def _polling(division: Division) -> bool:
+    """Whether the division's live parts poll: while it is in play, while its standings are being counted, and while
+    a playoff for a tie is ordered (its words change as it is played, after the division has finished)."""
+    if getattr(division, "playoffs_open", None):
+        return True
     return division.status != Division.Status.FINISHED or division.standings_state != Division.Work.CURRENT
 
 
@@ -537,7 +542,8 @@ def _event_display_live(request: HttpRequest, event: str, page: int) -> HttpResp
 
 def _display_context(event: Event, page: int) -> dict[str, Any]:
     """The reads of one screen: the venue (two queries), the divisions (one), their rounds (one), and the
-    standings of each division in play or finished (two each). "Now playing" is read from the venue, as the
+    standings of each division in play or finished (two each), and the playoffs for ties of the divisions that may
+    hold one (one query for all, none without such a division). "Now playing" is read from the venue, as the
     dashboard's room is: every match at a table (called or being played), whatever its round, and the matches
     being played without one; then the matches waiting for a table, in the queue's order."""
     venue = venue_of(event)
@@ -552,8 +558,13 @@ def _display_context(event: Event, page: int) -> dict[str, Any]:
     titles: dict[int, Any] = {}
     for division_id, rounds in event_rounds(event).items():
         titles.update(round_titles_of(divisions[division_id], rounds))
-    over = bool(started) and all(d.status == Division.Status.FINISHED for d in divisions.values())
+    names = {row.entry_id: row.entry.player.display_name for _d, rows in standings for row in rows}
+    found = playoffs_in(started, names)  # one query, none when no division may hold a playoff
+    playoffs = [(d, view) for d in started for view in found.get(d.pk, [])]
+    ordered = any(not view.finished for _d, view in playoffs)  # the event is not over while one is to be played
+    over = bool(started) and not ordered and all(d.status == Division.Status.FINISHED for d in divisions.values())
     screen = display_page(
-        venue.calls, boards, standings, page, titles, over=over, divisions=len(divisions), queue=waiting
-    )
+        venue.calls, boards, standings, page, titles, over=over, divisions=len(divisions), queue=waiting,
+        playoffs=playoffs,
+    )  # fmt: skip
     return {"event": event, "screen": screen, "poll_trigger": f"every {DISPLAY_SECONDS}s"}

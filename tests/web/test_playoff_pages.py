@@ -84,7 +84,8 @@ def test_the_director_orders_a_playoff_from_the_page_and_the_pages_say_how_the_t
 
     playoff = Playoff.objects.get()
     win(playoff.final_match, int(b), as_director)
-    said = f"Tie at 2nd settled by a playoff: {name_b} beat {name_a} 1-0."
+    kept = '<span class="kept-score">1-0</span>'  # a score is never broken across lines
+    said = f"Tie at 2nd settled by a playoff: {name_b} beat {name_a} {kept}."
     assert said in Client().get(public(division)).content.decode()
     html = client.get(page(division)).content.decode()
     assert said in html and "Cancel the playoff" not in html and "Order a playoff" not in html
@@ -334,7 +335,8 @@ def test_a_playoff_result_the_director_corrected_is_marked_on_the_division_page_
     html = Client().get(public(division)).content.decode()
     assert "Corrected results" in html
     assert f"Playoff for the tie at 2nd: {a} v {b}: the director corrected the result (the scoresheet says so)." in html
-    assert f"settled by a playoff: {b} beat {a} 1-0 (decided by the director: the scoresheet says so)." in html
+    kept = '<span class="kept-score">1-0</span>'
+    assert f"settled by a playoff: {b} beat {a} {kept} (decided by the director: the scoresheet says so)." in html
     for phone in (entering, other):
         page_ = phone.page()
         assert "The director corrected the result (the scoresheet says so): it stands by his decision." in page_

@@ -51,6 +51,7 @@ def etag_of(division: Division, part: str, *extra: object) -> str:
     if part == "standings":
         payouts = repr(sorted(division.payouts.items())) if division.payouts else ""  # a new table changes the page
         parts += (getattr(division, "standings_rows", None), tuple(division.tiebreaks), payouts)
+        parts += (getattr(division, "playoffs_sum", None),)  # the playoffs' words and their matches' links
     else:
         parts += (getattr(division, "pairings_sum", None), getattr(division, "matches_sum", None))
     digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:24]

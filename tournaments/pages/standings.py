@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 from tournaments.models import Division, Round, Standing
 from tournaments.pages.words import TIEBREAK_COLUMNS, StrOrPromise, TiebreakColumn
 from tournaments.selectors.common import SIDE_POOL, Payouts, payouts_of, standings_table
-from tournaments.selectors.playoffs import playoffs_of
+from tournaments.selectors.playoffs import PlayoffView, playoffs_of
 from tournaments.selectors.public import (
     standings_rounds,
 )
@@ -41,8 +41,9 @@ class StandingsView:
     # The registration seeds beside the names; not once a Swiss into a knockout has drawn its knockout, whose own
     # seeds (the Swiss places) are the ones its pairings and bracket show on the same page.
     seeds: bool = True
-    # How playoffs settled ties, or that one is ordered ("Tie at 3rd settled by a playoff: A beat B 1-0.").
-    playoffs: list[str] = field(default_factory=list)
+    # How playoffs settled ties, or that one is ordered ("Tie at 3rd settled by a playoff: A beat B 1-0."): the
+    # page says each one's words and links its matches' pages.
+    playoffs: list[PlayoffView] = field(default_factory=list)
     during: bool = False  # the table is of a round still being played ("Standings during round 2")
     byes_won: bool = True  # a bye counts as a win, said beside the wins ("3 (1 bye)"); not in an elimination
 
@@ -98,7 +99,7 @@ def standings_view(division: Division, asked: int | None) -> StandingsView:
         prize_columns=[] if to_come else prize_columns(payouts),
         prizes_to_come=to_come,
         seeds=not division.knockout_drawn,
-        playoffs=[view.words for view in playoffs_of(division)],
+        playoffs=playoffs_of(division),
         during=_during(division, chosen),
         byes_won=not division.is_elimination,
     )

@@ -10,12 +10,14 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from games.models import Match
 from tournaments.core import (
     round_words,
 )
 from tournaments.models import Division, Pairing, Standing
 from tournaments.pages.words import EN_DASH, StrOrPromise
 from tournaments.selectors.common import place_of
+from tournaments.selectors.playoffs import PlayoffMatch, PlayoffView, ordinal
 
 
 def call_round_words(pairing: Pairing) -> str:
@@ -97,6 +99,8 @@ class DisplayPage:
     more_calls: list[str] = field(default_factory=list)  # the tables of the calls not shown
     waiting: int = 0  # the matches waiting for a table
     waiting_unlisted: int = 0  # of which not listed
+    # How each playoff for a tie stands, beside the standings ("Open: Tie at 1st: a playoff is ordered (...).").
+    playoffs: list[str] = field(default_factory=list)
 
     @property
     def next_page(self) -> int:
@@ -136,6 +140,7 @@ def display_page(
     over: bool = False,
     divisions: int = 1,
     queue: Sequence[tuple[Division, Any]] = (),
+    playoffs: Sequence[tuple[Division, PlayoffView]] = (),
 ) -> DisplayPage:
     """The screen ``page`` of the display from the calls (newest first: :data:`DISPLAY_CALLS` lines, the last one
     counting the others with their tables when there are more), the boards of the room (division, a director's board of
@@ -144,7 +149,10 @@ def display_page(
     table, next first: the first :data:`DISPLAY_QUEUE` listed, the others counted), and the standings of each
     division in play or finished (a finished one's heading says its standings are final). ``round_titles``: the
     rounds' names by id (:func:`round_titles_of`); ``over``: every division is finished; ``divisions``: how many
-    the event has (more than one: each call names its division, as each board does)."""
+    the event has (more than one: each call names its division, as each board does); ``playoffs``: the divisions'
+    playoffs for ties (:func:`tournaments.selectors.playoffs.playoffs_in`), whose matches still to be played or
+    being played follow the boards at tables ("Playoff for the tie at 1st place"), and whose words the screen says
+    beside the standings."""
     titles = round_titles or {}
     rows = []
     seen: set[int] = set()
@@ -157,6 +165,7 @@ def display_page(
             continue
         rows.append(_display_board(division, board, titles))
     rows.sort(key=lambda r: (not r.table, _table_sort(r.table)))
+    rows += [_playoff_board(division, view, match) for division, view in playoffs for match in _to_play(view)]
     waiting = [(d, b) for d, b in queue if b.pairing.entry_a is not None and b.pairing.entry_b is not None]
     rows += [_display_board(d, b, titles, n) for n, (d, b) in enumerate(waiting[:DISPLAY_QUEUE], start=1)]
     table = [
@@ -183,6 +192,37 @@ def display_page(
         more_calls=[p.table_label for p in calls[shown_calls:]],
         waiting=len(waiting),
         waiting_unlisted=max(0, len(waiting) - DISPLAY_QUEUE),
+        playoffs=[f"{d.name}: {view.words}" if divisions > 1 else view.words for d, view in playoffs],
+    )
+
+
+def _to_play(view: PlayoffView) -> list[PlayoffMatch]:
+    """The playoff's matches to show as playing: those whose result does not count yet (to be played, being
+    played, or waiting for a confirmation), none once the playoff has settled its tie."""
+    if view.finished:
+        return []
+    return [m for m in view.matches if not m.counts and m.status != Match.Status.VOID]
+
+
+def _playoff_board(division: Division, view: PlayoffView, match: PlayoffMatch) -> DisplayBoard:
+    """A playoff's match as "Now playing" shows it: no table (the director seats its players), its score once
+    started, "Playoff for the tie at 1st place" for its round."""
+    started = match.status != Match.Status.SCHEDULED
+    if match.disputed:
+        state = "disputed"
+    elif match.waiting:
+        state = "awaiting"
+    else:
+        state = "playing" if started else "ready"
+    return DisplayBoard(
+        table="",
+        division=division.name,
+        round=_("Playoff for the tie at %(place)s place") % {"place": ordinal(view.place)},
+        a=match.names[0],
+        b=match.names[1],
+        score=f"{match.score[0]}{EN_DASH}{match.score[1]}" if started else "",
+        state=state,
+        length=view.length,
     )
 
 

@@ -4,7 +4,8 @@ playoffs ordered and how each settled its tie, in words the pages and the API sh
 Costs: nothing for a division whose standings cannot hold a playoff (:func:`tournaments.core.may_have_playoffs`: a
 running Swiss or round robin, an elimination); otherwise one query for the playoffs with their matches and players,
 one for the standings table the ties are read from (none when the caller has it), and, for directors, one for the
-playoff matches' entry links. Never one per player.
+playoff matches' entry links. Never one per player. The venue display reads every division's at once
+(:func:`playoffs_in`: one query, the names from the standings it has).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class PlayoffMatch:
     asked: str = ""
     dispute: str = ""
     corrected: str = ""  # the director's reason, once he corrected its result ("": not corrected)
+    status: str = Match.Status.SCHEDULED  # the match's state (``Match.Status``'s values)
 
     @property
     def waiting(self) -> str:
@@ -149,21 +151,31 @@ def playoffs_of(division: Division, *, links: bool = False) -> list[PlayoffView]
             if (token.match_id, token.side) not in seen:
                 seen.add((token.match_id, token.side))
                 tokens.setdefault(token.match_id, []).append((token.side, f"/play/{token_text(token)}/"))
-    names: dict[int, str] = {}
-    out = []
-    for p in rows:
-        matches = [match_view(p, m, tokens.get(m.pk, [])) for m in (p.first_match, p.final_match) if m is not None]
-        out.append(PlayoffView(p.pk, p.kind, p.place, p.length, p.status, list(p.entries), list(p.order), [], matches))
-        names.update({pk: "" for pk in p.entries})
-    if names:
-        found = dict(division.entries.filter(pk__in=names).values_list("pk", "player__display_name"))
-        out = [
-            PlayoffView(
-                v.pk, v.kind, v.place, v.length, v.status, v.entries, v.order, [found[e] for e in v.entries], v.matches
-            )
-            for v in out
-        ]
+    wanted = {pk for p in rows for pk in p.entries}
+    found = dict(division.entries.filter(pk__in=wanted).values_list("pk", "player__display_name")) if wanted else {}
+    return [_view(p, found, tokens) for p in rows]
+
+
+def playoffs_in(divisions: Sequence[Division], names: dict[int, str]) -> dict[int, list[PlayoffView]]:
+    """The playoffs of ``divisions`` by division id, oldest first (the venue display's): one query, none when no
+    division may hold one (:func:`tournaments.core.may_have_playoffs`). ``names``: the players' names by entry id,
+    from the standings the caller has read (a tied player's row is in its division's latest table)."""
+    ids = [d.pk for d in divisions if may_have_playoffs(d)]
+    if not ids:
+        return {}
+    rows = Playoff.objects.filter(division_id__in=ids).select_related(
+        "first_match__player1", "first_match__player2", "final_match__player1", "final_match__player2"
+    )
+    out: dict[int, list[PlayoffView]] = {}
+    for p in rows.order_by("id"):
+        out.setdefault(p.division_id, []).append(_view(p, names, {}))
     return out
+
+
+def _view(p: Playoff, names: dict[int, str], tokens: dict[int, list[tuple[int, str]]]) -> PlayoffView:
+    matches = [match_view(p, m, tokens.get(m.pk, [])) for m in (p.first_match, p.final_match) if m is not None]
+    named = [names.get(pk, "") for pk in p.entries]
+    return PlayoffView(p.pk, p.kind, p.place, p.length, p.status, list(p.entries), list(p.order), named, matches)
 
 
 def match_view(playoff: Playoff, match: Match, links: Sequence[tuple[int, str]] = ()) -> PlayoffMatch:
@@ -178,7 +190,9 @@ def match_view(playoff: Playoff, match: Match, links: Sequence[tuple[int, str]] 
     asked_name = names[asked] if asked is not None else ""
     corrected = playoff.correction_of(match.pk) if winner is not None else ""
     score = (match.score1, match.score2)
-    return PlayoffMatch(match.pk, names, score, winner, held, confirmation, asked_name, dispute, corrected)
+    return PlayoffMatch(
+        match.pk, names, score, winner, held, confirmation, asked_name, dispute, corrected, str(match.status)
+    )
 
 
 def division_playoffs(division: Division, *, table: Sequence[Standing] | None = None, links: bool = True) -> Playoffs:

@@ -104,7 +104,26 @@ def _fingerprint() -> dict[str, Any]:
             Playoff.objects.exclude(first_correction="", final_correction=""),
             Sum(weight * (Length("first_correction") + Length("final_correction") * 3), output_field=BigIntegerField()),
         ),
+        # What the playoffs' words and links show: each playoff's state, its matches, their results' confirmations,
+        # and what each match's board shows (its state, score and winner), as for a round's matches.
+        "playoffs_sum": _per_division(
+            Playoff.objects.all(), Sum(weight * _playoff_shown(), output_field=BigIntegerField())
+        ),
+        "playoffs_open": _per_division(Playoff.objects.filter(status=Playoff.Status.ORDERED), Count("id")),
     }
+
+
+def _playoff_shown() -> Any:
+    """A playoff row's weighted sum of what its words show (:func:`_fingerprint`)."""
+    shown = _code("status", Playoff.Status.values) * 3 + Coalesce("first_match_id", 0) * 5
+    shown += Coalesce("final_match_id", 0) * 7 + _code("first_confirmation", Confirmation.values) * 11
+    shown += _code("final_confirmation", Confirmation.values) * 13 + Coalesce("first_confirmation_side", 0) * 17
+    shown += Coalesce("final_confirmation_side", 0) * 19 + F("length") * 23
+    for which, factor in (("first_match", 29), ("final_match", 31)):
+        match = _code(f"{which}__status", Match.Status.values) + Coalesce(f"{which}__score1", 0) * 37
+        match += Coalesce(f"{which}__score2", 0) * 41 + Coalesce(f"{which}__winner_id", 0) * 43
+        shown += match * factor
+    return shown
 
 
 def division_for_page(user: Any, event_slug: str, division_slug: str, *, standings: bool = False) -> Division:

@@ -10,6 +10,7 @@ template would (:func:`django.utils.formats.localize`).
 
 from __future__ import annotations
 
+import re
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
@@ -281,3 +282,13 @@ def scores_byes(columns: Any) -> bool:
     """Whether a standings table's tie-break columns include one that scores a bye's opponent (Buchholz, median
     Buchholz, Sonneborn-Berger): only then does its legend say how a bye counts."""
     return any(getattr(column, "code", None) in _SCORING_BYES for column in columns or ())
+
+
+_SCORE = re.compile(r"\b(\d+)-(\d+)\b")
+
+
+@register.filter
+def scores_kept(words: str) -> SafeString:
+    """``words`` (escaped) with each score ("1-0", "7-5") in a ``<span class="kept-score">`` that never breaks across
+    lines: on a phone "beat Lars Nes 1-0." stays whole, never "1-" then "0." (the playoffs' words)."""
+    return mark_safe(_SCORE.sub(r'<span class="kept-score">\1-\2</span>', str(escape(words))))  # escaped above
