@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from common.actor import Actor
 from games.models import Match
+from tests.tournaments.services.support import play_out
 from tests.tournaments.services.test_playoffs import round_robin_cycle, seeds, win
 from tests.web.test_venue import boards_part
 from tournaments import services
@@ -77,6 +78,34 @@ def test_the_display_says_how_a_finished_playoff_settled_the_tie_and_then_that_t
     html = display(division).content.decode()
     assert "The event is over" in html and "display-players" not in boards_part(html)
     assert '<p class="display-playoff">Tie at 1st settled by a playoff: ' in html
+
+
+def test_the_display_reads_the_playoffs_of_every_division_in_one_query(
+    division_of: Callable[..., Division], as_director: Actor, django_assert_max_num_queries: Any
+) -> None:
+    """Two divisions of one event, each ended in a three-way tie with a playoff ordered: the screen reads both
+    divisions' playoffs at once (the second division adds only its standings' two reads) and names each
+    division in its playoff's line."""
+    settings = {"tiebreaks": [], "entry_mode": "scoresheet", "match_length": 1}
+    first = division_of("round-robin", 3, **settings)
+    second = division_of("round-robin", 3, event=first.event, **settings)
+    for division in (first, second):  # each ends in a cycle, all three first, and a stepladder is ordered
+        services.start_division(division, actor=as_director)
+        p1, p2, p3 = seeds(division, 1, 2, 3)
+        beats = {frozenset((p1, p2)): p1, frozenset((p2, p3)): p2, frozenset((p1, p3)): p3}
+        play_out(
+            division,
+            as_director,
+            lambda p, beats=beats: Entry.objects.get(pk=beats[frozenset((p.entry_a_id, p.entry_b_id))]),
+        )
+        services.recompute_standings(division.pk)
+        services.order_playoff(Division.objects.get(pk=division.pk), actor=as_director, entries=[p3, p1, p2])
+    url = reverse("tournaments:event-display-live", args=[first.event.slug])
+    with django_assert_max_num_queries(10):  # 8 for one division, and the second's standings (2)
+        html = Client().get(url).content.decode()
+    for division in (first, second):
+        assert f'<p class="display-playoff">{division.name}: Tie at 1st: a playoff is ordered (' in html
+    assert boards_part(html).count("Playoff for the tie at 1st place") == 2, "each stepladder's first match"
 
 
 def standings_live(division: Division, etag: str = "") -> Any:
