@@ -58,7 +58,7 @@ def test_the_director_orders_a_playoff_from_the_page_and_the_pages_say_how_the_t
     client = director_client(director)
     html = client.get(page(division)).content.decode()
     assert "Playoffs for ties" in html and "A three-player playoff is a stepladder" in html
-    assert f"Tied at 2-3 (places that pay differently): {name_a}, {name_b}" in html
+    assert f"Tied at 2nd-3rd (places that pay differently): {name_a}, {name_b}" in html
     assert "Order a playoff" in html and "gets no table from the queue" in html
 
     target = f"{a}-{b}"
@@ -73,7 +73,7 @@ def test_the_director_orders_a_playoff_from_the_page_and_the_pages_say_how_the_t
     )
     assert done.status_code == 302
     html = client.get(page(division)).content.decode()
-    assert "The playoff for the tie at place 2 is ordered" in html
+    assert "The playoff for the tie at 2nd place is ordered" in html
     assert f"Tie at 2nd: a playoff is ordered ({name_a} v {name_b}, 1 point)." in html
     assert f"{name_a}'s entry link" in html and "/play/" in html and "Cancel the playoff" in html
     assert "Order a playoff" not in html
@@ -225,7 +225,7 @@ def test_the_director_awards_a_playoff_match_by_forfeit_and_gives_a_new_link_fro
     url = f"/manage/{division.event.slug}/{division.slug}/playoff/{match.pk}/"
     client = director_client(director)
     html = client.get(url).content.decode()
-    assert "Playoff for the tie at place 2" in html and "Forfeit (no-show, withdrawal)" in html
+    assert "Playoff for the tie at 2nd place" in html and "Forfeit (no-show, withdrawal)" in html
     assert f"{match.player1.display_name}'s entry link" in html and "Give a new link" in html
     assert Client().get(url).status_code == 302  # to the login page
     assert client.get(f"/manage/{division.event.slug}/{division.slug}/playoff/999999/").status_code == 404
