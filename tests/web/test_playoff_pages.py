@@ -20,7 +20,7 @@ from games.models import EntryToken, Match
 from tests.games.conftest import footprint
 from tests.tournaments.services.support import play_out
 from tests.tournaments.services.test_playoffs import swiss_with_a_paid_tie, win
-from tests.web.director.test_matches import chosen
+from tests.web.director.test_matches import chosen, new_link_opens_the_answer
 from tests.web.test_entry_pages import Phone, error_of, ok
 from tournaments import services
 from tournaments.models import Division, Entry, Playoff
@@ -195,6 +195,21 @@ def test_the_opponent_confirms_a_playoff_result_from_his_entry_page(
     playoff.refresh_from_db()
     assert (playoff.final_confirmation, playoff.status) == ("confirmed", "finished")
     assert "The result is confirmed." in other.page()
+
+
+def test_a_player_whose_playoff_result_waits_for_him_gets_a_new_link_to_answer_it(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    division, _playoff, match, _phones = _entered_by_side_0(division_of, as_director)
+    services.sync_division(division.pk)
+    client = director_client(director)
+    url = f"/manage/{division.event.slug}/{division.slug}/playoff/{match.pk}/"
+    assert "Give a new link" in client.get(url).content.decode(), "the result waits for a player"
+    entry_page = new_link_opens_the_answer(client, url, 1, match.player2.display_name)
+    assert "Is it right?" in entry_page and f'action="/play/pairings/playoff/{match.pk}/confirm/"' in entry_page
+
+    services.confirm_playoff_result(match.pk, actor=as_director)
+    assert "Give a new link" not in client.get(url).content.decode(), "a confirmed result needs no link"
 
 
 def test_a_disputed_playoff_result_is_confirmed_by_the_director_on_the_division_page(
