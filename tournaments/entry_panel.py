@@ -2,17 +2,17 @@
 
 Once a match of a pairing is over it says what happens to the result: a scoresheet result entered by one player
 waits for the other one's confirmation (``Pairing.confirmation_side``), who gets the confirm and dispute forms
-(tournaments/entry_views.py); the player who entered it sees that it is waiting; a result a director corrected
-says so, with his reason (``Pairing.Decision.DIRECTOR``, ``Playoff.*_correction``). It always links to "your next
-match". Before the match starts it shows the call once the match has a table ("Table 7: you play Pia Ruud, main
-round 2, 7 points"); once the match is over, the call of the player's next match as soon as it is made. The
-block's version holds the calls, so the entry page's live part (polled every few seconds) shows a call without a
-reload; a finished match's page keeps polling while one of its players has a match to come, for its call. Nothing
-is shown while the match is being played (but the call to a new table of a match a correction reopened, until an
-entry follows it), nor for a match that belongs to no pairing. A playoff's match (it has no pairing) says what it is
-before it starts ("Playoff for the tie at 1st place, final", the event and division: the director seats its
-players), and gets the same confirm and dispute forms once over (``Playoff.first_confirmation``/
-``final_confirmation``), under the same heading.
+(tournaments/entry_views.py); the player who entered it sees that it is waiting; a result a director corrected says
+so, with his reason (``Pairing.Decision.DIRECTOR``, ``Playoff.*_correction``). It always links to "your next match"
+("Division over: your results" once the match's division is over). Before the match starts it shows the call once
+the match has a table ("Table 7: you play Pia Ruud, main round 2, 7 points"); once the match is over, the call of
+the player's next match as soon as it is made. The block's version holds the calls, so the entry page's live part
+(polled every few seconds) shows a call without a reload; a finished match's page keeps polling while one of its
+players has a match to come, for its call. Nothing is shown while the match is being played (but the call to a new
+table of a match a correction reopened, until an entry follows it), nor for a match that belongs to no pairing. A
+playoff's match (it has no pairing) says what it is before it starts ("Playoff for the tie at 1st place, final", the
+event and division: the director seats its players), and gets the same confirm and dispute forms once over
+(``Playoff.first_confirmation``/``final_confirmation``), under the same heading.
 """
 
 from __future__ import annotations
@@ -117,6 +117,8 @@ def render_panel(request: HttpRequest, match: Match, sides: frozenset[int]) -> s
         "next_calls": _next_calls(match, sides),
         # "Your next match" is the page of the players this visitor is: not of a director entering for both.
         "next_link": bool(held_token_ids(request)) or _is_a_player(request),
+        # Once the division is over the button says so: the page it opens gives the places and the event's pages.
+        "division_over": division.status == Division.Status.FINISHED,
     }
     return render_to_string("entry/pairing_panel.html", context, request=request)
 

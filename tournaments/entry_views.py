@@ -26,7 +26,7 @@ from games.models import Match, Player
 from tournaments import services
 from tournaments.core import round_words
 from tournaments.entry_panel import playoff_of
-from tournaments.models import Entry, Pairing, Playoff
+from tournaments.models import Division, Entry, Pairing, Playoff
 from tournaments.pages import call_words, place_words, playoff_words
 from tournaments.selectors import final_prize_of, finished_place_of, next_pairing_for, waiting_slot_for
 from tournaments.selectors.playoffs import PlayoffTurn, playoff_turn_of
@@ -64,9 +64,11 @@ def _refused(
     *,
     dispute_url: str = "",
     reason: str = "",
+    heading: str = "",
 ) -> HttpResponse:
-    """The refusal, with a way back to the entry page; a refused dispute is shown again with its reason kept."""
-    context = {"message": message, "match": match, "dispute_url": dispute_url, "reason": reason}
+    """The refusal, with a way back to the entry page; a refused dispute is shown again with its reason kept.
+    Headed "Not recorded" (a refused confirmation or dispute) unless ``heading`` says what else was refused."""
+    context = {"message": message, "match": match, "dispute_url": dispute_url, "reason": reason, "heading": heading}
     return render(request, "entry/panel_refused.html", context, status=status)
 
 
@@ -162,11 +164,11 @@ def _enter(request: HttpRequest, match: Match) -> HttpResponse:
             "Only a player of this match can enter it from his phone: open the entry link on your slip (scan its "
             "QR code)."
         )
-        return _refused(request, None, message, 403)
+        return _refused(request, None, message, 403, heading=_("You cannot enter this match here"))
     try:
         taken = [take_entry_token(match, side, phone=phone_of(request), held=held) for side in sides]
     except ApplicationError as exc:
-        return _refused(request, None, exc.message, exc.status)
+        return _refused(request, None, exc.message, exc.status, heading=_("You cannot enter this match here"))
     for token in taken:
         keep_entry_link(request, token, phone_of(request))
     return see_other(reverse("entry:match", args=[match.pk]))
@@ -191,8 +193,8 @@ def next_match(request: HttpRequest) -> HttpResponse:
         for player in Player.objects.filter(user=user).order_by("pk"):
             players.setdefault(player.pk, player)
     if not players:
-        context = {"message": _("Open your entry link, or log in, to see your next match."), "match": None}
-        return render(request, "entry/panel_refused.html", context, status=403)
+        message = _("Open your entry link, or log in, to see your next match.")
+        return _refused(request, None, message, 403, heading=_("No entry link open on this phone"))
     rows = [_next_row(player, next_pairing_for(player), user) for player in players.values()]
     for row in rows:
         held = last_match.get(row["player"].pk)  # type: ignore[attr-defined]
@@ -243,27 +245,46 @@ def _etag(rows: list[dict[str, object]]) -> str:
     return '"' + hashlib.sha256(repr(shown).encode()).hexdigest()[:24] + '"'
 
 
-def _over_words(player: Player) -> str:
-    """ "The Open is over: you finished 3rd." once the player's division is over (and none of his runs); a place he
-    shares as the standings say it ("Shared 3rd-4th place": "The Open is over: you share 3rd-4th place."), with
-    his prize when the published payout table pays him ("... 3rd-4th: your prize is 100.00.")."""
+def _over_row(player: Player) -> dict[str, object]:
+    """The row of a player whose division is over (and none of his runs): what :func:`_over_words` says, with a link
+    to the event's pages when they are public."""
+    row: dict[str, object] = {"player": player, "pairing": None, "over": ""}
     found = finished_place_of(player)
     if found is None:
-        return ""
-    division, place = found
+        return row
+    division = found[0]
+    row["over"] = _over_words(player, *found)
+    if division.event.public:
+        row["event_url"] = reverse("tournaments:event-detail", args=[division.event.slug])
+    return row
+
+
+def _over_words(player: Player, division: Division, place: str) -> str:
+    """ "The Open is over: you finished 3rd." once the player's division is over; a place a playoff decided says so
+    ("you finished 2nd, after a playoff"); a place he shares as the standings say it ("Shared 3rd-4th place": "The
+    Open is over: you share 3rd-4th place."), with his prize when the published payout table pays him ("...
+    3rd-4th place, and your prize is 100.00.")."""
     if not place:
         return _("%(division)s is over.") % {"division": division.name}
     words = {"division": division.name, "place": place_words(place)}
+    entry_id = Entry.objects.filter(division=division, player=player).values_list("pk", flat=True).first()
     # A shared place as the standings say it ("Shared 2nd-3rd place"): "you share 2nd-3rd place".
     if "-" in place:
         finished = _("%(division)s is over: you share %(place)s place") % words
+    elif entry_id is not None and _playoff_decided(division, entry_id):
+        finished = _("%(division)s is over: you finished %(place)s, after a playoff") % words
     else:
         finished = _("%(division)s is over: you finished %(place)s") % words
-    entry_id = Entry.objects.filter(division=division, player=player).values_list("pk", flat=True).first()
     prize = final_prize_of(division, entry_id) if entry_id is not None else None
     if prize is None:
         return f"{finished}."
     return _("%(finished)s, and your prize is %(prize)s.") % {"finished": finished, "prize": cents_text(prize)}
+
+
+def _playoff_decided(division: Division, entry_id: int) -> bool:
+    """Whether a finished playoff of the division settled the entry's place (one query)."""
+    played = division.playoffs.filter(status=Playoff.Status.FINISHED).values_list("entries", flat=True)
+    return any(entry_id in entries for entries in played)
 
 
 def _next_row(player: Player, pairing: Pairing | None, user: object) -> dict[str, object]:
@@ -283,7 +304,7 @@ def _next_row(player: Player, pairing: Pairing | None, user: object) -> dict[str
         turn = playoff_turn_of(player)
         if turn is not None:
             return _playoff_row(player, turn, user)
-        return {"player": player, "pairing": None, "over": _over_words(player)}
+        return _over_row(player)
     mine_a = pairing.entry_a is not None and pairing.entry_a.player_id == player.pk
     other = pairing.entry_b if mine_a else pairing.entry_a
     own_account = player.user_id is not None and player.user_id == getattr(user, "pk", None)
@@ -301,6 +322,15 @@ def _next_row(player: Player, pairing: Pairing | None, user: object) -> dict[str
         "where": (pairing.pk, pairing.table_id, pairing.called_at),
         "state": (pairing.status, pairing.match.status if pairing.match else None),
     }
+
+
+def _lost_the_first_match(player: Player, playoff: Playoff) -> bool:
+    """Whether the player lost a three-player stepladder's first match and it counts (its final is made): the
+    stepladder rule makes him the last of the tie, whatever the final's result."""
+    first = playoff.first_match
+    if first is None or playoff.final_match_id is None or first.winner_id is None:
+        return False
+    return player.pk in (first.player1_id, first.player2_id) and first.winner_id != player.pk
 
 
 def _playoff_row(player: Player, turn: PlayoffTurn, user: object) -> dict[str, object]:
@@ -323,6 +353,13 @@ def _playoff_row(player: Player, turn: PlayoffTurn, user: object) -> dict[str, o
         if turn.waits_for is not None:
             words |= {"a": turn.waits_for[0], "b": turn.waits_for[1]}
             over = _("%(playoff)s, %(division)s: you play the final against the winner of %(a)s v %(b)s.") % words
+        elif _lost_the_first_match(player, playoff):
+            words["place"] = place_words(str(playoff.place + 2))
+            lost = _(
+                "%(playoff)s, %(division)s: you lost its first match, so you finish %(place)s by the stepladder rule "
+                "(its final settles the places above you)."
+            )
+            over = lost % words
         else:
             over = _("%(playoff)s, %(division)s: your place is settled once the playoff is over.") % words
         row["over"] = over

@@ -20,7 +20,7 @@ from games.models import EntryToken, Match
 from tests.games.conftest import footprint
 from tests.tournaments.services.support import play_out
 from tests.tournaments.services.test_playoffs import swiss_with_a_paid_tie, win
-from tests.web.director.test_matches import chosen
+from tests.web.director.test_matches import chosen, new_link_opens_the_answer
 from tests.web.test_entry_pages import Phone, error_of, ok
 from tournaments import services
 from tournaments.models import Division, Entry, Playoff
@@ -58,7 +58,7 @@ def test_the_director_orders_a_playoff_from_the_page_and_the_pages_say_how_the_t
     client = director_client(director)
     html = client.get(page(division)).content.decode()
     assert "Playoffs for ties" in html and "A three-player playoff is a stepladder" in html
-    assert f"Tied at 2-3 (places that pay differently): {name_a}, {name_b}" in html
+    assert f"Tied at 2nd-3rd (places that pay differently): {name_a}, {name_b}" in html
     assert "Order a playoff" in html and "gets no table from the queue" in html
 
     target = f"{a}-{b}"
@@ -73,7 +73,7 @@ def test_the_director_orders_a_playoff_from_the_page_and_the_pages_say_how_the_t
     )
     assert done.status_code == 302
     html = client.get(page(division)).content.decode()
-    assert "The playoff for the tie at place 2 is ordered" in html
+    assert "The playoff for the tie at 2nd place is ordered" in html
     assert f"Tie at 2nd: a playoff is ordered ({name_a} v {name_b}, 1 point)." in html
     assert f"{name_a}'s entry link" in html and "/play/" in html and "Cancel the playoff" in html
     assert "Order a playoff" not in html
@@ -198,6 +198,21 @@ def test_the_opponent_confirms_a_playoff_result_from_his_entry_page(
     assert "The result is confirmed." in other.page()
 
 
+def test_a_player_whose_playoff_result_waits_for_him_gets_a_new_link_to_answer_it(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    division, _playoff, match, _phones = _entered_by_side_0(division_of, as_director)
+    services.sync_division(division.pk)
+    client = director_client(director)
+    url = f"/manage/{division.event.slug}/{division.slug}/playoff/{match.pk}/"
+    assert "Give a new link" in client.get(url).content.decode(), "the result waits for a player"
+    entry_page = new_link_opens_the_answer(client, url, 1, match.player2.display_name)
+    assert "Is it right?" in entry_page and f'action="/play/pairings/playoff/{match.pk}/confirm/"' in entry_page
+
+    services.confirm_playoff_result(match.pk, actor=as_director)
+    assert "Give a new link" not in client.get(url).content.decode(), "a confirmed result needs no link"
+
+
 def test_a_disputed_playoff_result_is_confirmed_by_the_director_on_the_division_page(
     division_of: Callable[..., Division], as_director: Actor, director: Any
 ) -> None:
@@ -226,7 +241,7 @@ def test_the_director_awards_a_playoff_match_by_forfeit_and_gives_a_new_link_fro
     url = f"/manage/{division.event.slug}/{division.slug}/playoff/{match.pk}/"
     client = director_client(director)
     html = client.get(url).content.decode()
-    assert "Playoff for the tie at place 2" in html and "Forfeit (no-show, withdrawal)" in html
+    assert "Playoff for the tie at 2nd place" in html and "Forfeit (no-show, withdrawal)" in html
     assert f"{match.player1.display_name}'s entry link" in html and "Give a new link" in html
     assert Client().get(url).status_code == 302  # to the login page
     assert client.get(f"/manage/{division.event.slug}/{division.slug}/playoff/999999/").status_code == 404

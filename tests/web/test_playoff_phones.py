@@ -119,7 +119,7 @@ def test_a_stepladders_first_match_winner_is_shown_the_final_and_the_places_once
     assert "you finished" not in html
     top = next_page(phones[p1])
     assert "Playoff for the tie at 1st place, final" in top and name_of(p3) in top
-    assert "your place is settled once the playoff is over" in next_page(phones[p2]), "he lost the first match"
+    assert "so you finish 3rd by the stepladder rule" in next_page(phones[p2]), "he lost the first match"
     final = Match.objects.get(pk=playoff.final_match_id)
     done = phones[p3].client.post(f"/play/pairings/playoff/{final.pk}/enter/")
     assert done.status_code == 303
@@ -127,9 +127,9 @@ def test_a_stepladders_first_match_winner_is_shown_the_final_and_the_places_once
     assert "Playoff for the tie at 1st place, final" in page_html
 
     win(final, p3, as_director)
-    assert f"{division.name} is over: you finished 1st." in next_page(phones[p3])
-    assert f"{division.name} is over: you finished 2nd." in next_page(phones[p1])
-    assert f"{division.name} is over: you finished 3rd." in next_page(phones[p2])
+    assert f"{division.name} is over: you finished 1st, after a playoff." in next_page(phones[p3])
+    assert f"{division.name} is over: you finished 2nd, after a playoff." in next_page(phones[p1])
+    assert f"{division.name} is over: you finished 3rd, after a playoff." in next_page(phones[p2])
 
 
 # -- the director hands out a playoff's entry links -----------------------------------------------------------------

@@ -25,6 +25,7 @@ finished (tournaments/services/knockout.py).
 
 from __future__ import annotations
 
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -77,7 +78,7 @@ def order_playoff(division: Division, *, actor: Actor, entries: list[int], lengt
         if any(set(tie.players) & set(others) for others in taken):
             raise ApplicationError(
                 ErrorCode.CONFLICT,
-                f"the tie at place {tie.place} has a playoff already: cancel it first to order another",
+                f"the tie at {ordinal(tie.place)} place has a playoff already: cancel it first to order another",
             )
         playoff = Playoff.objects.create(
             division=division, kind=tie.kind, place=tie.place, after_round=after,
@@ -127,7 +128,7 @@ def _the_tie(division: Division, entries: list[int]) -> tuple[int, Tie]:
     if not tie.orderable:
         raise ApplicationError(
             ErrorCode.INVALID_INPUT,
-            f"the tie at place {tie.place} has {len(tie.players)} players: a playoff settles a tie of two or "
+            f"the tie at {ordinal(tie.place)} place has {len(tie.players)} players: a playoff settles a tie of two or "
             f"{MAX_PLAYERS}; settle it otherwise (by lot, or the division's rules)",
         )
     return after, tie
@@ -168,8 +169,8 @@ def cancel_playoff(playoff_id: int, *, actor: Actor, division: Division | None =
             which = f" (match {started[0]} has started)" if started else ""
             raise ApplicationError(
                 ErrorCode.CONFLICT,
-                f"the playoff at place {playoff.place} has been played{which}: it cannot be cancelled; correct its "
-                "match instead",
+                f"the playoff for the tie at {ordinal(playoff.place)} place has been played{which}: it cannot be "
+                "cancelled; correct its match instead",
             )
         playoff.delete()
         games.services.delete_unplayed_matches([m.pk for m in matches])

@@ -26,11 +26,18 @@ from django.utils.translation import ngettext
 
 from tournaments.core import round_words
 from tournaments.models import Division, Entry, Event, Pairing, Round
+from tournaments.pages.words import place_words
 from tournaments.standings.tiebreakers import Tiebreak
 
 register = template.Library()
 
 EN_DASH, EM_DASH = "\N{EN DASH}", "\N{EM DASH}"
+
+
+@register.filter
+def place_ordinal(place: int | str) -> str:
+    """A place as people say it: 3 -> "3rd", "3-4" -> "3rd-4th" (:func:`tournaments.pages.words.place_words`)."""
+    return place_words(str(place))
 
 
 @register.filter

@@ -156,7 +156,8 @@ def test_refusals_say_why_and_write_nothing(division_of: Callable[..., Division]
     assert snapshot() == before and not Playoff.objects.exists()
 
     services.order_playoff(division, actor=as_director, entries=[a, b])
-    with pytest.raises(ApplicationError, match="has a playoff already: cancel it first") as refused:
+    already = "the tie at 2nd place has a playoff already: cancel it first"
+    with pytest.raises(ApplicationError, match=already) as refused:
         services.order_playoff(division, actor=as_director, entries=[a, b])
     assert refused.value.code is ErrorCode.CONFLICT and Playoff.objects.count() == 1
 
@@ -177,7 +178,8 @@ def test_an_unplayed_playoff_is_cancelled_with_its_match_a_started_one_is_not(
     games.services.record_game_result(
         match.pk, actor=as_director, winner=0, kind=1, cube_value=1, expected_seq=match.seq
     )
-    with pytest.raises(ApplicationError, match=r"has been played .*it cannot be cancelled") as refused:
+    played = r"the playoff for the tie at 2nd place has been played .*it cannot be cancelled"
+    with pytest.raises(ApplicationError, match=played) as refused:
         services.cancel_playoff(playoff.pk, actor=as_director)
     assert refused.value.code is ErrorCode.CONFLICT and Playoff.objects.filter(pk=playoff.pk).exists()
     with pytest.raises(ApplicationError, match="there is no playoff 999999"):

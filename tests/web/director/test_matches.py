@@ -288,3 +288,39 @@ def test_the_replace_result_form_starts_at_the_games_recorded_result(dora: Any, 
     assert 'data-recorded="{&quot;1&quot;: [1, 2, 1], &quot;2&quot;: [1, 1, 1]}"' in page
     assert "js/director.js" in page
     check_html(page)
+
+
+def new_link_opens_the_answer(client: Client, page_url: str, side: int, name: str) -> str:
+    """The director gives ``side`` a new link from the match's page; a new phone opens it: its entry page."""
+    done = client.post(page_url, {"action": "new-link", "new-link-side": str(side)})
+    assert done.status_code == 302
+    shown = client.get(page_url).content.decode()
+    found = re.search(rf"A new entry link for {re.escape(name)}: \S*(/play/[^/\s<\"]+/)", shown)
+    assert found is not None, shown
+    phone = Client()
+    opened = phone.get(found.group(1))
+    assert opened.status_code == 302
+    return phone.get(opened["Location"]).content.decode()
+
+
+def test_a_player_whose_result_waits_for_him_gets_a_new_link_to_answer_it(
+    dora: Any, swiss: Division, django_capture_on_commit_callbacks: Any
+) -> None:
+    pairing = pairing_at(swiss, 1, 3)
+    assert pairing.match is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        win(pairing.match, side=0, actor=Actor(token=new_entry_token(pairing.match, 0)))
+    pairing = pairing_at(swiss, 1, 3)
+    assert pairing.confirmation == "awaiting" and pairing.confirmation_side == 1
+    client = client_for(dora)
+    url = urls(swiss, pairing)["match"]
+    assert "Give a new link" in text_of(client.get(url)), "the result waits for a player: his phone may have died"
+    asked = Match.objects.select_related("player2").get(pk=pairing.match_id).player2.display_name
+    entry_page = new_link_opens_the_answer(client, url, 1, asked)
+    assert "Is it right?" in entry_page and "Confirm the result" in entry_page and "Dispute the result" in entry_page
+
+    services.dispute_result(pairing, actor=Actor(token=new_entry_token(pairing.match, 1)), reason="I won")
+    assert "Give a new link" in text_of(client.get(url)), "a disputed result is not settled either"
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(url, {"action": "confirm"}).status_code == 302
+    assert "Give a new link" not in text_of(client.get(url)), "a confirmed result needs no link"

@@ -78,7 +78,7 @@ def test_a_disputed_playoff_match_heads_the_queue_and_links_its_page(
     queue = queue_of(dora, division)
     page = f'href="/manage/{division.event.slug}/{division.slug}/playoff/{match.pk}/"'
     assert page in queue
-    assert "Playoff for the tie at place 2" in queue
+    assert "Playoff for the tie at 2nd place" in queue
     assert "disputed" in queue and "I won the last game" in queue
     assert queue.index(page) < queue.index(f"/match/{pairing.key}/"), "a dispute first"
 
@@ -117,7 +117,7 @@ def test_the_director_confirms_a_disputed_playoff_match_from_the_queue(
     url = f"/manage/{division.event.slug}/"
     client = client_for(dora)
     assert f'name="target" value="{match.pk}"' in queue_of(dora, division)
-    assert 'aria-label="Confirm the result of the playoff for the tie at place 2, ' in queue_of(dora, division)
+    assert 'aria-label="Confirm the result of the playoff for the tie at 2nd place, ' in queue_of(dora, division)
     for target in (str(pairing.match_id), "x"):  # a match of no playoff: an unknown target
         elsewhere = client.post(url, {"action": "confirm-playoff", "target": target})
         assert elsewhere.status_code == 404 and "no longer exists" in elsewhere.content.decode()
@@ -142,7 +142,7 @@ def test_a_stepladders_matches_say_which_they_are(
     services.sync_division(division.pk)
     [item] = director_queue(division.event)
     assert item.playoff is not None and item.playoff.stage == "first match"
-    assert "Playoff for the tie at place 1, first match" in queue_of(dora, division)
+    assert "Playoff for the tie at 1st place, first match" in queue_of(dora, division)
 
     services.confirm_playoff_result(first.pk, actor=link(first, 1))
     services.sync_division(division.pk)  # the final is made

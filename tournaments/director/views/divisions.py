@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
@@ -155,9 +156,9 @@ def _order_playoff(page: Page, target: str, data: dict[str, Any]) -> str:
     entries = [int(pk) for pk in target.split("-")]
     playoff = services.order_playoff(page.division_, actor=page.actor, entries=entries, length=data["length"])
     return _(
-        "The playoff for the tie at place %(place)s is ordered: its first match is made, with entry links for both "
+        "The playoff for the tie at %(place)s place is ordered: its first match is made, with entry links for both "
         "players (below)."
-    ) % {"place": playoff.place}
+    ) % {"place": ordinal(playoff.place)}
 
 
 def _cancel_playoff(page: Page, target: str, data: dict[str, Any]) -> str:
@@ -169,7 +170,9 @@ def confirm_playoff(page: Page, target: str, data: dict[str, Any]) -> str:
     """Confirm the result of the playoff match ``target`` (its id; the division's page and the event's queue)."""
     playoff = services.confirm_playoff_result(int(target), actor=page.actor)
     services.sync_division(playoff.division_id)  # the playoff settles at once on the page
-    return _("The playoff match's result is confirmed: the tie at place %(place)s moves on.") % {"place": playoff.place}
+    return _("The playoff match's result is confirmed: the tie at %(place)s place moves on.") % {
+        "place": ordinal(playoff.place)
+    }
 
 
 def _playoff_match(page: Page, key: str) -> str | None:
