@@ -263,15 +263,19 @@ def test_the_opponents_entry_wins_the_race_and_the_kept_one_is_refused_not_doubl
     bob.context.set_offline(False)
     refusal = waiting(bob).locator(".outbox-refusal")
     expect(refusal).to_have_text(
-        "Not recorded: Game 1: Bob won (single, cube 1). Your opponent moved first: check the board and enter again.",
+        "Not recorded: Game 1: Bob won (single, cube 1). "
+        "Your opponent entered this game's result first: check the score and enter again.",
         timeout=LIVE,
     )
     expect(bob.locator(".entry-error")).to_have_count(0)  # said once, in the box that names the entry
     expect(waiting(bob).locator(".outbox-dropped")).to_have_text(
-        "Not sent, as they came after it: Game 2: Bob won (single, cube 1). Check the board and enter them again."
+        "Not sent, as they came after it: Game 2: Bob won (single, cube 1). Check the score and enter them again."
     )
     expect(bob.locator(".entry-score .points").first).to_have_text("2")
     expect(bob.locator("form.result-form legend").first).to_have_text("Who won game 2?")
+    # The form for game 2 is blank: the refused entry is not offered again for one tap to re-enter it.
+    expect(bob.locator("form.result-form input[name=winner]:checked")).to_have_count(0)
+    expect(bob.locator("form.result-form input[name=result]:checked")).to_have_value("1")
     room.shot(bob, "bob-refused")
     assert log(match) == [("game-result", 0, "")]
     assert Match.objects.get(pk=match.pk).score == (2, 0)
