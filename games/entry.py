@@ -670,6 +670,7 @@ def entry_context(
         "digital": digital_dice(),
         "faces": FACES,
         "cube_values": CUBE_VALUES[:1] if live["crawford"] else CUBE_VALUES,  # the Crawford game: nobody doubles
+        "all_cube_values": CUBE_VALUES,  # the next game's, when the Crawford game is entered off the network
         "result_kinds": RESULT_KINDS[:1] if match.casual else RESULT_KINDS,  # casual: no gammons to resign
         "key": key,
         "closed": match.status in CLOSED,

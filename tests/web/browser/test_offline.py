@@ -12,6 +12,7 @@ games:
 2. the opponent's entry wins the race: the entry kept on the phone is refused on arrival with the reason, the one
    entered after it is not sent, and nothing is recorded twice;
 3. the laptop out of reach while the phone believes it is online: the entry is kept, through a reload too;
+   on a scoresheet the phone keeps the score of the results it holds, the Crawford game, and the match's end;
 4. the venue display, a division's page and "Your next match" off the network say "Reconnecting" and catch up.
 
 tests/web/browser/conftest.py's ``Pages`` opens the pages, takes the screenshots and fails a test on any console
@@ -307,6 +308,84 @@ def test_an_entry_kept_on_the_phone_survives_a_reload_and_is_sent_once(room: Pag
     )
     expect(alice.locator(".entry-score .points").first).to_have_text("1")
     assert log(match) == [("game-result", 0, "")]
+
+
+def test_results_kept_on_the_phone_keep_the_score_and_end_the_match(room: Pages, new_match: Any) -> None:
+    """A scoresheet match off the network: the phone keeps the score of the results it holds (marked not sent
+    yet), gives the Crawford game as the server would, and once they reach the match length offers no more games."""
+    match = new_match(length=3, entry_mode=Match.EntryMode.SCORESHEET)
+    alice = phone(room, match, 0)
+    alice.context.set_offline(True)
+    result(alice, 1, "Alice", "gammon")
+    expect(waiting(alice)).to_contain_text("Not sent yet: 1 entry", timeout=LIVE)
+    points = alice.locator(".entry-score .points")
+    expect(points).to_have_text(["2", "0"])
+    meta = alice.locator(".entry-meta")
+    expect(meta).to_contain_text("game 2")
+    expect(meta).to_contain_text("Crawford game: no doubling")
+    expect(alice.locator(".entry-score")).to_contain_text("Score with the results not sent yet")
+    form = alice.locator("form.result-form")
+    expect(form).to_contain_text("This is the Crawford game: nobody may double, so the cube stays at 1.")
+    expect(form.locator("select[name=cube] option")).to_have_text(["1"])
+    room.shot(alice, "alice-offline-crawford-next")
+
+    result(alice, 2, "Alice", "single")
+    expect(waiting(alice).locator("li")).to_have_text(
+        ["Game 1: Alice won (gammon, cube 1)", "Game 2: Alice won (single, cube 1)"], timeout=LIVE
+    )
+    expect(points).to_have_text(["3", "0"])
+    expect(form).to_be_hidden()  # no game 3 to enter
+    expect(alice.locator("legend", has_text="Who won game")).to_be_hidden()
+    expect(meta).not_to_contain_text("game 3")
+    expect(meta).not_to_contain_text("Crawford")
+    expect(alice.locator("#entry-prompt")).to_have_text(
+        "Alice wins the match 3-0 once the results waiting on this phone are sent. Nothing more to enter."
+    )
+    room.shot(alice, "alice-offline-match-over")
+    assert log(match) == []
+
+    alice.context.set_offline(False)
+    expect(waiting(alice)).to_contain_text(
+        "Sent when the connection came back: Game 1: Alice won (gammon, cube 1); Game 2: Alice won (single, cube 1).",
+        timeout=LIVE,
+    )
+    expect(points).to_have_text(["3", "0"])
+    expect(alice.locator(".entry-score")).not_to_contain_text("Score with the results not sent yet")
+    fresh = Match.objects.get(pk=match.pk)
+    assert fresh.score == (3, 0) and fresh.status == Match.Status.FINISHED
+
+
+def test_a_kept_result_after_the_crawford_game_leaves_it_and_a_reload_keeps_the_score(
+    room: Pages, new_match: Any
+) -> None:
+    """The Crawford game entered off the network: the next game is post-Crawford, with the cube back; a reload
+    shows the score with the kept results."""
+    match = new_match(length=3, entry_mode=Match.EntryMode.SCORESHEET)
+    alice = phone(room, match, 0)
+    result(alice, 1, "Alice", "gammon")  # on the network: 2-0, game 2 is the Crawford game
+    expect(alice.locator(".entry-meta")).to_contain_text("Crawford game: no doubling")
+    page_url = f"**/play/match/{match.pk}/"
+
+    def no_sends(route: Any) -> None:  # the laptop out of reach for entries, the page still reloads
+        route.abort() if route.request.method == "POST" else route.continue_()
+
+    alice.route(page_url, no_sends)
+    result(alice, 2, "Bob", "single")
+    expect(waiting(alice)).to_contain_text("Not sent yet: 1 entry", timeout=LIVE)
+    expect(alice.locator(".entry-score .points")).to_have_text(["2", "1"])
+    form = alice.locator("form.result-form")
+    expect(form.locator("legend").first).to_have_text("Who won game 3?")
+    expect(form).not_to_contain_text("This is the Crawford game")
+    expect(alice.locator(".entry-meta")).not_to_contain_text("Crawford game")
+    expect(alice.locator(".entry-meta")).to_contain_text("post-Crawford")
+    expect(form.locator("select[name=cube] option")).to_have_text(["1", "2", "4", "8", "16", "32", "64"])
+    alice.reload()
+    expect(alice.locator(".entry-score .points")).to_have_text(["2", "1"])
+    expect(alice.locator(".entry-score")).to_contain_text("Score with the results not sent yet")
+    expect(alice.locator(".entry-meta")).to_contain_text("game 3")
+    alice.unroute(page_url, no_sends)
+    expect(waiting(alice)).to_contain_text("Sent when the connection came back", timeout=LIVE)
+    assert Match.objects.get(pk=match.pk).score == (2, 1)
 
 
 def result(page: Any, game: int, winner: str, won_as: str) -> None:
