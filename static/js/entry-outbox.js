@@ -3,8 +3,8 @@
  * network is kept on the phone and sent as soon as the connection is back. On top of a page that works without it:
  * without this script every form posts and the answer is a new page, as before.
  *
- * - Every entry form of the match (form.entry-form posting to the page) is sent by this script instead of the
- *   browser: the form's fields as they are (the CSRF token, the sequence number the page showed, the form's
+ * - Every entry form of the match (form.entry-form posting to the page, and the panels' answers: confirm a result,
+ *   dispute it, which lead back to the page too) is sent by this script instead of the browser: the form's fields as they are (the CSRF token, the sequence number the page showed, the form's
  *   idempotency key). Recorded (a 303 back to the page), the live part of the page it leads to takes the place of
  *   the page's own, as the page a posted form leads to would have.
  * - The network down (the request fails, or gets no answer within 15 s), the entry stays in the outbox, kept in
@@ -369,7 +369,7 @@
     if (controller) {
       options.signal = controller.signal;
     }
-    return window.fetch(pageUrl, options).finally(function () {
+    return window.fetch(item.url || pageUrl, options).finally(function () {
       if (watch !== null) {
         window.clearTimeout(watch);
       }
@@ -458,9 +458,10 @@
     var dropped = state.items.slice(1).map(function (each) {
       return each.label;
     });
-    // Refused at once, the page's own error says why (as without this script); after a wait, the outbox says
-    // which of the entries kept on the phone it was, and what became of the others.
-    state.report = state.waited
+    // Refused at once, the page's own error says why (as without this script); after a wait, or a panel's answer
+    // (its refusal is a page of its own, not the entry page's), the outbox says which entry it was and what became
+    // of the others.
+    state.report = state.waited || item.url
       ? { sent: state.sent, refused: { label: item.label, reason: reason }, dropped: dropped }
       : null;
     state.items = [];
@@ -480,8 +481,9 @@
     "submit",
     function (event) {
       var form = event.target;
-      if (!form.classList || !form.classList.contains("entry-form") || form.action !== pageHref) {
-        return; // the panels' forms (confirm a result, dispute it) post as they do without this script
+      var panel = form.closest ? form.closest(".entry-panel") : null;
+      if (!form.classList || !form.classList.contains("entry-form") || (form.action !== pageHref && !panel)) {
+        return;
       }
       event.preventDefault();
       event.stopImmediatePropagation(); // this script sends it (entry-board.js's own once-only guard stands aside)
@@ -499,6 +501,9 @@
         fields.push([button.name, button.value]); // a browser whose FormData leaves out the button pressed
       }
       var item = { fields: fields, kind: field(fields, "kind"), label: describe(form, fields, button) };
+      if (form.action !== pageHref) {
+        item.url = new URL(form.action).pathname; // a panel's answer (confirm, dispute): it too leads to the page
+      }
       form.querySelectorAll("button").forEach(function (button) {
         button.disabled = true;
       });

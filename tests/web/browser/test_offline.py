@@ -13,7 +13,8 @@ games:
    entered after it is not sent, and nothing is recorded twice;
 3. the laptop out of reach while the phone believes it is online: the entry is kept, through a reload too;
    on a scoresheet the phone keeps the score of the results it holds, the Crawford game, and the match's end;
-4. the venue display, a division's page and "Your next match" off the network say "Reconnecting" and catch up.
+4. the venue display, a division's page and "Your next match" off the network say "Reconnecting" and catch up;
+5. "Confirm the result" off the network waits on the phone like an entry and is sent when the connection is back.
 
 tests/web/browser/conftest.py's ``Pages`` opens the pages, takes the screenshots and fails a test on any console
 error but the ones a dropped connection makes (listed in ``OFFLINE``). Run with RUN_BROWSER_TESTS=1.
@@ -24,6 +25,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -36,9 +38,10 @@ from pytest_django.live_server_helper import LiveServer
 from common.actor import Actor
 from games import access
 from games.models import Action, Match
-from tests.tournaments.services.support import director_win
+from tests.tournaments.services.support import director_win, enter_win, link
 from tests.web.browser.conftest import Pages
 from tests.web.browser.test_venue import room_of
+from tournaments import services
 from tournaments.models import Pairing
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -386,6 +389,39 @@ def test_a_kept_result_after_the_crawford_game_leaves_it_and_a_reload_keeps_the_
     alice.unroute(page_url, no_sends)
     expect(waiting(alice)).to_contain_text("Sent when the connection came back", timeout=LIVE)
     assert Match.objects.get(pk=match.pk).score == (2, 1)
+
+
+def test_a_confirmation_made_off_the_network_is_kept_and_sent(room: Pages, director: Any) -> None:
+    """ "Confirm the result" off the network: the answer waits on the phone (no browser error page), is sent when
+    the connection is back, and the page shows the result confirmed."""
+    actor = Actor(user=director)
+    event = services.create_event(actor=actor, name="Club night")
+    settings = services.DivisionSettings(name="Main", format="swiss", rounds_planned=2, match_length=1)
+    division = services.create_division(event, actor=actor, settings=replace(settings, entry_mode="scoresheet"))
+    for i in range(4):
+        services.register_player(division, actor=actor, name=f"Player {i + 1}", rating=2000 - 10 * i)
+    services.start_division(division, actor=actor)
+    pairing = Pairing.objects.filter(division=division, match__isnull=False).order_by("pk").first()
+    assert pairing is not None and pairing.match is not None
+    enter_win(pairing, pairing.entry_a, actor=link(pairing.match, 0))
+    pairing.refresh_from_db()
+    assert pairing.confirmation == Pairing.Confirmation.AWAITING and pairing.confirmation_side == 1
+    bob = phone(room, pairing.match, 1)
+    panel = bob.locator(".pairing-panel")
+    expect(panel).to_contain_text("Is it right?")
+    bob.context.set_offline(True)
+    panel.get_by_role("button", name="Confirm the result").click()
+    expect(waiting(bob)).to_contain_text("Not sent yet: 1 entry is waiting", timeout=LIVE)
+    expect(waiting(bob).locator("li")).to_have_text(["Confirm the result"])
+    assert bob.url.endswith(f"/play/match/{pairing.match.pk}/")  # still the entry page
+    room.shot(bob, "bob-offline-confirm-waiting")
+    pairing.refresh_from_db()
+    assert pairing.confirmation == Pairing.Confirmation.AWAITING
+    bob.context.set_offline(False)
+    expect(waiting(bob)).to_contain_text("Sent when the connection came back: Confirm the result.", timeout=LIVE)
+    expect(bob.locator(".pairing-panel")).to_contain_text("The result is confirmed.")
+    pairing.refresh_from_db()
+    assert pairing.confirmation == Pairing.Confirmation.CONFIRMED
 
 
 def result(page: Any, game: int, winner: str, won_as: str) -> None:
