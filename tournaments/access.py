@@ -79,6 +79,14 @@ def confirms_again(actor: Actor, match: Match, confirmation: str, asked: int | N
     return asked is not None and asked in sides_of(actor, match)
 
 
+def disputes_again(actor: Actor, match: Match, confirmation: str, asked: int | None, *, same_reason: bool) -> bool:
+    """Whether ``actor`` is the side asked sending again the dispute already recorded (the same reason): harmless,
+    as :func:`confirms_again`."""
+    if confirmation != Pairing.Confirmation.DISPUTED or not same_reason:
+        return False
+    return asked is not None and asked in sides_of(actor, match)
+
+
 def directs_club(user: Any, club: Club) -> bool:
     if user is None or not user.is_authenticated:
         return False

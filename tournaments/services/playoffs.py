@@ -34,7 +34,7 @@ from common.actor import SYSTEM, Actor
 from common.errors import ApplicationError, ErrorCode
 from games.access import new_entry_tokens
 from games.models import Match, Player
-from tournaments.access import check_answers, check_directs, confirms_again
+from tournaments.access import check_answers, check_directs, confirms_again, disputes_again
 from tournaments.core import (
     COUNTED_CONFIRMATIONS,
     confirmation_needed,
@@ -367,6 +367,9 @@ def dispute_playoff_result(match_id: int, *, actor: Actor, reason: str) -> Playo
     with transaction.atomic():
         _, playoff, match = _playoff_locked(match_id)
         which = playoff.which(match.pk)
+        same = playoff.dispute_text == reason.strip()
+        if disputes_again(actor, match, *playoff.confirmation_of(match.pk), same_reason=same):
+            return playoff  # disputed already, for this reason: the same answer sent twice changes nothing
         check_answers(actor, match, *playoff.confirmation_of(match.pk), director_may=False)
         setattr(playoff, f"{which}_confirmation", Confirmation.DISPUTED)
         playoff.dispute_text = reason.strip()

@@ -175,3 +175,19 @@ def test_confirming_again_is_harmless(bracket: Division, committed: Callable, st
             services.confirm_result(pairing(bracket, "main-1-0"), actor=actor)
         assert refused.value.code is ErrorCode.CONFLICT
     assert snapshot() == before
+
+
+def test_the_same_dispute_sent_again_is_harmless(bracket: Division, committed: Callable) -> None:
+    """A phone that sends its dispute again is told it is disputed, and nothing changes; another reason, or the
+    other side, is refused as before (the director decides)."""
+    p, mine, opponent = entered_by_winner(bracket, "main-1-0", "P01", committed)
+    services.dispute_result(p, actor=opponent, reason="I won game 1 with a gammon")
+    before = snapshot()
+    again = services.dispute_result(pairing(bracket, "main-1-0"), actor=opponent, reason=" I won game 1 with a gammon ")
+    assert again.confirmation == Confirmation.DISPUTED
+    assert snapshot() == before
+    for actor, reason in ((opponent, "another reason"), (mine, "I won game 1 with a gammon")):
+        with pytest.raises(ApplicationError) as refused:
+            services.dispute_result(pairing(bracket, "main-1-0"), actor=actor, reason=reason)
+        assert refused.value.code is ErrorCode.FORBIDDEN
+    assert snapshot() == before

@@ -125,6 +125,11 @@ def test_a_dispute_holds_the_playoff_until_a_director_confirms(
         "ordered",
     )
     assert playoffs_of(division)[0].matches[0].dispute == "I won that game"
+    before = snapshot()  # the same dispute sent again (its first answer lost): harmless; another one is refused
+    services.dispute_playoff_result(match.pk, actor=theirs, reason="I won that game")
+    assert snapshot() == before
+    with pytest.raises(ApplicationError, match="the result is disputed: a director decides"):
+        services.dispute_playoff_result(match.pk, actor=theirs, reason="something else")
     with pytest.raises(ApplicationError, match="the result is disputed: a director decides"):
         services.confirm_playoff_result(match.pk, actor=theirs)
     services.confirm_playoff_result(match.pk, actor=as_director)
