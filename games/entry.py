@@ -87,6 +87,7 @@ RESULT_KINDS = (
     (3, pgettext_lazy("game won as", "backgammon")),
 )
 STALE = gettext_lazy("Your opponent moved first: check the board and enter again.")
+STALE_SCORESHEET = gettext_lazy("Your opponent entered this game's result first: check the score and enter again.")
 NEW_LINK = gettext_lazy("Ask the director for a new link.")
 NOT_VALID = gettext_lazy("This entry link is not valid.")
 REPLACED = gettext_lazy(
@@ -257,8 +258,13 @@ def _post(request: HttpRequest, match: Match, actors: dict[int, Actor]) -> HttpR
         perform(match, actors, request.POST)
     except ApplicationError as exc:
         fresh = _match(match.pk)  # the state as it is now: the refusal changed nothing, the opponent may have
-        message = str(STALE) if exc.code is ErrorCode.STALE_SEQUENCE else exc.message
-        return _page(request, fresh, held_actors(request, fresh), error=message, posted=request.POST, status=exc.status)
+        if exc.code is not ErrorCode.STALE_SEQUENCE:
+            posted = request.POST  # the form comes back as it was sent, to correct
+            message = exc.message
+        else:  # made on an out-of-date page: the form is not offered again filled in, for one tap to repeat it
+            posted = None
+            message = str(STALE if fresh.entry_mode == Match.EntryMode.MOVES else STALE_SCORESHEET)
+        return _page(request, fresh, held_actors(request, fresh), error=message, posted=posted, status=exc.status)
     return see_other(reverse("entry:match", args=[match.pk]))
 
 
@@ -664,6 +670,7 @@ def entry_context(
         "digital": digital_dice(),
         "faces": FACES,
         "cube_values": CUBE_VALUES[:1] if live["crawford"] else CUBE_VALUES,  # the Crawford game: nobody doubles
+        "all_cube_values": CUBE_VALUES,  # the next game's, when the Crawford game is entered off the network
         "result_kinds": RESULT_KINDS[:1] if match.casual else RESULT_KINDS,  # casual: no gammons to resign
         "key": key,
         "closed": match.status in CLOSED,

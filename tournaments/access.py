@@ -68,6 +68,25 @@ def check_answers(
         raise ApplicationError(ErrorCode.FORBIDDEN, f"only {who} or a director can answer for this result")
 
 
+def confirms_again(actor: Actor, match: Match, confirmation: str, asked: int | None) -> bool:
+    """Whether ``actor`` is the player's side asked confirming a result already confirmed: the same answer sent
+    twice (a phone sends a kept answer again when it cannot know the first arrived), harmless. A director's
+    second confirmation is still refused as waiting for none (his pages and the API say so)."""
+    if confirmation != Pairing.Confirmation.CONFIRMED:
+        return False
+    if actor.token is None and (actor is SYSTEM or is_director(actor.user, match)):
+        return False
+    return asked is not None and asked in sides_of(actor, match)
+
+
+def disputes_again(actor: Actor, match: Match, confirmation: str, asked: int | None, *, same_reason: bool) -> bool:
+    """Whether ``actor`` is the side asked sending again the dispute already recorded (the same reason): harmless,
+    as :func:`confirms_again`."""
+    if confirmation != Pairing.Confirmation.DISPUTED or not same_reason:
+        return False
+    return asked is not None and asked in sides_of(actor, match)
+
+
 def directs_club(user: Any, club: Club) -> bool:
     if user is None or not user.is_authenticated:
         return False

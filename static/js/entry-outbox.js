@@ -3,8 +3,8 @@
  * network is kept on the phone and sent as soon as the connection is back. On top of a page that works without it:
  * without this script every form posts and the answer is a new page, as before.
  *
- * - Every entry form of the match (form.entry-form posting to the page) is sent by this script instead of the
- *   browser: the form's fields as they are (the CSRF token, the sequence number the page showed, the form's
+ * - Every entry form of the match (form.entry-form posting to the page, and the panels' answers: confirm a result,
+ *   dispute it, which lead back to the page too) is sent by this script instead of the browser: the form's fields as they are (the CSRF token, the sequence number the page showed, the form's
  *   idempotency key). Recorded (a 303 back to the page), the live part of the page it leads to takes the place of
  *   the page's own, as the page a posted form leads to would have.
  * - The network down (the request fails, or gets no answer within 15 s), the entry stays in the outbox, kept in
@@ -16,6 +16,9 @@
  *   the next entry the player can make without the server: the next game's result on a scoresheet, and after a
  *   roll, the play typed in notation (the tap-to-move board needs the server's legal plays). These carry the next
  *   sequence number and a new key; the server checks them when they arrive. The live part does not poll meanwhile.
+ * - On a scoresheet the phone keeps the score of the results waiting (the header shows it, marked as not sent
+ *   yet), the game number and the Crawford game as the server would (engine/match.py); once they reach the match
+ *   length it says the match is over once they are sent, and offers no further game.
  * - Refused on arrival (the opponent entered first, the director corrected something, an illegal play), the
  *   refusal is shown with the server's reason and the page as it is now; the entries made after it are not sent
  *   (each was made on top of the refused one) and the page lists them, to enter again.
@@ -200,15 +203,11 @@
     var next = String(Number(field(item.fields, "expected_seq")) + 1);
     var kind = item.kind;
     var follow = null;
+    var over = "";
     if (kind === "game-result") {
-      follow = form;
-      var game = Number(form.getAttribute("data-game") || "0") + 1;
-      form.setAttribute("data-game", String(game));
-      var legend = form.querySelector("legend[data-legend]");
-      if (legend) {
-        legend.textContent = fill(legend.getAttribute("data-legend"), { game: game });
-      }
       form.reset();
+      over = keepScore(form, item.fields);
+      follow = over ? null : form;
     } else if (kind === "roll" && !field(item.fields, "digital")) {
       var template = scope.querySelector("#entry-offline-play");
       if (template) {
@@ -244,8 +243,101 @@
     }
     var prompt = scope.querySelector("#entry-prompt");
     if (prompt) {
-      prompt.textContent = follow ? words.nextPrompt : words.waitPrompt;
+      prompt.textContent = over || (follow ? words.nextPrompt : words.waitPrompt);
     }
+  }
+
+  // -- the score of the results waiting on the phone (a scoresheet match) -----------------------------------------
+  function has(flags, name) {
+    return (" " + flags + " ").indexOf(" " + name + " ") >= 0;
+  }
+
+  /** The result form (templates/entry/_live.html, form.result-form) moved on past the game result in ``fields``:
+   * the score, the game number and the Crawford game kept on it as the server keeps them (engine/match.py,
+   * MatchState._finish_game), and shown in the page's header marked as not sent yet. Returns what to say when
+   * the result ends the match (the form is hidden: no game after it), else "". */
+  function keepScore(form, fields) {
+    var data = form.dataset;
+    var score = (data.score || "0 0").split(" ").map(Number);
+    var length = Number(data.length || "0");
+    var flags = data.crawford || "";
+    var winner = field(fields, "winner") === "1" ? 1 : 0;
+    var points = data.casual ? 1 : Number(field(fields, "result") || "1") * Number(field(fields, "cube") || "1");
+    score[winner] += points;
+    var played = has(flags, "played") || has(flags, "game");
+    var finished = length > 0 && Math.max(score[0], score[1]) >= length;
+    var crawford = has(flags, "rule") && !played && !finished && score.indexOf(length - 1) >= 0;
+    var game = Number(data.game || "0") + 1;
+    data.score = score.join(" ");
+    data.crawford = [has(flags, "rule") ? "rule" : "", crawford ? "game" : "", played ? "played" : ""].join(" ");
+    data.game = String(game);
+    var scope = live();
+    var shownPoints = scope.querySelectorAll(".entry-score .points");
+    shownPoints.forEach(function (elt, side) {
+      elt.textContent = String(score[side]);
+    });
+    var head = scope.querySelector(".entry-score");
+    if (head && !head.querySelector(".score-unsent")) {
+      var mark = document.createElement("p");
+      mark.className = "score-unsent";
+      mark.textContent = data.unsent;
+      head.querySelector(".score").after(mark);
+    }
+    var meta = scope.querySelector(".entry-meta");
+    if (meta) {
+      badge(meta, "entry-game", finished ? "" : "· " + fill(data.gameWords, { game: game }));
+      badge(meta, "badge badge-crawford", crawford ? data.crawfordBadge : "");
+      badge(meta, "badge badge-post-crawford", played && !crawford && !finished ? data.postCrawfordBadge : "");
+    }
+    var legend = form.querySelector("legend[data-legend]");
+    if (legend) {
+      legend.textContent = fill(legend.getAttribute("data-legend"), { game: game });
+    }
+    var hint = form.querySelector(".crawford-hint");
+    if (crawford && !hint) {
+      hint = document.createElement("p");
+      hint.className = "hint crawford-hint";
+      hint.textContent = data.crawfordHint;
+      form.querySelector(".entry-actions").before(hint);
+    } else if (!crawford && hint) {
+      hint.remove();
+    }
+    var cube = form.querySelector("select[name=cube]");
+    if (cube) {
+      cube.textContent = "";
+      (crawford ? ["1"] : (data.cubeValues || "1").trim().split(" ")).forEach(function (value) {
+        cube.appendChild(new Option(value, value));
+      });
+    }
+    if (!finished) {
+      return "";
+    }
+    form.hidden = true;
+    var names = scope.querySelectorAll(".entry-score .who");
+    var name = text(names[score[0] >= length ? 0 : 1]);
+    return fill(data.over, { name: name, score: score[0] + "-" + score[1] });
+  }
+
+  /** The meta line's element of class ``className`` with ``words``: made when missing, removed when empty. */
+  function badge(meta, className, words) {
+    var elt = meta.querySelector("." + className.split(" ").pop());
+    if (!words) {
+      if (elt) {
+        elt.remove();
+      }
+      return;
+    }
+    if (!elt) {
+      elt = document.createElement("span");
+      elt.className = className;
+      var before = meta.querySelectorAll(".entry-game, .badge");
+      if (before.length) {
+        before[before.length - 1].after(elt);
+      } else {
+        meta.appendChild(elt);
+      }
+    }
+    elt.textContent = words;
   }
 
   // -- sending --------------------------------------------------------------------------------------------------
@@ -277,7 +369,7 @@
     if (controller) {
       options.signal = controller.signal;
     }
-    return window.fetch(pageUrl, options).finally(function () {
+    return window.fetch(item.url || pageUrl, options).finally(function () {
       if (watch !== null) {
         window.clearTimeout(watch);
       }
@@ -366,9 +458,10 @@
     var dropped = state.items.slice(1).map(function (each) {
       return each.label;
     });
-    // Refused at once, the page's own error says why (as without this script); after a wait, the outbox says
-    // which of the entries kept on the phone it was, and what became of the others.
-    state.report = state.waited
+    // Refused at once, the page's own error says why (as without this script); after a wait, or a panel's answer
+    // (its refusal is a page of its own, not the entry page's), the outbox says which entry it was and what became
+    // of the others.
+    state.report = state.waited || item.url
       ? { sent: state.sent, refused: { label: item.label, reason: reason }, dropped: dropped }
       : null;
     state.items = [];
@@ -388,8 +481,9 @@
     "submit",
     function (event) {
       var form = event.target;
-      if (!form.classList || !form.classList.contains("entry-form") || form.action !== pageHref) {
-        return; // the panels' forms (confirm a result, dispute it) post as they do without this script
+      var panel = form.closest ? form.closest(".entry-panel") : null;
+      if (!form.classList || !form.classList.contains("entry-form") || (form.action !== pageHref && !panel)) {
+        return;
       }
       event.preventDefault();
       event.stopImmediatePropagation(); // this script sends it (entry-board.js's own once-only guard stands aside)
@@ -407,6 +501,9 @@
         fields.push([button.name, button.value]); // a browser whose FormData leaves out the button pressed
       }
       var item = { fields: fields, kind: field(fields, "kind"), label: describe(form, fields, button) };
+      if (form.action !== pageHref) {
+        item.url = new URL(form.action).pathname; // a panel's answer (confirm, dispute): it too leads to the page
+      }
       form.querySelectorAll("button").forEach(function (button) {
         button.disabled = true;
       });
@@ -450,9 +547,18 @@
       scope.querySelectorAll("form button, form input, form select, form textarea").forEach(function (control) {
         control.disabled = control.type !== "hidden";
       });
+      var over = "";
+      var form = scope.querySelector("form.result-form");
+      var shown = form ? form.querySelector('input[name="expected_seq"]') : null;
+      var seq = shown ? Number(shown.value) : 0; // the entries kept before it were recorded (the page shows them)
+      state.items.forEach(function (item) {
+        if (form && item.kind === "game-result" && Number(field(item.fields, "expected_seq")) >= seq && !over) {
+          over = keepScore(form, item.fields); // not recorded yet: the score with it, as on the phone before
+        }
+      });
       var prompt = scope.querySelector("#entry-prompt");
       if (prompt) {
-        prompt.textContent = words.waitPrompt;
+        prompt.textContent = over || words.waitPrompt;
       }
     }
   }

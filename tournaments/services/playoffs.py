@@ -35,7 +35,7 @@ from common.actor import SYSTEM, Actor
 from common.errors import ApplicationError, ErrorCode
 from games.access import new_entry_tokens
 from games.models import Match, Player
-from tournaments.access import check_answers, check_directs
+from tournaments.access import check_answers, check_directs, confirms_again, disputes_again
 from tournaments.core import (
     COUNTED_CONFIRMATIONS,
     confirmation_needed,
@@ -341,13 +341,15 @@ def _playoff_locked(match_id: int) -> tuple[Division, Playoff, Match]:
 
 def confirm_playoff_result(match_id: int, *, actor: Actor) -> Playoff:
     """The opponent of the player who entered a playoff match's scoresheet result (or a director) confirms it: the
-    playoff moves on in the division's follow-up (:func:`settle_playoffs`).
+    playoff moves on in the division's follow-up (:func:`settle_playoffs`). Confirming it again is harmless.
 
     :raises ApplicationError: NOT_FOUND (no playoff's match); CONFLICT when its result waits for no confirmation;
         FORBIDDEN for anyone but the side asked or a director (a disputed result: a director only)."""
     with transaction.atomic():
         division, playoff, match = _playoff_locked(match_id)
         which = playoff.which(match.pk)
+        if confirms_again(actor, match, *playoff.confirmation_of(match.pk)):
+            return playoff  # confirmed already: the same answer sent twice changes nothing
         check_answers(actor, match, *playoff.confirmation_of(match.pk))
         setattr(playoff, f"{which}_confirmation", Confirmation.CONFIRMED)
         playoff.save(update_fields=[f"{which}_confirmation"])
@@ -366,6 +368,9 @@ def dispute_playoff_result(match_id: int, *, actor: Actor, reason: str) -> Playo
     with transaction.atomic():
         _, playoff, match = _playoff_locked(match_id)
         which = playoff.which(match.pk)
+        same = playoff.dispute_text == reason.strip()
+        if disputes_again(actor, match, *playoff.confirmation_of(match.pk), same_reason=same):
+            return playoff  # disputed already, for this reason: the same answer sent twice changes nothing
         check_answers(actor, match, *playoff.confirmation_of(match.pk), director_may=False)
         setattr(playoff, f"{which}_confirmation", Confirmation.DISPUTED)
         playoff.dispute_text = reason.strip()

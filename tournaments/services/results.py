@@ -16,7 +16,7 @@ import games.services
 from common.actor import SYSTEM, Actor
 from common.errors import ApplicationError, ErrorCode
 from games.models import Match
-from tournaments.access import check_answers, check_directs
+from tournaments.access import check_answers, check_directs, confirms_again, disputes_again
 from tournaments.core import bracket_slot, lock_division, pairing_words
 from tournaments.models import Division, Entry, Pairing, Playoff, Round
 from tournaments.services.bracket import dependent_keys
@@ -59,9 +59,14 @@ def pairing_match(pairing: Pairing, *, actor: Actor) -> int:
 
 
 def confirm_result(pairing: Pairing, *, actor: Actor) -> Pairing:
-    """The opponent of the player who entered a scoresheet result (or a director) confirms it."""
+    """The opponent of the player who entered a scoresheet result (or a director) confirms it; confirming it again
+    is harmless (nothing changes)."""
     with transaction.atomic():
         division, pairing = _pairing_locked(pairing)
+        if pairing.match is not None and confirms_again(
+            actor, pairing.match, pairing.confirmation, pairing.confirmation_side
+        ):
+            return pairing  # confirmed already: the same answer sent twice changes nothing
         _check_answers(actor, division, pairing)
         pairing.confirmation = Confirmation.CONFIRMED
         pairing.save(update_fields=["updated_at", "confirmation"])
@@ -70,11 +75,17 @@ def confirm_result(pairing: Pairing, *, actor: Actor) -> Pairing:
 
 
 def dispute_result(pairing: Pairing, *, actor: Actor, reason: str) -> Pairing:
-    """The player asked to confirm says the result is wrong: the pairing goes to the directors' queue."""
+    """The player asked to confirm says the result is wrong: the pairing goes to the directors' queue. The same
+    dispute sent again is harmless."""
     if not reason.strip():
         raise ApplicationError(ErrorCode.INVALID_INPUT, "say what is wrong with the result (the director reads it)")
     with transaction.atomic():
         division, pairing = _pairing_locked(pairing)
+        same = pairing.dispute == reason.strip()
+        if pairing.match is not None and disputes_again(
+            actor, pairing.match, pairing.confirmation, pairing.confirmation_side, same_reason=same
+        ):
+            return pairing  # disputed already, for this reason: the same answer sent twice changes nothing
         _check_answers(actor, division, pairing, director_may=False)
         pairing.confirmation, pairing.dispute = Confirmation.DISPUTED, reason.strip()
         pairing.save(update_fields=["updated_at", "confirmation", "dispute"])

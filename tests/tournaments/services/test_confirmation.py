@@ -158,3 +158,36 @@ def test_a_dispute_goes_to_the_directors_queue_and_only_a_director_settles_it(
     assert p.confirmation == Confirmation.CONFIRMED and p.winner.player.display_name == "P04"
     assert pairing(bracket, "main-2-0").entry_a.player.display_name == "P04"
     assert selectors.director_queue(bracket.event) == []
+
+
+def test_confirming_again_is_harmless(bracket: Division, committed: Callable, stranger: Actor) -> None:
+    """A phone that sends its confirmation again (the first one's answer lost on a dropped connection) is told it
+    is confirmed, and nothing changes; someone who may not answer is still refused."""
+    p, mine, opponent = entered_by_winner(bracket, "main-1-0", "P01", committed)
+    with committed():
+        services.confirm_result(p, actor=opponent)
+    before = snapshot()
+    again = services.confirm_result(pairing(bracket, "main-1-0"), actor=opponent)
+    assert again.confirmation == Confirmation.CONFIRMED
+    assert snapshot() == before
+    for actor in (mine, stranger):
+        with pytest.raises(ApplicationError) as refused:
+            services.confirm_result(pairing(bracket, "main-1-0"), actor=actor)
+        assert refused.value.code is ErrorCode.CONFLICT
+    assert snapshot() == before
+
+
+def test_the_same_dispute_sent_again_is_harmless(bracket: Division, committed: Callable) -> None:
+    """A phone that sends its dispute again is told it is disputed, and nothing changes; another reason, or the
+    other side, is refused as before (the director decides)."""
+    p, mine, opponent = entered_by_winner(bracket, "main-1-0", "P01", committed)
+    services.dispute_result(p, actor=opponent, reason="I won game 1 with a gammon")
+    before = snapshot()
+    again = services.dispute_result(pairing(bracket, "main-1-0"), actor=opponent, reason=" I won game 1 with a gammon ")
+    assert again.confirmation == Confirmation.DISPUTED
+    assert snapshot() == before
+    for actor, reason in ((opponent, "another reason"), (mine, "I won game 1 with a gammon")):
+        with pytest.raises(ApplicationError) as refused:
+            services.dispute_result(pairing(bracket, "main-1-0"), actor=actor, reason=reason)
+        assert refused.value.code is ErrorCode.FORBIDDEN
+    assert snapshot() == before

@@ -72,6 +72,15 @@ def test_one_players_entry_waits_for_the_opponent_then_settles_the_playoff(
     assert (playoff.status, playoff.order) == ("finished", [b, a])
     assert (ranks(division)[b], ranks(division)[a]) == (2, 3)
 
+    asked, entering = link(match, 1 - side_b), link(match, side_b)
+    before = snapshot()  # the same confirmation sent again (its first answer lost): harmless, nothing changes
+    again = services.confirm_playoff_result(match.pk, actor=asked)
+    assert again.final_confirmation == Confirmation.CONFIRMED
+    assert snapshot() == before
+    with pytest.raises(ApplicationError) as refused:  # the side that entered it still cannot
+        services.confirm_playoff_result(match.pk, actor=entering)
+    assert refused.value.code is ErrorCode.CONFLICT
+
 
 def test_only_the_side_asked_or_a_director_answers_and_a_refusal_writes_nothing(
     division_of: Callable[..., Division], as_director: Actor, stranger: Actor, other_director: Actor
@@ -116,6 +125,11 @@ def test_a_dispute_holds_the_playoff_until_a_director_confirms(
         "ordered",
     )
     assert playoffs_of(division)[0].matches[0].dispute == "I won that game"
+    before = snapshot()  # the same dispute sent again (its first answer lost): harmless; another one is refused
+    services.dispute_playoff_result(match.pk, actor=theirs, reason="I won that game")
+    assert snapshot() == before
+    with pytest.raises(ApplicationError, match="the result is disputed: a director decides"):
+        services.dispute_playoff_result(match.pk, actor=theirs, reason="something else")
     with pytest.raises(ApplicationError, match="the result is disputed: a director decides"):
         services.confirm_playoff_result(match.pk, actor=theirs)
     services.confirm_playoff_result(match.pk, actor=as_director)

@@ -12,7 +12,9 @@ games:
 2. the opponent's entry wins the race: the entry kept on the phone is refused on arrival with the reason, the one
    entered after it is not sent, and nothing is recorded twice;
 3. the laptop out of reach while the phone believes it is online: the entry is kept, through a reload too;
-4. the venue display, a division's page and "Your next match" off the network say "Reconnecting" and catch up.
+   on a scoresheet the phone keeps the score of the results it holds, the Crawford game, and the match's end;
+4. the venue display, a division's page and "Your next match" off the network say "Reconnecting" and catch up;
+5. "Confirm the result" off the network waits on the phone like an entry and is sent when the connection is back.
 
 tests/web/browser/conftest.py's ``Pages`` opens the pages, takes the screenshots and fails a test on any console
 error but the ones a dropped connection makes (listed in ``OFFLINE``). Run with RUN_BROWSER_TESTS=1.
@@ -23,6 +25,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +38,10 @@ from pytest_django.live_server_helper import LiveServer
 from common.actor import Actor
 from games import access
 from games.models import Action, Match
-from tests.tournaments.services.support import director_win
+from tests.tournaments.services.support import director_win, enter_win, link
 from tests.web.browser.conftest import Pages
 from tests.web.browser.test_venue import room_of
+from tournaments import services
 from tournaments.models import Pairing
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -263,15 +267,19 @@ def test_the_opponents_entry_wins_the_race_and_the_kept_one_is_refused_not_doubl
     bob.context.set_offline(False)
     refusal = waiting(bob).locator(".outbox-refusal")
     expect(refusal).to_have_text(
-        "Not recorded: Game 1: Bob won (single, cube 1). Your opponent moved first: check the board and enter again.",
+        "Not recorded: Game 1: Bob won (single, cube 1). "
+        "Your opponent entered this game's result first: check the score and enter again.",
         timeout=LIVE,
     )
     expect(bob.locator(".entry-error")).to_have_count(0)  # said once, in the box that names the entry
     expect(waiting(bob).locator(".outbox-dropped")).to_have_text(
-        "Not sent, as they came after it: Game 2: Bob won (single, cube 1). Check the board and enter them again."
+        "Not sent, as they came after it: Game 2: Bob won (single, cube 1). Check the score and enter them again."
     )
     expect(bob.locator(".entry-score .points").first).to_have_text("2")
     expect(bob.locator("form.result-form legend").first).to_have_text("Who won game 2?")
+    # The form for game 2 is blank: the refused entry is not offered again for one tap to re-enter it.
+    expect(bob.locator("form.result-form input[name=winner]:checked")).to_have_count(0)
+    expect(bob.locator("form.result-form input[name=result]:checked")).to_have_value("1")
     room.shot(bob, "bob-refused")
     assert log(match) == [("game-result", 0, "")]
     assert Match.objects.get(pk=match.pk).score == (2, 0)
@@ -303,6 +311,117 @@ def test_an_entry_kept_on_the_phone_survives_a_reload_and_is_sent_once(room: Pag
     )
     expect(alice.locator(".entry-score .points").first).to_have_text("1")
     assert log(match) == [("game-result", 0, "")]
+
+
+def test_results_kept_on_the_phone_keep_the_score_and_end_the_match(room: Pages, new_match: Any) -> None:
+    """A scoresheet match off the network: the phone keeps the score of the results it holds (marked not sent
+    yet), gives the Crawford game as the server would, and once they reach the match length offers no more games."""
+    match = new_match(length=3, entry_mode=Match.EntryMode.SCORESHEET)
+    alice = phone(room, match, 0)
+    alice.context.set_offline(True)
+    result(alice, 1, "Alice", "gammon")
+    expect(waiting(alice)).to_contain_text("Not sent yet: 1 entry", timeout=LIVE)
+    points = alice.locator(".entry-score .points")
+    expect(points).to_have_text(["2", "0"])
+    meta = alice.locator(".entry-meta")
+    expect(meta).to_contain_text("game 2")
+    expect(meta).to_contain_text("Crawford game: no doubling")
+    expect(alice.locator(".entry-score")).to_contain_text("Score with the results not sent yet")
+    form = alice.locator("form.result-form")
+    expect(form).to_contain_text("This is the Crawford game: nobody may double, so the cube stays at 1.")
+    expect(form.locator("select[name=cube] option")).to_have_text(["1"])
+    room.shot(alice, "alice-offline-crawford-next")
+
+    result(alice, 2, "Alice", "single")
+    expect(waiting(alice).locator("li")).to_have_text(
+        ["Game 1: Alice won (gammon, cube 1)", "Game 2: Alice won (single, cube 1)"], timeout=LIVE
+    )
+    expect(points).to_have_text(["3", "0"])
+    expect(form).to_be_hidden()  # no game 3 to enter
+    expect(alice.locator("legend", has_text="Who won game")).to_be_hidden()
+    expect(meta).not_to_contain_text("game 3")
+    expect(meta).not_to_contain_text("Crawford")
+    expect(alice.locator("#entry-prompt")).to_have_text(
+        "Alice wins the match 3-0 once the results waiting on this phone are sent. Nothing more to enter."
+    )
+    room.shot(alice, "alice-offline-match-over")
+    assert log(match) == []
+
+    alice.context.set_offline(False)
+    expect(waiting(alice)).to_contain_text(
+        "Sent when the connection came back: Game 1: Alice won (gammon, cube 1); Game 2: Alice won (single, cube 1).",
+        timeout=LIVE,
+    )
+    expect(points).to_have_text(["3", "0"])
+    expect(alice.locator(".entry-score")).not_to_contain_text("Score with the results not sent yet")
+    fresh = Match.objects.get(pk=match.pk)
+    assert fresh.score == (3, 0) and fresh.status == Match.Status.FINISHED
+
+
+def test_a_kept_result_after_the_crawford_game_leaves_it_and_a_reload_keeps_the_score(
+    room: Pages, new_match: Any
+) -> None:
+    """The Crawford game entered off the network: the next game is post-Crawford, with the cube back; a reload
+    shows the score with the kept results."""
+    match = new_match(length=3, entry_mode=Match.EntryMode.SCORESHEET)
+    alice = phone(room, match, 0)
+    result(alice, 1, "Alice", "gammon")  # on the network: 2-0, game 2 is the Crawford game
+    expect(alice.locator(".entry-meta")).to_contain_text("Crawford game: no doubling")
+    page_url = f"**/play/match/{match.pk}/"
+
+    def no_sends(route: Any) -> None:  # the laptop out of reach for entries, the page still reloads
+        route.abort() if route.request.method == "POST" else route.continue_()
+
+    alice.route(page_url, no_sends)
+    result(alice, 2, "Bob", "single")
+    expect(waiting(alice)).to_contain_text("Not sent yet: 1 entry", timeout=LIVE)
+    expect(alice.locator(".entry-score .points")).to_have_text(["2", "1"])
+    form = alice.locator("form.result-form")
+    expect(form.locator("legend").first).to_have_text("Who won game 3?")
+    expect(form).not_to_contain_text("This is the Crawford game")
+    expect(alice.locator(".entry-meta")).not_to_contain_text("Crawford game")
+    expect(alice.locator(".entry-meta")).to_contain_text("post-Crawford")
+    expect(form.locator("select[name=cube] option")).to_have_text(["1", "2", "4", "8", "16", "32", "64"])
+    alice.reload()
+    expect(alice.locator(".entry-score .points")).to_have_text(["2", "1"])
+    expect(alice.locator(".entry-score")).to_contain_text("Score with the results not sent yet")
+    expect(alice.locator(".entry-meta")).to_contain_text("game 3")
+    alice.unroute(page_url, no_sends)
+    expect(waiting(alice)).to_contain_text("Sent when the connection came back", timeout=LIVE)
+    assert Match.objects.get(pk=match.pk).score == (2, 1)
+
+
+def test_a_confirmation_made_off_the_network_is_kept_and_sent(room: Pages, director: Any) -> None:
+    """ "Confirm the result" off the network: the answer waits on the phone (no browser error page), is sent when
+    the connection is back, and the page shows the result confirmed."""
+    actor = Actor(user=director)
+    event = services.create_event(actor=actor, name="Club night")
+    settings = services.DivisionSettings(name="Main", format="swiss", rounds_planned=2, match_length=1)
+    division = services.create_division(event, actor=actor, settings=replace(settings, entry_mode="scoresheet"))
+    for i in range(4):
+        services.register_player(division, actor=actor, name=f"Player {i + 1}", rating=2000 - 10 * i)
+    services.start_division(division, actor=actor)
+    pairing = Pairing.objects.filter(division=division, match__isnull=False).order_by("pk").first()
+    assert pairing is not None and pairing.match is not None
+    enter_win(pairing, pairing.entry_a, actor=link(pairing.match, 0))
+    pairing.refresh_from_db()
+    assert pairing.confirmation == Pairing.Confirmation.AWAITING and pairing.confirmation_side == 1
+    bob = phone(room, pairing.match, 1)
+    panel = bob.locator(".pairing-panel")
+    expect(panel).to_contain_text("Is it right?")
+    bob.context.set_offline(True)
+    panel.get_by_role("button", name="Confirm the result").click()
+    expect(waiting(bob)).to_contain_text("Not sent yet: 1 entry is waiting", timeout=LIVE)
+    expect(waiting(bob).locator("li")).to_have_text(["Confirm the result"])
+    assert bob.url.endswith(f"/play/match/{pairing.match.pk}/")  # still the entry page
+    room.shot(bob, "bob-offline-confirm-waiting")
+    pairing.refresh_from_db()
+    assert pairing.confirmation == Pairing.Confirmation.AWAITING
+    bob.context.set_offline(False)
+    expect(waiting(bob)).to_contain_text("Sent when the connection came back: Confirm the result.", timeout=LIVE)
+    expect(bob.locator(".pairing-panel")).to_contain_text("The result is confirmed.")
+    pairing.refresh_from_db()
+    assert pairing.confirmation == Pairing.Confirmation.CONFIRMED
 
 
 def result(page: Any, game: int, winner: str, won_as: str) -> None:
