@@ -356,3 +356,25 @@ def test_a_playoff_result_the_director_corrected_is_marked_on_the_division_page_
         page_ = phone.page()
         assert "The director corrected the result (the scoresheet says so): it stands by his decision." in page_
         assert "The result is confirmed." not in page_
+
+
+def test_the_public_playoff_note_shows_the_running_score_and_drops_the_length_once_a_result_is_in(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """While the playoff's match is played its note says the score and the length it is played to ("A v B, 1-1, to
+    3 points"); once a result waits for a confirmation the score says it all: no trailing ", 3 points"."""
+    division = swiss_with_a_paid_tie(division_of, as_director)
+    a, b = (int(p) for p in division_playoffs(division).ties[0].tie.players)
+    playoff = services.order_playoff(division, actor=as_director, entries=[a, b], length=3)
+    match = Match.objects.select_related("player1", "player2").get(pk=playoff.final_match_id)
+    one, two = match.player1.display_name, match.player2.display_name
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.IN_PROGRESS, score1=1, score2=1)
+    kept = '<span class="kept-score">1-1</span>'
+    html = Client().get(public(division)).content.decode()
+    assert f"Tie at 2nd: a playoff is ordered ({one} v {two}, {kept}, to 3 points)." in html
+
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED, score1=3, score2=1, winner=match.player1)
+    Playoff.objects.filter(pk=playoff.pk).update(final_confirmation="awaiting", final_confirmation_side=1)
+    html = Client().get(public(division)).content.decode()
+    said = f'{one} beat {two} <span class="kept-score">3-1</span>, waiting for {two}&#x27;s confirmation).'
+    assert f"Tie at 2nd: a playoff is ordered ({said}" in html

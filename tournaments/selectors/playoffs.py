@@ -45,6 +45,11 @@ class PlayoffMatch:
     status: str = Match.Status.SCHEDULED  # the match's state (``Match.Status``'s values)
 
     @property
+    def started(self) -> bool:
+        """Whether it has a score to show: being played, or won."""
+        return self.winner is not None or self.status == Match.Status.IN_PROGRESS
+
+    @property
     def waiting(self) -> str:
         """The name of the player whose confirmation the result waits for ("" when it waits for none)."""
         return self.asked if self.winner is not None and self.confirmation == Confirmation.AWAITING else ""
@@ -60,8 +65,11 @@ class PlayoffMatch:
 
     @property
     def words(self) -> str:
+        """ "A v B", with its running score once started ("A v B, 1-1"), "A beat B 3-1" once won (", waiting for
+        B's confirmation", ", disputed", or the director's correction)."""
         if self.winner is None:
-            return f"{self.names[0]} v {self.names[1]}"
+            played = f"{self.names[0]} v {self.names[1]}"
+            return f"{played}, {self.score[0]}-{self.score[1]}" if self.started else played
         loser = self.names[1] if self.winner == self.names[0] else self.names[0]
         high, low = max(self.score), min(self.score)
         said = f"{self.winner} beat {loser} {high}-{low}"
@@ -95,12 +103,19 @@ class PlayoffView:
     @property
     def words(self) -> str:
         """ "Tie at 3rd settled by a playoff: Pia Ruud beat Lars Nes 1-0." or, while it is played, "Tie at 3rd: a
-        playoff is ordered (Pia Ruud v Lars Nes, 1 point)."."""
+        playoff is ordered (Pia Ruud v Lars Nes, 1 point)."; its match being played shows its score and the length
+        it is played to ("(Pia Ruud v Lars Nes, 1-1, to 3 points)"), a result in needs no length ("(Pia Ruud beat
+        Lars Nes 3-1, waiting for Lars Nes's confirmation)")."""
         where = f"Tie at {ordinal(self.place)}"
         if self.finished:
             return f"{where} settled by a playoff: {', then '.join(m.words for m in self.matches)}."
         points = "1 point" if self.length == 1 else f"{self.length} points"
         played = ", then ".join(m.words for m in self.matches)
+        last = self.matches[-1] if self.matches else None
+        if last is not None and last.winner is not None:
+            return f"{where}: a playoff is ordered ({played})."
+        if any(m.started for m in self.matches):
+            return f"{where}: a playoff is ordered ({played}, to {points})."
         return f"{where}: a playoff is ordered ({played}, {points})."
 
 
