@@ -136,3 +136,25 @@ def test_the_public_pages_playoff_note_refreshes_links_its_matches_and_keeps_sco
     assert played.status_code == 200, "a playoff match's score changes the note's ETag"
     a, b = first.player1.display_name, first.player2.display_name
     assert f'{a} beat {b} <span class="kept-score">1-0</span>' in played.content.decode()
+
+
+def test_the_display_shows_a_playoff_result_waiting_for_a_confirmation_as_over_and_no_final_standings(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """A playoff match whose result waits for a confirmation leaves "Now playing" (as a round's match over does)
+    and the line under the standings says it; while the playoff is unfinished the division's heading says its
+    standings wait for it, not that they are final."""
+    division, playoff = ordered(division_of, as_director)
+    first = playoff.first_match
+    assert first is not None
+    a, b = first.player1.display_name, first.player2.display_name
+    html = display(division).content.decode()
+    assert f"{division.name}: standings (a playoff to play)" in html and "final standings" not in html
+    Match.objects.filter(pk=first.pk).update(status=Match.Status.FINISHED, winner=first.player1, score1=1, seq=1)
+    Playoff.objects.filter(pk=playoff.pk).update(
+        first_confirmation=Pairing.Confirmation.AWAITING, first_confirmation_side=1
+    )
+    html = display(division).content.decode()
+    assert "1\u20130" not in boards_part(html), "a result in is no longer playing"
+    assert f'{a} beat {b} <span class="kept-score">1-0</span>, waiting for {b}&#x27;s confirmation' in html
+    assert f"{division.name}: standings (a playoff to play)" in html and "final standings" not in html

@@ -168,8 +168,11 @@ def display_page(
     rows += [_playoff_board(division, view, match) for division, view in playoffs for match in _to_play(view)]
     waiting = [(d, b) for d, b in queue if b.pairing.entry_a is not None and b.pairing.entry_b is not None]
     rows += [_display_board(d, b, titles, n) for n, (d, b) in enumerate(waiting[:DISPLAY_QUEUE], start=1)]
+    unsettled = {d.pk for d, view in playoffs if not view.finished}
     table = [
-        DisplayStanding(_division_heading(division), place_of(row), row.entry.player.display_name, row.wins, row.losses)
+        DisplayStanding(
+            _division_heading(division, unsettled), place_of(row), row.entry.player.display_name, row.wins, row.losses
+        )
         for division, rows_of in standings
         for row in rows_of
     ]
@@ -197,23 +200,19 @@ def display_page(
 
 
 def _to_play(view: PlayoffView) -> list[PlayoffMatch]:
-    """The playoff's matches to show as playing: those whose result does not count yet (to be played, being
-    played, or waiting for a confirmation), none once the playoff has settled its tie."""
+    """The playoff's matches to show as playing: those to be played or being played, none once the playoff has
+    settled its tie. A match with a result (waiting for a confirmation, disputed) is over, as a round's is: the
+    playoff's line under the standings says how it stands."""
     if view.finished:
         return []
-    return [m for m in view.matches if not m.counts and m.status != Match.Status.VOID]
+    return [m for m in view.matches if m.winner is None and m.status != Match.Status.VOID]
 
 
 def _playoff_board(division: Division, view: PlayoffView, match: PlayoffMatch) -> DisplayBoard:
     """A playoff's match as "Now playing" shows it: no table (the director seats its players), its score once
     started, "Playoff for the tie at 1st place" for its round."""
     started = match.status != Match.Status.SCHEDULED
-    if match.disputed:
-        state = "disputed"
-    elif match.waiting:
-        state = "awaiting"
-    else:
-        state = "playing" if started else "ready"
+    state = "playing" if started else "ready"
     return DisplayBoard(
         table="",
         division=division.name,
@@ -226,7 +225,11 @@ def _playoff_board(division: Division, view: PlayoffView, match: PlayoffMatch) -
     )
 
 
-def _division_heading(division: Division) -> str:
+def _division_heading(division: Division, unsettled: set[int]) -> str:
+    """The division's name over its standings: "Open: final standings" once it is over, "Open: standings (a playoff
+    to play)" while its rounds are over but a playoff for a tie (``unsettled``: such divisions' ids) is not."""
+    if division.status == Division.Status.FINISHED and division.pk in unsettled:
+        return _("%(division)s: standings (a playoff to play)") % {"division": division.name}
     if division.status == Division.Status.FINISHED:
         return _("%(division)s: final standings") % {"division": division.name}
     return division.name
