@@ -55,6 +55,7 @@ from tournaments.access import directs_club
 from tournaments.core import PairingState, round_words
 from tournaments.models import Division, Entry, Event, Round, Season
 from tournaments.pages import (
+    PLAYOFF_TO_PLAY,
     RoundView,
     bracket_views,
     correction_notes,
@@ -65,6 +66,7 @@ from tournaments.pages import (
     display_page,
     division_summaries,
     etag_of,
+    event_status_words,
     format_words,
     lengths_words,
     rating_chart,
@@ -73,11 +75,12 @@ from tournaments.pages import (
     round_views,
     standings_view,
 )
+from tournaments.pages.words import StrOrPromise
 from tournaments.selectors import clubs as club_reads
 from tournaments.selectors import events_visible_to, standings_table
 from tournaments.selectors.director import director_board, event_divisions, event_rounds
 from tournaments.selectors.players import player_record
-from tournaments.selectors.playoffs import playoffs_in
+from tournaments.selectors.playoffs import PlayoffView, playoffs_in
 from tournaments.selectors.public import division_for_page, pairings_of, pr_by_depth, pr_table, rounds_with_counts
 from tournaments.selectors.seasons import season_events, season_figures, season_rules, season_table
 from tournaments.selectors.venue import venue_of
@@ -219,12 +222,21 @@ def season_csv(request: HttpRequest, club: str, season: str) -> HttpResponse:
 def event_detail(request: HttpRequest, event: str) -> HttpResponse:
     """``/events/<event>/``: the event and its divisions."""
     found = get_object_or_404(events_visible_to(request.user), slug=event)
+    summaries = division_summaries(found)
     context = {
         "event": found,
-        "status": found.get_status_display(),
-        "divisions": division_summaries(found),
+        "status": event_status_words(found, summaries),  # not over while a division's playoff is to be played
+        "divisions": summaries,
     }
     return render(request, "tournaments/event_detail.html", context)
+
+
+def _division_status(division: Division, playoffs: Sequence[PlayoffView]) -> StrOrPromise:
+    """The division's status in words: not over (:data:`PLAYOFF_TO_PLAY`) while its rounds are but one of its
+    ``playoffs`` for ties is to be played."""
+    if division.status == Division.Status.FINISHED and any(not p.finished for p in playoffs):
+        return PLAYOFF_TO_PLAY
+    return division.get_status_display()
 
 
 @shared
@@ -244,17 +256,18 @@ def division_detail(request: HttpRequest, event: str, division: str) -> HttpResp
         rounds = rounds_with_counts(found)
         current = current_rounds(found, rounds)
         views = []
+    standings = standings_view(found, asked)
     context = {
         "division": found,
         "event": found.event,
         "format": format_words(found),
         "lengths": lengths_words(found),
         "corrections": correction_notes(found),
-        "status": found.get_status_display(),
+        "status": _division_status(found, standings.playoffs),
         "big": _big(request),
         "polling": _polling(found),
         "poll_trigger": f"every {POLL_SECONDS}s",
-        "standings": standings_view(found, asked),
+        "standings": standings,
         "standings_etag": etag_of(found, "standings", asked),
         "current": current,
         "pairings_etag": etag_of(found, "pairings"),

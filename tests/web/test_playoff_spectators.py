@@ -158,3 +158,29 @@ def test_the_display_shows_a_playoff_result_waiting_for_a_confirmation_as_over_a
     assert "1\u20130" not in boards_part(html), "a result in is no longer playing"
     assert f'{a} beat {b} <span class="kept-score">1-0</span>, waiting for {b}&#x27;s confirmation' in html
     assert f"{division.name}: standings (a playoff to play)" in html and "final standings" not in html
+
+
+def test_the_public_pages_do_not_call_a_division_finished_while_its_playoff_is_to_be_played(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """The rounds are over (the division's stored status is finished) but a playoff for the tie at 1st is ordered:
+    the event's and the division's pages say "playoff to play", and the champion is to be settled by the playoff
+    rather than a shared first place; once it is played they say finished and name the champion."""
+    division, playoff = ordered(division_of, as_director)
+    names = [name_of(pk) for pk in playoff.entries]
+    event_page = Client().get(f"/events/{division.event.slug}/").content.decode()
+    assert "Shared 1st" not in event_page and ">finished<" not in event_page
+    assert f"to be settled by a playoff ({' v '.join(names)})" in event_page
+    assert f'<span class="badge badge-event-{division.event.status}">playoff to play</span>' in event_page
+    assert '<span class="badge badge-division-finished">playoff to play</span>' in event_page
+    division_page = Client().get(f"/events/{division.event.slug}/{division.slug}/").content.decode()
+    assert '<span class="badge badge-division-finished">playoff to play</span>' in division_page
+
+    p1, p2, _p3 = seeds(division, 1, 2, 3)
+    win(playoff.first_match, p2, as_director)
+    playoff.refresh_from_db()
+    win(playoff.final_match, p1, as_director)
+    event_page = Client().get(f"/events/{division.event.slug}/").content.decode()
+    assert "playoff to play" not in event_page and "to be settled by a playoff" not in event_page
+    assert '<span class="badge badge-division-finished">finished</span>' in event_page
+    assert f'Champion: <strong class="who">{name_of(p1)}</strong>' in event_page

@@ -24,7 +24,14 @@ from tournaments.pages.boards import (
     round_titles_of,
     round_views,
 )
-from tournaments.pages.divisions import correction_notes, division_summaries, etag_of, final_titles
+from tournaments.pages.divisions import (
+    PLAYOFF_TO_PLAY,
+    correction_notes,
+    division_summaries,
+    etag_of,
+    event_status_words,
+    final_titles,
+)
 from tournaments.pages.ratings import rating_chart
 from tournaments.pages.standings import place_columns, prize_cells, prize_columns, remainder_notes, standings_view
 from tournaments.pages.venue import call_words, display_page
@@ -38,6 +45,7 @@ from tournaments.pages.words import (
 )
 
 __all__ = [
+    "PLAYOFF_TO_PLAY",
     "TIEBREAK_COLUMNS",
     "RoundView",
     "board_of",
@@ -51,6 +59,7 @@ __all__ = [
     "display_page",
     "division_summaries",
     "etag_of",
+    "event_status_words",
     "final_titles",
     "format_words",
     "lengths_words",

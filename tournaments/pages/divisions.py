@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from tournaments.core import (
@@ -19,10 +19,10 @@ from tournaments.core import (
     place_span,
     round_words,
 )
-from tournaments.models import Division, Entry, Event, Pairing, Round
+from tournaments.models import Division, Entry, Event, Pairing, Playoff, Round
 from tournaments.pages.words import StrOrPromise, format_words, lengths_words, place_words
 from tournaments.selectors.common import corrected_pairings, corrected_playoff_matches, standings_table
-from tournaments.selectors.playoffs import ordinal
+from tournaments.selectors.playoffs import ordinal, unsettled_playoffs
 from tournaments.selectors.public import (
     bracket_finals,
     divisions_with_players,
@@ -58,6 +58,11 @@ def etag_of(division: Division, part: str, *extra: object) -> str:
     return f'"{digest}"'
 
 
+# A division's (and its event's) status while its rounds are over but a playoff for a tie is to be played: the
+# stored status says finished, the pages say the truth.
+PLAYOFF_TO_PLAY = gettext_lazy("playoff to play")
+
+
 @dataclass
 class DivisionSummary:
     division: Division
@@ -67,27 +72,54 @@ class DivisionSummary:
     current: list[str]
     champions: list[tuple[StrOrPromise, list[Entry]]]
     lengths: str = ""
+    # "to be settled by a playoff (A v B)": the champion, while a playoff for the tie at 1st is to be played
+    champion_playoff: str = ""
 
 
 def division_summaries(event: Event) -> list[DivisionSummary]:
-    """The event's divisions with their players, current rounds and champions (four queries)."""
+    """The event's divisions with their players, current rounds and champions (four queries, and one for the
+    playoffs still to be played when a division may hold one: a finished division whose playoff is unfinished is
+    not over, :data:`PLAYOFF_TO_PLAY`, and a tie at 1st waits for its playoff to name its champion)."""
     divisions = divisions_with_players(event)
     rounds = rounds_in_play([d.pk for d in divisions])
     champions = _champions([d for d in divisions if d.status == Division.Status.FINISHED])
+    unsettled = unsettled_playoffs(divisions)
     out = []
     for d in divisions:
+        status = PLAYOFF_TO_PLAY if d.pk in unsettled else d.get_status_display()
         out.append(
             DivisionSummary(
                 division=d,
                 format=format_words(d),
-                status=d.get_status_display(),
+                status=status,
                 players=getattr(d, "players", 0),  # annotated by divisions_with_players
                 current=_current_words(d, rounds[d.pk]) if d.status == Division.Status.RUNNING else [],
                 champions=champions.get(d.pk, []),
                 lengths=lengths_words(d),
+                champion_playoff=_champion_playoff(unsettled.get(d.pk, []), champions.get(d.pk, [])),
             )
         )
     return out
+
+
+def _champion_playoff(playoffs: list[Playoff], champions: list[tuple[StrOrPromise, list[Entry]]]) -> str:
+    """ "to be settled by a playoff (A v B)" for a playoff at 1st among ``playoffs`` (its players named from the
+    tied ``champions``), "" for none."""
+    names = {e.pk: e.player.display_name for _label, entries in champions for e in entries}
+    for p in playoffs:
+        if p.place == 1:
+            return _("to be settled by a playoff (%(players)s)") % {
+                "players": " v ".join(names.get(pk, "") for pk in p.entries)
+            }
+    return ""
+
+
+def event_status_words(event: Event, summaries: list[DivisionSummary]) -> StrOrPromise:
+    """The event's status in words: :data:`PLAYOFF_TO_PLAY` while it is finished but a division's playoff is
+    not."""
+    if event.status == Event.Status.FINISHED and any(s.status == PLAYOFF_TO_PLAY for s in summaries):
+        return PLAYOFF_TO_PLAY
+    return event.get_status_display()
 
 
 def _current_words(division: Division, rounds: list[tuple[str, int | None, int]]) -> list[str]:

@@ -285,3 +285,16 @@ def playoff_turn_of(player: Player) -> PlayoffTurn | None:
             return PlayoffTurn(playoff, waits_for=(first.player1.display_name, first.player2.display_name))
         return PlayoffTurn(playoff)
     return None
+
+
+def unsettled_playoffs(divisions: Sequence[Division]) -> dict[int, list[Playoff]]:
+    """The playoffs for ties ordered and not finished in those of ``divisions`` whose rounds are over (finished)
+    and whose standings may hold one (:func:`tournaments.core.may_have_playoffs`), by division id: one query, none
+    when no division may."""
+    ids = [d.pk for d in divisions if d.status == Division.Status.FINISHED and may_have_playoffs(d)]
+    if not ids:
+        return {}
+    out: dict[int, list[Playoff]] = {}
+    for p in Playoff.objects.filter(division_id__in=ids, status=Playoff.Status.ORDERED).order_by("place", "pk"):
+        out.setdefault(p.division_id, []).append(p)
+    return out
