@@ -378,3 +378,25 @@ def test_the_public_playoff_note_shows_the_running_score_and_drops_the_length_on
     html = Client().get(public(division)).content.decode()
     said = f'{one} beat {two} <span class="kept-score">3-1</span>, waiting for {two}&#x27;s confirmation).'
     assert f"Tie at 2nd: a playoff is ordered ({said}" in html
+
+
+def test_the_directors_event_page_says_a_playoff_is_to_be_played_not_that_the_event_is_closed(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    """The rounds are over (the division and the event are stored as finished) but a playoff is ordered: the
+    dashboard's badges say "playoff to play" and neither "closed" line shows until the playoff is settled."""
+    division = swiss_with_a_paid_tie(division_of, as_director)
+    a, b = (int(p) for p in division_playoffs(division).ties[0].tie.players)
+    playoff = services.order_playoff(division, actor=as_director, entries=[a, b])
+    client = director_client(director)
+    url = f"/manage/{division.event.slug}/"
+    html = client.get(url).content.decode()
+    assert '<span class="badge">playoff to play</span>' in html and '<span class="badge">finished</span>' not in html
+    assert "The event is closed" not in html
+    assert "a playoff for a tie is to be played" in html
+
+    win(playoff.final_match, b, as_director)
+    html = client.get(url).content.decode()
+    assert "playoff to play" not in html and '<span class="badge">finished</span>' in html
+    assert "The event is closed: it takes no new division." in html
+    assert "The event is closed: every division has finished." in html

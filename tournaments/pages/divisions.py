@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tournaments.core import (
@@ -20,7 +20,7 @@ from tournaments.core import (
     round_words,
 )
 from tournaments.models import Division, Entry, Event, Pairing, Playoff, Round
-from tournaments.pages.words import StrOrPromise, format_words, lengths_words, place_words
+from tournaments.pages.words import PLAYOFF_TO_PLAY, StrOrPromise, format_words, lengths_words, place_words
 from tournaments.selectors.common import corrected_pairings, corrected_playoff_matches, standings_table
 from tournaments.selectors.playoffs import ordinal, unsettled_playoffs
 from tournaments.selectors.public import (
@@ -56,11 +56,6 @@ def etag_of(division: Division, part: str, *extra: object) -> str:
         parts += (getattr(division, "pairings_sum", None), getattr(division, "matches_sum", None))
     digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
     return f'"{digest}"'
-
-
-# A division's (and its event's) status while its rounds are over but a playoff for a tie is to be played: the
-# stored status says finished, the pages say the truth.
-PLAYOFF_TO_PLAY = gettext_lazy("playoff to play")
 
 
 @dataclass

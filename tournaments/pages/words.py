@@ -181,6 +181,11 @@ def place_words(place: str) -> str:
     return "-".join(str(ordinal(part)) for part in place.split("-"))
 
 
+# A division's (and its event's) status while its rounds are over but a playoff for a tie is to be played: the
+# stored status says finished, the pages say the truth.
+PLAYOFF_TO_PLAY = gettext_lazy("playoff to play")
+
+
 def playoff_words(playoff: Playoff, match_id: int | None = None) -> str:
     """A playoff as the players hear it: "Playoff for the tie at 2nd place"; a match of a three-player stepladder
     (``match_id``) says which: "Playoff for the tie at 1st place, first match" or "..., final"."""

@@ -26,7 +26,7 @@ from django.utils.translation import ngettext
 
 from tournaments.core import round_words
 from tournaments.models import Division, Entry, Event, Pairing, Round
-from tournaments.pages.words import place_words
+from tournaments.pages.words import PLAYOFF_TO_PLAY, place_words
 from tournaments.standings.tiebreakers import Tiebreak
 
 register = template.Library()
@@ -53,7 +53,10 @@ def status_words(item: Event | Division | Entry, division: Division | None = Non
     states are ("registration open", "in play", "checked in", "withdrawn"): its model choice's label (the one
     truth of a status's words, tournaments/pages/words.py). A player of ``division`` once it has started, neither
     withdrawn nor eliminated, is in play as his division is (his entry stays registered or checked in:
-    "registered" would be untrue of a player in a semi-final)."""
+    "registered" would be untrue of a player in a semi-final). An event or a division its page marked
+    ``playoff_to_play`` (its rounds are over, a playoff for a tie is not) is "playoff to play", not finished."""
+    if getattr(item, "playoff_to_play", False):
+        return str(PLAYOFF_TO_PLAY)
     still_playing = isinstance(item, Entry) and item.status in (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
     if division is not None and still_playing and division.status != Division.Status.REGISTRATION:
         return str(division.get_status_display())

@@ -36,6 +36,7 @@ from tournaments.models import Event, Pairing, Playoff
 from tournaments.selectors import clubs as club_reads
 from tournaments.selectors import director as reads
 from tournaments.selectors.director import DirectorBoard
+from tournaments.selectors.playoffs import unsettled_playoffs
 from tournaments.selectors.venue import Venue, venue_of
 from tournaments.services.clubs import create_club
 
@@ -193,8 +194,11 @@ def event_page(request: HttpRequest, event: str) -> HttpResponse:
         failed = outcome
     divisions = reads.event_divisions(found)
     boards = reads.current_boards(found)
+    unsettled = unsettled_playoffs(divisions)  # rounds over, a playoff to play: not over (one query, if any)
     for division in divisions:
         division.current_rounds = boards.get(division.pk, [])  # type: ignore[attr-defined]
+        division.playoff_to_play = division.pk in unsettled  # type: ignore[attr-defined]
+    found.playoff_to_play = bool(unsettled)  # type: ignore[attr-defined]
     venue = venue_of(found)
     context = {
         **_venue_context(found, venue),
