@@ -394,9 +394,12 @@ def test_the_directors_event_page_says_a_playoff_is_to_be_played_not_that_the_ev
     assert '<span class="badge">playoff to play</span>' in html and '<span class="badge">finished</span>' not in html
     assert "The event is closed" not in html
     assert "a playoff for a tie is to be played" in html
+    division_html = client.get(page(division)).content.decode()
+    assert '<span class="badge">playoff to play</span>' in division_html
 
     win(playoff.final_match, b, as_director)
     html = client.get(url).content.decode()
     assert "playoff to play" not in html and '<span class="badge">finished</span>' in html
     assert "The event is closed: it takes no new division." in html
     assert "The event is closed: every division has finished." in html
+    assert '<span class="badge">finished</span>' in client.get(page(division)).content.decode()

@@ -257,6 +257,9 @@ def division_page(request: HttpRequest, event: str, division: str) -> HttpRespon
     }
     read = [item["row"] for item in context["payouts"]["table"]] or None
     context.update(_playoffs_context(page, failed, read))
+    # its rounds over, a playoff for a tie to play: the badge says so (status_words), not "finished"
+    unsettled = any(not p.finished for p in context["playoffs"].playoffs)
+    found.playoff_to_play = found.status == Division.Status.FINISHED and unsettled  # type: ignore[attr-defined]
     if found.in_swiss_phase and found.status == Division.Status.RUNNING:
         steering = {
             "swiss_rounds": form_for(
