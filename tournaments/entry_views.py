@@ -1,5 +1,6 @@
 """What a player does about a tournament from the entry pages: confirm or dispute a scoresheet result entered by
-the opponent (a round's pairing's, or a playoff's match's), and see where and against whom the next match is.
+the opponent (a round's pairing's, or a playoff's match's), and see where and against whom the next match is
+(after the results still waiting for his own confirmation, each with a link to its entry page).
 
 Players are recognised as on the entry pages (games/entry.py): the entry links kept in the session, or the account
 linked to their player record. Thin views: tournaments.services does the work and says what it refuses.
@@ -10,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
 from django.urls import reverse
@@ -197,6 +199,8 @@ def next_match(request: HttpRequest) -> HttpResponse:
         return _refused(request, None, message, 403, heading=_("No entry link open on this phone"))
     rows = [_next_row(player, next_pairing_for(player), user) for player in players.values()]
     for row in rows:
+        row["confirm"] = _results_to_confirm(row["player"])  # type: ignore[arg-type]
+    for row in rows:
         held = last_match.get(row["player"].pk)  # type: ignore[attr-defined]
         _offer_entry(row, held is not None, held_matches)
         if held is not None and _next_match_id(row) != held:
@@ -235,11 +239,55 @@ def _next_match_id(row: dict[str, object]) -> int | None:
     return getattr(row["pairing"], "match_id", None)
 
 
+def _results_to_confirm(player: Player) -> list[dict[str, str]]:
+    """The results waiting for ``player``'s confirmation (a round's pairing, a playoff's match whose side asked is
+    his), each as "Confirm or dispute your result against X (round N)" with its match's entry page: shown before
+    his next match, as the opponent who entered it waits for his answer."""
+    awaiting = Pairing.Confirmation.AWAITING
+    asked: list[tuple[Match, str]] = []
+    pairings = (
+        Pairing.objects.filter(confirmation=awaiting, match__isnull=False)
+        .filter(Q(confirmation_side=0, match__player1=player) | Q(confirmation_side=1, match__player2=player))
+        .select_related("round", "division", "match__player1", "match__player2")
+        .order_by("pk")
+    )
+    for pairing in pairings:
+        assert pairing.match is not None
+        asked.append((pairing.match, round_words(pairing.round, pairing.division)))
+    mine = Q()
+    for which in ("first", "final"):
+        for side, field in ((0, "player1"), (1, "player2")):
+            mine |= Q(**{f"{which}_confirmation": awaiting, f"{which}_confirmation_side": side}) & Q(
+                **{f"{which}_match__{field}": player}
+            )
+    for playoff in Playoff.objects.filter(mine).select_related("first_match", "final_match").order_by("pk"):
+        for match in (playoff.first_match, playoff.final_match):
+            if match is None:
+                continue
+            state, asked_side = playoff.confirmation_of(match.pk)
+            if state == awaiting and asked_side is not None and match.player(asked_side).pk == player.pk:
+                asked.append((match, playoff_words(playoff, match.pk)))
+    items = []
+    for match, where in asked:
+        side = 0 if match.player1_id == player.pk else 1
+        words = {"opponent": match.player(1 - side).display_name, "round": where[:1].lower() + where[1:]}
+        said = _("Confirm or dispute your result against %(opponent)s (%(round)s):") % words
+        items.append({"words": said, "url": reverse("entry:match", args=[match.pk])})
+    return items
+
+
 def _etag(rows: list[dict[str, object]]) -> str:
-    """What the part shows of each row: the player, his next match, its table and call, its state (or his place
-    once his division is over)."""
+    """What the part shows of each row: the results waiting for his confirmation, the player, his next match, its
+    table and call, its state (or his place once his division is over)."""
     shown = [
-        (getattr(row["player"], "pk", None), row.get("call"), row.get("where"), row.get("state"), row.get("over"))
+        (
+            getattr(row["player"], "pk", None),
+            row.get("confirm"),
+            row.get("call"),
+            row.get("where"),
+            row.get("state"),
+            row.get("over"),
+        )
         for row in rows
     ]
     return '"' + hashlib.sha256(repr(shown).encode()).hexdigest()[:24] + '"'

@@ -22,7 +22,9 @@
  * - Refused on arrival (the opponent entered first, the director corrected something, an illegal play), the
  *   refusal is shown with the server's reason and the page as it is now; the entries made after it are not sent
  *   (each was made on top of the refused one) and the page lists them, to enter again.
- * - Sent after a wait, the page says so once it has loaded again ("Sent when the connection came back: ...").
+ * - Sent after a wait, the page says so once it has loaded again ("Sent when the connection came back: ...");
+ *   only an entry that did wait (its send failed) is named there: one kept by a page closed before the server's
+ *   answer, on the network, is sent again quietly when the page is opened again.
  *
  * No inline script and no eval: the page runs under a Content-Security-Policy of script-src 'self'.
  */
@@ -538,9 +540,10 @@
     pump();
   });
 
-  // Entries kept from before a reload: the page's forms are behind them until they are sent.
+  // Entries kept from before a reload: the page's forms are behind them until they are sent. Whether they waited
+  // for the connection is as it was kept: an entry sent on the network from a page closed before the answer came
+  // goes again quietly (the server answers its key as the first time), and is not said to have been sent late.
   if (state.items.length) {
-    state.waited = true;
     var scope = live();
     if (scope) {
       scope.classList.add("is-out-of-date");

@@ -163,7 +163,7 @@ def test_the_payout_form_says_whether_a_playoff_can_settle_a_shared_place(
     decides; a Swiss's says a tie at places that pay differently may go to a playoff instead."""
     client = director_client(director)
     knockout = client.get(manage(finished)).content.decode()
-    assert "its semi-final losers share 3rd-4th): no playoff settles them" in knockout
+    assert "players out in the same round share the places they span: 3rd-4th, 5th-8th): no playoff settles" in knockout
     assert "may be settled by a playoff" not in knockout
     swiss = client.get(manage(division_of("swiss", 6, rounds_planned=3))).content.decode()
     assert "may be settled by a playoff (Playoffs for ties, on this page) instead" in swiss

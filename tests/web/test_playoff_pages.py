@@ -73,7 +73,7 @@ def test_the_director_orders_a_playoff_from_the_page_and_the_pages_say_how_the_t
     )
     assert done.status_code == 302
     html = client.get(page(division)).content.decode()
-    assert "The playoff for the tie at 2nd place is ordered" in html
+    assert "The playoff for the tie at 2nd place is ordered: its match is made" in html  # one match: no "first"
     assert f"Tie at 2nd: a playoff is ordered ({name_a} v {name_b}, 1 point)." in html
     assert f"{name_a}'s entry link" in html and "/play/" in html and "Cancel the playoff" in html
     assert "Order a playoff" not in html

@@ -391,9 +391,8 @@ def test_a_kept_result_after_the_crawford_game_leaves_it_and_a_reload_keeps_the_
     assert Match.objects.get(pk=match.pk).score == (2, 1)
 
 
-def test_a_confirmation_made_off_the_network_is_kept_and_sent(room: Pages, director: Any) -> None:
-    """ "Confirm the result" off the network: the answer waits on the phone (no browser error page), is sent when
-    the connection is back, and the page shows the result confirmed."""
+def awaiting_bobs_confirmation(director: Any) -> Pairing:
+    """A 1-point Swiss round on scoresheets whose first match's result side 0 entered: side 1 is to confirm it."""
     actor = Actor(user=director)
     event = services.create_event(actor=actor, name="Club night")
     settings = services.DivisionSettings(name="Main", format="swiss", rounds_planned=2, match_length=1)
@@ -406,6 +405,14 @@ def test_a_confirmation_made_off_the_network_is_kept_and_sent(room: Pages, direc
     enter_win(pairing, pairing.entry_a, actor=link(pairing.match, 0))
     pairing.refresh_from_db()
     assert pairing.confirmation == Pairing.Confirmation.AWAITING and pairing.confirmation_side == 1
+    return pairing
+
+
+def test_a_confirmation_made_off_the_network_is_kept_and_sent(room: Pages, director: Any) -> None:
+    """ "Confirm the result" off the network: the answer waits on the phone (no browser error page), is sent when
+    the connection is back, and the page shows the result confirmed."""
+    pairing = awaiting_bobs_confirmation(director)
+    assert pairing.match is not None
     bob = phone(room, pairing.match, 1)
     panel = bob.locator(".pairing-panel")
     expect(panel).to_contain_text("Is it right?")
@@ -420,6 +427,36 @@ def test_a_confirmation_made_off_the_network_is_kept_and_sent(room: Pages, direc
     bob.context.set_offline(False)
     expect(waiting(bob)).to_contain_text("Sent when the connection came back: Confirm the result.", timeout=LIVE)
     expect(bob.locator(".pairing-panel")).to_contain_text("The result is confirmed.")
+    pairing.refresh_from_db()
+    assert pairing.confirmation == Pairing.Confirmation.CONFIRMED
+
+
+def test_a_confirmation_sent_online_and_the_page_closed_at_once_is_not_said_to_have_waited(
+    room: Pages, director: Any
+) -> None:
+    """ "Confirm the result" tapped on the network and the page closed before the answer came: the page opened again
+    sends the kept answer quietly; it never waited for a connection, so nothing says "Sent when the connection came
+    back"."""
+    pairing = awaiting_bobs_confirmation(director)
+    assert pairing.match is not None
+    bob = phone(room, pairing.match, 1)
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:  # the answer never comes back before the page is closed
+        held.append(route)
+
+    bob.route("**/confirm/**", hold)
+    bob.locator(".pairing-panel").get_by_role("button", name="Confirm the result").click()
+    store = f"bgmatch-outbox:/play/match/{pairing.match.pk}/"
+    bob.wait_for_function(f"() => localStorage.getItem('{store}') !== null")
+    context, page_url = bob.context, bob.url
+    bob.close()
+    again = context.new_page()
+    again.on("console", lambda msg: msg.type == "error" and room.errors.append(f"{again.url}: {msg.text}"))
+    again.goto(page_url)
+    expect(again.locator(".pairing-panel")).to_contain_text("The result is confirmed.", timeout=LIVE)
+    expect(waiting(again)).to_be_hidden()
+    expect(again.locator("body")).not_to_contain_text("Sent when the connection came back")
     pairing.refresh_from_db()
     assert pairing.confirmation == Pairing.Confirmation.CONFIRMED
 

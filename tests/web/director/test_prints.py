@@ -49,3 +49,33 @@ def test_a_casual_score_card_has_no_cube_column_and_no_gammon_points(dora: Any, 
     cards = text_of(client_for(dora).get("/manage/beginners/casual/round/round-robin/1/scorecards/"))
     assert ">Cube<" not in cards and "gammon" not in cards
     assert cards.count("<tr><td>1</td><td></td><td></td><td></td><td></td></tr>") == 2  # game, winner, points, scores
+
+
+@pytest.fixture
+def one_point_results(dora: Any) -> Division:
+    """A 1-point single-elimination division entered as results only (scoresheet), started with four players."""
+    actor = Actor(user=dora)
+    event = services.create_event(actor=actor, name="Club night")
+    division = services.create_division(
+        event,
+        actor=actor,
+        settings=services.DivisionSettings(name="Quick", format="single", match_length=1, entry_mode="scoresheet"),
+    )
+    for i in range(1, 5):
+        services.register_player(division, actor=actor, name=f"P{i}", rating=2000 - i)
+    services.start_division(division, actor=actor)
+    return division
+
+
+@pytest.mark.parametrize("page", ["sheet", "slips", "scorecards"])
+def test_a_one_point_divisions_prints_say_nothing_of_the_crawford_rule(
+    dora: Any, one_point_results: Division, page: str
+) -> None:
+    printed = text_of(client_for(dora).get(f"/manage/club-night/quick/round/main/1/{page}/"))
+    assert "1-point match" in printed and "Crawford" not in printed  # it means nothing at 1 point
+    check_html(printed)
+
+
+def test_a_results_only_divisions_slips_ask_for_results_not_moves(dora: Any, one_point_results: Division) -> None:
+    slips = text_of(client_for(dora).get("/manage/club-night/quick/round/main/1/slips/"))
+    assert slips.count("Scan it with your phone to enter your results.") == 4 and "moves or results" not in slips

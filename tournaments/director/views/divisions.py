@@ -155,10 +155,17 @@ def _forfeit_anywhere(page: Page, target: Any, data: dict[str, Any]) -> str:
 def _order_playoff(page: Page, target: str, data: dict[str, Any]) -> str:
     entries = [int(pk) for pk in target.split("-")]
     playoff = services.order_playoff(page.division_, actor=page.actor, entries=entries, length=data["length"])
-    return _(
-        "The playoff for the tie at %(place)s place is ordered: its first match is made, with entry links for both "
-        "players (below)."
-    ) % {"place": ordinal(playoff.place)}
+    if len(entries) == 2:  # a two-player playoff is a single match: it has no "first" one
+        said = _(
+            "The playoff for the tie at %(place)s place is ordered: its match is made, with entry links for both "
+            "players (below)."
+        )
+    else:
+        said = _(
+            "The playoff for the tie at %(place)s place is ordered: its first match is made, with entry links for "
+            "both players (below)."
+        )
+    return said % {"place": ordinal(playoff.place)}
 
 
 def _cancel_playoff(page: Page, target: str, data: dict[str, Any]) -> str:
