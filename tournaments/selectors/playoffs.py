@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Q
 
 from games.access import token_text
 from games.models import EntryToken, Match, Player
@@ -287,6 +290,11 @@ def playoff_turn_of(player: Player) -> PlayoffTurn | None:
     return None
 
 
+#: A playoff that keeps its division from being over though its rounds are: ordered, not finished, in a finished
+#: division (the query twin of :func:`unsettled_playoffs`; an elimination never holds a playoff).
+UNSETTLED = Q(status=Playoff.Status.ORDERED, division__status=Division.Status.FINISHED)
+
+
 def unsettled_playoffs(divisions: Sequence[Division]) -> dict[int, list[Playoff]]:
     """The playoffs for ties ordered and not finished in those of ``divisions`` whose rounds are over (finished)
     and whose standings may hold one (:func:`tournaments.core.may_have_playoffs`), by division id: one query, none
@@ -295,6 +303,26 @@ def unsettled_playoffs(divisions: Sequence[Division]) -> dict[int, list[Playoff]
     if not ids:
         return {}
     out: dict[int, list[Playoff]] = {}
-    for p in Playoff.objects.filter(division_id__in=ids, status=Playoff.Status.ORDERED).order_by("place", "pk"):
+    for p in Playoff.objects.filter(UNSETTLED, division_id__in=ids).order_by("place", "pk"):
         out.setdefault(p.division_id, []).append(p)
     return out
+
+
+def playoff_to_play(of: str = "division", outer: str = "pk", **also: Any) -> Exists:
+    """Whether a playoff is still to be played (:data:`UNSETTLED`) in a division the outer row names: the playoff's
+    ``of`` (``"division"``, ``"division__event"``: one of an event's divisions) is the outer row's ``outer`` (its
+    ``"pk"``, or a standings row's ``"division"``); ``also``: more conditions on the playoff (``place=1``). An
+    annotation, so that a list says it in the statement that reads the list: no query more, none per row."""
+    return Exists(Playoff.objects.filter(UNSETTLED, **{of: OuterRef(outer)}, **also))
+
+
+def division_playoff_to_play(division: Division) -> bool:
+    """Whether a playoff for a tie is still to be played in the division though its rounds are over (its status
+    finished): its ``playoff_to_play`` when the statement that read it said so (:func:`playoff_to_play`), else
+    False for a division not finished, else one query."""
+    annotated = getattr(division, "playoff_to_play", None)
+    if annotated is not None:
+        return bool(annotated)
+    if division.status != Division.Status.FINISHED:
+        return False
+    return Playoff.objects.filter(UNSETTLED, division=division).exists()

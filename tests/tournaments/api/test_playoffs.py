@@ -17,7 +17,7 @@ from games.models import Match
 from tests.tournaments.api.conftest import logged_in
 from tests.tournaments.api.support import division_url
 from tests.tournaments.services.support import link, snapshot
-from tests.tournaments.services.test_playoffs import swiss_with_a_paid_tie, win
+from tests.tournaments.services.test_playoffs import round_robin_cycle, seeds, swiss_with_a_paid_tie, win
 from tournaments import services
 from tournaments.models import Division, Playoff
 
@@ -168,3 +168,34 @@ def test_a_disputed_playoff_match_is_in_the_directors_queue(tied: Division, dire
     assert playoff["match"]["score"] == [1, 0] and playoff["match"]["dispute"] == "I won the last game"
     assert logged_in(director).post(f"{url}{made['id']}/matches/{match.pk}/confirm/").status_code == 200
     assert logged_in(director).get(queue).json() == []
+
+
+def test_the_event_and_the_division_say_a_playoff_is_to_be_played_while_it_is(
+    division_of: Callable[..., Division], anon: APIClient, as_director: Actor, django_assert_max_num_queries: Any
+) -> None:
+    """The rounds are over (status finished, kept as it was) but a playoff for the tie at 1st is ordered: the event
+    (in the list and on its own), its divisions' summaries and the division say ``playoff_to_play``, read in the
+    statements that read them; once the playoff is played, none does."""
+    division = round_robin_cycle(division_of, as_director)
+    p1, p2, p3 = seeds(division, 1, 2, 3)
+    event_url = f"/api/events/{division.event.slug}/"
+
+    def said() -> list[tuple[str, bool]]:
+        (listed,) = [e for e in anon.get("/api/events/").json()["results"] if e["slug"] == division.event.slug]
+        event = anon.get(event_url).json()
+        (summary,) = event["divisions"]
+        detail = anon.get(division_url(division)).json()
+        return [(body["status"], body["playoff_to_play"]) for body in (listed, event, summary, detail)]
+
+    assert said() == [("finished", False)] * 4
+    playoff = services.order_playoff(division, actor=as_director, entries=[p3, p1, p2])
+    assert said() == [("finished", True)] * 4
+    with django_assert_max_num_queries(3):  # the event, its divisions (the flag in the same statement)
+        anon.get(event_url)
+    with django_assert_max_num_queries(2):
+        anon.get(division_url(division))
+
+    win(playoff.first_match, p2, as_director)
+    playoff.refresh_from_db()
+    win(playoff.final_match, p1, as_director)
+    assert said() == [("finished", False)] * 4
