@@ -256,6 +256,7 @@ class PlayoffTurn:
     match: Match | None = None
     opponent: Player | None = None
     waits_for: tuple[str, str] | None = None
+    entry: int | None = None  # the player's entry (id) in the playoff's division
 
 
 def playoff_turn_of(player: Player) -> PlayoffTurn | None:
@@ -277,16 +278,18 @@ def playoff_turn_of(player: Player) -> PlayoffTurn | None:
         .order_by("pk")
     )  # fmt: skip
     for playoff in playoffs:
-        if mine[playoff.division_id] not in playoff.entries:
+        entry = mine[playoff.division_id]
+        if entry not in playoff.entries:
             continue
         for match in (playoff.first_match, playoff.final_match):
             if match is not None and player.pk in (match.player1_id, match.player2_id) and match.status not in CLOSED:
                 opponent = match.player2 if match.player1_id == player.pk else match.player1
-                return PlayoffTurn(playoff, match, opponent)
+                return PlayoffTurn(playoff, match, opponent, entry=entry)
         first = playoff.first_match
         if first is not None and playoff.final_match is None and player.pk not in (first.player1_id, first.player2_id):
-            return PlayoffTurn(playoff, waits_for=(first.player1.display_name, first.player2.display_name))
-        return PlayoffTurn(playoff)
+            names = (first.player1.display_name, first.player2.display_name)
+            return PlayoffTurn(playoff, waits_for=names, entry=entry)
+        return PlayoffTurn(playoff, entry=entry)
     return None
 
 

@@ -247,7 +247,7 @@ def test_a_players_next_match(anon: APIClient, running: Division, as_director: A
     idle = services.register_player(running, actor=as_director, name="Idle")  # a late entry: not paired yet
     nothing = anon.get(f"/api/players/{idle.player_id}/next-match/").json()
     assert nothing == {"player": {"id": idle.player_id, "name": "Idle"}, "event": None, "division": None,
-                       "side": None, "pairing": None}  # fmt: skip
+                       "side": None, "pairing": None, "playoff": None, "place": None, "words": ""}  # fmt: skip
     assert anon.get("/api/players/999999/next-match/").status_code == 404
 
 
