@@ -59,7 +59,7 @@ def test_the_events_list_and_the_home_page_say_playoff_to_play_until_it_is_playe
 def test_a_clubs_page_names_no_champion_while_the_playoff_for_first_is_to_be_played(
     division_of: Callable[..., Division], dora: Any, as_director: Actor, django_assert_max_num_queries: Any
 ) -> None:
-    club = services.create_club(actor=as_director, name="Oslo BK")
+    club = services.create_club(actor=as_director, name="Oslo BK")  # the page, then its API (/api/clubs/<club>/)
     event = EventFactory(director=dora, club=club, name="Club night")
 
     def in_the_club(fmt: str, players: int, **settings: Any) -> Division:
@@ -73,6 +73,9 @@ def test_a_clubs_page_names_no_champion_while_the_playoff_for_first_is_to_be_pla
     champions = page[page.index('id="champions-heading"') : page.index('id="ratings-heading"')]
     assert f"to be settled by a playoff ({' v '.join(names)})" in champions
     assert champions.count("<tr>") == 2, "one row for the division, not one per tied player"
+    api = f"/api/clubs/{club.slug}/"
+    tied = [(row["name"], row["playoff_to_play"]) for row in Client().get(api).json()["champions"]]
+    assert sorted(tied) == sorted((name, True) for name in names), "the API: each tied player, no champion yet"
 
     settle(division, playoff, as_director)
     page = Client().get(url).content.decode()
@@ -80,3 +83,5 @@ def test_a_clubs_page_names_no_champion_while_the_playoff_for_first_is_to_be_pla
     p1 = seeds(division, 1)[0]
     assert "to be settled by a playoff" not in champions and f">{name_of(p1)}</a></th>" in champions
     assert champions.count("<tr>") == 2
+    won = [(row["name"], row["playoff_to_play"]) for row in Client().get(api).json()["champions"]]
+    assert won == [(name_of(p1), False)]
