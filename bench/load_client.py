@@ -5,8 +5,8 @@ Usage: python bench/load_client.py PLAN.json RESULT.json
 The plan (written by load_bench.py) names the server's port, the phase and what each client does; the result file
 gets every request (endpoint, status, nanoseconds) and what the clients saw of each match. Requests go out over
 a new TCP connection each (``Connection: close``: gunicorn's sync workers close the connection after each answer
-anyway); the time of a request runs from opening the connection to reading the answer's last byte, so it includes
-the wait for a free worker.
+anyway); the time of a request runs from opening the connection to reading the answer's last byte (by its
+``Content-Length``, as a browser does, not the connection's close), so it includes the wait for a free worker.
 
 Phases:
 
@@ -92,11 +92,33 @@ class Http:
         try:
             writer.write(raw)
             await writer.drain()
-            reply = await reader.read()
+            reply = await read_answer(reader)
         finally:
             writer.close()
         ns = time.perf_counter_ns() - t0
         return parse(reply, ns)
+
+
+async def read_answer(reader: asyncio.StreamReader) -> bytes:
+    """An HTTP answer up to its last byte, as a browser reads it: the head, then ``Content-Length`` bytes, or the
+    chunks up to the last one; to the connection's end only when the answer says neither. (What the server does
+    after the last byte, before it closes the connection, is not the client's wait.)"""
+    head = await reader.readuntil(b"\r\n\r\n")
+    fields = dict(
+        (name.strip().lower(), value.strip())
+        for name, _, value in (line.partition(":") for line in head.decode("latin-1").split("\r\n")[1:] if line)
+    )
+    if "content-length" in fields:
+        return head + await reader.readexactly(int(fields["content-length"]))
+    if fields.get("transfer-encoding", "").lower() == "chunked":
+        body = b""
+        while True:
+            size_line = await reader.readuntil(b"\r\n")
+            size = int(size_line.split(b";")[0], 16)
+            body += size_line + await reader.readexactly(size + 2)
+            if size == 0:
+                return head + body
+    return head + await reader.read()
 
 
 def parse(reply: bytes, ns: int) -> Answer:

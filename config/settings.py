@@ -95,6 +95,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Background work a request causes is handed to the broker once its response is sent (common/after_response.py).
+    "common.after_response.SendAfterResponseMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # With PUBLIC_URL set, every absolute URL built from a request names the public address.
     "common.middleware.PublicAddressMiddleware",

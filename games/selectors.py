@@ -170,6 +170,13 @@ def _legal_actions(match: Match, state: MatchState) -> list[str]:
     return kinds
 
 
+def director_decided_a_game(match: Match) -> bool:
+    """Whether a game of ``match``, as its cached state stands, was decided by the director: a game result he
+    replaced (``games.services.replace_game_result``; the result put in its place ends the game as his decision,
+    :func:`games.engine_bridge.replacement_action`) is one. Read from the state in hand: no statement."""
+    return any(outcome.ended_by == Game.EndedBy.DIRECTOR for outcome in load_state(match).outcomes)
+
+
 def match_log(match: Match) -> QuerySet[Action]:
     """The whole log in order, with who entered each row (one query)."""
     return Action.objects.filter(match=match).select_related("entered_by_user", "undoes").order_by("seq")

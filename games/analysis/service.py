@@ -21,6 +21,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from common.after_response import enqueue_after_response
 from engine.errors import EngineError
 from games.analysis.engine import AnalysisFailedError, AnalysisUnavailableError, gnubg_version, worker_gnubg
 from games.analysis.selectors import (
@@ -143,7 +144,7 @@ def request_locked_analysis(match: Match, *, plies: int | None = None) -> MatchA
     analysis, enqueue = _upsert_request(match, asked)
     if enqueue:
         match_id = match.pk
-        transaction.on_commit(lambda: analyse_match_task.delay(match_id, asked))
+        transaction.on_commit(lambda: enqueue_after_response(lambda: analyse_match_task.delay(match_id, asked)))
     return analysis
 
 

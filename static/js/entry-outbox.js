@@ -17,8 +17,9 @@
  *   roll, the play typed in notation (the tap-to-move board needs the server's legal plays). These carry the next
  *   sequence number and a new key; the server checks them when they arrive. The live part does not poll meanwhile.
  * - On a scoresheet the phone keeps the score of the results waiting (the header shows it, marked as not sent
- *   yet), the game number and the Crawford game as the server would (engine/match.py); once they reach the match
- *   length it says the match is over once they are sent, and offers no further game.
+ *   yet), the game number and the Crawford game as the server would (afterGame: a mirror of engine/match.py that a
+ *   browser test compares with the engine for every score); once they reach the match length it says the match is
+ *   over once they are sent, and offers no further game.
  * - Refused on arrival (the opponent entered first, the director corrected something, an illegal play), the
  *   refusal is shown with the server's reason and the page as it is now; the entries made after it are not sent
  *   (each was made on top of the refused one) and the page lists them, to enter again.
@@ -254,12 +255,20 @@
     return (" " + flags + " ").indexOf(" " + name + " ") >= 0;
   }
 
-  /** The result form (templates/entry/_live.html, form.result-form) moved on past the game result in ``fields``:
-   * the score, the game number and the Crawford game kept on it as the server keeps them (engine/match.py,
-   * MatchState._finish_game), and shown in the page's header marked as not sent yet. Returns what to say when
-   * the result ends the match (the form is hidden: no game after it), else "". */
-  function keepScore(form, fields) {
-    var data = form.dataset;
+  /** The scoresheet match after the game result ``fields`` (winner, result, cube), from the match as the result
+   * form keeps it (``data``: its data-score, data-length, data-crawford, data-game, data-casual and
+   * data-cube-values, templates/entry/_live.html). Returns the same attributes moved on (score, crawford, game)
+   * and what the page shows: whether the next game is the Crawford game or a post-Crawford one, whether the match
+   * is over and who won it, the cube values the next game's result may have.
+   *
+   * A mirror of a rule of the engine (engine/match.py, MatchState._finish_game and GameState._game_result: the
+   * points, the Crawford game, the match's end), the one rule restated outside engine/ (docs/ARCHITECTURE.md,
+   * "Where logic lives"): the phone off the network has no engine to ask. A table of the engine's answers was
+   * weighed instead: it needs a row per score the results on the phone can reach (up to 100 x 100 for a 99-point
+   * match) on every render of the page. tests/web/browser/test_scoresheet_mirror.py pins the mirror: it runs this
+   * function for every score of matches of 1 to 7 points (with and without the Crawford rule, casual, money) and
+   * compares each step with MatchState after the same result; change both together. */
+  function afterGame(data, fields) {
     var score = (data.score || "0 0").split(" ").map(Number);
     var length = Number(data.length || "0");
     var flags = data.crawford || "";
@@ -267,12 +276,33 @@
     var points = data.casual ? 1 : Number(field(fields, "result") || "1") * Number(field(fields, "cube") || "1");
     score[winner] += points;
     var played = has(flags, "played") || has(flags, "game");
-    var finished = length > 0 && Math.max(score[0], score[1]) >= length;
-    var crawford = has(flags, "rule") && !played && !finished && score.indexOf(length - 1) >= 0;
-    var game = Number(data.game || "0") + 1;
-    data.score = score.join(" ");
-    data.crawford = [has(flags, "rule") ? "rule" : "", crawford ? "game" : "", played ? "played" : ""].join(" ");
-    data.game = String(game);
+    var over = length > 0 && Math.max(score[0], score[1]) >= length;
+    var crawford = has(flags, "rule") && !played && !over && score.indexOf(length - 1) >= 0;
+    return {
+      score: score.join(" "),
+      crawford: [has(flags, "rule") ? "rule" : "", crawford ? "game" : "", played ? "played" : ""].join(" "),
+      game: String(Number(data.game || "0") + 1),
+      crawfordGame: crawford,
+      postCrawford: played && !crawford && !over,
+      over: over,
+      winner: over ? (score[0] >= length ? 0 : 1) : null,
+      cubeValues: crawford || data.casual ? ["1"] : (data.cubeValues || "1").trim().split(" "),
+    };
+  }
+
+  // For tests/web/browser/test_scoresheet_mirror.py, which calls it with every score: nothing on the page uses it.
+  window.bgmatchScoresheet = { afterGame: afterGame };
+
+  /** The result form (templates/entry/_live.html, form.result-form) moved on past the game result in ``fields``
+   * (afterGame: the server's rule), and the page's header showing the score marked as not sent yet. Returns what
+   * to say when the result ends the match (the form is hidden: no game after it), else "". */
+  function keepScore(form, fields) {
+    var data = form.dataset;
+    var next = afterGame(data, fields);
+    data.score = next.score;
+    data.crawford = next.crawford;
+    data.game = next.game;
+    var score = next.score.split(" ").map(Number);
     var scope = live();
     var shownPoints = scope.querySelectorAll(".entry-score .points");
     shownPoints.forEach(function (elt, side) {
@@ -287,37 +317,36 @@
     }
     var meta = scope.querySelector(".entry-meta");
     if (meta) {
-      badge(meta, "entry-game", finished ? "" : "· " + fill(data.gameWords, { game: game }));
-      badge(meta, "badge badge-crawford", crawford ? data.crawfordBadge : "");
-      badge(meta, "badge badge-post-crawford", played && !crawford && !finished ? data.postCrawfordBadge : "");
+      badge(meta, "entry-game", next.over ? "" : "· " + fill(data.gameWords, { game: next.game }));
+      badge(meta, "badge badge-crawford", next.crawfordGame ? data.crawfordBadge : "");
+      badge(meta, "badge badge-post-crawford", next.postCrawford ? data.postCrawfordBadge : "");
     }
     var legend = form.querySelector("legend[data-legend]");
     if (legend) {
-      legend.textContent = fill(legend.getAttribute("data-legend"), { game: game });
+      legend.textContent = fill(legend.getAttribute("data-legend"), { game: next.game });
     }
     var hint = form.querySelector(".crawford-hint");
-    if (crawford && !hint) {
+    if (next.crawfordGame && !hint) {
       hint = document.createElement("p");
       hint.className = "hint crawford-hint";
       hint.textContent = data.crawfordHint;
       form.querySelector(".entry-actions").before(hint);
-    } else if (!crawford && hint) {
+    } else if (!next.crawfordGame && hint) {
       hint.remove();
     }
     var cube = form.querySelector("select[name=cube]");
     if (cube) {
       cube.textContent = "";
-      (crawford ? ["1"] : (data.cubeValues || "1").trim().split(" ")).forEach(function (value) {
+      next.cubeValues.forEach(function (value) {
         cube.appendChild(new Option(value, value));
       });
     }
-    if (!finished) {
+    if (!next.over) {
       return "";
     }
     form.hidden = true;
     var names = scope.querySelectorAll(".entry-score .who");
-    var name = text(names[score[0] >= length ? 0 : 1]);
-    return fill(data.over, { name: name, score: score[0] + "-" + score[1] });
+    return fill(data.over, { name: text(names[next.winner]), score: next.score.replace(" ", "-") });
   }
 
   /** The meta line's element of class ``className`` with ``words``: made when missing, removed when empty. */

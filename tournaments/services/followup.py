@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from django.db import DatabaseError, transaction
 
+from common.after_response import enqueue_after_response
 from tournaments.models import Division
 from tournaments.services.standings import mark_standings_failed
 
@@ -85,7 +86,7 @@ def followup_after_commit(division_id: int) -> None:
         deferred.add(division_id)
         return
 
-    transaction.on_commit(lambda: _send(division_id))
+    transaction.on_commit(lambda: enqueue_after_response(lambda: _send(division_id)))
 
 
 class Sent(enum.StrEnum):

@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Q, QuerySet, Subquery
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 import games.services
@@ -35,6 +35,7 @@ from common.actor import SYSTEM
 from common.bulk import update_rows
 from common.errors import ApplicationError
 from games.models import Action, Match, Player
+from games.selectors import director_decided_a_game
 from tournaments.core import (
     COUNTED,
     FINISHED_AS_MATCH,
@@ -168,18 +169,15 @@ def show_match_result(match: Match) -> None:
     or queued inside a sync, whose calls' results are its own."""
     if getattr(_within, "depth", 0):
         return
-    locked = Pairing.objects.select_for_update(of=("self",), skip_locked=True).filter(match_id=match.pk)
-    latest_replacement = Subquery(_replacements(match).values("reason")[:1])
-    pairing = locked.annotate(replaced_reason=latest_replacement).order_by("pk").first()
+    pairing = Pairing.objects.select_for_update(of=("self",), skip_locked=True).filter(match_id=match.pk).first()
     if pairing is None:
         _follow_unflagged(match)  # a match of no pairing, or a sync is writing it
         return
     pairing.match = match
     report = SyncReport()
-    replaced: str | None = getattr(pairing, "replaced_reason", None)  # read with the lock: one statement
     if match.status == Match.Status.VOID:
         fields = ["followup", "updated_at"]  # the sync takes the voided match off and makes a new one
-    elif _show_outcome(pairing, report, replacement_reason=lambda _match: replaced):
+    elif _show_outcome(pairing, report, replacement_reason=_replacement_reason_in_hand):
         fields = _RESULT_FIELDS
     else:
         followup_after_commit(pairing.division_id)
@@ -227,10 +225,10 @@ def _show_playoff_confirmation(playoff: Playoff, match: Match) -> None:
         state: tuple[str, int | None] = (Pairing.Confirmation.NOT_NEEDED, None)
     elif _corrected(match):
         state = (Pairing.Confirmation.CONFIRMED, None)
-        correction = _replacement_reason(match) or _correction_reason(match)
+        correction = _replacement_reason_in_hand(match) or _correction_reason(match)
     else:
         state = confirmation_needed(match)
-        correction = (_replacement_reason(match) or "") if match.status == Match.Status.FINISHED else ""
+        correction = (_replacement_reason_in_hand(match) or "") if match.status == Match.Status.FINISHED else ""
     which = playoff.which(match.pk)
     fields = (f"{which}_confirmation", f"{which}_confirmation_side", f"{which}_correction")
     if tuple(getattr(playoff, name) for name in fields) == (*state, correction):
@@ -331,7 +329,8 @@ def _show_outcome(
     replacement_reason: Callable[[Match], str | None] = lambda match: _replacement_reason(match),
 ) -> bool:
     """Put a pairing's match outcome on it in memory (a voided match is taken off); True when it changed.
-    ``replacement_reason``: :func:`_replacement_reason`, or the reason already read with the pairing's lock."""
+    ``replacement_reason``: :func:`_replacement_reason`, or :func:`_replacement_reason_in_hand` for a match whose
+    state is loaded."""
     match = pairing.match
     if match is None or pairing.status in (Status.BYE, Status.EMPTY, Status.SKIPPED):
         return False
@@ -382,6 +381,13 @@ def _replacement_reason(match: Match) -> str | None:
     (``games.services.replace_game_result``), or None when none is in force: such a result stands partly by his
     decision, and the pages and the results CSV say so, as of a final result he corrected."""
     return _replacements(match).values_list("reason", flat=True).first()
+
+
+def _replacement_reason_in_hand(match: Match) -> str | None:
+    """:func:`_replacement_reason` of a match whose cached state is loaded (a games service's, in the transaction
+    that changed its result): no statement when no game of it was decided by the director, as none of its results
+    can then be a replacement in force (a sync's matches come without their state: it asks the log)."""
+    return _replacement_reason(match) if director_decided_a_game(match) else None
 
 
 def _replacements(match: Match) -> QuerySet[Action]:

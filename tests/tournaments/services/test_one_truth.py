@@ -143,19 +143,25 @@ def play_to_the_last_play(match: Match, actors: dict[int, Actor], rng: random.Ra
     raise AssertionError("the match did not end")
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_last_play_through_the_api_shows_on_its_pairing_at_once_with_no_worker(
-    director: Actor, no_worker: None
-) -> None:
+def at_the_last_play(director: Actor) -> tuple[Division, Pairing, str, dict[str, Any]]:
+    """A moves knockout whose first semi-final is played through the services up to its last play: the division,
+    that pairing, the entry link of the side to play and the API's body of the play that ends the match."""
     division = knockout(director, "moves")
     semi = first_semi(division)
     assert semi.match is not None
     tokens = {side: new_entry_token(semi.match, side) for side in (0, 1)}
     actors = {side: Actor(token=token) for side, token in tokens.items()}
     side, play, seq = play_to_the_last_play(semi.match, actors, random.Random(7))
+    return division, semi, token_text(tokens[side]), {"kind": "play", "side": side, "play": play, "expected_seq": seq}
 
-    body = {"kind": "play", "side": side, "play": play, "expected_seq": seq}
-    phone = APIClient(HTTP_X_ENTRY_TOKEN=token_text(tokens[side]))
+
+@pytest.mark.django_db(transaction=True)
+def test_a_last_play_through_the_api_shows_on_its_pairing_at_once_with_no_worker(
+    director: Actor, no_worker: None
+) -> None:
+    _division, semi, token, body = at_the_last_play(director)
+    side = body["side"]
+    phone = APIClient(HTTP_X_ENTRY_TOKEN=token)
     response = phone.post(f"/api/matches/{semi.match_id}/actions/", body, format="json")
     assert response.status_code == 201, response.json()
     assert response.json()["state"]["status"] == "finished"
@@ -280,17 +286,11 @@ def test_the_request_that_ends_a_match_writes_everything_before_its_commit(
     settings.ANALYSIS_AUTO = True
     queue = type("Queue", (), {"delay": staticmethod(lambda match_id, plies: asked.append((match_id, plies)))})
     monkeypatch.setattr(analysis, "_plugged", [queue()])
-    division = knockout(director, "moves")
-    semi = first_semi(division)
-    assert semi.match is not None
-    tokens = {side: new_entry_token(semi.match, side) for side in (0, 1)}
-    actors = {side: Actor(token=token) for side, token in tokens.items()}
-    side, play, seq = play_to_the_last_play(semi.match, actors, random.Random(7))
+    division, semi, token, body = at_the_last_play(director)
     sent.clear()
     after_commit.clear()
 
-    body = {"kind": "play", "side": side, "play": play, "expected_seq": seq}
-    phone = APIClient(HTTP_X_ENTRY_TOKEN=token_text(tokens[side]))
+    phone = APIClient(HTTP_X_ENTRY_TOKEN=token)
     response = phone.post(f"/api/matches/{semi.match_id}/actions/", body, format="json")
     assert response.status_code == 201, response.json()
 
