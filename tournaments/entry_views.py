@@ -30,8 +30,8 @@ from tournaments.core import round_words
 from tournaments.entry_panel import playoff_of
 from tournaments.models import Division, Entry, Pairing, Playoff
 from tournaments.pages import call_words, place_words, playoff_words
-from tournaments.selectors import final_prize_of, finished_place_of, next_pairing_for, waiting_slot_for
-from tournaments.selectors.playoffs import PlayoffTurn, playoff_turn_of
+from tournaments.selectors import NextFor, final_prize_of, next_for
+from tournaments.selectors.playoffs import PlayoffTurn
 from tournaments.standings.payouts import cents_text
 
 #: How often "Your next match" asks whether a call was made (seconds).
@@ -197,7 +197,7 @@ def next_match(request: HttpRequest) -> HttpResponse:
     if not players:
         message = _("Open your entry link, or log in, to see your next match.")
         return _refused(request, None, message, 403, heading=_("No entry link open on this phone"))
-    rows = [_next_row(player, next_pairing_for(player), user) for player in players.values()]
+    rows = [_next_row(player, next_for(player), user) for player in players.values()]
     for row in rows:
         row["confirm"] = _results_to_confirm(row["player"])  # type: ignore[arg-type]
     for row in rows:
@@ -293,20 +293,6 @@ def _etag(rows: list[dict[str, object]]) -> str:
     return '"' + hashlib.sha256(repr(shown).encode()).hexdigest()[:24] + '"'
 
 
-def _over_row(player: Player) -> dict[str, object]:
-    """The row of a player whose division is over (and none of his runs): what :func:`_over_words` says, with a link
-    to the event's pages when they are public."""
-    row: dict[str, object] = {"player": player, "pairing": None, "over": ""}
-    found = finished_place_of(player)
-    if found is None:
-        return row
-    division = found[0]
-    row["over"] = _over_words(player, *found)
-    if division.event.public:
-        row["event_url"] = reverse("tournaments:event-detail", args=[division.event.slug])
-    return row
-
-
 def _over_words(player: Player, division: Division, place: str) -> str:
     """ "The Open is over: you finished 3rd." once the player's division is over; a place a playoff decided says so
     ("you finished 2nd, after a playoff"); a place he shares as the standings say it ("Shared 3rd-4th place": "The
@@ -335,24 +321,31 @@ def _playoff_decided(division: Division, entry_id: int) -> bool:
     return any(entry_id in entries for entries in played)
 
 
-def _next_row(player: Player, pairing: Pairing | None, user: object) -> dict[str, object]:
+def next_words(player: Player, found: NextFor) -> str:
+    """What "Your next match" says of ``player`` without a match to play (the page's line, the API's ``words``; ""
+    when he has one, or nothing to say): his bracket slot waiting for its opponent, what he waits for in an
+    ordered playoff (:func:`_playoff_words`), or his place once his division is over (:func:`_over_words`)."""
+    if found.waiting is not None:  # a bracket slot whose opponent is still being decided
+        slot, against = found.waiting
+        words = {"round": round_words(slot.round, slot.division), "against": against}
+        return _("Your next match: %(round)s, against %(against)s, once that match is over.") % words
+    if found.playoff is not None:
+        return _playoff_words(player, found.playoff) if found.playoff.match is None else ""
+    return _over_words(player, *found.finished) if found.finished is not None else ""
+
+
+def _next_row(player: Player, found: NextFor, user: object) -> dict[str, object]:
+    """The player's row of the page, from what :func:`tournaments.selectors.next_for` found."""
+    pairing = found.pairing
+    if found.playoff is not None:
+        return _playoff_row(player, found.playoff, user)
     if pairing is None:
-        waiting = waiting_slot_for(player)
-        if waiting is not None:  # a bracket slot whose opponent is still being decided
-            slot, against = waiting
-            words = {"round": round_words(slot.round, slot.division), "against": against}
-            return {
-                "player": player,
-                "pairing": None,
-                "over": _("Your next match: %(round)s, against %(against)s, once that match is over.") % words,
-                "event_url": reverse("tournaments:event-detail", args=[slot.division.event.slug])
-                if slot.division.event.public
-                else "",
-            }
-        turn = playoff_turn_of(player)
-        if turn is not None:
-            return _playoff_row(player, turn, user)
-        return _over_row(player)
+        row: dict[str, object] = {"player": player, "pairing": None, "over": next_words(player, found)}
+        division = found.division
+        if division is not None:
+            public = division.event.public
+            row["event_url"] = reverse("tournaments:event-detail", args=[division.event.slug]) if public else ""
+        return row
     mine_a = pairing.entry_a is not None and pairing.entry_a.player_id == player.pk
     other = pairing.entry_b if mine_a else pairing.entry_a
     own_account = player.user_id is not None and player.user_id == getattr(user, "pk", None)
@@ -381,6 +374,25 @@ def _lost_the_first_match(player: Player, playoff: Playoff) -> bool:
     return player.pk in (first.player1_id, first.player2_id) and first.winner_id != player.pk
 
 
+def _playoff_words(player: Player, turn: PlayoffTurn) -> str:
+    """What a player in an ordered playoff without a match to play in it waits for: the stepladder's first match
+    whose winner he plays in the final, or the rest of the playoff (his place settled by the stepladder rule once he
+    lost its first match)."""
+    playoff = turn.playoff
+    words = {"playoff": playoff_words(playoff), "division": playoff.division.name}
+    if turn.waits_for is not None:
+        words |= {"a": turn.waits_for[0], "b": turn.waits_for[1]}
+        return _("%(playoff)s, %(division)s: you play the final against the winner of %(a)s v %(b)s.") % words
+    if _lost_the_first_match(player, playoff):
+        words["place"] = place_words(str(playoff.place + 2))
+        lost = _(
+            "%(playoff)s, %(division)s: you lost its first match, so you finish %(place)s by the stepladder rule "
+            "(its final settles the places above you)."
+        )
+        return lost % words
+    return _("%(playoff)s, %(division)s: your place is settled once the playoff is over.") % words
+
+
 def _playoff_row(player: Player, turn: PlayoffTurn, user: object) -> dict[str, object]:
     """A player in an ordered playoff: his match to play in it (what it is, against whom, its length), else what he
     waits for: the stepladder's first match whose winner he plays in the final, or the rest of the playoff."""
@@ -397,20 +409,7 @@ def _playoff_row(player: Player, turn: PlayoffTurn, user: object) -> dict[str, o
         "state": (playoff.pk, match.pk if match is not None else None, match.status if match is not None else None),
     }
     if match is None:
-        words = {"playoff": playoff_words(playoff), "division": playoff.division.name}
-        if turn.waits_for is not None:
-            words |= {"a": turn.waits_for[0], "b": turn.waits_for[1]}
-            over = _("%(playoff)s, %(division)s: you play the final against the winner of %(a)s v %(b)s.") % words
-        elif _lost_the_first_match(player, playoff):
-            words["place"] = place_words(str(playoff.place + 2))
-            lost = _(
-                "%(playoff)s, %(division)s: you lost its first match, so you finish %(place)s by the stepladder rule "
-                "(its final settles the places above you)."
-            )
-            over = lost % words
-        else:
-            over = _("%(playoff)s, %(division)s: your place is settled once the playoff is over.") % words
-        row["over"] = over
+        row["over"] = _playoff_words(player, turn)
         return row
     own_account = player.user_id is not None and player.user_id == getattr(user, "pk", None)
     row["opponent"] = turn.opponent

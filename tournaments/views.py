@@ -73,6 +73,7 @@ from tournaments.pages import (
     round_links,
     round_titles_of,
     round_views,
+    settled_by_playoff_words,
     standings_view,
 )
 from tournaments.pages.words import StrOrPromise
@@ -80,7 +81,7 @@ from tournaments.selectors import clubs as club_reads
 from tournaments.selectors import events_visible_to, standings_table
 from tournaments.selectors.director import director_board, event_divisions, event_rounds
 from tournaments.selectors.players import player_record
-from tournaments.selectors.playoffs import PlayoffView, playoffs_in
+from tournaments.selectors.playoffs import PlayoffView, playoff_to_play, playoffs_in
 from tournaments.selectors.public import division_for_page, pairings_of, pr_by_depth, pr_table, rounds_with_counts
 from tournaments.selectors.seasons import season_events, season_figures, season_rules, season_table
 from tournaments.selectors.venue import venue_of
@@ -126,9 +127,9 @@ def event_list(request: HttpRequest) -> HttpResponse:
         default=Value(3),
         output_field=IntegerField(),
     )
-    events = events_visible_to(request.user).annotate(current=order).order_by("current", "-starts_on", "-id")
+    events = events_visible_to(request.user).annotate(current=order, playoff_to_play=playoff_to_play("division__event"))
     page = Paginator(events, EVENTS_PER_PAGE).get_page(request.GET.get("page"))
-    rows = [(event, event.get_status_display()) for event in page]
+    rows = [(event, event_status_words(event)) for event in page]  # "playoff to play": finished, not over
     return render(request, "tournaments/event_list.html", {"page": page, "rows": rows})
 
 
@@ -141,8 +142,13 @@ def club_detail(request: HttpRequest, club: str) -> HttpResponse:
         raise Http404("no such club")
     page = club_reads.club_page(found, request.user)
     upcoming = [(event, event.get_status_display()) for event in page.upcoming]
+    # a tie at 1st whose playoff is to be played has no champion yet: "to be settled by a playoff (A v B)"
+    champions = [
+        (c, settled_by_playoff_words(p.display_name for p in c.playoff) if c.playoff else "") for c in page.champions
+    ]
     context = {
         "page": page,
+        "champions": champions,
         "club": found,
         "upcoming": upcoming,
         "seasons": club_reads.seasons_of(found),

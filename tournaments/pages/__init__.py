@@ -31,6 +31,7 @@ from tournaments.pages.divisions import (
     etag_of,
     event_status_words,
     final_titles,
+    settled_by_playoff_words,
 )
 from tournaments.pages.ratings import rating_chart
 from tournaments.pages.standings import place_columns, prize_cells, prize_columns, remainder_notes, standings_view
@@ -73,6 +74,7 @@ __all__ = [
     "round_links",
     "round_titles_of",
     "round_views",
+    "settled_by_playoff_words",
     "standings_view",
     "tiebreak_name",
 ]

@@ -103,16 +103,24 @@ def _champion_playoff(playoffs: list[Playoff], champions: list[tuple[StrOrPromis
     names = {e.pk: e.player.display_name for _label, entries in champions for e in entries}
     for p in playoffs:
         if p.place == 1:
-            return _("to be settled by a playoff (%(players)s)") % {
-                "players": " v ".join(names.get(pk, "") for pk in p.entries)
-            }
+            return settled_by_playoff_words([names.get(pk, "") for pk in p.entries])
     return ""
 
 
-def event_status_words(event: Event, summaries: list[DivisionSummary]) -> StrOrPromise:
+def settled_by_playoff_words(names: Iterable[str]) -> str:
+    """A champion while the playoff for the tie at 1st is to be played: "to be settled by a playoff (A v B)"."""
+    return _("to be settled by a playoff (%(players)s)") % {"players": " v ".join(names)}
+
+
+def event_status_words(event: Event, summaries: list[DivisionSummary] | None = None) -> StrOrPromise:
     """The event's status in words: :data:`PLAYOFF_TO_PLAY` while it is finished but a division's playoff is
-    not."""
-    if event.status == Event.Status.FINISHED and any(s.status == PLAYOFF_TO_PLAY for s in summaries):
+    not. ``summaries``: its divisions' (its own page); without them, the event as a list read it, annotated with
+    ``playoff_to_play`` (:func:`tournaments.selectors.playoffs.playoff_to_play`)."""
+    if summaries is None:
+        to_play = bool(getattr(event, "playoff_to_play", False))
+    else:
+        to_play = any(s.status == PLAYOFF_TO_PLAY for s in summaries)
+    if event.status == Event.Status.FINISHED and to_play:
         return PLAYOFF_TO_PLAY
     return event.get_status_display()
 

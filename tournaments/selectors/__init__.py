@@ -16,6 +16,7 @@ What a division is (its plan, counted results, the state of a pairing) comes fro
 """
 
 from tournaments.selectors.common import (
+    NextFor,
     QueueItem,
     corrected_pairings,
     director_queue,
@@ -23,6 +24,7 @@ from tournaments.selectors.common import (
     events_visible_to,
     final_prize_of,
     finished_place_of,
+    next_for,
     next_pairing_for,
     pairings_of,
     payouts_of,
@@ -32,6 +34,7 @@ from tournaments.selectors.common import (
 )
 
 __all__ = [
+    "NextFor",
     "QueueItem",
     "corrected_pairings",
     "director_queue",
@@ -39,6 +42,7 @@ __all__ = [
     "events_visible_to",
     "final_prize_of",
     "finished_place_of",
+    "next_for",
     "next_pairing_for",
     "pairings_of",
     "payouts_of",

@@ -14,6 +14,7 @@ from django.db.models import Count, F, Q, QuerySet
 from games.models import EntryToken, Player
 from tournaments.models import Division, Entry, Event, Pairing, Rating, RatingChange, RatingList, Round
 from tournaments.selectors.common import events_visible_to, pairings_of
+from tournaments.selectors.playoffs import playoff_to_play
 
 _PAIRING_RELATED = (
     "round",
@@ -31,9 +32,10 @@ def visible_event(user: Any, slug: str) -> Event | None:
 
 
 def visible_division(user: Any, event_slug: str, division_slug: str) -> Division | None:
-    """The division, with its event, in one query."""
+    """The division, with its event and ``playoff_to_play`` (a playoff to play, its rounds over), in one query."""
     return (
         Division.objects.filter(event__in=events_visible_to(user), event__slug=event_slug, slug=division_slug)
+        .annotate(playoff_to_play=playoff_to_play())
         .select_related("event")
         .first()
     )
@@ -44,9 +46,17 @@ def can_see_event(user: Any, event_id: int) -> bool:
 
 
 def division_summaries(event: Event) -> list[Division]:
-    """The event's divisions, each with ``entry_count`` (entries not withdrawn)."""
+    """The event's divisions, each with ``entry_count`` (entries not withdrawn) and ``playoff_to_play`` (a playoff
+    for a tie to play though its rounds are over), in one query."""
     playing = Q(entries__status__in=[s for s in Entry.Status.values if s != Entry.Status.WITHDRAWN])
-    return list(event.divisions.annotate(entry_count=Count("entries", filter=playing)).order_by("id"))
+    counted = event.divisions.annotate(entry_count=Count("entries", filter=playing), playoff_to_play=playoff_to_play())
+    return list(counted.order_by("id"))
+
+
+def events_of(user: Any) -> QuerySet[Event]:
+    """The events ``user`` may see, each with ``playoff_to_play`` (one of its divisions finished has a playoff for
+    a tie to play) read in the same statement."""
+    return events_visible_to(user).annotate(playoff_to_play=playoff_to_play("division__event"))
 
 
 def event_directors(event: Event) -> list[str]:

@@ -19,6 +19,7 @@ from tournaments.core import withdrawn_unplayed
 from tournaments.models import Club, Division, Entry, Event, PlayerMerge, Rating, Season, Standing
 from tournaments.names import roster_matches
 from tournaments.selectors.common import events_visible_to
+from tournaments.selectors.playoffs import playoff_to_play
 
 #: How many events, champions and rated players a club's page lists.
 RECENT = 10
@@ -41,9 +42,13 @@ def visible_club(user: Any, slug: str) -> Club | None:
 
 @dataclass(frozen=True)
 class Champion:
+    """A finished division's champion; while a playoff for its tie at 1st is to be played, none yet: ``playoff``
+    holds the tied players (``player`` is the first of them)."""
+
     event: Event
     division: Division
     player: Player
+    playoff: tuple[Player, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -59,7 +64,8 @@ class ClubPage:
 def club_page(club: Club, user: Any, *, today: dt.date | None = None) -> ClubPage:
     """What a club's page shows ``user``: its events running now, its events to come (not started, soonest first)
     and its last events played (finished, latest first) among those ``user`` may see, the top of its rating list,
-    and the champions of its last finished divisions (five queries)."""
+    and the champions of its last finished divisions, a tie at 1st whose playoff is to be played as one row of its
+    tied players (five queries)."""
     today = today or timezone.localdate()
     events = events_visible_to(user).filter(club=club)
     unfinished = list(
@@ -87,10 +93,19 @@ def club_page(club: Club, user: Any, *, today: dt.date | None = None) -> ClubPag
             rank=1,
             after_round=Subquery(last_table),
         )
+        .annotate(playoff_to_play=playoff_to_play(outer="division", place=1))
         .select_related("division__event", "entry__player")
         .order_by("-division__finished_at", "-division_id", "entry__seed")[:RECENT]
     )
-    champions = [Champion(row.division.event, row.division, row.entry.player) for row in firsts]
+    champions: list[Champion] = []
+    for row in firsts:
+        if not row.playoff_to_play:
+            champions.append(Champion(row.division.event, row.division, row.entry.player))
+        elif champions and champions[-1].division.pk == row.division_id:  # one more of the tie at 1st
+            last = champions[-1]
+            champions[-1] = Champion(last.event, last.division, last.player, (*last.playoff, row.entry.player))
+        else:
+            champions.append(Champion(row.division.event, row.division, row.entry.player, (row.entry.player,)))
     return ClubPage(club, upcoming, recent, ratings, champions, running)
 
 

@@ -19,7 +19,7 @@ from games.models import Match, Player
 from tournaments.core import has_fees, place_span, plan_of, pool_of, round_words
 from tournaments.models import Division, Entry, Event, ImportedMatch, Pairing, Playoff, Round, Standing
 from tournaments.pairing import brackets
-from tournaments.selectors.playoffs import PlayoffMatch, match_view, ordinal
+from tournaments.selectors.playoffs import PlayoffMatch, PlayoffTurn, match_view, ordinal, playoff_turn_of
 from tournaments.standings import cash
 from tournaments.standings import payouts as pay
 from tournaments.standings.places import Place
@@ -347,6 +347,44 @@ def finished_place_of(player: Player) -> tuple[Division, str] | None:
         return entry.division, str(row.places["main"])
     sharing = Standing.objects.filter(division_id=row.division_id, after_round=row.after_round, rank=row.rank)
     return entry.division, place_span(row.rank, sharing.count())
+
+
+@dataclass(frozen=True)
+class NextFor:
+    """What "Your next match" says of a player, the first that holds of: his next pairing to play
+    (:func:`next_pairing_for`), his bracket slot waiting for its opponent (:func:`waiting_slot_for`), his part in an
+    ordered playoff (:func:`tournaments.selectors.playoffs.playoff_turn_of`), his place in the last division of his
+    that is over (:func:`finished_place_of`); all None: nothing to say. The page and the API read this one value."""
+
+    pairing: Pairing | None = None
+    waiting: tuple[Pairing, str] | None = None
+    playoff: PlayoffTurn | None = None
+    finished: tuple[Division, str] | None = None
+
+    @property
+    def division(self) -> Division | None:
+        """The division it is about (its event loaded), None when there is nothing to say."""
+        if self.pairing is not None:
+            return self.pairing.division
+        if self.waiting is not None:
+            return self.waiting[0].division
+        if self.playoff is not None:
+            return self.playoff.playoff.division
+        return self.finished[0] if self.finished is not None else None
+
+
+def next_for(player: Player) -> NextFor:
+    """What "Your next match" says of ``player`` (:class:`NextFor`): one to five queries, none per division."""
+    pairing = next_pairing_for(player)
+    if pairing is not None:
+        return NextFor(pairing=pairing)
+    waiting = waiting_slot_for(player)
+    if waiting is not None:
+        return NextFor(waiting=waiting)
+    turn = playoff_turn_of(player)
+    if turn is not None:
+        return NextFor(playoff=turn)
+    return NextFor(finished=finished_place_of(player))
 
 
 def corrected_pairings(division: Division) -> list[Pairing]:

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Q
 
 from games.access import token_text
 from games.models import EntryToken, Match, Player
@@ -253,6 +256,7 @@ class PlayoffTurn:
     match: Match | None = None
     opponent: Player | None = None
     waits_for: tuple[str, str] | None = None
+    entry: int | None = None  # the player's entry (id) in the playoff's division
 
 
 def playoff_turn_of(player: Player) -> PlayoffTurn | None:
@@ -274,17 +278,24 @@ def playoff_turn_of(player: Player) -> PlayoffTurn | None:
         .order_by("pk")
     )  # fmt: skip
     for playoff in playoffs:
-        if mine[playoff.division_id] not in playoff.entries:
+        entry = mine[playoff.division_id]
+        if entry not in playoff.entries:
             continue
         for match in (playoff.first_match, playoff.final_match):
             if match is not None and player.pk in (match.player1_id, match.player2_id) and match.status not in CLOSED:
                 opponent = match.player2 if match.player1_id == player.pk else match.player1
-                return PlayoffTurn(playoff, match, opponent)
+                return PlayoffTurn(playoff, match, opponent, entry=entry)
         first = playoff.first_match
         if first is not None and playoff.final_match is None and player.pk not in (first.player1_id, first.player2_id):
-            return PlayoffTurn(playoff, waits_for=(first.player1.display_name, first.player2.display_name))
-        return PlayoffTurn(playoff)
+            names = (first.player1.display_name, first.player2.display_name)
+            return PlayoffTurn(playoff, waits_for=names, entry=entry)
+        return PlayoffTurn(playoff, entry=entry)
     return None
+
+
+#: A playoff that keeps its division from being over though its rounds are: ordered, not finished, in a finished
+#: division (the query twin of :func:`unsettled_playoffs`; an elimination never holds a playoff).
+UNSETTLED = Q(status=Playoff.Status.ORDERED, division__status=Division.Status.FINISHED)
 
 
 def unsettled_playoffs(divisions: Sequence[Division]) -> dict[int, list[Playoff]]:
@@ -295,6 +306,26 @@ def unsettled_playoffs(divisions: Sequence[Division]) -> dict[int, list[Playoff]
     if not ids:
         return {}
     out: dict[int, list[Playoff]] = {}
-    for p in Playoff.objects.filter(division_id__in=ids, status=Playoff.Status.ORDERED).order_by("place", "pk"):
+    for p in Playoff.objects.filter(UNSETTLED, division_id__in=ids).order_by("place", "pk"):
         out.setdefault(p.division_id, []).append(p)
     return out
+
+
+def playoff_to_play(of: str = "division", outer: str = "pk", **also: Any) -> Exists:
+    """Whether a playoff is still to be played (:data:`UNSETTLED`) in a division the outer row names: the playoff's
+    ``of`` (``"division"``, ``"division__event"``: one of an event's divisions) is the outer row's ``outer`` (its
+    ``"pk"``, or a standings row's ``"division"``); ``also``: more conditions on the playoff (``place=1``). An
+    annotation, so that a list says it in the statement that reads the list: no query more, none per row."""
+    return Exists(Playoff.objects.filter(UNSETTLED, **{of: OuterRef(outer)}, **also))
+
+
+def division_playoff_to_play(division: Division) -> bool:
+    """Whether a playoff for a tie is still to be played in the division though its rounds are over (its status
+    finished): its ``playoff_to_play`` when the statement that read it said so (:func:`playoff_to_play`), else
+    False for a division not finished, else one query."""
+    annotated = getattr(division, "playoff_to_play", None)
+    if annotated is not None:
+        return bool(annotated)
+    if division.status != Division.Status.FINISHED:
+        return False
+    return Playoff.objects.filter(UNSETTLED, division=division).exists()

@@ -13,12 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.db.models import Case, F, IntegerField, Value, When
+from django.db.models import Case, F, IntegerField, Q, Value, When
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from tournaments.models import Event
 from tournaments.selectors import events_visible_to
+from tournaments.selectors.playoffs import playoff_to_play
 
 register = template.Library()
 
@@ -58,16 +59,19 @@ def bracket_lines(column: Any) -> SafeString:
 
 @register.simple_tag(takes_context=True)
 def current_events(context: Any, limit: int = 10) -> dict[str, list[Event]]:
-    """The running and the upcoming events the visitor may see (one query), for the home page."""
+    """The running and the upcoming events the visitor may see (one query), for the home page. A finished event
+    whose playoff for a tie is still to be played is not over: it is running (marked ``playoff_to_play``)."""
     request = context.get("request")
     user = getattr(request, "user", None)
-    order = Case(When(status=Event.Status.RUNNING, then=Value(0)), default=Value(1), output_field=IntegerField())
+    not_over = Q(status=Event.Status.RUNNING) | Q(status=Event.Status.FINISHED, playoff_to_play=True)
+    order = Case(When(not_over, then=Value(0)), default=Value(1), output_field=IntegerField())
     events: list[Event] = list(
         events_visible_to(user)
-        .filter(status__in=(Event.Status.RUNNING, Event.Status.REGISTRATION))
+        .annotate(playoff_to_play=playoff_to_play("division__event"))
+        .filter(not_over | Q(status=Event.Status.REGISTRATION))
         .annotate(running_first=order)
         .order_by("running_first", F("starts_on").asc(nulls_last=True), "name")[: 2 * limit]
     )
-    running = [e for e in events if e.status == Event.Status.RUNNING][:limit]
+    running = [e for e in events if e.status != Event.Status.REGISTRATION][:limit]
     upcoming = [e for e in events if e.status == Event.Status.REGISTRATION][:limit]
     return {"running": running, "upcoming": upcoming}

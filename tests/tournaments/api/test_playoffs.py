@@ -13,13 +13,16 @@ from rest_framework.test import APIClient
 
 import games.services
 from common.actor import Actor
+from games.access import new_entry_token
 from games.models import Match
 from tests.tournaments.api.conftest import logged_in
-from tests.tournaments.api.support import division_url
+from tests.tournaments.api.support import division_url, link_client
 from tests.tournaments.services.support import link, snapshot
-from tests.tournaments.services.test_playoffs import swiss_with_a_paid_tie, win
+from tests.tournaments.services.test_playoffs import round_robin_cycle, seeds, swiss_with_a_paid_tie, win
+from tests.web.test_playoff_phones import next_page, phone_of
 from tournaments import services
-from tournaments.models import Division, Playoff
+from tournaments.models import Division, Entry, Playoff
+from tournaments.selectors.playoffs import division_playoffs
 
 pytestmark = pytest.mark.django_db
 
@@ -168,3 +171,80 @@ def test_a_disputed_playoff_match_is_in_the_directors_queue(tied: Division, dire
     assert playoff["match"]["score"] == [1, 0] and playoff["match"]["dispute"] == "I won the last game"
     assert logged_in(director).post(f"{url}{made['id']}/matches/{match.pk}/confirm/").status_code == 200
     assert logged_in(director).get(queue).json() == []
+
+
+def test_the_event_and_the_division_say_a_playoff_is_to_be_played_while_it_is(
+    division_of: Callable[..., Division], anon: APIClient, as_director: Actor, django_assert_max_num_queries: Any
+) -> None:
+    """The rounds are over (status finished, kept as it was) but a playoff for the tie at 1st is ordered: the event
+    (in the list and on its own), its divisions' summaries and the division say ``playoff_to_play``, read in the
+    statements that read them; once the playoff is played, none does."""
+    division = round_robin_cycle(division_of, as_director)
+    p1, p2, p3 = seeds(division, 1, 2, 3)
+    event_url = f"/api/events/{division.event.slug}/"
+
+    def said() -> list[tuple[str, bool]]:
+        (listed,) = [e for e in anon.get("/api/events/").json()["results"] if e["slug"] == division.event.slug]
+        event = anon.get(event_url).json()
+        (summary,) = event["divisions"]
+        detail = anon.get(division_url(division)).json()
+        return [(body["status"], body["playoff_to_play"]) for body in (listed, event, summary, detail)]
+
+    assert said() == [("finished", False)] * 4
+    playoff = services.order_playoff(division, actor=as_director, entries=[p3, p1, p2])
+    assert said() == [("finished", True)] * 4
+    with django_assert_max_num_queries(3):  # the event, its divisions (the flag in the same statement)
+        anon.get(event_url)
+    with django_assert_max_num_queries(2):
+        anon.get(division_url(division))
+
+    win(playoff.first_match, p2, as_director)
+    playoff.refresh_from_db()
+    win(playoff.final_match, p1, as_director)
+    assert said() == [("finished", False)] * 4
+
+
+def test_a_players_next_match_says_his_shared_place_and_his_playoff_match_as_the_page_does(
+    tied: Division, anon: APIClient, as_director: Actor
+) -> None:
+    """The API's next match reads what the page "Your next match" reads (``selectors.next_for``) and says it in
+    the page's words: a place shared once the division is over, then, the playoff ordered, his playoff match (its
+    id, his entry, his side and opponent); his entry link sees the same."""
+    a, b = (int(p) for p in division_playoffs(tied).ties[0].tie.players)
+    entry = Entry.objects.select_related("player").get(pk=a)
+    url = f"/api/players/{entry.player_id}/next-match/"
+    over = anon.get(url).json()
+    assert (over["place"], over["pairing"], over["playoff"], over["side"]) == ("2-3", None, None, None)
+    assert over["words"].startswith(f"{tied.name} is over: you share 2nd-3rd place")
+    assert over["words"] in next_page(phone_of(tied, a)), "the page's words"
+    assert over["event"] == {"slug": tied.event.slug, "name": tied.event.name}
+    assert over["division"] == {"slug": tied.slug, "name": tied.name}
+
+    playoff = services.order_playoff(tied, actor=as_director, entries=[a, b])
+    match = Match.objects.select_related("player1", "player2").get(pk=playoff.final_match_id)
+    side = 0 if match.player1_id == entry.player_id else 1
+    other = match.player2 if side == 0 else match.player1
+    turn = anon.get(url).json()
+    assert turn["playoff"] == {
+        "id": playoff.pk, "kind": "places", "place": 2, "entry": a, "match": match.pk, "side": side,
+        "opponent": {"id": other.pk, "name": other.display_name}, "words": "Playoff for the tie at 2nd place",
+    }  # fmt: skip
+    assert (turn["side"], turn["pairing"], turn["place"], turn["words"]) == (side, None, None, "")
+    assert turn["division"] == over["division"]
+    assert link_client(new_entry_token(match, side)).get("/api/entry-links/next-match/").json() == turn
+
+
+def test_a_stepladders_top_player_is_told_whose_winner_he_plays_as_the_page_tells_him(
+    division_of: Callable[..., Division], anon: APIClient, as_director: Actor
+) -> None:
+    division = round_robin_cycle(division_of, as_director)
+    p1, p2, p3 = seeds(division, 1, 2, 3)
+    playoff = services.order_playoff(division, actor=as_director, entries=[p1, p2, p3])
+    first = Match.objects.select_related("player1", "player2").get(pk=playoff.first_match_id)
+    top = Entry.objects.get(pk=p1)
+    waits = anon.get(f"/api/players/{top.player_id}/next-match/").json()
+    assert waits["playoff"]["match"] is None and waits["playoff"]["side"] is None and waits["side"] is None
+    assert waits["playoff"]["entry"] == p1 and waits["playoff"]["words"] == "Playoff for the tie at 1st place"
+    names = f"{first.player1.display_name} v {first.player2.display_name}"
+    said = f"Playoff for the tie at 1st place, {division.name}: you play the final against the winner of {names}."
+    assert waits["words"] == said and said in next_page(phone_of(division, p1))

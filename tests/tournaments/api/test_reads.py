@@ -29,8 +29,8 @@ def test_events_are_listed_newest_first_and_paginated(anon: APIClient, as_direct
     assert first["count"] == 55 and len(first["results"]) == 50 and first["next"] and first["previous"] is None
     assert first["results"][0]["name"] == "Club night 54"
     assert set(first["results"][0]) == {
-        "slug", "name", "venue", "time_zone", "starts_on", "ends_on", "status", "public", "analyse_imported",
-        "rating_list", "points_weight", "club", "created_at",
+        "slug", "name", "venue", "time_zone", "starts_on", "ends_on", "status", "playoff_to_play", "public",
+        "analyse_imported", "rating_list", "points_weight", "club", "created_at",
     }  # fmt: skip
     assert len(anon.get("/api/events/?page_size=10&page=6").json()["results"]) == 5
     assert anon.get("/api/events/?page=9").status_code == 404
@@ -45,7 +45,7 @@ def test_an_event_summarises_its_divisions(anon: APIClient, running: Division, a
     assert event["divisions"] == [
         {
             "slug": running.slug, "name": "swiss 4", "format": "swiss", "match_length": 1, "entry_mode": "scoresheet",
-            "status": "running", "standings_status": "pending", "entries": 3,
+            "status": "running", "playoff_to_play": False, "standings_status": "pending", "entries": 3,
         }
     ]  # fmt: skip
 
@@ -247,7 +247,7 @@ def test_a_players_next_match(anon: APIClient, running: Division, as_director: A
     idle = services.register_player(running, actor=as_director, name="Idle")  # a late entry: not paired yet
     nothing = anon.get(f"/api/players/{idle.player_id}/next-match/").json()
     assert nothing == {"player": {"id": idle.player_id, "name": "Idle"}, "event": None, "division": None,
-                       "side": None, "pairing": None}  # fmt: skip
+                       "side": None, "pairing": None, "playoff": None, "place": None, "words": ""}  # fmt: skip
     assert anon.get("/api/players/999999/next-match/").status_code == 404
 
 

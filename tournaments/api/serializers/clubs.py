@@ -11,6 +11,7 @@ from common.api import fields
 from games.models import Player
 from tournaments.api.serializers.entries import PlayerChoiceInput
 from tournaments.models import Club, Event, PlayerMerge, Season
+from tournaments.selectors.clubs import Champion, ClubPage
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -62,11 +63,21 @@ class ClubRatingSerializer(serializers.Serializer):
 
 
 class ClubChampionSerializer(serializers.Serializer):
+    """A finished division's champion; while a playoff for its tie at 1st is to be played, one row for each player
+    tied at 1st, each with ``playoff_to_play``."""
+
     event = serializers.CharField(source="event.slug")
     division = serializers.CharField(source="division.slug")
     division_name = serializers.CharField(source="division.name")
     player = serializers.IntegerField(source="player.pk")
     name = serializers.CharField(source="player.display_name")
+    playoff_to_play = serializers.SerializerMethodField(
+        help_text="true while the tie at 1st waits for its playoff: no champion yet, the row is one of the tied"
+    )
+
+    @extend_schema_field(serializers.BooleanField())
+    def get_playoff_to_play(self, champion: Champion) -> bool:
+        return bool(champion.playoff)
 
 
 class ClubPageSerializer(serializers.Serializer):
@@ -77,7 +88,17 @@ class ClubPageSerializer(serializers.Serializer):
     upcoming = ClubEventSerializer(many=True)
     recent = ClubEventSerializer(many=True)
     ratings = ClubRatingSerializer(many=True)
-    champions = ClubChampionSerializer(many=True)
+    champions = serializers.SerializerMethodField()
+
+    @extend_schema_field(ClubChampionSerializer(many=True))
+    def get_champions(self, page: ClubPage) -> list[dict[str, Any]]:
+        """A tie at 1st whose playoff is to be played (one :class:`Champion` on the page): a row per tied player."""
+        rows = [
+            Champion(c.event, c.division, player, c.playoff)
+            for c in page.champions
+            for player in c.playoff or [c.player]
+        ]
+        return ClubChampionSerializer(rows, many=True).data
 
 
 class RosterPlayerSerializer(serializers.ModelSerializer):

@@ -13,6 +13,7 @@ from games.models import Match
 from tournaments import services
 from tournaments.api.serializers.common import status_field
 from tournaments.models import Club, Division, Event
+from tournaments.selectors.playoffs import division_playoff_to_play
 from tournaments.standings.tiebreakers import Tiebreak
 
 MAX_ROUND_RULES = 50
@@ -21,10 +22,22 @@ MAX_ROUND_RULES = 50
 BYE_RULE = "a bye counts as a match win against a virtual opponent scored 0 for Buchholz and Sonneborn-Berger"
 
 
+#: What ``playoff_to_play`` says, in the schema.
+PLAYOFF_TO_PLAY_TEXT = (
+    "true while a playoff for a tie is still to be played though the rounds are over: status stays finished, but "
+    '{what} is not over (the pages say "playoff to play"): the standings show the tie until the playoff settles it'
+)
+
+
+def playoff_to_play_field(what: str) -> serializers.SerializerMethodField:
+    return serializers.SerializerMethodField(help_text=PLAYOFF_TO_PLAY_TEXT.format(what=what))
+
+
 class EventSerializer(serializers.ModelSerializer):
     """An event as the list shows it."""
 
     status = status_field(Event.Status)
+    playoff_to_play = playoff_to_play_field("the event")
     rating_list = serializers.SlugRelatedField(
         read_only=True, allow_null=True, slug_field="slug", help_text="the rating list's slug, if any"
     )
@@ -42,6 +55,7 @@ class EventSerializer(serializers.ModelSerializer):
             "starts_on",
             "ends_on",
             "status",
+            "playoff_to_play",
             "public",
             "analyse_imported",
             "rating_list",
@@ -51,18 +65,38 @@ class EventSerializer(serializers.ModelSerializer):
         )
         read_only_fields: tuple[str, ...] = fields
 
+    @extend_schema_field(serializers.BooleanField())
+    def get_playoff_to_play(self, event: Event) -> bool:
+        """Read with the event (``playoff_to_play``: one of its divisions); said only of a finished event."""
+        return event.status == Event.Status.FINISHED and bool(getattr(event, "playoff_to_play", False))
+
 
 class DivisionSummarySerializer(serializers.ModelSerializer):
     """A division in its event's page: what it is and how far it got."""
 
     status = status_field(Division.Status)
+    playoff_to_play = playoff_to_play_field("the division")
     standings_status = status_field(Division.Work, source="standings_state")
     entries = serializers.IntegerField(source="entry_count", help_text="entries not withdrawn")
 
     class Meta:
         model = Division
-        fields = ("slug", "name", "format", "match_length", "entry_mode", "status", "standings_status", "entries")
+        fields = (
+            "slug",
+            "name",
+            "format",
+            "match_length",
+            "entry_mode",
+            "status",
+            "playoff_to_play",
+            "standings_status",
+            "entries",
+        )
         read_only_fields = fields
+
+    @extend_schema_field(serializers.BooleanField())
+    def get_playoff_to_play(self, division: Division) -> bool:
+        return division_playoff_to_play(division)
 
 
 class EventDetailSerializer(EventSerializer):
@@ -85,6 +119,7 @@ class DivisionSerializer(serializers.ModelSerializer):
 
     event = serializers.CharField(source="event.slug", read_only=True, help_text="the event's slug")
     status = status_field(Division.Status)
+    playoff_to_play = playoff_to_play_field("the division")
     standings_status = status_field(Division.Work, source="standings_state")
     round_lengths = serializers.DictField(
         child=serializers.IntegerField(),
@@ -159,6 +194,7 @@ class DivisionSerializer(serializers.ModelSerializer):
             "points_under",
             "points_season",
             "status",
+            "playoff_to_play",
             "standings_status",
             "standings_error",
             "repair_offered",
@@ -174,6 +210,10 @@ class DivisionSerializer(serializers.ModelSerializer):
     )
     def get_standings_error(self, division: Division) -> str | None:
         return division.standings_error if self.context.get("director") else None
+
+    @extend_schema_field(serializers.BooleanField())
+    def get_playoff_to_play(self, division: Division) -> bool:
+        return division_playoff_to_play(division)
 
     @extend_schema_field(serializers.CharField(help_text="how a bye counts in the tie-breaks"))
     def get_bye_rule(self, division: Division) -> str:

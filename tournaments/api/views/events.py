@@ -39,7 +39,7 @@ class EventListCreateApi(generics.ListAPIView):
     queryset = Event.objects.none()  # for the schema; get_queryset answers
 
     def get_queryset(self) -> QuerySet[Event]:
-        return selectors.events_visible_to(self.request.user).select_related("rating_list", "club")
+        return reads.events_of(self.request.user).select_related("rating_list", "club")
 
     def post(self, request: Request) -> Response:
         event = services.create_event(actor=actor_of(request), **valid(EventInput, request.data))
@@ -53,8 +53,9 @@ class EventDetailApi(APIView):
     @extend_schema(summary="An event with its divisions", responses={200: EventDetailSerializer, **errors(404)})
     def get(self, request: Request, event: str) -> Response:
         found = event_of(request, event)
-        context = {"divisions": reads.division_summaries(found)}
-        return Response(EventDetailSerializer(found, context=context).data)
+        divisions = reads.division_summaries(found)
+        found.playoff_to_play = any(d.playoff_to_play for d in divisions)  # type: ignore[attr-defined]
+        return Response(EventDetailSerializer(found, context={"divisions": divisions}).data)
 
 
 class EventDirectorAddApi(APIView):

@@ -15,7 +15,9 @@ from games.selectors import players_visible_to
 from tournaments import selectors
 from tournaments.api.serializers.players import NextMatchDoc, RatingChangeSerializer, RatingListSerializer, next_match
 from tournaments.api.views.common import HasEntryToken, errors
-from tournaments.models import Pairing, RatingList
+from tournaments.entry_views import next_words
+from tournaments.models import Division, RatingList
+from tournaments.selectors import NextFor
 from tournaments.selectors import api as reads
 
 
@@ -63,23 +65,23 @@ class PlayerNextMatchApi(APIView):
     permission_classes = (permissions.AllowAny,)
 
     @extend_schema(
-        summary="A player's next match to play (null fields when there is none)",
+        summary="A player's next match to play, or his playoff match (null fields when there is none)",
         responses={200: NextMatchDoc, **errors(404)},
     )
     def get(self, request: Request, player_id: int) -> Response:
         player = _player(request, player_id)
-        pairing = selectors.next_pairing_for(player)
-        if pairing is not None and not _may_see(request, pairing, player):
-            pairing = None
-        return Response(next_match(player, pairing))
+        found = selectors.next_for(player)
+        if found.division is not None and not _may_see(request, found.division, player):
+            found = NextFor()
+        return Response(next_match(player, found, next_words(player, found)))
 
 
-def _may_see(request: Request, pairing: Pairing, player: Player) -> bool:
-    """A pairing in an event the caller may see, or the caller's own."""
+def _may_see(request: Request, division: Division, player: Player) -> bool:
+    """A division in an event the caller may see, or the caller's own."""
     user = request.user
     if user.is_authenticated and player.user_id == user.pk:
         return True
-    event = pairing.division.event
+    event = division.event
     return event.public or reads.can_see_event(user, event.pk)
 
 
@@ -89,11 +91,12 @@ class EntryLinkNextMatchApi(APIView):
     permission_classes = (HasEntryToken,)
 
     @extend_schema(
-        summary="The next match of the entry link's player (send X-Entry-Token)",
+        summary="The next match (or playoff match) of the entry link's player (send X-Entry-Token)",
         responses={200: NextMatchDoc, **errors(401, 403)},
     )
     def get(self, request: Request) -> Response:
         token = entry_token(request)
         assert token is not None  # HasEntryToken
         player = reads.token_player(token)
-        return Response(next_match(player, selectors.next_pairing_for(player)))
+        found = selectors.next_for(player)
+        return Response(next_match(player, found, next_words(player, found)))
