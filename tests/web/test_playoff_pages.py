@@ -20,7 +20,7 @@ from games.models import EntryToken, Match
 from tests.games.conftest import footprint
 from tests.tournaments.services.support import play_out
 from tests.tournaments.services.test_playoffs import swiss_with_a_paid_tie, win
-from tests.web.director.test_matches import chosen, new_link_opens_the_answer
+from tests.web.director.test_matches import assert_new_link_refused, chosen, new_link_opens_the_answer
 from tests.web.test_entry_pages import Phone, error_of, ok
 from tournaments import services
 from tournaments.models import Division, Entry, Playoff
@@ -211,6 +211,7 @@ def test_a_player_whose_playoff_result_waits_for_him_gets_a_new_link_to_answer_i
 
     services.confirm_playoff_result(match.pk, actor=as_director)
     assert "Give a new link" not in client.get(url).content.decode(), "a confirmed result needs no link"
+    assert_new_link_refused(client, url, match.pk)
 
 
 def test_a_disputed_playoff_result_is_confirmed_by_the_director_on_the_division_page(

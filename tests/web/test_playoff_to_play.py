@@ -1,6 +1,7 @@
 """A finished division whose playoff for a tie is still to be played is not over, on every page that lists events or
 champions: the events' list and the home page say "playoff to play" (the home page lists the event as running), a
-club's page names no champion but "to be settled by a playoff (A v B)"; each in the statements it costs without a
+club's page names no champion but "to be settled by a playoff (A v B)" and lists the event as running, not among
+its events played; each in the statements it costs without a
 playoff, and each says finished (or names the champion) once the playoff is played."""
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ def settle(division: Division, playoff: Playoff, director: Actor) -> None:
 
 def running_part(html: str) -> str:
     return html[html.index('id="running-heading"') : html.index('id="upcoming-heading"')]
+
+
+def recent_part(html: str) -> str:
+    return html[html.index('id="recent-heading"') : html.index('id="champions-heading"')]
 
 
 def test_the_events_list_and_the_home_page_say_playoff_to_play_until_it_is_played(
@@ -76,6 +81,9 @@ def test_a_clubs_page_names_no_champion_while_the_playoff_for_first_is_to_be_pla
     api = f"/api/clubs/{club.slug}/"
     tied = [(row["name"], row["playoff_to_play"]) for row in Client().get(api).json()["champions"]]
     assert sorted(tied) == sorted((name, True) for name in names), "the API: each tied player, no champion yet"
+    running = page[page.index('id="running-heading"') : page.index('id="upcoming-heading"')]
+    assert "Club night" in running and "playoff to play" in running, "not over: it is running"
+    assert "Club night" not in recent_part(page), "not among the events played"
 
     settle(division, playoff, as_director)
     page = Client().get(url).content.decode()
@@ -83,5 +91,7 @@ def test_a_clubs_page_names_no_champion_while_the_playoff_for_first_is_to_be_pla
     p1 = seeds(division, 1)[0]
     assert "to be settled by a playoff" not in champions and f">{name_of(p1)}</a></th>" in champions
     assert champions.count("<tr>") == 2
+    assert 'id="running-heading"' not in page, "played: nothing runs"
+    assert "Club night" in recent_part(page)
     won = [(row["name"], row["playoff_to_play"]) for row in Client().get(api).json()["champions"]]
     assert won == [(name_of(p1), False)]

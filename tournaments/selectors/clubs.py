@@ -67,15 +67,16 @@ def club_page(club: Club, user: Any, *, today: dt.date | None = None) -> ClubPag
     and the champions of its last finished divisions, a tie at 1st whose playoff is to be played as one row of its
     tied players (five queries)."""
     today = today or timezone.localdate()
-    events = events_visible_to(user).filter(club=club)
-    unfinished = list(
-        events.exclude(status=Event.Status.FINISHED)
-        .filter(Q(starts_on__isnull=True) | Q(starts_on__gte=today) | Q(status=Event.Status.RUNNING))
-        .order_by("starts_on", "id")[: 2 * RECENT]
-    )
-    running = [e for e in unfinished if e.status == Event.Status.RUNNING][:RECENT]
-    upcoming = [e for e in unfinished if e.status != Event.Status.RUNNING][:RECENT]
-    recent = list(events.filter(status=Event.Status.FINISHED).order_by("-starts_on", "-id")[:RECENT])
+    visible = events_visible_to(user).filter(club=club)
+    events = visible.annotate(playoff_to_play=playoff_to_play("division__event"))
+    # A finished event whose playoff for a tie is still to be played is not over: it runs (marked playoff_to_play).
+    still_on = Q(status=Event.Status.RUNNING) | Q(status=Event.Status.FINISHED, playoff_to_play=True)
+    to_come = ~Q(status=Event.Status.FINISHED) & (Q(starts_on__isnull=True) | Q(starts_on__gte=today))
+    unfinished: list[Event] = list(events.filter(still_on | to_come).order_by("starts_on", "id")[: 2 * RECENT])
+    running = [e for e in unfinished if e.status == Event.Status.RUNNING or getattr(e, "playoff_to_play", False)]
+    upcoming = [e for e in unfinished if e not in running]
+    played = events.filter(status=Event.Status.FINISHED, playoff_to_play=False)
+    recent: list[Event] = list(played.order_by("-starts_on", "-id")[:RECENT])
     ratings: list[Rating] = []
     if club.rating_list_id is not None:
         ratings = list(
@@ -88,7 +89,7 @@ def club_page(club: Club, user: Any, *, today: dt.date | None = None) -> ClubPag
     )
     firsts = (
         Standing.objects.filter(
-            division__event__in=events,
+            division__event__in=visible,
             division__status=Division.Status.FINISHED,
             rank=1,
             after_round=Subquery(last_table),
@@ -106,7 +107,7 @@ def club_page(club: Club, user: Any, *, today: dt.date | None = None) -> ClubPag
             champions[-1] = Champion(last.event, last.division, last.player, (*last.playoff, row.entry.player))
         else:
             champions.append(Champion(row.division.event, row.division, row.entry.player, (row.entry.player,)))
-    return ClubPage(club, upcoming, recent, ratings, champions, running)
+    return ClubPage(club, upcoming[:RECENT], recent, ratings, champions, running[:RECENT])
 
 
 def _roster(club: Club) -> QuerySet[Player]:

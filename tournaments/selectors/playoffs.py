@@ -18,7 +18,7 @@ from django.db.models import Exists, OuterRef, Q
 
 from games.access import token_text
 from games.models import EntryToken, Match, Player
-from tournaments.core import COUNTED_CONFIRMATIONS, may_have_playoffs, playoff_table, playoff_ties
+from tournaments.core import may_have_playoffs, playoff_table, playoff_ties
 from tournaments.models import Division, Entry, Pairing, Playoff, Standing
 from tournaments.standings.playoffs import THREE_PLAYER_RULE, Tie
 
@@ -60,11 +60,6 @@ class PlayoffMatch:
     @property
     def disputed(self) -> bool:
         return self.winner is not None and self.confirmation == Confirmation.DISPUTED
-
-    @property
-    def counts(self) -> bool:
-        """Whether its result counts for the playoff (won, and confirmed where needed)."""
-        return self.winner is not None and self.confirmation in COUNTED_CONFIRMATIONS
 
     @property
     def words(self) -> str:

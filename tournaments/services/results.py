@@ -15,7 +15,8 @@ from django.utils import timezone
 import games.services
 from common.actor import SYSTEM, Actor
 from common.errors import ApplicationError, ErrorCode
-from games.models import Match
+from games.access import reissue_entry_token
+from games.models import EntryToken, Match
 from tournaments.access import check_answers, check_directs, confirms_again, disputes_again
 from tournaments.core import bracket_slot, lock_division, pairing_words
 from tournaments.models import Division, Entry, Pairing, Playoff, Round
@@ -96,6 +97,22 @@ def _check_answers(actor: Actor, division: Division, pairing: Pairing, *, direct
     if pairing.match is None:
         raise ApplicationError(ErrorCode.CONFLICT, "this result is not waiting for a confirmation")
     check_answers(actor, pairing.match, pairing.confirmation, pairing.confirmation_side, director_may=director_may)
+
+
+def new_entry_link(match: Match, side: int, *, confirmation: str) -> EntryToken:
+    """A new entry link for ``side`` of a match (every older link of that side stops opening), while a player
+    still needs one: the match is not over, or its result waits for that match's confirmation or dispute
+    (``confirmation``: the pairing's, or the playoff match's).
+
+    :raises ApplicationError: CONFLICT once the result is settled: nobody enters anything on it any more."""
+    still_played = match.status in (Match.Status.SCHEDULED, Match.Status.IN_PROGRESS)
+    if not still_played and confirmation not in (Confirmation.AWAITING, Confirmation.DISPUTED):
+        raise ApplicationError(
+            ErrorCode.CONFLICT,
+            "this match's result is settled, so no player needs an entry link for it: reopen the match first if "
+            "it must be played on",
+        )
+    return reissue_entry_token(match, side)
 
 
 # -- director decisions --------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from common.actor import Actor
 from games.access import new_entry_token
-from games.models import Match
+from games.models import EntryToken, Match
 from tests.web.director.support import (
     ESCAPED,
     EVIL,
@@ -324,3 +324,15 @@ def test_a_player_whose_result_waits_for_him_gets_a_new_link_to_answer_it(
     with django_capture_on_commit_callbacks(execute=True):
         assert client.post(url, {"action": "confirm"}).status_code == 302
     assert "Give a new link" not in text_of(client.get(url)), "a confirmed result needs no link"
+    assert_new_link_refused(client, url, pairing.match_id)
+
+
+def assert_new_link_refused(client: Client, page_url: str, match_id: int | None) -> None:
+    """A new link asked for anyway (a form left open in another tab) is refused with the reason, and no link is
+    revoked or made."""
+    live = set(EntryToken.objects.filter(match_id=match_id, revoked_at__isnull=True).values_list("pk", flat=True))
+    refused = client.post(page_url, {"action": "new-link", "new-link-side": "1"})
+    assert refused.status_code == 409, refused.status_code
+    assert "result is settled, so no player needs an entry link" in text_of(refused)
+    still = set(EntryToken.objects.filter(match_id=match_id, revoked_at__isnull=True).values_list("pk", flat=True))
+    assert still == live

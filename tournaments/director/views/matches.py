@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from common.errors import ApplicationError, ErrorCode
-from games.access import reissue_entry_token, token_text
+from games.access import token_text
 from games.analysis.selectors import match_analysis_of
 from games.analysis.service import AnalysisRefusedError, request_analysis
 from games.models import Match
@@ -179,7 +179,7 @@ def _side_names(page: Page) -> tuple[str, str]:
 
 def _new_link(page: Page, target: Any, data: dict[str, Any]) -> str:
     match = Match.objects.get(pk=_match_id(page))
-    token = reissue_entry_token(match, data["side"])
+    token = services.new_entry_link(match, data["side"], confirmation=page.pairing_.confirmation)
     words = _(
         "A new entry link for %(name)s: %(link)s (the old one no longer opens, and the phone that held it is signed "
         "out). Open it on his phone, or print his entry slip again: it carries the new link."

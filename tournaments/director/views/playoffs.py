@@ -9,7 +9,7 @@ slips do; the director's pages show a link as text, never as a hyperlink (tourna
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games.access import reissue_entry_token, token_text
+from games.access import token_text
 from games.models import Match
 from games.services import reopen_match, replace_game_result, undo_last_action
 from tournaments import services
@@ -48,8 +48,8 @@ def _match(page: Page) -> Match:
     return found
 
 
-def _unloaded() -> Match:
-    raise LookupError("the playoff match's page loads its match first")
+def _unloaded() -> NoReturn:
+    raise LookupError("the playoff match's page loads its match and its confirmation first")
 
 
 def _names(page: Page) -> tuple[str, str]:
@@ -71,7 +71,8 @@ def _forfeit(page: Page, target: Any, data: dict[str, Any]) -> str:
 
 
 def _new_link(page: Page, target: Any, data: dict[str, Any]) -> str:
-    token = reissue_entry_token(_match(page), data["side"])
+    confirmation: str = page.once("confirmation", _unloaded)
+    token = services.new_entry_link(_match(page), data["side"], confirmation=confirmation)
     words = _(
         "A new entry link for %(name)s: %(link)s (the old one no longer opens, and the phone that held it is signed "
         "out). Print his entry slip again (its QR code carries the new link), or open the link on his phone."
@@ -171,6 +172,7 @@ def playoff_match_page(request: HttpRequest, event: str, division: str, match_id
     playoff_view, shown, match = _shown(request, found, match_id)
     page = Page(request, found.event, found)
     page.once("match", lambda: match)
+    page.once("confirmation", lambda: shown.confirmation)
     failed: Failed | None = None
     if request.method == "POST":
         done = reverse("director:playoff-match", args=[event, division, match_id])
