@@ -29,6 +29,7 @@ removes the folder at the end, also after an error.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import signal
@@ -199,15 +200,30 @@ def drain(venue: Venue, division_id: int, timeout: float = 300.0) -> float:
     raise RuntimeError(f"the venue's work did not drain in {timeout:.0f} s")
 
 
-def summary(result: dict[str, Any]) -> None:
-    """The action's and the match-ending action's latencies, side by side."""
-    for label in (ACTION, ENDING):
-        ms = sorted(ns / 1e6 for e, st, ns in result["samples"] if e == label and st in (200, 201))
+def summary(result: dict[str, Any], samples: Path | None = None) -> None:
+    """The action's and the match-ending action's latencies, side by side, and where the ending's median falls
+    among the other actions (the share of them slower than it); ``samples``: a JSON file to write both lists to
+    (milliseconds), for a comparison of runs read later."""
+    timed = {
+        label: sorted(ns / 1e6 for e, st, ns in result["samples"] if e == label and st in (200, 201))
+        for label in (ACTION, ENDING)
+    }
+    for label, ms in timed.items():
         if ms:
             print(
                 f"  {label}: n {len(ms)}, median {statistics.median(ms):.1f} ms, p95 {percentile(ms, 95):.1f} ms, "
                 f"p99 {percentile(ms, 99):.1f} ms"
             )
+    if timed[ACTION] and timed[ENDING]:
+        middle = statistics.median(timed[ENDING])
+        slower = sum(ms > middle for ms in timed[ACTION]) / len(timed[ACTION])
+        ratio = middle / statistics.median(timed[ACTION])
+        print(
+            f"  the ending's median is {ratio:.2f} times the other actions' median; {slower:.0%} of the other "
+            "actions took longer than it"
+        )
+    if samples is not None:
+        samples.write_text(json.dumps({"actions": timed[ACTION], "endings": timed[ENDING]}))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -220,6 +236,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=240.0, help="seconds of the load phase")
     parser.add_argument("--think", type=float, default=2.0, help="mean seconds a table waits between its actions")
     parser.add_argument("--port", type=int, default=8640, help="the venue's port (every interface)")
+    parser.add_argument("--samples", type=Path, help="write the actions' latencies (ms) to this JSON file")
     parser.add_argument("--keep", action="store_true", help="keep the data folder (and a PostgreSQL database)")
     args = parser.parse_args(argv)
     args.baseline_matches, args.racers, args.race_length = 0, 0, 1  # load_bench's build: no baseline, no race
@@ -275,7 +292,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         problems += server_failures(result, "venue")
         report_problems(result)
         seen = report_tables(result)
-        summary(result)
+        summary(result, args.samples)
         heading("Drain, then checks")
         print(f"  drained {drain(venue, built['division'].pk):.1f} s after the load")
         problems += check_matches(seen) + check_division(built["division"].pk)

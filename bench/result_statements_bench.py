@@ -19,12 +19,16 @@ ran after its commit, the follow-ups enqueued, and the median time of each.
 side's entry link) with ANALYSIS_AUTO on, as at a club night: every play is timed, the one that ends the match
 apart, and the analysis the ending asks for is enqueued to a no-op counted apart (no gnubg runs). Also printed: the
 ending's median over the other plays' median, the figure to compare between two checkouts run one after another.
-``--root`` measures another checkout of the project (the code before a change) with this same script.
+``--profile N`` runs each kind of record under cProfile and prints its N costliest functions (cumulative time, summed
+over the records of that kind): where the ending's time goes. ``--root`` measures another checkout of the project
+(the code before a change) with this same script.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import random
 import statistics
 import sys
@@ -38,7 +42,7 @@ ENVIRONMENT = {"ANALYSIS_AUTO": "0"}
 MOVES_ENVIRONMENT = {"ANALYSIS_AUTO": "1"}
 
 
-def measure(repeat: int, *, moves: bool = False) -> dict[str, list[float]]:
+def measure(repeat: int, *, moves: bool = False, profiles: dict[str, Any] | None = None) -> dict[str, list[float]]:
     from django.contrib.auth import get_user_model
     from django.db import connection, transaction
     from django.test.utils import CaptureQueriesContext
@@ -75,9 +79,14 @@ def measure(repeat: int, *, moves: bool = False) -> dict[str, list[float]]:
         before = len(enqueued)
         committed.clear()
         connection.queries_log.clear()  # a bounded deque: once full, its length no longer counts the statements
+        profiler = None if profiles is None else profiles.setdefault(name, cProfile.Profile())
         with CaptureQueriesContext(connection) as captured:
             started = time.perf_counter()
+            if profiler is not None:
+                profiler.enable()
             call()
+            if profiler is not None:
+                profiler.disable()
             elapsed = time.perf_counter() - started
         total = len(captured.captured_queries)
         inside = committed[0] - captured.initial_queries if committed else total
@@ -171,12 +180,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, default=REPO, help="the checkout of the project to measure")
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--moves", action="store_true", help="1-point matches played move by move, analysis on")
+    parser.add_argument("--profile", type=int, default=0, help="profile each kind of record: print its N top lines")
     args = parser.parse_args(argv)
     exit_on_sigterm()
     created = prepare_database(args.database_url)
     try:
         setup_django(args.database_url, MOVES_ENVIRONMENT if args.moves else ENVIRONMENT, root=args.root.resolve())
-        figures = measure(args.repeat, moves=args.moves)
+        profiles: dict[str, Any] | None = {} if args.profile else None
+        figures = measure(args.repeat, moves=args.moves, profiles=profiles)
     finally:
         release_database(args.database_url, created, keep=False)
     print(f"code measured: {args.root.resolve()}; {args.repeat} divisions")
@@ -188,6 +199,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.moves:
         ending, other = (statistics.median(figures[f"{name}: ms (with its receivers)"]) for name in MOVES_TIMED)
         print(f"  ending / other play, medians: {ending / other:.2f}")
+    for name, profiler in (profiles or {}).items():
+        calls = len(figures[f"{name}: ms (with its receivers)"])
+        print(f"\n== cProfile of every {name} ({calls} of them; the times are their sums), by cumulative time")
+        pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative").print_stats(args.profile)
     return 0
 
 
