@@ -19,7 +19,7 @@ from tournaments.core import withdrawn_unplayed
 from tournaments.models import Club, Division, Entry, Event, PlayerMerge, Rating, Season, Standing
 from tournaments.names import roster_matches
 from tournaments.selectors.common import events_visible_to
-from tournaments.selectors.playoffs import playoff_to_play
+from tournaments.selectors.playoffs import EVENT_NOT_OVER, playoff_to_play
 
 #: How many events, champions and rated players a club's page lists.
 RECENT = 10
@@ -70,9 +70,8 @@ def club_page(club: Club, user: Any, *, today: dt.date | None = None) -> ClubPag
     visible = events_visible_to(user).filter(club=club)
     events = visible.annotate(playoff_to_play=playoff_to_play("division__event"))
     # A finished event whose playoff for a tie is still to be played is not over: it runs (marked playoff_to_play).
-    still_on = Q(status=Event.Status.RUNNING) | Q(status=Event.Status.FINISHED, playoff_to_play=True)
     to_come = ~Q(status=Event.Status.FINISHED) & (Q(starts_on__isnull=True) | Q(starts_on__gte=today))
-    unfinished: list[Event] = list(events.filter(still_on | to_come).order_by("starts_on", "id")[: 2 * RECENT])
+    unfinished: list[Event] = list(events.filter(EVENT_NOT_OVER | to_come).order_by("starts_on", "id")[: 2 * RECENT])
     running = [e for e in unfinished if e.status == Event.Status.RUNNING or getattr(e, "playoff_to_play", False)]
     upcoming = [e for e in unfinished if e not in running]
     played = events.filter(status=Event.Status.FINISHED, playoff_to_play=False)

@@ -19,7 +19,7 @@ from django.db.models import Exists, OuterRef, Q
 from games.access import token_text
 from games.models import EntryToken, Match, Player
 from tournaments.core import may_have_playoffs, playoff_table, playoff_ties
-from tournaments.models import Division, Entry, Pairing, Playoff, Standing
+from tournaments.models import Division, Entry, Event, Pairing, Playoff, Standing
 from tournaments.standings.playoffs import THREE_PLAYER_RULE, Tie
 
 Confirmation = Pairing.Confirmation
@@ -312,6 +312,11 @@ def playoff_to_play(of: str = "division", outer: str = "pk", **also: Any) -> Exi
     ``"pk"``, or a standings row's ``"division"``); ``also``: more conditions on the playoff (``place=1``). An
     annotation, so that a list says it in the statement that reads the list: no query more, none per row."""
     return Exists(Playoff.objects.filter(UNSETTLED, **{of: OuterRef(outer)}, **also))
+
+
+#: Events not over, in a list annotated with :func:`playoff_to_play` (``of="division__event"``): running, or
+#: finished (their rounds over) with a playoff for a tie still to be played.
+EVENT_NOT_OVER = Q(status=Event.Status.RUNNING) | Q(status=Event.Status.FINISHED, playoff_to_play=True)
 
 
 def division_playoff_to_play(division: Division) -> bool:

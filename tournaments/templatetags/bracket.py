@@ -19,7 +19,7 @@ from django.utils.safestring import SafeString
 
 from tournaments.models import Event
 from tournaments.selectors import events_visible_to
-from tournaments.selectors.playoffs import playoff_to_play
+from tournaments.selectors.playoffs import EVENT_NOT_OVER, playoff_to_play
 
 register = template.Library()
 
@@ -63,12 +63,11 @@ def current_events(context: Any, limit: int = 10) -> dict[str, list[Event]]:
     whose playoff for a tie is still to be played is not over: it is running (marked ``playoff_to_play``)."""
     request = context.get("request")
     user = getattr(request, "user", None)
-    not_over = Q(status=Event.Status.RUNNING) | Q(status=Event.Status.FINISHED, playoff_to_play=True)
-    order = Case(When(not_over, then=Value(0)), default=Value(1), output_field=IntegerField())
+    order = Case(When(EVENT_NOT_OVER, then=Value(0)), default=Value(1), output_field=IntegerField())
     events: list[Event] = list(
         events_visible_to(user)
         .annotate(playoff_to_play=playoff_to_play("division__event"))
-        .filter(not_over | Q(status=Event.Status.REGISTRATION))
+        .filter(EVENT_NOT_OVER | Q(status=Event.Status.REGISTRATION))
         .annotate(running_first=order)
         .order_by("running_first", F("starts_on").asc(nulls_last=True), "name")[: 2 * limit]
     )
