@@ -1166,3 +1166,20 @@ def test_once_a_player_confirmed_the_result_neither_player_asks_for_a_correction
     response = other.post("ask-correction", reason="the first game was a gammon")
     assert response.status_code == 409 and "ask the director to correct it" in error_of(other.seen[-1])
     assert footprint(match.pk) == before
+
+
+def test_a_poll_finds_the_match_s_pairing_and_playoff_by_the_match_alone(new_match: Any) -> None:
+    """The live part's statements about the match's pairing and playoff read their own table: Pairing's and Playoff's
+    orderings joined the round, the division and the event to every poll of every phone."""
+    match = new_match(length=5)
+    alice = Phone(match, 0)
+    live = f"{alice.url}live/"
+    etag = alice.client.get(live)["ETag"]
+    with CaptureQueriesContext(connection) as captured:
+        assert alice.client.get(live, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    ok(alice.post("opening-roll", die1=2, die2=6), match)
+    with CaptureQueriesContext(connection) as later:
+        assert alice.client.get(live).status_code == 200
+    statements = [query["sql"] for query in [*captured.captured_queries, *later.captured_queries]]
+    about = [sql for sql in statements if 'FROM "tournaments_pairing"' in sql or 'FROM "tournaments_playoff"' in sql]
+    assert about and not [sql for sql in about if "JOIN" in sql], about

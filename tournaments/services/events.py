@@ -522,7 +522,7 @@ def _check_name_free(division: Division, name: str, club: str) -> None:
     """A new player's name is not one already entered in the division (a list pasted twice, a typed name entered
     again); two players of one name are told apart in it."""
     name = " ".join(name.split())
-    taken = division.entries.filter(player__display_name__iexact=name).select_related("player").first()
+    taken = division.entries.filter(player__display_name__iexact=name).select_related("player").order_by("pk").first()
     if name and taken is not None:
         raise ApplicationError(ErrorCode.CONFLICT, _name_taken(taken.player.display_name, division, name, club))
 

@@ -169,7 +169,10 @@ def show_match_result(match: Match) -> None:
     or queued inside a sync, whose calls' results are its own."""
     if getattr(_within, "depth", 0):
         return
-    pairing = Pairing.objects.select_for_update(of=("self",), skip_locked=True).filter(match_id=match.pk).first()
+    # A match has one pairing at most: ordered by its key, not by Pairing's ordering (which joins the round, the
+    # division and the event to the statement that locks it).
+    locking = Pairing.objects.select_for_update(of=("self",), skip_locked=True).order_by("pk")
+    pairing = locking.filter(match_id=match.pk).first()
     if pairing is None:
         _follow_unflagged(match)  # a match of no pairing, or a sync is writing it
         return
@@ -193,11 +196,11 @@ def _follow_unflagged(match: Match) -> None:
     follow-up enqueued after this commit, takes it), or a playoff's match (the confirmation its result needs written
     on the playoff, and its division marked pending after the commit). A stand-alone match has neither: nothing
     follows."""
-    division_id = Pairing.objects.filter(match_id=match.pk).values_list("division_id", flat=True).first()
+    division_id = Pairing.objects.filter(match_id=match.pk).order_by("pk").values_list("division_id", flat=True).first()
     if division_id is not None:
         followup_after_commit(division_id)
         return
-    playoffs = Playoff.objects.filter(Q(first_match_id=match.pk) | Q(final_match_id=match.pk))
+    playoffs = Playoff.objects.filter(Q(first_match_id=match.pk) | Q(final_match_id=match.pk)).order_by("pk")
     playoff_division = playoffs.values_list("division_id", flat=True).first()
     if playoff_division is None:
         return

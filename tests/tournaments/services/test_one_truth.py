@@ -320,9 +320,10 @@ def test_the_action_that_ends_a_match_costs_six_statements_more_than_another(
 ) -> None:
     """The last play's request against an opening play's, each through the API (ANALYSIS_AUTO on): the ending one
     also writes the game's result, asks for the analysis (one upsert in a savepoint, on the match the play has
-    locked) and shows the result on the pairing (its row locked, with a replaced result's reason read in the same
-    statement, and written). It was 22 statements against 7: the analysis request re-locked the match, counted its
-    plays and ran a get-or-create and an update, in three nested savepoints; the pairing's reason was read apart."""
+    locked) and shows the result on the pairing (its row locked, found by the match alone, and written). It was 22
+    statements against 7: the analysis request re-locked the match, counted its plays and ran a get-or-create and an
+    update, in three nested savepoints; the pairing's reason was read apart. The pairing's lock joined its round,
+    division and event (Pairing's ordering, for a row found by a unique key)."""
     from games.analysis import service as analysis
 
     asked: list[tuple[int, int]] = []
@@ -352,5 +353,7 @@ def test_the_action_that_ends_a_match_costs_six_statements_more_than_another(
     assert len(last) == len(another) + 6, "\n".join(last)
     assert sum("games_matchanalysis" in sql for sql in last) == 1, "the analysis asked for in one statement"
     assert sum('FROM "games_match"' in sql for sql in last) == 1, "the match is read (and locked) once"
+    locks = [sql for sql in last if 'FROM "tournaments_pairing"' in sql]
+    assert len(locks) == 1 and "FOR UPDATE" in locks[0] and "JOIN" not in locks[0], locks
     assert asked == [(ending.match_id, settings.ANALYSIS_PLIES)] and sent == [division.pk]
     assert Pairing.objects.get(pk=ending.pk).status == Pairing.Status.FINISHED
