@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from games.entry import held_token_ids
 from games.hooks import Panel
 from games.models import Action, Match, Player
+from tournaments.access import directs_event
 from tournaments.core import PLAYABLE, PLAYOFF_SOURCE, PairingState, call_stands
 from tournaments.models import Division, Pairing, Playoff, Table
 from tournaments.pages import call_words, playoff_words
@@ -83,6 +84,7 @@ def render_panel(request: HttpRequest, match: Match, sides: frozenset[int]) -> s
         corrected = pairing.decision == Pairing.Decision.DIRECTOR
         reason = pairing.decision_reason if corrected else ""
         division = pairing.division
+        manage = reverse("director:match", args=[division.event.slug, division.slug, pairing.key])
         where = {
             "panel_id": f"pairing-panel-{pairing.pk}",
             "reason_id": f"dispute-reason-{pairing.pk}",
@@ -97,6 +99,7 @@ def render_panel(request: HttpRequest, match: Match, sides: frozenset[int]) -> s
         reason = playoff.correction_of(match.pk)
         corrected = bool(reason)
         division = playoff.division
+        manage = reverse("director:playoff-match", args=[division.event.slug, division.slug, match.pk])
         where = {
             "heading": playoff_words(playoff, match.pk),
             "panel_id": f"playoff-panel-{match.pk}",
@@ -125,6 +128,8 @@ def render_panel(request: HttpRequest, match: Match, sides: frozenset[int]) -> s
         "next_link": bool(held_token_ids(request)) or _is_a_player(request),
         # Once the division is over the button says so: the page it opens gives the places and the event's pages.
         "division_over": division.status == Division.Status.FINISHED,
+        # A director who entered the result here goes back to the match's page of the directors' pages.
+        "manage_url": manage if directs_event(request.user, division.event) else "",
     }
     return render_to_string("entry/pairing_panel.html", context, request=request)
 

@@ -6,6 +6,7 @@ import re
 from collections.abc import Collection, Sequence
 from typing import Any
 
+import pycountry
 from django.db.models import Q
 
 from common.errors import ApplicationError, ErrorCode
@@ -31,13 +32,33 @@ def _new_player(*, display_name: str, club: str = "", country: str = "", contact
         raise ApplicationError(ErrorCode.INVALID_INPUT, "a player's name has at most 100 characters")
     if len(club.strip()) > 100:
         raise ApplicationError(ErrorCode.INVALID_INPUT, "a club's name has at most 100 characters")
-    if len(country.strip()) not in (0, 2) or (not country.strip().isalpha() and country.strip()):
-        raise ApplicationError(ErrorCode.INVALID_INPUT, "the country is a two-letter code such as NO or GB")
+    problem = country_problem(country)
+    if problem is not None:
+        raise ApplicationError(ErrorCode.INVALID_INPUT, f"{problem} (or leave the country empty)")
     if len(contact.strip()) > 200:
         raise ApplicationError(ErrorCode.INVALID_INPUT, "the contact has at most 200 characters")
     return Player(
         display_name=name, club=club.strip(), country=country.strip().upper(), contact=contact.strip(), user=user
     )
+
+
+#: Codes ISO 3166-1 leaves to its users that federations and the EU use for a country: Kosovo.
+_USER_ASSIGNED = frozenset({"XK"})
+#: Codes ISO 3166-1 reserves, not assigns, and what they stand for.
+_RESERVED = {"UK": "GB"}
+
+
+def country_problem(text: str) -> str | None:
+    """What is wrong with ``text`` as a player's country (None: nothing, or no country): it must be an ISO 3166-1
+    two-letter code, in any case; a country's name or three-letter code is answered with its two-letter code."""
+    text = text.strip()
+    if not text or (len(text) == 2 and (text.upper() in _USER_ASSIGNED or pycountry.countries.get(alpha_2=text))):
+        return None
+    try:
+        country = pycountry.countries.lookup(_RESERVED.get(text.upper(), text))
+    except LookupError:
+        return f"country {text!r} is not a country's two-letter code (ISO 3166), such as NO, GB or SE"
+    return f"country {text!r} is not a two-letter code: {country.alpha_2} for {country.name}"
 
 
 #: Control characters no name holds (tabs and line breaks aside, which become spaces): NUL, escapes, DEL.

@@ -49,3 +49,23 @@ def test_a_playoff_result_waiting_for_his_confirmation_is_asked_too(
     said = f"Confirm or dispute your result against {match.player1.display_name} (playoff for the tie at 2nd place):"
     assert said in asked and f'<a href="/play/match/{match.pk}/">Open it</a>' in asked
     assert "Confirm or dispute" not in next_page(Phone(match, 0))
+
+
+def test_a_director_who_entered_a_result_on_the_match_s_entry_page_is_led_back_to_the_directors_pages(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """The entry page a director enters a result on said "The result is recorded." and offered only the public match
+    page: a dead end for him. A player's phone is not offered the directors' pages."""
+    from django.test import Client
+
+    division = division_of("swiss", 4, rounds_planned=2, entry_mode="scoresheet", match_length=1)
+    services.start_division(division, actor=as_director)
+    pairing = Pairing.objects.filter(division=division, match__isnull=False).order_by("pk").first()
+    assert pairing is not None and pairing.match is not None and pairing.entry_a
+    enter_win(pairing, pairing.entry_a, actor=as_director)
+    director = Client()
+    director.force_login(as_director.user)
+    page = director.get(f"/play/match/{pairing.match_id}/").content.decode()
+    manage = f"/manage/{division.event.slug}/{division.slug}/match/{pairing.key}/"
+    assert f'href="{manage}">Back to the match in the directors\' pages</a>' in page
+    assert manage not in Phone(pairing.match, 0).page()

@@ -17,6 +17,7 @@ from django import forms
 from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.validators import ProhibitNullCharactersValidator
+from django.utils import timezone
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
@@ -83,7 +84,8 @@ class EventForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200)
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
     time_zone = forms.ChoiceField(label=_("Time zone"), choices=[(tz, tz) for tz in TIME_ZONES], initial=_site_zone)
-    starts_on = forms.DateField(label=_("First day"), required=False, widget=_date_input())
+    # Today by default (a club night is tonight's): an event left without dates says "dates to be announced".
+    starts_on = forms.DateField(label=_("First day"), required=False, widget=_date_input(), initial=timezone.localdate)
     ends_on = forms.DateField(label=_("Last day"), required=False, widget=_date_input())
     public = forms.BooleanField(
         label=_("Public"), required=False, initial=True, help_text=_("Spectators can follow it without logging in.")
@@ -142,7 +144,15 @@ class DivisionForm(forms.Form):
     clock = forms.CharField(
         label=_("Clock"), required=False, max_length=100, help_text=_("For the pairing sheet: 2 min/point + 12 s")
     )
-    seeding = forms.ChoiceField(label=_("Seeding"), choices=Division.Seeding.choices, initial=Division.Seeding.RATING)
+    seeding = forms.ChoiceField(
+        label=_("Seeding"),
+        choices=Division.Seeding.choices,
+        initial=Division.Seeding.RATING,
+        help_text=_(
+            "By rating: a player with no rating (given, or on the event's list) is seeded as 1500, where "
+            "every rating starts."
+        ),
+    )
     tiebreaks = forms.CharField(
         label=_("Tie-breaks, in order"),
         required=False,
@@ -314,8 +324,8 @@ def entered_note(name: str, entered: list[dict[str, Any]]) -> str:
 class RegisterForm(_WhoIsIt):
     name = forms.CharField(label=_("Name"), max_length=100)
     club = forms.CharField(label=_("Club"), max_length=100, required=False)
-    country = forms.CharField(
-        label=_("Country"), max_length=2, required=False, help_text=_("Two-letter code, such as NO or GB.")
+    country = forms.CharField(  # not 2 long: a browser cut "Sweden" to "Sw" as typed; the service says SE
+        label=_("Country"), max_length=60, required=False, help_text=_("Two-letter code, such as NO or GB.")
     )
     rating = forms.FloatField(label=_("Rating"), required=False, min_value=0)
     seed = forms.IntegerField(label=_("Seed"), required=False, min_value=1)
@@ -463,7 +473,7 @@ class RosterAddForm(_WhoIsIt):
     name = forms.CharField(label=_("Name"), max_length=100)
     club = forms.CharField(label=_("Club or town"), max_length=100, required=False)
     country = forms.CharField(
-        label=_("Country"), max_length=10, required=False, help_text=_("Two-letter code, such as NO or GB.")
+        label=_("Country"), max_length=60, required=False, help_text=_("Two-letter code, such as NO or GB.")
     )
 
 

@@ -165,12 +165,16 @@ class SlotState(Generic[PlayerT]):
 class FeederState(Generic[PlayerT]):
     """A feeder bracket drawn late, resolved: every slot, the bye of each drawn round (round -> player), its
     champion once decided (None when nobody or a single player came: a flight of one is not played), and the
-    players who drop out of it into the next bracket, by round (None for a round where that is not known yet)."""
+    players who drop out of it into the next bracket, by round (None for a round where that is not known yet), and
+    ``ahead``: the players known to have a match to come in a round not drawn yet, of this bracket (the winners of
+    a round still played, the players waiting for a round's arrivals) or of the next (the ones who drop out of a
+    round still played)."""
 
     slots: dict[str, SlotState[PlayerT]]
     byes: dict[int, PlayerT]
     champion: PlayerT | None
     dropped: dict[int, tuple[PlayerT, ...] | None]
+    ahead: frozenset[PlayerT] = frozenset()
 
 
 def resolve_feeder(
@@ -208,10 +212,13 @@ def resolve_feeder(
     rested: list[PlayerT] = []
     champion: PlayerT | None = None
     drawn_any, blocked = False, False
+    ahead: set[PlayerT] = set()
     for round_ in range(1, len(slots) + 1):
         keys = [f"{bracket}-{round_}-{i}" for i in range(slots[round_ - 1])]
         new = arrivals[round_ - 1] if round_ <= len(arrivals) else ()
         if blocked or new is None:
+            if not blocked:  # the round's arrivals are not known: its players so far wait for its draw
+                ahead.update(p for p in alive if absent.get(p, round_ + 1) > round_)
             blocked = True
             states.update((key, _refused_if_recorded(key, results, SlotStatus.WAITING)) for key in keys)
             continue
@@ -252,15 +259,17 @@ def resolve_feeder(
                 survivors += [state.winner] if state.winner is not None else []
                 losers += [state.loser] if state.loser is not None else []
         states.update((key, _refused_if_recorded(key, results, SlotStatus.EMPTY)) for key in keys[len(drawn.matches) :])
+        dropping = () if final else tuple(p for p in losers if played[p] <= drop)
         if blocked:
+            ahead.update((*survivors, *dropping))
             continue
-        dropped[round_] = () if final else tuple(p for p in losers if played[p] <= drop)
+        dropped[round_] = dropping
         alive = survivors
         if final:
             champion, alive = (survivors[0] if survivors else None), []
     for round_ in range(1, len(slots) + 1):
         dropped.setdefault(round_, () if not blocked else None)
-    return FeederState(states, round_byes, champion, dropped)
+    return FeederState(states, round_byes, champion, dropped, frozenset(ahead))
 
 
 def _slot(key: str, a: PlayerT, b: PlayerT, results: Mapping[str, PlayerT | None]) -> SlotState[PlayerT]:

@@ -20,6 +20,7 @@ from typing import Any
 
 from common.errors import ApplicationError, ErrorCode
 from games.models import Player
+from games.services import country_problem
 
 #: The columns of a players' list without a header row, in this order.
 CSV_COLUMNS = ("name", "club", "country", "rating", "seed", "player", "override")
@@ -81,8 +82,9 @@ def read_player_row(row: dict[str, Any]) -> dict[str, Any]:
         problems.append(f"the name is longer than {MAX_NAME} characters")
     fields: dict[str, Any] = {"name": name, "club": (row.get("club") or "").strip()}
     fields["country"] = (row.get("country") or "").strip()
-    if len(fields["country"]) not in (0, 2):
-        problems.append(f"country {fields['country']!r} is not a two-letter code")
+    country = country_problem(fields["country"])
+    if country is not None:
+        problems.append(country)
     if len(fields["club"]) > 100:
         problems.append("the club name is longer than 100 characters")
     for key, kind in (("rating", float), ("seed", int)):

@@ -32,6 +32,27 @@ def test_create_player_refusals_write_nothing(name: str, word: str) -> None:
     assert Player.objects.count() == 0
 
 
+@pytest.mark.parametrize(
+    ("country", "said"),
+    [
+        ("SW", "country 'SW' is not a country's two-letter code (ISO 3166), such as NO, GB or SE"),
+        ("Sweden", "country 'Sweden' is not a two-letter code: SE for Sweden"),
+        ("NOR", "country 'NOR' is not a two-letter code: NO for Norway"),
+        ("UK", "country 'UK' is not a two-letter code: GB for United Kingdom"),
+        ("N0", "country 'N0' is not a country's two-letter code"),
+    ],
+)
+def test_a_country_is_an_iso_code_and_a_name_is_answered_with_its_code(country: str, said: str) -> None:
+    """Two letters were enough: "SW" (Sweden is SE) was stored as a country, and the director's form cut "Sweden" to
+    "Sw" as it was typed."""
+    with pytest.raises(ApplicationError) as err:
+        services.create_player(display_name="Carla Eik", country=country)
+    assert err.value.code is ErrorCode.INVALID_INPUT and said in err.value.message
+    assert Player.objects.count() == 0
+    assert services.create_player(display_name="Carla Eik", country="se").country == "SE"
+    assert services.create_player(display_name="Drita Krasniqi", country="XK").country == "XK"
+
+
 def test_start_match_is_ready_for_the_opening_roll(cast) -> None:
     match = services.start_match(player1=cast.alice, player2=cast.bob, length=7, created_by=cast.director)
     match.refresh_from_db()

@@ -11,7 +11,7 @@ import pytest
 import games.services
 from common.actor import Actor
 from common.errors import ApplicationError, ErrorCode
-from tests.tournaments.services.support import director_win, pairing, play_out
+from tests.tournaments.services.support import director_win, open_pairings, pairing, play_out
 from tournaments import services
 from tournaments.core import plan_of, resolve_division
 from tournaments.models import Division, Entry, Pairing
@@ -143,3 +143,32 @@ def test_a_corrected_main_result_redraws_the_consolation_round_it_feeds(
     assert sorted(after.values()) == [(4, 8), (6, 7)], "seed 4 lost main round 1 instead of seed 5"
     moved = next(key for key, seeds in after.items() if seeds == (4, 8))
     assert pairing(division, moved).match is not None and pairing(division, moved).match.status != "void"
+
+
+@pytest.mark.parametrize(
+    "fmt", ["main-consolation", "progressive-consolation", "main-consolation-lastchance", "double-elimination"]
+)
+def test_a_player_bound_for_a_round_not_drawn_yet_is_never_marked_eliminated(
+    division_of: Callable[..., Division], as_director: Actor, fmt: str
+) -> None:
+    """Results entered one at a time: a first loss in the main draw while its round is played (the consolation's
+    round is drawn once all its players are known), or in the consolation while its round is played (the last
+    chance's), marked the player eliminated until the draw put him back in play. Nobody marked eliminated plays
+    again, and the players out at the end are marked so."""
+    division = services.start_division(scoresheet(division_of, fmt, 12), actor=as_director)
+    out: set[int] = set()
+    ever: set[int] = set()  # every player marked eliminated at some point
+    for _ in range(100):
+        todo = sorted(open_pairings(division), key=lambda p: p.key)
+        if not todo:
+            break
+        first = todo[0]
+        assert not {first.entry_a_id, first.entry_b_id} & ever, f"{first.key} is played by a player marked out"
+        a, b = Entry.objects.get(pk=first.entry_a_id), Entry.objects.get(pk=first.entry_b_id)
+        director_win(first, min((a, b), key=lambda e: e.seed or 99), as_director)
+        out = set(division.entries.filter(status=Entry.Status.ELIMINATED).values_list("pk", flat=True))
+        ever |= out
+    division.refresh_from_db()
+    assert division.status == Division.Status.FINISHED
+    champions = {"main-consolation-lastchance": 3}.get(fmt, 2)  # double elimination: its two brackets'
+    assert len(out) == 12 - champions, "only the champions of the brackets are not out"

@@ -94,7 +94,7 @@ def test_a_refused_roster_list_says_nothing_changed_once_and_lists_its_problems(
         page.count("Nothing was changed.") == 1 and "Nothing was added" not in page and "nothing was added" not in page
     )
     assert "<li>Line 2: the name is empty</li>" in page
-    assert "<li>Line 3: country &#x27;NOR&#x27; is not a two-letter code</li>" in page
+    assert "<li>Line 3: country &#x27;NOR&#x27; is not a two-letter code: NO for Norway</li>" in page
     check_html(page)
     asked = client_for(dora).post(url, {"action": "roster-import", "roster-import-text": "pia ruud\nP. Ruud"})
     page = asked.content.decode()

@@ -108,6 +108,17 @@ def test_the_event_forms_time_zone_starts_at_the_sites_and_lists_only_real_place
         assert f'<option value="{alias}"' not in select
 
 
+def test_the_event_form_s_first_day_is_today(dora: Any) -> None:
+    """An event made without dates showed "dates to be announced" on its pages for good: a club night is today's."""
+    from django.utils import timezone
+
+    html = client_for(dora).get("/manage/").content.decode()
+    first_day = html[html.index('name="create-event-starts_on"') :]
+    assert f'value="{timezone.localdate().isoformat()}"' in first_day[: first_day.index(">")]
+    last_day = html[html.index('name="create-event-ends_on"') :]
+    assert "value=" not in last_day[: last_day.index(">")]
+
+
 def test_the_only_director_is_not_offered_to_remove_himself(dora: Any, django_user_model: Any) -> None:
     division = swiss_division(dora, 4)
     client, url = client_for(dora), f"/manage/{division.event.slug}/"

@@ -66,12 +66,12 @@ def test_a_csv_file_can_be_uploaded(dora: Any, registering: Division) -> None:
 def test_a_bad_list_registers_nobody_and_lists_the_bad_lines(dora: Any, registering: Division) -> None:
     url = f"/manage/{registering.event.slug}/{registering.slug}/"
     text = "name,club,country,rating,seed\nCarl,,NO,1800,\n,,,,\nDina,,Norway,abc,\n"
-    page = refused(
+    page = refused(  # every problem of a line, not the first
         client_for(dora),
         url,
         {"action": "import", "import-text": text},
         "fix these lines and send the list again: line 3: the name is empty; line 4: country &#x27;Norway&#x27; is "
-        "not a two-letter code, rating &#x27;abc&#x27; is not a number",  # every problem of a line, not the first
+        "not a two-letter code: NO for Norway, rating &#x27;abc&#x27; is not a number",
     )
     assert "Carl,,NO,1800," in page  # the list stays in the form
     assert page.lower().count("nothing was") == 1, "nothing written: said once"
@@ -135,6 +135,21 @@ def test_refused_form_input_is_a_field_error(dora: Any, registering: Division) -
         "This field is required.",
     )
     assert 'aria-invalid="true"' in page
+
+
+def test_a_country_typed_in_full_is_kept_and_answered_with_its_code(dora: Any, registering: Division) -> None:
+    """The country box took two characters: "Sweden" was cut to "Sw" as it was typed and stored as SW."""
+    url = f"/manage/{registering.event.slug}/{registering.slug}/"
+    form = client_for(dora).get(url).content.decode()
+    assert 'name="register-country" maxlength="2"' not in form and 'name="register-country"' in form
+    page = refused(
+        client_for(dora),
+        url,
+        {"action": "register", "register-name": "Carla Eik", "register-country": "Sweden"},
+        "country &#x27;Sweden&#x27; is not a two-letter code: SE for Sweden (or leave the country empty)",
+    )
+    assert 'value="Carla Eik"' in page and 'value="Sweden"' in page
+    assert not registering.entries.filter(player__display_name="Carla Eik").exists()
 
 
 def test_a_manual_seeding_refusal_names_who_has_no_seed(dora: Any, registering: Division) -> None:

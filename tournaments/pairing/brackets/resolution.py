@@ -114,6 +114,10 @@ class Resolution(dict[str, NodeState[PlayerT]]):
         self.arrived: dict[str, set[PlayerT]] = {}  # the players known to have entered it (withdrawn ones not)
         self.unknown: dict[str, int] = {}  # the most players who may still enter it
         self.arrivals: dict[str, list[list[PlayerT] | None]] = {}  # who dropped in before each round (None: not known)
+        # The players known to have a match to come in it, or in the bracket it feeds, in a round not drawn yet: a
+        # first loss in the main draw while its round is played (a consolation's wave not known yet), and a feeder's
+        # ``ahead`` (tournaments/pairing/feeder.py).
+        self.coming: dict[str, set[PlayerT]] = {}
 
 
 def _known(sides: Sequence[PlayerT | _Unknown | None]) -> list[PlayerT] | None:
@@ -141,6 +145,7 @@ def _resolve_drawn(
     nodes = [node for node in plan.nodes if node.bracket == bracket]
     slots = [sum(1 for node in nodes if node.round == r) for r in range(1, max(n.round for n in nodes) + 1)]
     arrivals: list[list[PlayerT] | None] = []
+    coming: set[PlayerT] = set()
     if bracket == CONSOLATION:
         for wave in plan.waves:
             sides: list[PlayerT | Literal[_Unknown.YET] | None] = []
@@ -148,6 +153,8 @@ def _resolve_drawn(
                 side = _side(source, states, inputs)
                 sides.append(side)
             arrivals.append(_known(sides))
+            if arrivals[-1] is None:
+                coming.update(side for side in sides if side is not None and not isinstance(side, _Unknown))
     else:
         above = states.feeders.get(CONSOLATION)
         dropped = dict(above.dropped) if above else {}
@@ -177,6 +184,7 @@ def _resolve_drawn(
     )
     states.feeders[bracket] = feeder
     states.arrivals[bracket] = arrivals
+    states.coming[bracket] = coming | feeder.ahead
     capacity = dict(plan.capacity)[bracket]
     states.arrived[bracket] = {p for r, wave in enumerate(arrivals, 1) for p in wave or () if absent.get(p, r + 1) > r}
     states.unknown[bracket] = sum(n for n, wave in zip(capacity, arrivals, strict=False) if wave is None)
