@@ -358,6 +358,10 @@ def test_the_player_page_shows_his_events_seasons_rating_head_to_head_and_nemesi
         club, actor=actor, name="Autumn", starts_on=dt.date(2026, 9, 1), ends_on=dt.date(2026, 12, 31),
         table={"per_win": 1, "places": [10, 6]},
     )  # fmt: skip
+    services.create_season(
+        club, actor=actor, name="Second places", starts_on=dt.date(2026, 9, 1), ends_on=dt.date(2026, 12, 31),
+        table={"per_win": 0, "places": [0, 0.5]},
+    )  # fmt: skip
     for day in (5, 12):
         played_night(dora, club, f"Night {day}", day, django_capture_on_commit_callbacks)
     p02 = Player.objects.get(display_name="P02")
@@ -369,6 +373,7 @@ def test_the_player_page_shows_his_events_seasons_rating_head_to_head_and_nemesi
     assert events.index("Night 12") < events.index("Night 5"), "the latest first"
     assert events.count(">2</td>") == 2, "second on both nights"
     assert "Autumn" in text and "14 points, rank 2 (2 events)" in text  # 2 x (1 win + 6 for second)
+    assert "Second places" in text and "1 point, rank 1 (2 events)" in text, "not 1 points"
     rating = Rating.objects.get(player=p02, rating_list=club.rating_list)
     assert f"Oslo BK: {rating.rating:.0f} after 4 rated matches" in text
     chart = text.split('class="rating-chart"')[1].split("</figure>")[0]

@@ -119,6 +119,7 @@ def test_every_column_of_the_public_pages_is_on_a_phones_screen(pages: Pages, vi
     page.goto(reverse("games:match", args=[day.moves.pk]))
     expect(page.locator("table.cube-history tbody tr")).to_have_count(1)
     shot(pages, page, "moves-match")
+    assert score_on_one_line(page, ".scoreboard .score"), "the match page's score reads as one line, as the entry's"
     page.goto(reverse("games:player", args=[day.scoresheet.player1_id]))
     shot(pages, page, "player")
 
@@ -146,21 +147,23 @@ def test_every_column_of_the_players_pages_is_on_a_phones_screen(pages: Pages, v
     shot(pages, phone, "next-match")
 
 
-def score_on_one_line(page: Any) -> bool:
-    """Whether both points and the dash of the entry page's score line share one line (their boxes overlap
-    vertically), each name on the line of its points where it meets them."""
+def score_on_one_line(page: Any, where: str = ".entry-score .score") -> bool:
+    """Whether both points and the dash of the score line ``where`` (the entry page's; the match page's is
+    ``.scoreboard .score``) share one line (their boxes overlap vertically), each name on the line of its points
+    where it meets them."""
     return bool(
         page.evaluate(
-            """() => {
+            """(where) => {
               const box = (el) => el.getBoundingClientRect();
-              const score = document.querySelector('.entry-score .score');
+              const score = document.querySelector(where);
               const [a, b] = [...score.querySelectorAll('.points')].map(box);
               const dash = box(score.querySelector('.score-sep'));
               const overlap = (p, q) => p.top < q.bottom && q.top < p.bottom;
               const [first, second] = [...score.querySelectorAll('.who')].map((el) => [...el.getClientRects()]);
               const ok = overlap(first[first.length - 1], a) && overlap(second[0], b);
               return overlap(a, dash) && overlap(b, dash) && ok;
-            }"""
+            }""",
+            where,
         )
     )
 
