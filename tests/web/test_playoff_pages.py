@@ -333,12 +333,16 @@ def test_a_playoff_result_the_director_corrected_is_marked_on_the_division_page_
     other.client.post(f"/play/pairings/playoff/{match.pk}/dispute/", {"reason": "I won the game"})
     assert "Corrected results" not in Client().get(public(division)).content.decode()
     url = f"/manage/{division.event.slug}/{division.slug}/playoff/{match.pk}/"
-    done = director_client(director).post(url, {
+    client = director_client(director)
+    done = client.post(url, {
         "action": "replace-result", "replace-result-game_number": "1", "replace-result-winner": "1",
         "replace-result-kind": "1", "replace-result-cube_value": "1", "replace-result-reason": "the scoresheet says so",
         "replace-result-expected_seq": str(Match.objects.get(pk=match.pk).seq),
     })  # fmt: skip
     assert done.status_code == 302
+    said = client.get(url).content.decode()
+    b_name = match.player2.display_name
+    assert f"The result of game 1 is replaced: {b_name} wins the match, 0-1; what follows from it" in said
     services.sync_division(division.pk)
     services.recompute_standings(division.pk)
     playoff.refresh_from_db()

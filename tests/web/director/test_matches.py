@@ -64,7 +64,8 @@ def test_a_correction_is_refused_once_a_later_match_started_unless_overridden(
     assert response.status_code == 302
     match = Match.objects.get(pk=earlier.match_id)
     assert (match.score1, match.score2, match.status) == (2, 1, "in_progress")
-    assert "The result of game 1 is replaced." in text_of(client.get(url))
+    said = "The result of game 1 is replaced: the match is open again at 2-1, its next game to be entered"
+    assert said in text_of(client.get(url)), "not only the game: the match it reopened"
 
 
 def test_a_stale_correction_is_refused(dora: Any, round_two: Division) -> None:

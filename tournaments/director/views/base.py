@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 
 from common.actor import Actor
 from common.errors import ApplicationError
+from games.services import Recorded
 from tournaments.access import directs_event
 from tournaments.director.forms import EmptyForm
 from tournaments.models import Division, Event, Pairing
@@ -207,3 +208,22 @@ def form_for(
 
 def answer(request: HttpRequest, template: str, context: dict[str, Any], failed: Failed | None) -> HttpResponse:
     return render(request, template, {**context, "failed": failed}, status=failed.status if failed else 200)
+
+
+def replaced_words(recorded: Recorded, game_number: int) -> str:
+    """What a director reads once he replaced a game's result (a round's match, a playoff's): the match as it now
+    stands, which "The result of game N is replaced." alone did not say: won (by whom), or open again with a game to
+    enter (a finished division or event runs again until it is)."""
+    match, state = recorded.match, recorded.state
+    score = f"{state.score[0]}-{state.score[1]}"
+    done = _("The result of game %(n)s is replaced") % {"n": game_number}
+    if state.is_over and match.winner is not None:
+        return _("%(done)s: %(name)s wins the match, %(score)s; what follows from it follows the new result.") % {
+            "done": done,
+            "name": match.winner.display_name,
+            "score": score,
+        }
+    return _(
+        "%(done)s: the match is open again at %(score)s, its next game to be entered (on the players' phones or "
+        "here) before what follows from it goes on."
+    ) % {"done": done, "score": score}

@@ -33,6 +33,7 @@ from tournaments.director.views.base import (
     form_for,
     not_found,
     perform,
+    replaced_words,
 )
 from tournaments.models import Division, Pairing
 from tournaments.selectors import director as reads
@@ -78,7 +79,7 @@ def _match_id(page: Page) -> int:
 
 
 def _replace_result(page: Page, target: Any, data: dict[str, Any]) -> str:
-    replace_game_result(
+    recorded = replace_game_result(
         _match_id(page),
         actor=page.actor,
         game_number=data["game_number"],
@@ -89,7 +90,7 @@ def _replace_result(page: Page, target: Any, data: dict[str, Any]) -> str:
         expected_seq=data["expected_seq"],
         override=data["override"],
     )
-    return _("The result of game %(n)s is replaced.") % {"n": data["game_number"]}
+    return replaced_words(recorded, data["game_number"])
 
 
 def _reopen(page: Page, target: Any, data: dict[str, Any]) -> str:

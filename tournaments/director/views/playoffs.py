@@ -34,6 +34,7 @@ from tournaments.director.views.base import (
     form_for,
     not_found,
     perform,
+    replaced_words,
 )
 from tournaments.director.views.prints import qr_code
 from tournaments.models import Division, Pairing, Playoff
@@ -82,13 +83,13 @@ def _new_link(page: Page, target: Any, data: dict[str, Any]) -> str:
 
 
 def _replace_result(page: Page, target: Any, data: dict[str, Any]) -> str:
-    replace_game_result(
+    recorded = replace_game_result(
         _match(page).pk, actor=page.actor, game_number=data["game_number"], winner=data["winner"], kind=data["kind"],
         cube_value=data["cube_value"], reason=data["reason"], expected_seq=data["expected_seq"],
         override=data["override"],
     )  # fmt: skip
     services.sync_division(page.division_.pk)  # the playoff settles again at once
-    return _("The result of game %(n)s is replaced.") % {"n": data["game_number"]}
+    return replaced_words(recorded, data["game_number"])
 
 
 def _reopen(page: Page, target: Any, data: dict[str, Any]) -> str:
