@@ -324,14 +324,26 @@ def _playoff_decided(division: Division, entry_id: int) -> bool:
 def next_words(player: Player, found: NextFor) -> str:
     """What "Your next match" says of ``player`` without a match to play (the page's line, the API's ``words``; ""
     when he has one, or nothing to say): his bracket slot waiting for its opponent, what he waits for in an
-    ordered playoff (:func:`_playoff_words`), or his place once his division is over (:func:`_over_words`)."""
+    ordered playoff (:func:`_playoff_words`), the running division he is out of (:func:`_out_words`), or his place
+    once his division is over (:func:`_over_words`)."""
     if found.waiting is not None:  # a bracket slot whose opponent is still being decided
         slot, against = found.waiting
         words = {"round": round_words(slot.round, slot.division), "against": against}
         return _("Your next match: %(round)s, against %(against)s, once that match is over.") % words
     if found.playoff is not None:
         return _playoff_words(player, found.playoff) if found.playoff.match is None else ""
+    if found.out is not None:
+        return _out_words(*found.out)
     return _over_words(player, *found.finished) if found.finished is not None else ""
+
+
+def _out_words(division: Division, place: str) -> str:
+    """ "You are out of the Open, in 3rd-4th place: it goes on without you." for a player knocked out of a running
+    division (his place as its standings say it so far, when they fix one)."""
+    words = {"division": division.name, "place": place_words(place)}
+    if not place:
+        return _("You are out of %(division)s: it goes on without you.") % words
+    return _("You are out of %(division)s, in %(place)s place: it goes on without you.") % words
 
 
 def _next_row(player: Player, found: NextFor, user: object) -> dict[str, object]:

@@ -74,3 +74,30 @@ def test_places_a_playoff_decided_say_so_and_the_stepladders_first_loser_is_told
     assert f"{division.name} is over: you finished 1st, after a playoff." in next_page(phones[p3])
     assert f"{division.name} is over: you finished 2nd, after a playoff." in next_page(phones[p1])
     assert f"{division.name} is over: you finished 3rd, after a playoff." in next_page(phones[p2])
+
+
+@pytest.mark.parametrize(("fmt", "words"), [("single", ", in 3rd-4th place: it goes on"), ("main-consolation", None)])
+def test_a_player_knocked_out_of_a_running_division_is_told_so_with_his_place_and_the_event_s_pages(
+    division_of: Callable[..., Division], as_director: Actor, fmt: str, words: str | None
+) -> None:
+    """ "No next match yet: the next round is not paired, or you have played all your matches." was all a player
+    knocked out in a semi-final read, while the standings gave him his place; one bound for the consolation is not
+    out."""
+    from tests.tournaments.services.support import director_win
+    from tournaments.models import Entry, Pairing
+
+    division = services.start_division(division_of(fmt, 4, entry_mode="scoresheet", match_length=1), actor=as_director)
+    semi = Pairing.objects.filter(division=division, match__isnull=False).order_by("key").first()
+    assert semi is not None and semi.entry_a is not None and semi.entry_b_id is not None
+    director_win(semi, semi.entry_a, as_director)
+    services.recompute_standings(division.pk)
+    html = next_page(phone_of(division, semi.entry_b_id))
+    loser = Entry.objects.get(pk=semi.entry_b_id)
+    if words is None:  # he plays the consolation: his next match waits for the other semi-final
+        assert loser.status != Entry.Status.ELIMINATED and f"You are out of {division.name}" not in html
+        assert "No next match yet: the next round is not paired" in html
+        return
+    assert "No next match yet" not in html
+    assert f"You are out of {division.name}{words} without you." in html
+    event_url = reverse("tournaments:event-detail", args=[division.event.slug])
+    assert f'href="{event_url}"' in html and "The event's pairings and standings" in html

@@ -349,17 +349,35 @@ def finished_place_of(player: Player) -> tuple[Division, str] | None:
     return entry.division, place_span(row.rank, sharing.count())
 
 
+def out_place_of(player: Player) -> tuple[Division, str] | None:
+    """The running division the player is out of (eliminated from every bracket while it goes on), the latest such,
+    and his place in it as its standings say it so far ("3-4", as :func:`finished_place_of`; "" when they do not
+    fix one yet), else None (one or two queries)."""
+    entry = (
+        Entry.objects.filter(player=player, status=Entry.Status.ELIMINATED, division__status=Division.Status.RUNNING)
+        .select_related("division__event")
+        .order_by("-division_id")
+        .first()
+    )
+    if entry is None:
+        return None
+    row = Standing.objects.filter(entry=entry).order_by("-after_round").values_list("places", flat=True).first()
+    return entry.division, str((row or {}).get("main") or "")
+
+
 @dataclass(frozen=True)
 class NextFor:
     """What "Your next match" says of a player, the first that holds of: his next pairing to play
     (:func:`next_pairing_for`), his bracket slot waiting for its opponent (:func:`waiting_slot_for`), his part in an
-    ordered playoff (:func:`tournaments.selectors.playoffs.playoff_turn_of`), his place in the last division of his
-    that is over (:func:`finished_place_of`); all None: nothing to say. The page and the API read this one value."""
+    ordered playoff (:func:`tournaments.selectors.playoffs.playoff_turn_of`), the running division he is out of
+    (:func:`out_place_of`), his place in the last division of his that is over (:func:`finished_place_of`); all
+    None: nothing to say. The page and the API read this one value."""
 
     pairing: Pairing | None = None
     waiting: tuple[Pairing, str] | None = None
     playoff: PlayoffTurn | None = None
     finished: tuple[Division, str] | None = None
+    out: tuple[Division, str] | None = None
 
     @property
     def division(self) -> Division | None:
@@ -370,11 +388,13 @@ class NextFor:
             return self.waiting[0].division
         if self.playoff is not None:
             return self.playoff.playoff.division
+        if self.out is not None:
+            return self.out[0]
         return self.finished[0] if self.finished is not None else None
 
 
 def next_for(player: Player) -> NextFor:
-    """What "Your next match" says of ``player`` (:class:`NextFor`): one to five queries, none per division."""
+    """What "Your next match" says of ``player`` (:class:`NextFor`): one to seven queries, none per division."""
     pairing = next_pairing_for(player)
     if pairing is not None:
         return NextFor(pairing=pairing)
@@ -384,6 +404,9 @@ def next_for(player: Player) -> NextFor:
     turn = playoff_turn_of(player)
     if turn is not None:
         return NextFor(playoff=turn)
+    out = out_place_of(player)
+    if out is not None:
+        return NextFor(out=out)
     return NextFor(finished=finished_place_of(player))
 
 
