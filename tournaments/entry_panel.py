@@ -122,7 +122,10 @@ def render_panel(request: HttpRequest, match: Match, sides: frozenset[int]) -> s
         "may_answer": confirmation == Confirmation.AWAITING and asked is not None and asked in sides,
         "asked_name": names[asked] if asked is not None else "",
         "entered_name": names[1 - asked] if asked is not None else "",
-        "score": (match.score1, match.score2),
+        # The score as the page's result line says it, the winner's first: "Eva won the match 3-2", not "2-3".
+        "winner_name": names[0] if match.winner_id == match.player1_id else names[1],
+        "won": max(match.score1, match.score2),
+        "lost": min(match.score1, match.score2),
         "next_calls": _next_calls(match, sides),
         # "Your next match" is the page of the players this visitor is: not of a director entering for both.
         "next_link": bool(held_token_ids(request)) or _is_a_player(request),

@@ -541,6 +541,20 @@ def finish_by_scoresheet(phone: Phone, match: Match, winner: int, capture: Any) 
     assert current(match).status == Match.Status.FINISHED
 
 
+def test_the_confirmation_asked_says_the_score_as_the_result_line_does(
+    division: Division, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Won by the second player: "Hans entered the result: 2-3. Is it right?" over "Hans won the match 3-2." read as
+    two results; both now say the winner's score first."""
+    pairing = semi_finals(division)[0]
+    match = pairing.match
+    finish_by_scoresheet(Phone(match, 0), match, 1, django_capture_on_commit_callbacks)
+    html = Phone(match, 1).page()
+    winner = match.player2.display_name
+    assert f"entered the result: {winner} won the match 4-0. Is it right?" in html
+    assert "0-4" not in html
+
+
 def test_the_other_side_confirms_through_the_panel(division: Division, django_capture_on_commit_callbacks: Any) -> None:
     pairing = semi_finals(division)[0]
     match = pairing.match
@@ -551,7 +565,8 @@ def test_the_other_side_confirms_through_the_panel(division: Division, django_ca
     assert pairing.confirmation == Pairing.Confirmation.AWAITING and pairing.confirmation_side == 1
 
     html = other.page()
-    assert "pairing-panel" in html and "entered the result: 4-0. Is it right?" in html
+    winner = match.player1.display_name
+    assert "pairing-panel" in html and f"entered the result: {winner} won the match 4-0. Is it right?" in html
     assert f'action="/play/pairings/{pairing.pk}/confirm/"' in html
     assert '<label for="dispute-reason-' in html
     assert 'hx-get="/play/match/' in html  # still polling: the confirmation may change the panel

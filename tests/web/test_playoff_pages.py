@@ -178,7 +178,7 @@ def test_the_opponent_confirms_a_playoff_result_from_his_entry_page(
     assert (playoff.final_confirmation, playoff.final_confirmation_side, playoff.status) == ("awaiting", 1, "ordered")
 
     html = other.page()
-    assert "entered the result: 1-0. Is it right?" in html
+    assert f"entered the result: {match.player1.display_name} won the match 1-0. Is it right?" in html
     assert f'action="/play/pairings/playoff/{match.pk}/confirm/"' in html
     assert f'action="/play/pairings/playoff/{match.pk}/dispute/"' in html
     assert f"The result waits for {match.player2.display_name}'s confirmation." in entering.page()

@@ -195,7 +195,7 @@ def test_a_day_of_two_divisions_run_from_the_pages(pages: Pages, django_user_mod
     expect(phone_a.locator("#entry-prompt")).to_have_text(f"{first} won the match 3-0.")
     shot(pages, phone_a, "entered")
     panel = phone_b.locator(".pairing-panel")
-    expect(panel).to_contain_text(f"{first} entered the result: 3-0. Is it right?", timeout=LIVE)
+    expect(panel).to_contain_text(f"{first} entered the result: {first} won the match 3-0. Is it right?", timeout=LIVE)
     panel.get_by_role("button", name="Confirm the result").click()
     expect(phone_b.locator(".pairing-panel")).to_contain_text("The result is confirmed.")
     shot(pages, phone_b, "confirmed")

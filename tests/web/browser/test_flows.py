@@ -421,7 +421,9 @@ def test_players_enter_from_their_links_and_spectators_follow_without_a_reload(
 
     # The opponent's page, polling, offers him the confirmation; he confirms.
     panel = answering.locator(".pairing-panel")
-    expect(panel).to_contain_text(f"{winner} entered the result: 3-0. Is it right?", timeout=LIVE)
+    expect(panel).to_contain_text(
+        f"{winner} entered the result: {winner} won the match 3-0. Is it right?", timeout=LIVE
+    )
     shot(pages, answering, "entry-confirm-panel")
     panel.get_by_role("button", name="Confirm the result").click()
     expect(answering.locator(".pairing-panel")).to_contain_text("The result is confirmed.")
