@@ -232,6 +232,9 @@
       }
     }
     scope.classList.add("is-out-of-date");
+    scope.querySelectorAll(".entry-error").forEach(function (error) {
+      error.remove(); // a refusal of an earlier entry: the page has moved on from it, on the phone
+    });
     scope.querySelectorAll("form").forEach(function (each) {
       var armed = each === follow;
       each.querySelectorAll("button, input, select, textarea").forEach(function (control) {

@@ -287,6 +287,28 @@ def test_the_opponents_entry_wins_the_race_and_the_kept_one_is_refused_not_doubl
     expect(waiting(bob)).to_be_hidden()
 
 
+def test_a_refusal_at_once_goes_once_the_next_entry_is_kept_on_the_phone(room: Pages, new_match: Any) -> None:
+    """Bob's game 1 refused at once (Alice's came first), then games 2 and 3 entered off the network: the red
+    "Your opponent entered this game's result first" stayed under game 3, beside "Bob wins the match"."""
+    match = new_match(length=3, entry_mode=Match.EntryMode.SCORESHEET)
+    alice, bob = phone(room, match, 0), phone(room, match, 1)
+    result(alice, 1, "Alice", "single")
+    expect(alice.locator(".entry-score .points").first).to_have_text("1")
+    result(bob, 1, "Bob", "single")  # his page still shows 0-0: refused at once, the page's own error says why
+    expect(bob.locator(".entry-error")).to_contain_text("Your opponent entered this game's result first")
+    bob.context.set_offline(True)
+    result(bob, 2, "Bob", "gammon")
+    expect(waiting(bob)).to_contain_text("Not sent yet: 1 entry", timeout=LIVE)
+    expect(bob.locator(".entry-error")).to_have_count(0)
+    room.shot(bob, "bob-refusal-gone-offline")
+    bob.context.set_offline(False)
+    expect(waiting(bob)).to_contain_text(
+        "Sent when the connection came back: Game 2: Bob won (gammon, cube 1).", timeout=LIVE
+    )
+    expect(bob.locator(".entry-error")).to_have_count(0)
+    assert Match.objects.get(pk=match.pk).score == (1, 2)
+
+
 def test_an_entry_kept_on_the_phone_survives_a_reload_and_is_sent_once(room: Pages, new_match: Any) -> None:
     """The Wi-Fi up but the laptop out of reach (the phone says it is online, every send fails): the entry is kept,
     a reload of the page keeps it, and it goes once the laptop answers again."""
