@@ -23,6 +23,13 @@ from games.models import EntryToken, Match
 _SALT = "games.entry-token"
 
 
+#: What a link that opens nothing answers (a typo, a forged or a revoked link alike: a guesser learns nothing).
+INVALID_LINK = (
+    "this entry link is not valid: typed from a slip, check every character, or scan the slip's QR code instead; "
+    "otherwise it may have been replaced by a new one"
+)
+
+
 def is_director(user: Any, match: Match) -> bool:
     """Staff, the match's creator, or a director accepted by a registered check (games.hooks.DIRECTOR_CHECKS)."""
     if user is None or not user.is_authenticated:
@@ -66,7 +73,7 @@ def check_can_act(actor: Actor, match: Match, side: int | None, *, director_only
     if not actor.is_authenticated:
         raise ApplicationError(ErrorCode.NOT_AUTHENTICATED, "log in or use your entry link to record actions")
     if actor.token is not None and not EntryToken.objects.filter(pk=actor.token.pk, revoked_at__isnull=True).exists():
-        raise ApplicationError(ErrorCode.FORBIDDEN, "this entry link is not valid (it may have been revoked)")
+        raise ApplicationError(ErrorCode.FORBIDDEN, INVALID_LINK)
     allowed = sides_of(actor, match)
     if side is not None and not director_only and side in allowed:
         return  # a player for his own side: decided without asking the director checks (no query)
@@ -213,7 +220,7 @@ def access_entry_token(text: str) -> EntryToken:
     :raises ApplicationError: FORBIDDEN for a forged, malformed or revoked token (the same message for all, so a
         guesser learns nothing).
     """
-    refused = ApplicationError(ErrorCode.FORBIDDEN, "this entry link is not valid (it may have been revoked)")
+    refused = ApplicationError(ErrorCode.FORBIDDEN, INVALID_LINK)
     try:
         value = signing.Signer(salt=_SALT).unsign(text.strip())
         match_id, side, nonce = value.split(".", 2)

@@ -147,7 +147,7 @@ def test_a_bad_link_gets_a_clear_403(client: Client, text: str) -> None:
     assert response.redirect_chain == [("/play/refused/", 303)], "the refused link leaves the address bar"
     assert response.status_code == 403
     html = response.content.decode()
-    assert "This entry link is not valid (it may have been revoked)" in html
+    assert "This entry link is not valid: typed from a slip, check every character" in html
     assert "Ask the director for a new link." in html
     assert "entry_tokens" not in client.session
 

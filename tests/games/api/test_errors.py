@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from common.actor import SYSTEM
 from games import services
-from games.access import new_entry_token, revoke_entry_token, token_text
+from games.access import INVALID_LINK, new_entry_token, revoke_entry_token, token_text
 from games.models import Action, Match, Player
 from tests.games.api.conftest import logged_in
 from tests.games.api.support import Table, actions_url, token_client
@@ -105,7 +105,7 @@ def test_a_revoked_or_forged_entry_link_is_a_403_with_the_access_message(match: 
         assert response.status_code == 403
         assert response.json() == {
             "code": "forbidden",
-            "message": "this entry link is not valid (it may have been revoked)",
+            "message": INVALID_LINK,
         }
     assert rows(match) == 0
 
