@@ -228,7 +228,7 @@ def _mark_eliminated(division: Division, plan: brackets.Plan, states: dict[str, 
     every = (brackets.MAIN, brackets.CONSOLATION, brackets.LAST_CHANCE)
     champions = {brackets.champion(plan, states, bracket) for bracket in every}
     alive |= {c for c in champions if c is not None}
-    if isinstance(states, brackets.Resolution):  # a first loss that drops into a round not drawn yet: still to play
+    if isinstance(states, brackets.Resolution):  # bound for a feeder's round not drawn yet (its ``coming``): in play
         alive |= {player for coming in states.coming.values() for player in coming}
     playing = division.entries.exclude(status=Entry.Status.WITHDRAWN).exclude(seed__isnull=True, place="")
     playing.filter(pk__in=alive, status=Entry.Status.ELIMINATED).update(status=Entry.Status.CHECKED_IN)

@@ -41,6 +41,7 @@ from tournaments.core import (
     FINISHED_AS_MATCH,
     OPEN_AS_MATCH,
     PLAYABLE,
+    PLAYOFF_SOURCE,
     TO_COME,
     confirmation_needed,
     counts,
@@ -195,10 +196,12 @@ def _follow_unflagged(match: Match) -> None:
     """The follow-up of a result whose pairing this transaction could not flag: one a sync holds (that sync, or the
     follow-up enqueued after this commit, takes it), or a playoff's match (the confirmation its result needs written
     on the playoff, and its division marked pending after the commit). A stand-alone match has neither: nothing
-    follows."""
+    follows, and no playoff is looked for where the match's source says it is no playoff's."""
     division_id = Pairing.objects.filter(match_id=match.pk).order_by("pk").values_list("division_id", flat=True).first()
     if division_id is not None:
         followup_after_commit(division_id)
+        return
+    if PLAYOFF_SOURCE not in match.source:  # no playoff's match, as its source says (as entry_panel.playoff_of reads)
         return
     playoffs = Playoff.objects.filter(Q(first_match_id=match.pk) | Q(final_match_id=match.pk)).order_by("pk")
     playoff_division = playoffs.values_list("division_id", flat=True).first()

@@ -357,3 +357,23 @@ def test_the_action_that_ends_a_match_costs_six_statements_more_than_another(
     assert len(locks) == 1 and "FOR UPDATE" in locks[0] and "JOIN" not in locks[0], locks
     assert asked == [(ending.match_id, settings.ANALYSIS_PLIES)] and sent == [division.pk]
     assert Pairing.objects.get(pk=ending.pk).status == Pairing.Status.FINISHED
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_stand_alone_match_s_ending_looks_for_its_pairing_and_no_playoff(director: Actor, sent: list[int]) -> None:
+    """A match of no event (a casual game at the club) ends: its pairing is looked for (none), its playoff not, as
+    its source says it is no playoff's (tournaments.core.PLAYOFF_SOURCE, which the entry page reads too)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    ann, bob = (games.services.create_player(display_name=name) for name in ("Ann", "Bob"))
+    match = games.services.start_match(
+        player1=ann, player2=bob, length=1, entry_mode="scoresheet", created_by=director.user
+    )
+    with CaptureQueriesContext(connection) as captured:
+        games.services.record_game_result(match.pk, actor=director, winner=0, kind=1, expected_seq=0)
+    statements = [query["sql"] for query in captured.captured_queries]
+    assert Match.objects.get(pk=match.pk).status == Match.Status.FINISHED
+    assert sum('FROM "tournaments_pairing"' in sql for sql in statements) == 2, "locked (none), then looked up"
+    assert not [sql for sql in statements if "tournaments_playoff" in sql], statements
+    assert sent == [], "nothing follows a stand-alone match"
