@@ -119,6 +119,13 @@ def test_the_event_form_s_first_day_is_today(dora: Any) -> None:
     assert "value=" not in last_day[: last_day.index(">")]
 
 
+def test_the_dashboard_says_no_match_is_at_a_table_before_the_start(dora: Any, registering: Division) -> None:
+    """ "Every match at a table has started" was said before anything was drawn, and after the event was over."""
+    page = text_of(client_for(dora).get(f"/manage/{registering.event.slug}/"))
+    assert "No call is waiting: no match is at a table." in page
+    assert "every match at a table has started" not in page
+
+
 def test_the_only_director_is_not_offered_to_remove_himself(dora: Any, django_user_model: Any) -> None:
     division = swiss_division(dora, 4)
     client, url = client_for(dora), f"/manage/{division.event.slug}/"
