@@ -110,6 +110,8 @@ def test_every_column_of_the_public_pages_is_on_a_phones_screen(pages: Pages, vi
     shot(pages, page, "swiss-round")
     page.goto(reverse("tournaments:division-detail", args=[event, day.cup.slug]))
     expect(page.locator("#bracket .bracket-slot").first).to_be_visible()
+    expect(page.locator("#bracket .bracket-hint-narrow")).to_have_text("One round under another.")
+    expect(page.locator("#bracket .bracket-hint-wide")).to_be_hidden()  # "scroll sideways" said of stacked rounds
     shot(pages, page, "cup")
     page.goto(reverse("tournaments:division-round", args=[event, day.cup.slug, "main", 1]))
     shot(pages, page, "cup-round")
