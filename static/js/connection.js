@@ -28,9 +28,17 @@
     return !!(elt && elt.getAttribute && elt.getAttribute("hx-get") && /every/.test(elt.getAttribute("hx-trigger") || ""));
   }
 
+  var zone = meta("bgmatch-zone"); // the event's time zone, as the page's own times are shown
+
+  /** A time as the page's own are written: in the event's zone, on a 24-hour clock ("16:07:51"). */
   function clock(date) {
     var lang = document.documentElement.lang || undefined; // the page's language, not the browser's
-    return date.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    var options = { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" };
+    try {
+      return date.toLocaleTimeString(lang, zone ? Object.assign({ timeZone: zone }, options) : options);
+    } catch (error) {
+      return date.toLocaleTimeString(lang, options); // a zone this browser does not know: its own
+    }
   }
 
   function show(text, reconnecting) {

@@ -22,8 +22,10 @@ error but the ones a dropped connection makes (listed in ``OFFLINE``). Run with 
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import re
+import zoneinfo
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -498,6 +500,8 @@ def test_the_room_s_live_pages_say_reconnecting_and_catch_up(room: Pages, direct
     in: they say "Reconnecting" (not an error, not silence) and catch up when it is back."""
     players, guests = [f"Player {i}" for i in range(1, 5)], [f"Guest {i}" for i in range(1, 5)]
     event, main, _side = room_of(director, "Club night", players, guests, None)
+    event.time_zone = "Asia/Kolkata"  # UTC+5:30: its clock is not the browser's, by hours and minutes
+    event.save(update_fields=["time_zone"])
     pairing = Pairing.objects.filter(division=main, match__isnull=False).order_by("pk").first()
     assert pairing is not None and pairing.match is not None
     display = room.open(reverse("tournaments:event-display", args=[event.slug]), viewport="display")
@@ -510,6 +514,13 @@ def test_the_room_s_live_pages_say_reconnecting_and_catch_up(room: Pages, direct
     winner = pairing.entry_a.player.display_name
     for page in (display, division, player):
         expect(page.locator(".connection-status")).to_contain_text("Reconnecting", timeout=LIVE)
+    # "as it was at 21:37:51": the event's time on a 24-hour clock, as the page's own times (it said "04:07:51 PM",
+    # the browser's).
+    said = re.search(r"as it was at (\d\d):(\d\d):\d\d:", display.locator(".connection-status").inner_text())
+    assert said is not None, display.locator(".connection-status").inner_text()
+    kolkata = dt.datetime.now(zoneinfo.ZoneInfo("Asia/Kolkata"))
+    apart = (kolkata.hour * 60 + kolkata.minute - int(said.group(1)) * 60 - int(said.group(2))) % 1440
+    assert min(apart, 1440 - apart) <= 3, (said.group(0), kolkata)
     room.shot(display, "display-reconnecting")
     room.shot(division, "division-reconnecting")
     for page in (display, division, player):
