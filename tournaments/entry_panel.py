@@ -17,7 +17,7 @@ event and division: the director seats its players), and gets the same confirm a
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from django.db.models import Q
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -43,21 +43,12 @@ def playoff_of(match: Match | int) -> Playoff | None:
     no playoff's costs no query)."""
     if isinstance(match, Match) and PLAYOFF_SOURCE not in match.source:
         return None
-    match_id = match if isinstance(match, int) else match.pk
-    found = Playoff.objects.filter(Q(first_match_id=match_id) | Q(final_match_id=match_id))
-    found = found.select_related("division__event")
-    return found.order_by("pk").first()
-
-
-def _of_match(match: Match) -> QuerySet[Pairing]:
-    """The pairing of ``match`` (one at most), ordered by its key: Pairing's own ordering would join its round, its
-    division and its event to a statement every poll of the entry page runs."""
-    return Pairing.objects.filter(match=match).order_by("pk")
+    return Playoff.objects.of_match(match).select_related("division__event").first()
 
 
 def pairing_of(match: Match) -> Pairing | None:
     return (
-        _of_match(match)
+        Pairing.objects.of_match(match)
         .select_related("division__event", "round", "entry_a__player", "entry_b__player", "table")
         .first()
     )
@@ -70,7 +61,7 @@ def _not_started(match: Match) -> bool:
 def _called_anew(match: Match) -> bool:
     """A match being played called to a new table since its last entry (reopened by a correction, its table taken
     meanwhile): the call shows until the players enter something there (:func:`tournaments.core.call_stands`)."""
-    called = _of_match(match).values_list("called_at", flat=True).first()
+    called = Pairing.objects.of_match(match).values_list("called_at", flat=True).first()
     last = Action.objects.filter(match=match).order_by("-seq").values_list("created_at", flat=True).first()
     return call_stands(PairingState.PLAYING, called, last)
 
@@ -213,9 +204,9 @@ def panel_version(match: Match) -> str | None:
     """What the block shows beyond the match: before it starts, its table; once over, the pairing's confirmation
     until it is settled and, while a player of the match has a match to come, its table (None after)."""
     if match.status not in CLOSED:
-        call = _of_match(match).values_list("table_id", "called_at").first()
+        call = Pairing.objects.of_match(match).values_list("table_id", "called_at").first()
         return None if call is None else f"call|{call[0]}|{call[1]}"
-    row = _of_match(match).values_list("status", "confirmation", "updated_at").first()
+    row = Pairing.objects.of_match(match).values_list("status", "confirmation", "updated_at").first()
     if row is None:
         playoff = playoff_of(match)
         if playoff is None:

@@ -579,6 +579,14 @@ class Round(models.Model):
         return f"{self.division} {self.bracket} round {self.number}"
 
 
+class PairingQuerySet(models.QuerySet["Pairing"]):
+    def of_match(self, match: Match | int) -> PairingQuerySet:
+        """The pairing of ``match`` (or its id): one at most, ordered by its key. Pairing's own ordering follows its
+        round's, its division's and its event's, which would join three tables to a statement the entry page's every
+        poll and a match's ending run."""
+        return self.filter(match_id=match if isinstance(match, int) else match.pk).order_by("pk")
+
+
 class Pairing(models.Model):
     """One board of a round: a Swiss/round-robin pairing, or a bracket slot (players filled in as it resolves)."""
 
@@ -656,6 +664,8 @@ class Pairing(models.Model):
     swapped_reason = models.TextField(blank=True)
     followup = models.CharField(max_length=12, choices=Followup.choices, blank=True, default="")
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = PairingQuerySet.as_manager()
 
     class Meta:
         ordering = ["round", "board"]
@@ -788,6 +798,14 @@ class RatingChange(models.Model):
         return self.after - self.before
 
 
+class PlayoffQuerySet(models.QuerySet["Playoff"]):
+    def of_match(self, match: Match | int) -> PlayoffQuerySet:
+        """The playoff whose first or final match is ``match`` (or its id): one at most, ordered by its key (not by
+        its division's ordering, which would join the division and the event)."""
+        match_id = match if isinstance(match, int) else match.pk
+        return self.filter(Q(first_match_id=match_id) | Q(final_match_id=match_id)).order_by("pk")
+
+
 class Playoff(models.Model):
     """A playoff the director ordered to settle a tie that matters (tournaments/standings/playoffs.py): two or three
     tied players play real matches, and its order settles the tie in the standings the division's table
@@ -838,6 +856,8 @@ class Playoff(models.Model):
     final_correction = models.TextField(blank=True, help_text="the director's reason, once he corrected its result")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = PlayoffQuerySet.as_manager()
 
     class Meta:
         ordering = ["division", "id"]

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from django.contrib.humanize.templatetags.humanize import ordinal
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 import games.services
@@ -320,18 +319,14 @@ def _playoff_locked(match_id: int) -> tuple[Division, Playoff, Match]:
     """The playoff whose match is ``match_id``, read under its division's lock, and the match.
 
     :raises ApplicationError: NOT_FOUND when the match is no playoff's."""
-    division_id = (
-        Playoff.objects.filter(Q(first_match_id=match_id) | Q(final_match_id=match_id))
-        .values_list("division_id", flat=True)
-        .first()
-    )
+    division_id = Playoff.objects.of_match(match_id).values_list("division_id", flat=True).first()
     if division_id is None:
         raise ApplicationError(ErrorCode.NOT_FOUND, f"match {match_id} is not a playoff's match")
     division = lock_division(division_id)
     playoff = (
         Playoff.objects.select_related("first_match__player1", "first_match__player2", "final_match__player1",
                                        "final_match__player2")
-        .filter(Q(first_match_id=match_id) | Q(final_match_id=match_id))
+        .of_match(match_id)
         .get()
     )  # fmt: skip
     match = playoff.first_match if playoff.first_match_id == match_id else playoff.final_match

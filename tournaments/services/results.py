@@ -367,7 +367,7 @@ def _rematches(division: Division, boards: tuple[Pairing, ...]) -> list[str]:
 def guard_correction(match: Match, override: bool) -> None:
     """Refuse to change a result once either player has started a later match that depends on it (rule 4.10
     practice), unless the director overrides; the sync then voids and replays what depended on it."""
-    pairing = Pairing.objects.filter(match=match).select_related("division").order_by("pk").first()
+    pairing = Pairing.objects.of_match(match).select_related("division").first()
     if pairing is None or override:
         return
     started = [p for p in _dependents(pairing) if p.match is not None and (p.match.seq or p.status == "finished")]
@@ -391,7 +391,7 @@ def guard_take_back(match: Match, side: int) -> None:
     """Refuse a player's take-back, or his request for a correction, once the result is confirmed (the player asked
     answered it, or a director did: a correction is for the director now): a round's pairing's result, and a
     playoff's match's alike. A result waiting for a confirmation, or disputed, may still be taken back."""
-    confirmed = Pairing.objects.filter(match=match, confirmation=Confirmation.CONFIRMED).order_by()
+    confirmed = Pairing.objects.of_match(match).filter(confirmation=Confirmation.CONFIRMED)
     asked = list(confirmed.values_list("confirmation_side", flat=True)[:1]) or _playoff_confirmed(match)
     if asked:
         who = "you have" if asked[0] == side else f"{match.player(1 - side).display_name} has"
@@ -403,12 +403,12 @@ def guard_take_back(match: Match, side: int) -> None:
 def _playoff_confirmed(match: Match) -> list[int | None]:
     """The side asked to confirm the playoff match's result, in a list, once it is confirmed (empty otherwise)."""
     found = (
-        Playoff.objects.filter(
+        Playoff.objects.of_match(match)
+        .filter(
             Q(first_match=match, first_confirmation=Confirmation.CONFIRMED)
             | Q(final_match=match, final_confirmation=Confirmation.CONFIRMED)
         )
         .values_list("first_match_id", "first_confirmation_side", "final_confirmation_side")
-        .order_by("pk")
         .first()
     )
     if found is None:

@@ -170,10 +170,7 @@ def show_match_result(match: Match) -> None:
     or queued inside a sync, whose calls' results are its own."""
     if getattr(_within, "depth", 0):
         return
-    # A match has one pairing at most: ordered by its key, not by Pairing's ordering (which joins the round, the
-    # division and the event to the statement that locks it).
-    locking = Pairing.objects.select_for_update(of=("self",), skip_locked=True).order_by("pk")
-    pairing = locking.filter(match_id=match.pk).first()
+    pairing = Pairing.objects.select_for_update(of=("self",), skip_locked=True).of_match(match).first()
     if pairing is None:
         _follow_unflagged(match)  # a match of no pairing, or a sync is writing it
         return
@@ -197,13 +194,13 @@ def _follow_unflagged(match: Match) -> None:
     follow-up enqueued after this commit, takes it), or a playoff's match (the confirmation its result needs written
     on the playoff, and its division marked pending after the commit). A stand-alone match has neither: nothing
     follows, and no playoff is looked for where the match's source says it is no playoff's."""
-    division_id = Pairing.objects.filter(match_id=match.pk).order_by("pk").values_list("division_id", flat=True).first()
+    division_id = Pairing.objects.of_match(match).values_list("division_id", flat=True).first()
     if division_id is not None:
         followup_after_commit(division_id)
         return
     if PLAYOFF_SOURCE not in match.source:  # no playoff's match, as its source says (as entry_panel.playoff_of reads)
         return
-    playoffs = Playoff.objects.filter(Q(first_match_id=match.pk) | Q(final_match_id=match.pk)).order_by("pk")
+    playoffs = Playoff.objects.of_match(match)
     playoff_division = playoffs.values_list("division_id", flat=True).first()
     if playoff_division is None:
         return
