@@ -222,8 +222,24 @@ def summary(result: dict[str, Any], samples: Path | None = None) -> None:
             f"  the ending's median is {ratio:.2f} times the other actions' median; {slower:.0%} of the other "
             "actions took longer than it"
         )
+    by_kind = _by_kind(result)
+    for (label, kind), ms in sorted(by_kind.items()):
+        which = "the ending" if label == ENDING else "other actions"
+        print(f"  {which}, {kind}: n {len(ms)}, median {statistics.median(ms):.1f} ms, p90 {percentile(ms, 90):.1f} ms")
     if samples is not None:
-        samples.write_text(json.dumps({"actions": timed[ACTION], "endings": timed[ENDING]}))
+        kinds = {f"{'ending' if label == ENDING else 'other'} {kind}": ms for (label, kind), ms in by_kind.items()}
+        samples.write_text(json.dumps({"actions": timed[ACTION], "endings": timed[ENDING], "by_kind": kinds}))
+
+
+def _by_kind(result: dict[str, Any]) -> dict[tuple[str, str], list[float]]:
+    """The answered actions' latencies (ms) by (ACTION or ENDING, the action's kind): a roll, a play, a double..."""
+    found: dict[tuple[str, str], list[float]] = {}
+    samples = result["samples"]
+    for index, kind in result.get("kinds", []):
+        label, status, ns = samples[index]
+        if status in (200, 201):
+            found.setdefault((label, kind), []).append(ns / 1e6)
+    return {key: sorted(ms) for key, ms in found.items()}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

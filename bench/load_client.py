@@ -54,9 +54,11 @@ class Answer:
 
 @dataclass(slots=True)
 class Recorder:
-    """Every request: (endpoint, status, nanoseconds); and the problems worth showing in full."""
+    """Every request: (endpoint, status, nanoseconds); the kind of each action (its sample's index, "roll",
+    "play", "double", ...); and the problems worth showing in full."""
 
     samples: list[tuple[str, int | str, int]] = field(default_factory=list)
+    kinds: list[tuple[int, str]] = field(default_factory=list)
     problems: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, endpoint: str, answer: Answer) -> None:
@@ -179,6 +181,7 @@ async def table(http: Http, rec: Recorder, spec: dict[str, Any], deadline: float
         for attempt in range(RETRIES + 1):
             answer = await http.request("POST", path, {"X-Entry-Token": tokens[side]}, body)
             rec.add(ACTION, answer)
+            rec.kinds.append((len(rec.samples) - 1, choice.kind))
             if answer.status in (200, 201) or not (answer.status == NETWORK or int(answer.status) >= 500):
                 break
             rec.problem("action, will retry" if attempt < RETRIES else "action", {"match": match_id, **body}, answer)
@@ -341,6 +344,7 @@ async def run_play(plan: dict[str, Any]) -> dict[str, Any]:
     wall = time.perf_counter() - t0
     return {
         "samples": rec.samples,
+        "kinds": rec.kinds,
         "problems": rec.problems,
         "tables": tables,
         "wall": wall,

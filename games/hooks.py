@@ -192,8 +192,9 @@ def register_import_analysis_check(check: Callable[[Match], bool]) -> None:
 class EventLink:
     """Where a match was played: the event's name and page, and the division's name ("" for an imported match),
     with the division's page, and the match's round as the division names it and its page (for the match page's
-    breadcrumb), and what the event says of its result beyond the match's own status ("waiting for the opponent's
-    confirmation", "disputed: a director decides")."""
+    breadcrumb), what the event says of its result beyond the match's own status ("waiting for the opponent's
+    confirmation", "disputed: a director decides"), and where in the room it is played ("At Table 4", "Played at
+    Table 4"; "" where the venue has no tables)."""
 
     name: str
     url: str
@@ -202,6 +203,7 @@ class EventLink:
     round: str = ""
     round_url: str = ""
     note: str = ""
+    table: str = ""
 
 
 #: Callables (user, match ids) -> {match id: EventLink}: the event of each match ``user`` may see (a match of none

@@ -47,6 +47,7 @@ from django.db.models import Case, IntegerField, Value, When
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
 from common.audience import settled, shared
@@ -536,8 +537,8 @@ def event_display(request: HttpRequest, event: str) -> HttpResponse:
     """``/display/<event>/``: the venue display, for a TV or a projector: the calls, the current rounds' boards with
     their tables and live scores, and the standings; it refreshes itself every few seconds and turns its pages."""
     found = get_object_or_404(events_visible_to(request.user), slug=event)
-    context = _display_context(found, _display_page(request))
-    return render(request, "tournaments/display.html", context)
+    screen, _etag = _display_screen(request, found, _display_page(request))
+    return render(request, "tournaments/display.html", {"event": found, "screen": mark_safe(screen)})
 
 
 @shared
@@ -550,13 +551,25 @@ def event_display_live(request: HttpRequest, event: str) -> HttpResponse:
 
 def _event_display_live(request: HttpRequest, event: str, page: int) -> HttpResponse:
     found = get_object_or_404(events_visible_to(request.user), slug=event)
-    response = render(request, "tournaments/_display.html", _display_context(found, page))
-    etag = '"' + hashlib.sha256(response.content).hexdigest()[:24] + '"'
-    if not_modified(request, etag):
-        response = HttpResponseNotModified()
+    screen, etag = _display_screen(request, found, page)
+    response = HttpResponseNotModified() if not_modified(request, etag) else HttpResponse(screen)
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache" if found.public else "private, no-cache"
     return response
+
+
+#: Stands for a display screen's ETag in the screen while the ETag, the hash of the screen, is computed.
+_ETAG_SLOT = "display-etag-slot"
+
+
+def _display_screen(request: HttpRequest, event: Event, page: int) -> tuple[str, str]:
+    """Screen ``page`` of the display (its HTML, rendered with its auto-escaping) and its ETag, which the screen
+    carries in its ``data-etag``, so that a display showing the only screen polls it with If-None-Match and is
+    answered 304 while nothing on it changed (a display of several screens asks for the next one, a new body)."""
+    context = {**_display_context(event, page), "display_etag": f'"{_ETAG_SLOT}"'}
+    html = render_to_string("tournaments/_display.html", context, request=request)
+    digest = hashlib.sha256(html.encode()).hexdigest()[:24]
+    return html.replace(_ETAG_SLOT, digest), f'"{digest}"'
 
 
 def _display_context(event: Event, page: int) -> dict[str, Any]:

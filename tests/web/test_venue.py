@@ -243,6 +243,51 @@ def test_the_venue_display_shows_calls_boards_and_standings_and_turns_its_pages(
     assert again.status_code == 304
 
 
+def test_a_match_page_names_the_table_it_is_played_at_and_then_the_one_it_was_played_at(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = division_of("swiss", 8, match_length=3)
+    services.start_division(division, actor=as_director)
+    seated = Pairing.objects.select_related("entry_a", "table").filter(division=division, table__number=2).get()
+    page = reverse("games:match", args=[seated.match_id])
+    assert '<strong class="match-table">At Table 2</strong>' in Client().get(page).content.decode()
+    director_win(seated, seated.entry_a, as_director)
+    seated.refresh_from_db()
+    assert seated.table_id is None, "the table is freed for the next match"
+    assert '<strong class="match-table">Played at Table 2</strong>' in Client().get(page).content.decode()
+
+
+def test_a_display_of_one_screen_polls_it_with_its_etag_and_is_answered_304_until_it_changes(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = division_of("swiss", 8, match_length=3)
+    services.start_division(division, actor=as_director)
+    url = reverse("tournaments:event-display", args=[division.event.slug])
+    html = Client().get(url).content.decode()
+    assert "Page 1 of" not in html, "one screen: the display polls the same address"
+    found = re.search(r'<div id="display"[^>]*data-etag="([^"]+)"[^>]*hx-get="([^"]+)"', html)
+    assert found is not None, "the screen carries the ETag it is polled with"
+    etag, live = html_lib.unescape(found.group(1)), html_lib.unescape(found.group(2))
+    assert live == f"{url}live/" and etag.startswith('"') and len(etag) == 26
+    first = Client().get(live)
+    assert first["ETag"] == etag, "the page's screen and the live part's are one screen, with one ETag"
+    assert f'data-etag="&quot;{etag[1:-1]}&quot;"' in first.content.decode()
+    assert Client().get(live, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    pairing = Pairing.objects.select_related("entry_a").filter(division=division).order_by("board").first()
+    assert pairing is not None
+    director_win(pairing, pairing.entry_a, as_director)
+    changed = Client().get(live, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    assert f'data-etag="&quot;{changed["ETag"][1:-1]}&quot;"' in changed.content.decode()
+
+
+def test_the_event_page_leads_to_its_venue_display(division_of: Callable[..., Division]) -> None:
+    event = division_of("swiss", 8).event
+    html = Client().get(reverse("tournaments:event-detail", args=[event.slug])).content.decode()
+    display = reverse("tournaments:event-display", args=[event.slug])
+    assert f'<a href="{display}">The venue display: calls, boards and standings' in html
+
+
 def test_a_private_events_display_is_not_found(division_of: Callable[..., Division], as_director: Actor) -> None:
     event = services.create_event(actor=as_director, name="Closed doors", public=False)
     assert Client().get(reverse("tournaments:event-display", args=[event.slug])).status_code == 404

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from games.hooks import EventLink
 from games.models import Match, Player
@@ -440,6 +441,16 @@ def final_prize_of(division: Division, entry_id: int) -> int | None:
     return payouts.total(entry_id) or None
 
 
+def _table_words(pairing: Pairing) -> str:
+    """Where in the room the pairing's match is played, for its match page: its table while it holds one, the table
+    it was played at once over ("" where it has had none)."""
+    if pairing.table is not None:
+        return _("At %(table)s") % {"table": pairing.table.label}
+    if pairing.played_at:
+        return _("Played at %(table)s") % {"table": pairing.played_at}
+    return ""
+
+
 def events_of_matches(user: Any, match_ids: Collection[int]) -> dict[int, EventLink]:
     """The MATCH_EVENTS hook (games/hooks.py): the event (and division) of each match, played in a pairing or
     imported into it or a playoff of one of its divisions, among the events ``user`` may see (three queries at
@@ -447,7 +458,7 @@ def events_of_matches(user: Any, match_ids: Collection[int]) -> dict[int, EventL
     visible = events_visible_to(user)
     found: dict[int, EventLink] = {}
     paired = Pairing.objects.filter(match_id__in=match_ids, division__event__in=visible).select_related(
-        "division__event", "round"
+        "division__event", "round", "table"
     )
     unconfirmed = (Pairing.Confirmation.AWAITING, Pairing.Confirmation.DISPUTED)
     for p in paired:
@@ -460,6 +471,7 @@ def events_of_matches(user: Any, match_ids: Collection[int]) -> dict[int, EventL
             round_words(rnd, division),
             reverse("tournaments:division-round", args=[event.slug, division.slug, rnd.bracket, rnd.number]),
             str(p.get_confirmation_display()) if p.confirmation in unconfirmed else "",
+            _table_words(p),
         )
     rest = [pk for pk in match_ids if pk not in found]
     playoffs = Playoff.objects.filter(
