@@ -46,7 +46,14 @@ from games.services.matches import (
     start_matches,
     update_match_setup,
 )
-from games.services.players import PLAYER_REFERENCES, country_problem, create_player, fold_player, unfold_player
+from games.services.players import (
+    PLAYER_REFERENCES,
+    correct_player,
+    country_problem,
+    create_player,
+    fold_player,
+    unfold_player,
+)
 from games.services.record import (
     RECORDERS,
     accept_resignation,
@@ -80,6 +87,7 @@ __all__ = [
     "award_penalty",
     "check_match_size",
     "choose_double",
+    "correct_player",
     "country_problem",
     "create_player",
     "delete_unplayed_matches",

@@ -7,6 +7,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 import pycountry
+from django.db import transaction
 from django.db.models import Q
 
 from common.errors import ApplicationError, ErrorCode
@@ -18,6 +19,24 @@ def create_player(
 ) -> Player:
     player = _new_player(display_name=display_name, club=club, country=country, contact=contact, user=user)
     player.save(force_insert=True)
+    return player
+
+
+def correct_player(player_id: int, *, display_name: str, club: str, country: str) -> Player:
+    """Correct a player's name, club and country (checked as a new player's are: a country is its two-letter code);
+    his contact and his account are kept. Every page, print and export shows the new name from then on.
+
+    :raises ApplicationError: what is wrong with a value (nothing written); CONFLICT for a record merged into
+        another (the other is the one to correct)."""
+    checked = _new_player(display_name=display_name, club=club, country=country)
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player_id)
+        if player.merged_into_id is not None:
+            raise ApplicationError(
+                ErrorCode.CONFLICT, f"{player.display_name} was merged into another record: correct that one"
+            )
+        player.display_name, player.club, player.country = checked.display_name, checked.club, checked.country
+        player.save(update_fields=["display_name", "club", "country", "updated_at"])
     return player
 
 

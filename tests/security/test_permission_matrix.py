@@ -93,6 +93,7 @@ API_MATRIX: dict[tuple[str, str], tuple[int, ...]] = {
     ("tournaments_api:entry-import", "POST"):       (401, 403, 403, 403, 403, 403, 403, 201, 201),
     ("tournaments_api:entry-check-in", "POST"):     (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:entry-seed", "POST"):         (401, 403, 403, 403, 403, 403, 403, 200, 200),
+    ("tournaments_api:entry-player", "POST"):       (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:entry-withdraw", "POST"):     (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:entry-payment", "POST"):      (401, 403, 403, 403, 403, 403, 403, 200, 200),
     ("tournaments_api:division-money", "POST"):     (401, 403, 403, 403, 403, 403, 403, 200, 200),
@@ -152,6 +153,7 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("director:division", "POST check-in-all"):     (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "POST withdraw"):         (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "POST seed"):             (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
+    ("director:division", "POST correct"):          (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "POST start"):            (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "POST pair-next"):        (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 409, 409),
     ("director:division", "POST order-playoff"):    (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 409, 409),
@@ -350,6 +352,7 @@ API_CALLS: dict[tuple[str, str], Call] = {
     ),
     ("tournaments_api:entry-check-in", "POST"): Call("live", _entry_api("entry-check-in")),
     ("tournaments_api:entry-seed", "POST"): Call("live", _entry_api("entry-seed"), lambda w: {"seed": 1}),
+    ("tournaments_api:entry-player", "POST"): Call("live", _entry_api("entry-player"), lambda w: {"country": "NO"}),
     ("tournaments_api:entry-withdraw", "POST"): Call("live", _entry_api("entry-withdraw"), lambda w: {"reason": "ill"}),
     ("tournaments_api:entry-payment", "POST"): Call("live", _entry_api("entry-payment"), lambda w: {"fee": "cash"}),
     ("tournaments_api:division-money", "POST"): Call(
@@ -529,6 +532,9 @@ PAGE_CALLS: dict[tuple[str, str], Call] = {
     ),
     ("director:division", "POST seed"): Call(
         "live", _page("division", "reg"), _form("seed", lambda w: _reg_entry(w).pk, seed="1")
+    ),
+    ("director:division", "POST correct"): Call(
+        "live", _page("division", "reg"), _form("correct", lambda w: _reg_entry(w).pk, name="Corrected Name")
     ),
     ("director:division", "POST start"): Call("live", _page("division", "reg"), _form("start")),
     ("director:division", "POST pair-next"): Call("live", _page("division", "moves"), _form("pair-next")),

@@ -26,6 +26,7 @@ urlpatterns = [
     path(_DIVISION + "entries/import/", entries.EntryImportApi.as_view(), name="entry-import"),
     path(_ENTRY + "check-in/", entries.EntryCheckInApi.as_view(), name="entry-check-in"),
     path(_ENTRY + "seed/", entries.EntrySeedApi.as_view(), name="entry-seed"),
+    path(_ENTRY + "player/", entries.EntryPlayerApi.as_view(), name="entry-player"),
     path(_ENTRY + "withdraw/", entries.EntryWithdrawApi.as_view(), name="entry-withdraw"),
     path(_ENTRY + "payment/", entries.EntryPaymentApi.as_view(), name="entry-payment"),
     path(_DIVISION + "money/", entries.DivisionMoneyApi.as_view(), name="division-money"),

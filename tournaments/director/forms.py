@@ -729,6 +729,16 @@ class MoneyForm(forms.Form):
         return [part.strip().removesuffix("%").strip() for part in text.split(",") if part.strip()]
 
 
+class PlayerDetailsForm(forms.Form):
+    """A registered player's name, club and country, corrected (the players' list's "Correct")."""
+
+    name = forms.CharField(label=_("Name"), max_length=100)
+    club = forms.CharField(label=_("Club"), max_length=100, required=False)
+    country = forms.CharField(
+        label=_("Country"), max_length=60, required=False, help_text=_("Two-letter code, such as NO or GB.")
+    )
+
+
 class SeedForm(forms.Form):
     seed = forms.IntegerField(label=_("Seed"), required=False, min_value=1, help_text=_("Empty: no seed."))
 

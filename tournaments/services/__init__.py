@@ -9,6 +9,7 @@ The use cases, re-exported here:
   (``import_roster``), a name close to the roster's asked about as a registration asks (imported from their module,
   not re-exported here); players_list reads a pasted players' list, for a division's registration and a roster alike;
 - merges: two records of one person merged into one (every row follows, with an audit row) and the undo;
+- player_details: a registered player's name, club and country corrected by a director;
 - start: starting a division: the field, the seeds and the draw;
 - advance: the director moves a division on (pairs the next Swiss round, closes the last-chance places) and
   steers a Swiss (ends it, changes its rounds, takes back the current round and pairs it again);
@@ -58,6 +59,7 @@ from tournaments.services.events import (
 )
 from tournaments.services.followup import Sent, request_followup, schedule_followup
 from tournaments.services.merges import merge_players, undo_merge
+from tournaments.services.player_details import correct_player_details
 from tournaments.services.playoffs import (
     award_playoff_forfeit,
     cancel_playoff,
@@ -104,6 +106,7 @@ __all__ = [
     "close_last_chance_places",
     "confirm_playoff_result",
     "confirm_result",
+    "correct_player_details",
     "create_club",
     "create_division",
     "create_event",

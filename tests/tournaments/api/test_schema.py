@@ -30,6 +30,7 @@ def test_the_schema_lists_the_tournaments_endpoints(anon: APIClient) -> None:
         DIVISION + "entries/import/",
         DIVISION + "entries/{entry_id}/check-in/",
         DIVISION + "entries/{entry_id}/seed/",
+        DIVISION + "entries/{entry_id}/player/",
         DIVISION + "entries/{entry_id}/withdraw/",
         DIVISION + "rounds/",
         DIVISION + "pairings/",

@@ -172,6 +172,14 @@ def test_check_in_seed_and_withdraw(swiss: Division, director: Any) -> None:
     assert taken.status_code == 409
     cleared = client.post(base + "seed/", {"seed": None}, format="json")
     assert cleared.status_code == 200 and cleared.json()["seed"] is None
+    player = entry.player
+    corrected = client.post(base + "player/", {"name": " Per  Lund ", "country": "se"}, format="json")
+    assert corrected.status_code == 200, corrected.content
+    player.refresh_from_db()
+    assert (player.display_name, player.club, player.country) == ("Per Lund", player.club, "SE"), "club left as it was"
+    assert client.post(base + "player/", {}, format="json").status_code == 400, "nothing to correct"
+    taken = client.post(base + "player/", {"name": "p03"}, format="json")
+    assert taken.status_code == 409 and "P03 is already entered in" in taken.json()["message"]
     withdrawn = client.post(base + "withdraw/", {"reason": "ill"}, format="json")
     assert withdrawn.status_code == 200 and withdrawn.json()["status"] == "withdrawn"
     assert Entry.objects.get(pk=entry.pk).withdrawal_reason == "ill"

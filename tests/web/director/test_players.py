@@ -298,8 +298,8 @@ def test_check_in_all_refused_answers_the_whole_list_and_without_htmx_redirects(
 
 
 def test_the_rows_forms_are_those_the_form_template_renders_for_each_row(dora: Any, registering: Division) -> None:
-    """A row's seed and withdrawal forms are rendered once for the list and given the row's id and seed: each is
-    the form ``director/_form.html`` renders for that row on its own."""
+    """A row's seed, withdrawal and correction forms are rendered once for the list and given the row's id and
+    values: each is the form ``director/_form.html`` renders for that row on its own."""
     from django.template.loader import render_to_string
 
     from tournaments.director import forms as f
@@ -310,10 +310,16 @@ def test_the_rows_forms_are_those_the_form_template_renders_for_each_row(dora: A
         for name, form, submit, danger in (
             ("seed", f.SeedForm(prefix=f"seed-{entry.pk}", initial={"seed": entry.seed}), "Set the seed", False),
             ("withdraw", f.WithdrawForm(prefix=f"withdraw-{entry.pk}"), "Withdraw the player", True),
+            ("correct", f.PlayerDetailsForm(prefix=f"correct-{entry.pk}", initial=details(entry)), "Correct", False),
         ):
             context = {"form": form, "action": name, "target": entry.pk, "submit": submit, "danger": danger}
             assert render_to_string("director/_form.html", context) in page, f"{name}: {entry.player.display_name}"
     assert 'value="1"' in page and 'id="id_seed-' in page
+
+
+def details(entry: Entry) -> dict[str, str]:
+    player = entry.player
+    return {"name": player.display_name, "club": player.club, "country": player.country}
 
 
 def test_a_name_already_entered_is_refused_alone_and_in_a_list_pasted_again(dora: Any, registering: Division) -> None:

@@ -128,6 +128,21 @@ class CheckInInput(serializers.Serializer):
     cap_override = override("a division open by rating or points: your reason to check in a player now outside its cap")
 
 
+class PlayerDetailsInput(serializers.Serializer):
+    """A registered player's details corrected: each field given replaces his, each left out stays as it is."""
+
+    body_required = True
+
+    name = serializers.CharField(max_length=100, required=False, help_text="his name as the pages show it")
+    club = serializers.CharField(max_length=100, required=False, allow_blank=True, help_text="as text")
+    country = fields.CountryField(default=serializers.empty)
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if not data:
+            raise serializers.ValidationError("give the name, the club or the country to correct")
+        return data
+
+
 class SeedInput(serializers.Serializer):
     seed = fields.IntegerField(min_value=1, max_value=MAX_SEED, allow_null=True, help_text="null clears it")
 

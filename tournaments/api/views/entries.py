@@ -25,6 +25,7 @@ from tournaments.api.serializers.entries import (
     MoneySerializer,
     PaymentInput,
     PaymentSerializer,
+    PlayerDetailsInput,
     SeedInput,
     WithdrawInput,
 )
@@ -113,6 +114,20 @@ class EntrySeedApi(_EntryActionApi):
 
     def perform(self, entry: Entry, request: Request, data: dict[str, Any]) -> Entry:
         return services.set_seed(entry, actor=actor_of(request), **data)
+
+
+@_entry_schema(
+    "Correct a registered player's name, club or country (his record: every event he entered shows it)",
+    PlayerDetailsInput,
+)
+class EntryPlayerApi(_EntryActionApi):
+    input_class = PlayerDetailsInput
+
+    def perform(self, entry: Entry, request: Request, data: dict[str, Any]) -> Entry:
+        player = entry.player
+        given = {"name": player.display_name, "club": player.club, "country": player.country, **data}
+        entry.player = services.correct_player_details(entry, actor=actor_of(request), **given)
+        return entry
 
 
 @_entry_schema("Withdraw a player (an unfinished match of his is forfeited)", WithdrawInput)

@@ -67,6 +67,16 @@ def _withdraw(page: Page, entry: Entry, data: dict[str, Any]) -> str:
     return _("%(name)s has withdrawn.") % {"name": entry.player.display_name}
 
 
+def _correct(page: Page, entry: Entry, data: dict[str, Any]) -> str:
+    was = entry.player.display_name
+    player = services.correct_player_details(
+        entry, actor=page.actor, name=data["name"], club=data["club"], country=data["country"]
+    )
+    if player.display_name != was:
+        return _("%(was)s is now %(name)s.") % {"was": was, "name": player.display_name}
+    return _("%(name)s's details are corrected.") % {"name": player.display_name}
+
+
 def _seed(page: Page, entry: Entry, data: dict[str, Any]) -> str:
     services.set_seed(entry, actor=page.actor, seed=data["seed"])
     if data["seed"] is None:
@@ -112,6 +122,7 @@ PLAYER_ACTIONS = {
     ),
     "pay": FormAction(forms.PayForm, pay, target=_entry_target),
     "seed": FormAction(forms.SeedForm, _seed, target=_entry_target),
+    "correct": FormAction(forms.PlayerDetailsForm, _correct, target=_entry_target),
 }
 
 #: The actions of the players' list that a page using htmx sends without a reload: the answer is the rows changed,
@@ -190,6 +201,12 @@ def _player_row(page: Page, failed: Failed | None, entry: Entry) -> dict[str, An
         row["seed"], row["seed_failed"] = _row_form(
             page, failed, "seed", entry, _("Set the seed"), seed=None if entry.seed is None else str(entry.seed)
         )
+    if page.division_.status != Division.Status.FINISHED:  # a name typed wrong at the door, a country missing
+        player = entry.player  # an empty value is given as None: left out of the input, as the form renders it
+        row["correct"], row["correct_failed"] = _row_form(
+            page, failed, "correct", entry, _("Correct"), name=player.display_name, club=player.club or None,
+            country=player.country or None,
+        )  # fmt: skip
     key = str(entry.pk)
     if registering and not withdrawn:
         # The button and its hidden field are written by the row's template; the form is only wanted for its error.
@@ -209,14 +226,14 @@ _ROW = "__row__"
 
 
 def _row_form(
-    page: Page, failed: Failed | None, name: str, entry: Entry, submit: str, *, danger: bool = False, **values: Any
+    page: Page, failed: Failed | None, action: str, entry: Entry, submit: str, *, danger: bool = False, **values: Any
 ) -> tuple[str, bool]:
-    """A row's form ``name`` as HTML, and whether it is the one that failed: that one with what was sent, any other
+    """A row's form of ``action`` as HTML, and whether it is the one that failed: that one with what was sent, any other
     rendered once for the list (once for each set of its ``values`` given or left empty) and given the row's id and
     values. What it costs grows with the rows only by a string replacement."""
     key = str(entry.pk)
-    context = {"action": name, "submit": submit, "danger": danger}
-    if failed is not None and (failed.action, failed.target) == (name, key):
+    context = {"action": action, "submit": submit, "danger": danger}
+    if failed is not None and (failed.action, failed.target) == (action, key):
         return render_to_string(
             "director/_form.html", {**context, "form": failed.form, "target": key}, page.request
         ), True
@@ -224,10 +241,10 @@ def _row_form(
     initial = {name_: f"__{name_}__" for name_ in given}
 
     def once() -> str:
-        form = form_for(page, None, PLAYER_ACTIONS, name, _ROW, initial=initial)
+        form = form_for(page, None, PLAYER_ACTIONS, action, _ROW, initial=initial)
         return render_to_string("director/_form.html", {**context, "form": form, "target": _ROW}, page.request)
 
-    html = page.once(f"row-form {name} {given}", once).replace(_ROW, key)
+    html = page.once(f"row-form {action} {given}", once).replace(_ROW, key)
     for name_ in given:
         html = html.replace(initial[name_], escape(values[name_]))
     return mark_safe(html), False  # rendered by the template, the values escaped
