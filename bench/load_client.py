@@ -192,6 +192,9 @@ async def table(http: Http, rec: Recorder, spec: dict[str, Any], deadline: float
             break
         reply = answer.json()
         (seen["answered"] if answer.status == 201 else seen["retried"]).append(reply["action"]["seq"])
+        ended_game = reply["state"]["score"] != state["score"] and reply["state"]["status"] not in CLOSED
+        if ended_game:  # a game won in a match that goes on: its result written, as the match's ending writes it
+            rec.kinds[-1] = (rec.kinds[-1][0], f"{choice.kind}, ending a game")
         state = reply["state"]
         if state["status"] in CLOSED:  # the action that ends the match, timed apart
             rec.samples[-1] = (ENDING, *rec.samples[-1][1:])

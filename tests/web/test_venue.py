@@ -225,12 +225,15 @@ def test_the_venue_display_shows_calls_boards_and_standings_and_turns_its_pages(
     assert len(calls) == 3, "the three newest calls"
     assert '<li class="display-more">and 11 more calls: Table ' in html, "the others counted, with their tables"
     assert "Page 1 of 2" in html, "14 boards nine a screen, 30 standings rows sixteen a screen: two screens"
+    assert 'Now playing <span class="display-count">· 1\u20139 of 14</span>' in html, "which of the boards it shows"
+    assert 'Standings <span class="display-count">1\u201316 of 30</span>' in html
     assert f'hx-get="{url}live/?page=1"' in html
     second = Client().get(url + "live/?page=1")
     assert second.status_code == 200 and "Page 2 of 2" in second.content.decode()
-    assert 'Now playing <span class="display-count">2/2</span>' in second.content.decode()
+    assert 'Now playing <span class="display-count">· 10\u201314 of 14</span>' in second.content.decode()
+    assert 'Standings <span class="display-count">17\u201330 of 30</span>' in second.content.decode()
     last = Client().get(url + "live/?page=3").content.decode()
-    assert "Page 2 of 2" in last and 'Now playing <span class="display-count">2/2</span>' in last
+    assert "Page 2 of 2" in last and 'Now playing <span class="display-count">· 10\u201314 of 14</span>' in last
     assert f'hx-get="{url}live/"' in last, "back to the first screen after the last, at the address with no page"
     polled, address = [], f"{url}live/"
     for _ in range(6):  # every display, whenever it started, turns through the same few addresses

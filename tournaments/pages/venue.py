@@ -95,6 +95,9 @@ class DisplayPage:
     pages: int
     boards_page: tuple[int, int]
     standings_page: tuple[int, int]
+    # The rows of each list on this screen, as its heading says them: first, last, of how many ("10-18 of 23").
+    boards_rows: tuple[int, int, int] = (0, 0, 0)
+    standings_rows: tuple[int, int, int] = (0, 0, 0)
     over: bool = False  # every division is finished
     more_calls: list[str] = field(default_factory=list)  # the tables of the calls not shown
     waiting: int = 0  # the matches waiting for a table
@@ -111,6 +114,12 @@ def _page_of(items: list[Any], page: int, rows: int = DISPLAY_ROWS) -> tuple[lis
     count = max(1, -(-len(items) // rows))
     shown = page % count
     return items[shown * rows : (shown + 1) * rows], (shown + 1, count)
+
+
+def _rows_of(shown: list[Any], page: tuple[int, int], total: int, rows: int) -> tuple[int, int, int]:
+    """The rows a screen shows of a list, numbered from 1: (first, last, of how many)."""
+    first = (page[0] - 1) * rows + 1
+    return first, first + len(shown) - 1, total
 
 
 def _display_board(division: Division, board: Any, titles: dict[int, StrOrPromise], waiting: int = 0) -> DisplayBoard:
@@ -191,6 +200,8 @@ def display_page(
         pages=pages,
         boards_page=boards_page,
         standings_page=standings_page,
+        boards_rows=_rows_of(shown_boards, boards_page, len(rows), DISPLAY_ROWS),
+        standings_rows=_rows_of(shown_standings, standings_page, len(table), DISPLAY_STANDINGS_ROWS),
         over=over,
         more_calls=[p.table_label for p in calls[shown_calls:]],
         waiting=len(waiting),

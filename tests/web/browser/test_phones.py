@@ -105,6 +105,9 @@ def test_every_column_of_the_public_pages_is_on_a_phones_screen(pages: Pages, vi
     page.goto(reverse("tournaments:division-detail", args=[event, day.swiss.slug]))
     expect(page.locator("#standings table.standings tbody tr")).to_have_count(8)
     expect(page.locator("#pairings table.pairings tbody tr")).to_have_count(4)
+    for score in page.locator("#pairings td.score-cell a").all():  # "4-0" was a 30 x 20 px target for a thumb
+        box = score.bounding_box()
+        assert box is not None and box["width"] >= 44 and box["height"] >= 44, box
     shot(pages, page, "swiss")
     page.goto(reverse("tournaments:division-round", args=[event, day.swiss.slug, "swiss", 1]))
     shot(pages, page, "swiss-round")
