@@ -274,6 +274,8 @@ def turn_text(state: MatchState, match: Match, names: tuple[str, str]) -> str:
     game = state.game
     who = names[game.actor]
     if match.entry_mode == Match.EntryMode.SCORESHEET:  # nobody rolls here: the players enter each game's result
+        if not match.seq and match.status != Match.Status.IN_PROGRESS:  # called, perhaps, but nothing entered yet
+            return _("Not started yet: each game's result is entered when the game ends")
         return _("Game %(game)s is being played: its result is entered when it ends") % {"game": state.game_number}
     if game.phase is Phase.OPENING:
         return _("Game %(game)s: waiting for the opening roll") % {"game": state.game_number}

@@ -169,6 +169,14 @@ def test_the_page_of_a_scoresheet_match(client: Client, scoresheet_match: Match)
     assert "opening roll" not in html
 
 
+def test_a_scoresheet_match_not_started_says_so_not_that_game_1_is_being_played(client: Client, new_match: Any) -> None:
+    """Its badge said "not started" beside "Game 1 is being played: ..." (a match called to its table)."""
+    match = new_match(length=3, entry_mode=Match.EntryMode.SCORESHEET)
+    html = client.get(url("match", match)).content.decode()
+    assert "Not started yet: each game&#x27;s result is entered when the game ends" in html
+    assert "is being played" not in html
+
+
 def test_the_page_of_a_casual_match_shows_no_cube(client: Client, new_match: Any, drive: Any) -> None:
     match = new_match(length=3, casual=True)
     driver = drive(match, seed=3)

@@ -732,7 +732,9 @@ class MoneyForm(forms.Form):
 class PlayerDetailsForm(forms.Form):
     """A registered player's name, club and country, corrected (the players' list's "Correct")."""
 
-    name = forms.CharField(label=_("Name"), max_length=100)
+    name = forms.CharField(
+        label=_("Name"), max_length=100, error_messages={"required": _("A player needs a name: type it.")}
+    )
     club = forms.CharField(label=_("Club"), max_length=100, required=False)
     country = forms.CharField(
         label=_("Country"), max_length=60, required=False, help_text=_("Two-letter code, such as NO or GB.")

@@ -42,10 +42,14 @@ def correct_player_details(entry: Entry, *, actor: Actor, name: str, club: str, 
                 "both events, or an administrator, corrects him",
             ) from None
     wanted = spaced(name)
-    with transaction.atomic():
-        if wanted.casefold() != player.display_name.casefold():
-            _check_name_free(player, wanted, club)
-        return correct_player(player.pk, display_name=name, club=club, country=country)
+    try:
+        with transaction.atomic():
+            if wanted.casefold() != player.display_name.casefold():
+                _check_name_free(player, wanted, club)
+            return correct_player(player.pk, display_name=name, club=club, country=country)
+    except ApplicationError as refused:  # said of whom: a list of players is on the page
+        message = f"{player.display_name} is not corrected: {refused.message}"
+        raise ApplicationError(refused.code, message, **refused.extra) from None
 
 
 def _check_name_free(player: Player, name: str, club: str) -> None:

@@ -197,3 +197,21 @@ def test_nine_boards_the_calls_and_the_standings_fit_one_1080p_screen_uncut(page
         "document.querySelector('.display-boards tbody ' + s)).fontSize))"
     )
     assert size[1] >= 0.85 * size[0] and size[1] >= 24, f"the Round column in small type: {size}"
+
+
+def test_the_display_opened_on_a_phone_shows_every_list_whole_at_the_phones_width(pages: Pages, director: Any) -> None:
+    """The event's page links the display: on a 390 px phone it was 445 px wide, its title 0 px wide and its calls,
+    tables and scores cut ("Table 1: Tom Vik v Per S…", "T..")."""
+    event = full_room(director)
+    page = pages.open(reverse("tournaments:event-display", args=[event.slug]), viewport="phone")
+    expect(page.locator(".display-boards tbody tr")).to_have_count(9)
+    pages.shot(page, "venue-display-phone")
+    width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], f"the display is wider than the phone: {width}"
+    title = page.locator(".display-head h1").bounding_box()
+    assert title is not None and title["width"] > 100, title
+    cut = page.evaluate(
+        "() => [...document.querySelectorAll('.display-screen td, .display-screen th, .display-calls li, h1')]"
+        ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+    )
+    assert cut == [], f"text cut on the phone: {cut}"

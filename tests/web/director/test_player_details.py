@@ -44,7 +44,7 @@ def test_a_name_typed_wrong_is_corrected_from_the_players_row(dora: Any, registe
     assert Entry.objects.filter(division=registering).count() == 2, "the same entry: nobody withdrawn or added"
     page = text_of(client.get(url))
     check_html(page)
-    assert "Ben is now Ben Lund." in page
+    assert "Ben is now Ben Lund (Oslo BK, SE)." in page
     assert f'name="correct-{ben.pk}-name" value="Ben Lund"' in page
 
 
@@ -53,7 +53,9 @@ def test_a_club_or_country_alone_is_corrected_with_its_own_message(dora: Any, re
     ann = Entry.objects.get(division=registering, player__display_name="Ann")
     assert client.post(url, _correct(ann, name="Ann", club="", country="NO")).status_code == 302
     assert Player.objects.get(pk=ann.player_id).country == "NO"
-    assert "Ann&#x27;s details are corrected." in text_of(client.get(url))
+    assert "Ann&#x27;s club and country are now: NO." in text_of(client.get(url))
+    assert client.post(url, _correct(ann, name="Ann", club="", country="NO")).status_code == 302
+    assert "Nothing to correct: Ann&#x27;s details are as they were." in text_of(client.get(url))
 
 
 def test_a_country_typed_in_full_is_refused_with_its_code_and_nothing_changes(dora: Any, registering: Division) -> None:
@@ -62,7 +64,8 @@ def test_a_country_typed_in_full_is_refused_with_its_code_and_nothing_changes(do
         client_for(dora),
         _url(registering),
         _correct(ben, name="Ben Lund", club="", country="Sweden"),
-        "country &#x27;Sweden&#x27; is not a two-letter code: SE for Sweden (or leave the country empty)",
+        "Ben is not corrected: country &#x27;Sweden&#x27; is not a two-letter code: SE for Sweden (or leave the "
+        "country empty)",
     )
     assert 'value="Ben Lund"' in page and 'value="Sweden"' in page, "what was typed is kept in the open form"
     assert Player.objects.get(pk=ben.player_id).display_name == "Ben"
@@ -74,7 +77,8 @@ def test_the_name_of_another_player_of_the_division_is_refused(dora: Any, regist
         client_for(dora),
         _url(registering),
         _correct(ben, name="ann", club="", country=""),
-        "Ann is already entered in Open: tell the two apart in the name, such as &quot;ann (his club or town)&quot;",
+        "Ben is not corrected: Ann is already entered in Open: tell the two apart in the name, such as &quot;ann (his "
+        "club or town)&quot;",
         status=409,
     )
     assert Player.objects.get(pk=ben.player_id).display_name == "Ben"
@@ -82,7 +86,10 @@ def test_the_name_of_another_player_of_the_division_is_refused(dora: Any, regist
 
 def test_an_empty_name_is_a_field_error(dora: Any, registering: Division) -> None:
     ben = Entry.objects.get(division=registering, player__display_name="Ben")
-    refused(client_for(dora), _url(registering), _correct(ben, name="", club="", country=""), "This field is required.")
+    for name in ("", "   "):
+        refused(
+            client_for(dora), _url(registering), _correct(ben, name=name, club="", country=""), "A player needs a name"
+        )
 
 
 def test_a_player_also_entered_in_another_directors_event_is_corrected_by_a_director_of_both(

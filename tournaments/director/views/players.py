@@ -68,13 +68,20 @@ def _withdraw(page: Page, entry: Entry, data: dict[str, Any]) -> str:
 
 
 def _correct(page: Page, entry: Entry, data: dict[str, Any]) -> str:
-    was = entry.player.display_name
+    """What was corrected, said whole: the name as it was and as it is, with the club and country now shown."""
+    before = entry.player
+    was = (before.display_name, before.club, before.country)
     player = services.correct_player_details(
         entry, actor=page.actor, name=data["name"], club=data["club"], country=data["country"]
     )
-    if player.display_name != was:
-        return _("%(was)s is now %(name)s.") % {"was": was, "name": player.display_name}
-    return _("%(name)s's details are corrected.") % {"name": player.display_name}
+    if (player.display_name, player.club, player.country) == was:
+        return _("Nothing to correct: %(name)s's details are as they were.") % {"name": player.display_name}
+    name, where = player.name_and_where
+    if player.display_name != was[0]:
+        return _("%(was)s is now %(now)s.") % {"was": was[0], "now": f"{name} ({where})" if where else name}
+    if where:
+        return _("%(name)s's club and country are now: %(where)s.") % {"name": name, "where": where}
+    return _("%(name)s now has no club or country.") % {"name": name}
 
 
 def _seed(page: Page, entry: Entry, data: dict[str, Any]) -> str:
