@@ -260,6 +260,26 @@ def test_a_match_page_names_the_table_it_is_played_at_and_then_the_one_it_was_pl
     assert '<strong class="match-table">Played at Table 2</strong>' in Client().get(page).content.decode()
 
 
+def test_a_finished_matchs_table_is_written_as_the_tables_held_are_on_the_directors_pages_and_the_sheet(
+    division_of: Callable[..., Division], as_director: Actor, director: Any
+) -> None:
+    """The Table column said "2" of a match at Table 2 and "Table 2" once it was over (its table freed)."""
+    division = division_of("swiss", 8, match_length=3)
+    services.start_division(division, actor=as_director)
+    seated = Pairing.objects.select_related("entry_a").filter(division=division, table__number=2).get()
+    director_win(seated, seated.entry_a, as_director)
+    seated.refresh_from_db()
+    assert seated.table_id is None and seated.played_at == "Table 2"
+    client = Client()
+    client.force_login(director)
+    slugs = (division.event.slug, division.slug)
+    for page in (reverse("director:division", args=slugs), reverse("director:event", args=[slugs[0]])):
+        html = client.get(page).content.decode()
+        assert "<td>Table 2</td>" not in html and "<td>2</td>" in html, page
+    sheet = client.get(reverse("director:sheet", args=[*slugs, "swiss", 1])).content.decode()
+    assert 'data-label="Table">Table 2</td>' not in sheet and 'data-label="Table">2</td>' in sheet
+
+
 def test_a_display_of_one_screen_polls_it_with_its_etag_and_is_answered_304_until_it_changes(
     division_of: Callable[..., Division], as_director: Actor
 ) -> None:
@@ -393,7 +413,7 @@ def test_a_finished_match_shows_the_table_it_was_played_at_without_holding_it(
     client.force_login(as_director.user)
     page = client.get(f"/manage/{division.event.slug}/{division.slug}/").content.decode()
     row = page[: page.index(seated.entry_a.player.display_name)]
-    assert "<td>Table 1</td>" in row[row.rindex("<tr") :]
+    assert "<td>1</td>" in row[row.rindex("<tr") :], "by its number, as the tables held (and the public pages)"
 
 
 def test_in_a_room_of_two_divisions_each_call_on_the_display_names_its_division(

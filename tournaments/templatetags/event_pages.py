@@ -190,16 +190,24 @@ def _side_cell(side: Any, is_bye: bool, winner: str) -> str:
 def table_cell(pairing: Any) -> str:
     """The venue's table a board plays at: its number (or name) while it holds one; a ready match without one
     waits in the queue for a table; a match over shows the table it was played at; any other board holds none."""
+    playable = pairing.status in (Pairing.Status.READY, Pairing.Status.PLAYING)
+    if pairing.table_id is None and playable and pairing.match_id is not None:
+        return f'<span class="muted">{escape(_("queue"))}</span>'
+    return escape(table_column(pairing)) or EM_DASH
+
+
+@register.filter
+def table_column(pairing: Any) -> str:
+    """A board's table as a Table column says it, on every page and sheet alike: the number (or the name) of the
+    table it holds, or of the one it was played at, kept as people say it ("Table 4") and shown as the tables
+    still held are, by its number alone ("" when it has had none)."""
     if pairing.table_id is not None:
         table = pairing.table
-        return escape(table.name) if table.name else _number(table.number)
-    if pairing.status in (Pairing.Status.READY, Pairing.Status.PLAYING) and pairing.match_id is not None:
-        return f'<span class="muted">{escape(_("queue"))}</span>'
+        return table.name if table.name else _number(table.number)
     if not pairing.played_at:
-        return EM_DASH
-    # Kept as people say it ("Table 4"): in the Table column, as the tables still held, its number alone.
+        return ""
     number = str(pairing.played_at).removeprefix(_("Table %(number)s") % {"number": ""})
-    return _number(int(number)) if number.isdigit() else escape(pairing.played_at)
+    return _number(int(number)) if number.isdigit() else str(pairing.played_at)
 
 
 @register.simple_tag
