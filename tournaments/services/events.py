@@ -42,7 +42,7 @@ from tournaments.pairing.swiss import late_entry_allowed
 from tournaments.points import DEFAULT_PLACES_PAID
 from tournaments.services.advance import MAX_SWISS_ROUNDS, check_place_free
 from tournaments.services.clubs import join_roster, roster_player
-from tournaments.services.players_list import MAX_OVERRIDE, MAX_SEED, read_players_list
+from tournaments.services.players_list import MAX_OVERRIDE, MAX_SEED, read_players_list, refuse_lines
 from tournaments.services.seasons import schedule_event_season_points
 from tournaments.standings.tiebreakers import Tiebreak
 
@@ -606,8 +606,7 @@ def import_entries_csv(
     errors += _apply_choices(division, parsed, choices or {}, first)
     errors += _clashes(division, parsed, first)
     if errors:
-        listed = "; ".join(f"line {line}: {problem}" for line, problem in sorted(errors, key=lambda e: e[0]))
-        raise _invalid(f"fix these lines and send the list again: {listed}")
+        refuse_lines(errors)
     _check_roster_choices(division, parsed, first)
     _check_caps_of_list(division, parsed, first)
     created: list[Entry] = []

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any
+from typing import Any, NoReturn
 
 from common.errors import ApplicationError, ErrorCode
 from games.models import Player
@@ -66,6 +66,17 @@ def read_players_list(text: str, *, nothing: str) -> tuple[list[dict[str, Any]],
             errors.append((line, str(exc)))
             parsed.append({})
     return parsed, errors, first
+
+
+def refuse_lines(errors: list[tuple[int, str]], *, nothing: str = "") -> NoReturn:
+    """Refuse a pasted list for its bad lines, each named with its line: the message says them all on one line
+    (after ``nothing``, what was not done, when given), and ``lead`` and ``problems`` let a page list them one a
+    line under the lead (tournaments/director/forms.py, ``ImportForm.refused``)."""
+    problems = [f"line {line}: {problem}" for line, problem in sorted(errors, key=lambda e: e[0])]
+    lead = "Fix these lines and send the list again:"
+    said = f"{lead[0].lower()}{lead[1:]} {'; '.join(problems)}"
+    message = f"{nothing}; {said}" if nothing else said
+    raise ApplicationError(ErrorCode.INVALID_INPUT, message, lead=lead, problems=problems)
 
 
 def _invalid(message: str) -> ApplicationError:

@@ -32,7 +32,7 @@ from games.services import create_player
 from tournaments.access import check_directs_club
 from tournaments.models import Club
 from tournaments.names import roster_matches, spaced
-from tournaments.services.players_list import read_player_row, read_players_list
+from tournaments.services.players_list import read_player_row, read_players_list, refuse_lines
 
 #: The columns of the event's list that a roster does not keep, and why.
 _NOT_KEPT = {
@@ -115,14 +115,7 @@ def _list_problems(parsed: list[dict[str, Any]], first: int) -> list[tuple[int, 
 def _refuse(errors: list[tuple[int, str]], *, one: bool) -> None:
     if one:
         raise ApplicationError(ErrorCode.INVALID_INPUT, f"{errors[0][1]}; nothing was added")
-    problems = [f"line {line}: {problem}" for line, problem in sorted(errors, key=lambda e: e[0])]
-    lead = "Fix these lines and send the list again:"
-    raise ApplicationError(
-        ErrorCode.INVALID_INPUT,
-        f"nothing was added; {lead[0].lower()}{lead[1:]} {'; '.join(problems)}",
-        lead=lead,
-        problems=problems,
-    )
+    refuse_lines(errors, nothing="nothing was added")
 
 
 def _put_on_roster(club: Club, parsed: list[dict[str, Any]], *, first: int, one: bool) -> RosterReport:

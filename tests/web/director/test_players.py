@@ -63,6 +63,12 @@ def test_a_csv_file_can_be_uploaded(dora: Any, registering: Division) -> None:
     assert set(registering.entries.values_list("player__display_name", flat=True)) == {"Ann", "Ben", "Carl", "Dina"}
 
 
+def listed(*lines: str) -> str:
+    """A refused list's bad lines as the page lists them under "Fix these lines and send the list again:", one a
+    line (the last one's words may be the start of its line)."""
+    return '<ul class="problems"><li>' + "</li><li>".join(lines)
+
+
 def test_a_bad_list_registers_nobody_and_lists_the_bad_lines(dora: Any, registering: Division) -> None:
     url = f"/manage/{registering.event.slug}/{registering.slug}/"
     text = "name,club,country,rating,seed\nCarl,,NO,1800,\n,,,,\nDina,,Norway,abc,\n"
@@ -70,11 +76,17 @@ def test_a_bad_list_registers_nobody_and_lists_the_bad_lines(dora: Any, register
         client_for(dora),
         url,
         {"action": "import", "import-text": text},
-        "fix these lines and send the list again: line 3: the name is empty; line 4: country &#x27;Norway&#x27; is "
-        "not a two-letter code: NO for Norway, rating &#x27;abc&#x27; is not a number",
+        listed(
+            "Line 3: the name is empty",
+            "Line 4: country &#x27;Norway&#x27; is not a two-letter code: NO for Norway, rating &#x27;abc&#x27; is not "
+            "a number",
+        ),
     )
     assert "Carl,,NO,1800," in page  # the list stays in the form
     assert page.lower().count("nothing was") == 1, "nothing written: said once"
+    assert re.search(r"Nothing was changed\.</strong>\s*Fix these lines and send the list again:\s*</p>", page)
+    form = page[page.index('id="form-import"') :]
+    assert '<ul class="problems"><li>Line 3: the name is empty</li><li>Line 4: country' in form, "under the form too"
 
 
 def test_a_list_without_a_header_row_reads_its_columns_in_the_documented_order(
@@ -93,7 +105,7 @@ def test_a_list_without_a_header_row_reads_its_columns_in_the_documented_order(
         client_for(dora),
         url,
         {"action": "import", "import-text": "Eva,,Norway\n"},
-        "fix these lines and send the list again: line 1: country &#x27;Norway&#x27; is not a two-letter code",
+        listed("Line 1: country &#x27;Norway&#x27; is not a two-letter code"),
     )
 
 
@@ -108,8 +120,10 @@ def test_a_lists_overlong_name_is_named_with_its_line_among_the_other_bad_lines(
         client_for(dora),
         url,
         {"action": "import", "import-text": "Carl\n" + "x" * 101 + "\nDina,,Norway\n"},
-        "fix these lines and send the list again: line 2: the name is longer than 100 characters; line 3: country "
-        "&#x27;Norway&#x27; is not a two-letter code",
+        listed(
+            "Line 2: the name is longer than 100 characters",
+            "Line 3: country &#x27;Norway&#x27; is not a two-letter code",
+        ),
     )
     assert registering.entries.count() == before
 
@@ -331,9 +345,10 @@ def test_a_name_already_entered_is_refused_alone_and_in_a_list_pasted_again(dora
         client,
         url,
         {"action": "import", "import-text": "Eva Lund\nCarl Berg,Oslo BK,NO\n"},  # the list pasted again, with one more
-        "fix these lines and send the list again: line 2: Carl Berg is already entered in Open: to enter another "
-        "player of that name, "
-        "tell the two apart in the name, such as &quot;Carl Berg (Oslo BK)&quot;",
+        listed(
+            "Line 2: Carl Berg is already entered in Open: to enter another player of that name, tell the two apart "
+            "in the name, such as &quot;Carl Berg (Oslo BK)&quot;"
+        ),
     )
     refused(
         client,
