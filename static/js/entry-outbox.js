@@ -14,7 +14,8 @@
  *   idempotency key with its first answer and records nothing twice.
  * - While entries wait, the page's forms are out of date (their sequence numbers): they are disabled, except
  *   the next entry the player can make without the server: the next game's result on a scoresheet, and after a
- *   roll, the play typed in notation (the tap-to-move board needs the server's legal plays). These carry the next
+ *   roll, the play typed in notation (the tap-to-move board needs the server's legal plays); after the opening
+ *   roll, the play of its winner (the higher die) when this phone holds his side. These carry the next
  *   sequence number and a new key; the server checks them when they arrive. The live part does not poll meanwhile.
  * - On a scoresheet the phone keeps the score of the results waiting (the header shows it, marked as not sent
  *   yet), the game number and the Crawford game as the server would (afterGame: a mirror of engine/match.py that a
@@ -211,8 +212,17 @@
       form.reset();
       over = keepScore(form, item.fields);
       follow = over ? null : form;
-    } else if (kind === "roll" && !field(item.fields, "digital")) {
+    } else if ((kind === "roll" || kind === "opening-roll") && !field(item.fields, "digital")) {
       var template = scope.querySelector("#entry-offline-play");
+      var dice = [Number(field(item.fields, "die1")), Number(field(item.fields, "die2"))];
+      var opener = dice[0] > dice[1] ? "0" : "1"; // the opening roll's winner plays it: the higher die's side
+      if (kind === "opening-roll") {
+        var held = (template && template.getAttribute("data-sides")) || "";
+        template = dice[0] !== dice[1] && has(held, opener) ? template : null;
+        dice.sort(function (a, b) {
+          return b - a; // said as the engine says it: the higher die first
+        });
+      }
       if (template) {
         follow = document.createElement("form");
         follow.method = "post";
@@ -224,9 +234,16 @@
           follow.appendChild(hidden.cloneNode(true));
         });
         setField(follow, "kind", "play");
+        if (kind === "opening-roll") {
+          var side = document.createElement("input"); // the opening roll's form names no side: its winner plays
+          side.type = "hidden";
+          side.name = "side";
+          side.value = opener;
+          follow.appendChild(side);
+        }
         follow.appendChild(template.content.cloneNode(true));
         var label = follow.querySelector("label");
-        label.textContent = fill(label.textContent, { dice: field(item.fields, "die1") + "-" + field(item.fields, "die2") });
+        label.textContent = fill(label.textContent, { dice: dice[0] + "-" + dice[1] });
         form.after(follow);
         form.hidden = true;
       }

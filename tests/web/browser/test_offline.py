@@ -227,9 +227,15 @@ def test_two_phones_ride_out_a_dropped_wifi_and_the_log_is_what_they_entered(roo
     dice(bob, 2, 5)
     bob.get_by_role("button", name="Enter the opening roll").click()
     expect(waiting(bob).locator("li")).to_have_text(["Opening roll 2-5"], timeout=LIVE)
+    # He won it (his die the 5): his play with it is kept on the phone too (there was no box to type it in).
+    expect(bob.locator("label[for=offline-play-text]")).to_contain_text("Your play with 5-2, in notation")
+    play_offline(bob, "13/8 13/11")
+    expect(waiting(bob).locator("li")).to_have_text(["Opening roll 2-5", "Play 13/8 13/11"])
     bob.context.set_offline(False)
-    expect(waiting(bob)).to_contain_text("Sent when the connection came back: Opening roll 2-5.", timeout=LIVE)
-    expect(bob.locator("#entry-prompt")).to_have_text("Bob, your turn: play 5-2.")
+    expect(waiting(bob)).to_contain_text(
+        "Sent when the connection came back: Opening roll 2-5; Play 13/8 13/11.", timeout=LIVE
+    )
+    expect(bob.locator("#entry-prompt")).to_have_text("Waiting for Alice.")
 
     # The log is what they entered, each action once; the spectator's page followed without a reload.
     assert log(match) == [
@@ -242,10 +248,30 @@ def test_two_phones_ride_out_a_dropped_wifi_and_the_log_is_what_they_entered(roo
         ("double", 1, ""),
         ("drop", 0, ""),
         ("opening-roll", 1, "2-5"),
+        ("play", 1, "13/11 13/8"),  # as the engine writes it
     ]
     assert Match.objects.get(pk=match.pk).score == (0, 1)
-    expect(spectator.locator("#live")).to_contain_text("Bob to play", timeout=LIVE)
+    expect(spectator.locator("#live")).to_contain_text("Alice to roll", timeout=LIVE)
     room.shot(bob, "bob-game-2")
+
+
+def test_an_opening_roll_kept_on_the_phone_offers_the_play_only_to_the_phone_of_its_winner(
+    room: Pages, new_match: Any
+) -> None:
+    match = new_match(length=3)
+    alice = phone(room, match, 0)
+    alice.context.set_offline(True)
+    dice(alice, 1, 4)  # Bob's die the higher: he plays it, on his phone, which has not heard of it
+    alice.get_by_role("button", name="Enter the opening roll").click()
+    expect(waiting(alice).locator("li")).to_have_text(["Opening roll 1-4"], timeout=LIVE)
+    expect(alice.locator("#offline-play-text")).to_have_count(0)
+    expect(alice.locator("#entry-prompt")).to_have_text(
+        "No connection: your entry waits on this phone. The page catches up once it is sent."
+    )
+    alice.context.set_offline(False)
+    expect(waiting(alice)).to_contain_text("Sent when the connection came back: Opening roll 1-4.", timeout=LIVE)
+    expect(alice.locator("#entry-prompt")).to_have_text("Waiting for Bob.")
+    assert log(match) == [("opening-roll", 1, "1-4")]
 
 
 def test_the_opponents_entry_wins_the_race_and_the_kept_one_is_refused_not_doubled(room: Pages, new_match: Any) -> None:
