@@ -260,6 +260,15 @@ def test_a_match_page_names_the_table_it_is_played_at_and_then_the_one_it_was_pl
     assert '<strong class="match-table">Played at Table 2</strong>' in Client().get(page).content.decode()
 
 
+def test_a_match_page_says_its_match_waits_for_a_table(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    division = two_tables_three_matches(division_of, as_director)
+    waiting = Pairing.objects.get(division=division, table__isnull=True, status=Pairing.Status.READY)
+    html = Client().get(reverse("games:match", args=[waiting.match_id])).content.decode()
+    assert '<strong class="match-table">Waiting for a table: its players are called when one frees</strong>' in html
+
+
 def test_a_finished_matchs_table_is_written_as_the_tables_held_are_on_the_directors_pages_and_the_sheet(
     division_of: Callable[..., Division], as_director: Actor, director: Any
 ) -> None:
@@ -309,6 +318,21 @@ def test_the_event_page_leads_to_its_venue_display(division_of: Callable[..., Di
     html = Client().get(reverse("tournaments:event-detail", args=[event.slug])).content.decode()
     display = reverse("tournaments:event-display", args=[event.slug])
     assert f'<a href="{display}">The venue display: calls, boards and standings' in html
+
+
+def test_between_rounds_the_display_says_no_match_is_at_a_table_and_a_row_alone_is_named_by_its_number(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """It said "No call: every match at a table has started." with no match at any table; a screen of one board
+    said "10\u201310 of 10"."""
+    division = division_of("swiss", 20, match_length=3)
+    url = reverse("tournaments:event-display", args=[division.event.slug])
+    assert "No call: no match is at a table." in Client().get(url).content.decode()  # before the start
+    services.start_division(division, actor=as_director)
+    html = Client().get(url).content.decode()
+    assert "No call: no match is at a table." not in html
+    second = Client().get(url + "live/?page=1").content.decode()
+    assert 'Now playing <span class="display-count">\u00b7 10 of 10</span>' in second, "twenty players: ten boards"
 
 
 def test_a_private_events_display_is_not_found(division_of: Callable[..., Division], as_director: Actor) -> None:

@@ -104,6 +104,7 @@ class DisplayPage:
     waiting_unlisted: int = 0  # of which not listed
     # How each playoff for a tie stands, beside the standings ("Open: Tie at 1st: a playoff is ordered (...).").
     playoffs: list[str] = field(default_factory=list)
+    seated: bool = False  # a match is at a table (no call: every one has started; or none is at a table)
 
     @property
     def next_page(self) -> int:
@@ -117,7 +118,8 @@ def _page_of(items: list[Any], page: int, rows: int = DISPLAY_ROWS) -> tuple[lis
 
 
 def _rows_of(shown: list[Any], page: tuple[int, int], total: int, rows: int) -> tuple[int, int, int]:
-    """The rows a screen shows of a list, numbered from 1: (first, last, of how many)."""
+    """The rows a screen shows of a list, numbered from 1: (first, last, of how many); the template says one row
+    alone by its number ("10 of 10")."""
     first = (page[0] - 1) * rows + 1
     return first, first + len(shown) - 1, total
 
@@ -207,6 +209,7 @@ def display_page(
         waiting=len(waiting),
         waiting_unlisted=max(0, len(waiting) - DISPLAY_QUEUE),
         playoffs=[f"{d.name}: {view.words}" if divisions > 1 else view.words for d, view in playoffs],
+        seated=any(row.table and not row.waiting for row in rows),
     )
 
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from games.hooks import EventLink
 from games.models import Match, Player
 from tournaments.core import has_fees, place_span, plan_of, pool_of, round_words
-from tournaments.models import Division, Entry, Event, ImportedMatch, Pairing, Playoff, Round, Standing
+from tournaments.models import Division, Entry, Event, ImportedMatch, Pairing, Playoff, Round, Standing, Table
 from tournaments.pairing import brackets
 from tournaments.selectors.playoffs import PlayoffMatch, PlayoffTurn, match_view, ordinal, playoff_turn_of
 from tournaments.standings import cash
@@ -443,11 +443,14 @@ def final_prize_of(division: Division, entry_id: int) -> int | None:
 
 def _table_words(pairing: Pairing) -> str:
     """Where in the room the pairing's match is played, for its match page: its table while it holds one, the table
-    it was played at once over ("" where it has had none)."""
+    it was played at once over, that it waits for one (ready, in a venue with tables: one query); "" where the
+    players sit where they like."""
     if pairing.table is not None:
         return _("At %(table)s") % {"table": pairing.table.label}
     if pairing.played_at:
         return _("Played at %(table)s") % {"table": pairing.played_at}
+    if pairing.status == Pairing.Status.READY and Table.objects.filter(event_id=pairing.division.event_id).exists():
+        return _("Waiting for a table: its players are called when one frees")
     return ""
 
 
