@@ -90,12 +90,18 @@ def shot(pages: Pages, page: Any, name: str) -> None:
 
 
 #: Words of players' names, and of any table's cells, drawn on more than one line (a name broken inside a word,
-#: "Yilma" / "z").
+#: "Yilma" / "z"). Not the words of a closed <details> beyond its summary, which are not drawn: measuring them lays
+#: them out at the closed box's width (Chromium's content-visibility), which no reader sees.
 BROKEN_NAMES = """() => {
   const broken = [];
+  const hidden = node => {
+    const closed = node.parentElement.closest("details:not([open])");
+    return closed !== null && node.parentElement.closest("summary") === null;
+  };
   for (const el of document.querySelectorAll(".player, .who, .slot-name, .sheet-player, .slip-name, td, th")) {
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (hidden(node)) continue;
       for (const m of node.data.matchAll(/[^\\s-]+/g)) {  // a line may end after a hyphen ("5-" / "point")
         const range = document.createRange();
         range.setStart(node, m.index);
