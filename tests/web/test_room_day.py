@@ -178,12 +178,13 @@ def test_a_pasted_list_reports_every_bad_line_at_once_in_words_that_fit(
     answer = director_client(director).post(url, {"action": "import", "import-text": "\n".join(lines)})
     assert answer.status_code == 400
     html = answer.content.decode().replace("&quot;", '"').replace("&#x27;", "'")
-    assert "line 12: rating 'lots' is not a number" in html
-    assert "line 15: Player 3 is also on line 3 of this list: if they are two players, tell them apart" in html
-    assert "line 15: Player 3 is already entered" not in html
-    assert "line 7: P02 is already entered in swiss 4" in html
-    assert "line 10: seed 2 is also given on line 9 of this list" in html
-    assert html.index("line 7:") < html.index("line 10:") < html.index("line 12:") < html.index("line 15:")
+    html = html[html.index('<ul class="problems">') :]  # one bad line a line
+    assert "<li>Line 12: rating 'lots' is not a number</li>" in html
+    assert "<li>Line 15: Player 3 is also on line 3 of this list: if they are two players, tell them apart" in html
+    assert "Line 15: Player 3 is already entered" not in html
+    assert "<li>Line 7: P02 is already entered in swiss 4" in html
+    assert "<li>Line 10: seed 2 is also given on line 9 of this list</li>" in html
+    assert html.index("Line 7:") < html.index("Line 10:") < html.index("Line 12:") < html.index("Line 15:")
     assert division.entries.count() == before
 
 
