@@ -20,7 +20,7 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-__all__ = ["TYPO_RATIO", "Matches", "folded", "is_close", "roster_matches", "spaced"]
+__all__ = ["TYPO_RATIO", "Matches", "folded", "is_close", "roster_matches", "spaced", "told_apart"]
 
 P = TypeVar("P", bound=Hashable)
 
@@ -32,6 +32,17 @@ TYPO_RATIO = 0.85
 def spaced(name: str) -> str:
     """The name with its spaces as people mean them: one between words, none around."""
     return " ".join(name.split())
+
+
+def told_apart(name: str, club: str) -> str:
+    """The name a director could give a second player of ``name`` to tell the two apart: his club, or a word for one.
+
+    >>> told_apart("Ann Berg", "Oslo BK")
+    'Ann Berg (Oslo BK)'
+    >>> told_apart("Ann Berg", " ")
+    'Ann Berg (his club or town)'
+    """
+    return f"{name} ({club.strip() or 'his club or town'})"
 
 
 @functools.lru_cache(maxsize=65536)

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments.names import Matches, folded, is_close, roster_matches
+from tournaments.names import Matches, folded, is_close, roster_matches, told_apart
 
 
 def test_folding_drops_case_accents_and_punctuation() -> None:
     assert folded("  Pía  RÜÜD ") == "pia ruud"
     assert folded("Ørjan Ødegård-Nilsen") == "ørjan ødegard nilsen"  # ø is a letter of its own, not an o with a mark
     assert folded("P. Ruud") == "p ruud"
+
+
+def test_a_second_player_of_a_name_is_told_apart_by_his_club_or_a_word_for_one() -> None:
+    assert told_apart("Ann Berg", " Oslo BK ") == "Ann Berg (Oslo BK)"
+    assert told_apart("Ann Berg", "  ") == "Ann Berg (his club or town)"
 
 
 @pytest.mark.parametrize(

@@ -37,7 +37,7 @@ from tournaments.models import (
     Round,
     Season,
 )
-from tournaments.names import spaced
+from tournaments.names import spaced, told_apart
 from tournaments.pairing.swiss import late_entry_allowed
 from tournaments.points import DEFAULT_PLACES_PAID
 from tournaments.services.advance import MAX_SWISS_ROUNDS, check_place_free
@@ -528,15 +528,11 @@ def _check_name_free(division: Division, name: str, club: str) -> None:
 
 
 def _name_taken(taken: str, division: Division, name: str, club: str) -> str:
-    apart = _apart(name, club)
+    apart = told_apart(name, club)
     return (
         f"{taken} is already entered in {division.name}: to enter another player of that name, tell the two apart "
         f'in the name, such as "{apart}"'
     )
-
-
-def _apart(name: str, club: str) -> str:
-    return f"{name} ({club.strip() or 'his club or town'})"
 
 
 def _already(entry: Entry) -> Entry:
@@ -658,7 +654,7 @@ def _clashes(division: Division, parsed: list[dict[str, Any]], first: int) -> li
         if name and key in names_at:
             twice = (
                 f"{name} is also on line {names_at[key]} of this list: if they are two players, tell them apart in "
-                f'the name, such as "{_apart(name, club)}"; if not, leave one of the lines out'
+                f'the name, such as "{told_apart(name, club)}"; if not, leave one of the lines out'
             )
             clashes.append((line, twice))
         elif name and key in entered:

@@ -19,7 +19,7 @@ from games.models import Player
 from games.services import correct_player
 from tournaments.access import check_directs
 from tournaments.models import Club, Division, Entry, Event
-from tournaments.names import spaced
+from tournaments.names import spaced, told_apart
 
 
 def correct_player_details(entry: Entry, *, actor: Actor, name: str, club: str, country: str) -> Player:
@@ -63,7 +63,7 @@ def _check_name_free(player: Player, name: str, club: str) -> None:
         .order_by("pk")
         .first()
     )
-    apart = f'"{name} ({club.strip() or "his club or town"})"'
+    apart = f'"{told_apart(name, club)}"'
     if taken is not None:
         raise ApplicationError(
             ErrorCode.CONFLICT,
