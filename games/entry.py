@@ -688,15 +688,21 @@ def _panels(request: HttpRequest, match: Match, sides: frozenset[int]) -> SafeSt
 
 
 def _recent(match: Match) -> list[Action]:
-    """The last two rows of the match's log, newest first (a play and the roll before it)."""
-    fields = ("kind", "side", "steps", "play", "die1", "die2", "value", "game_number")
-    return list(Action.objects.filter(match=match).order_by("-seq").only(*fields)[:2])
+    """The last two rows of the match's log, newest first (a play and the roll before it; a take-back with the
+    entry it took back and the link that took it back)."""
+    fields = ("kind", "side", "steps", "play", "die1", "die2", "value", "game_number", "data")
+    taken_back = [f"undoes__{name}" for name in fields[:-1]]
+    rows = Action.objects.filter(match=match).order_by("-seq").select_related("undoes", "entered_by_token")
+    return list(rows.only(*fields, *taken_back, "entered_by_token__side")[:2])
 
 
 def last_words(state: MatchState, names: tuple[str, str], viewer: int, recent: list[Action]) -> str:
     """What the other side did last in this game, in words: "Bruno played 6-5: 24/18 18/13.", "Bruno doubled to
-    2.", "Bruno took."; "" when the viewer acted last (or the game has not begun)."""
+    2.", "Bruno took."; "" when the viewer acted last (or the game has not begun). A take-back is told to both
+    sides (:func:`_taken_back_words`)."""
     last = recent[0] if recent else None
+    if last is not None and last.kind == Action.Kind.CORRECTION:
+        return _taken_back_words(last, names, viewer)
     if last is None or last.side not in (0, 1) or last.side == viewer or last.game_number != state.game_number:
         return ""
     name = names[0 if last.side == 0 else 1]
@@ -719,6 +725,22 @@ def last_words(state: MatchState, names: tuple[str, str], viewer: int, recent: l
         Action.Kind.REJECT_RESIGNATION: _("%(name)s rejected the resignation.") % {"name": name},
     }
     return words.get(last.kind, "")
+
+
+def _taken_back_words(row: Action, names: tuple[str, str], viewer: int) -> str:
+    """A take-back (or a director's undo) of an entry, told to both phones: "Alice took back the play 24/21 6/5.",
+    "You took back the play 24/21 6/5.", "The director took back Alice's roll 3-1."; "" for a correction that put
+    a result in another's place (the game's result line says it)."""
+    undone = row.undoes
+    if undone is None or undone.side not in (0, 1) or "replacement" in (row.data or {}):
+        return ""
+    what = entry_words(undone)
+    if row.entered_by_token is None:
+        owned = what.removeprefix("the ")
+        return _("The director took back %(name)s's %(what)s.") % {"name": names[undone.side], "what": owned}
+    if row.entered_by_token.side == viewer:
+        return _("You took back %(what)s.") % {"what": what}
+    return _("%(name)s took back %(what)s.") % {"name": names[row.entered_by_token.side], "what": what}
 
 
 ROLL_KINDS = (Action.Kind.ROLL, Action.Kind.OPENING_ROLL, Action.Kind.CHOOSE_DOUBLE)

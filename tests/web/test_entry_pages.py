@@ -22,7 +22,7 @@ from django.db import connection
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 
-from common.actor import Actor
+from common.actor import SYSTEM, Actor
 from engine.formats.mat import read_mat
 from engine.formats.matlog import replay_record
 from engine.game import Phase
@@ -845,6 +845,8 @@ def test_a_player_takes_back_a_wrong_play_from_his_phone_until_the_opponent_ente
     ok(alice.post("take-back"), match)
     html = alice.page()
     assert "Alice, your turn: play 3-1." in html
+    assert '<p class="entry-last">You took back the play 24/21 6/5.</p>' in html
+    assert '<p class="entry-last">Alice took back the play 24/21 6/5.</p>' in bob.page(), "the opponent is told"
     row = Action.objects.filter(match=match).order_by("-seq").first()
     assert row is not None and (row.kind, row.reason, row.entered_by_token_id) == (
         "correction",
@@ -857,6 +859,18 @@ def test_a_player_takes_back_a_wrong_play_from_his_phone_until_the_opponent_ente
     response = alice.post("take-back", side=0)
     assert response.status_code == 409 and "opponent has entered something since" in error_of(alice.seen[-1])
     assert kinds(match)[-1] == "roll"
+
+
+def test_both_phones_are_told_when_the_director_takes_back_an_entry(new_match: Any) -> None:
+    match = new_match(length=5)
+    alice, bob = Phone(match, 0), Phone(match, 1)
+    ok(alice.post("opening-roll", die1=3, die2=1), match)
+    ok(alice.post("play", play="8/5 6/5"), match)
+    services.undo_last_action(match.pk, actor=SYSTEM, reason="entered on the wrong phone")
+    for phone in (alice, bob):
+        assert '<p class="entry-last">The director took back Alice&#x27;s play 8/5 6/5.</p>' in phone.page()
+    ok(alice.post("play", play="8/5 6/5"), match)
+    assert "took back" not in bob.page() and "Alice played 8/5 6/5." in bob.seen[-1], "the next entry replaces it"
 
 
 def test_a_director_enters_a_scoresheet_game_on_the_entry_page_without_a_link(
