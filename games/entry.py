@@ -644,7 +644,7 @@ def entry_context(
     if versions is None:
         versions = [panel.version(match) for panel in PANELS]
     key = uuid.uuid4().hex
-    recent = _recent(match) if moves else []
+    recent = _recent(match)
     return {
         "match": match,
         "live": live,
@@ -659,7 +659,7 @@ def entry_context(
         "kept": {name: posted.get(name) for name in posted} if posted else {},
         "held_names": [names[side] for side in sorted(sides)],
         "board": _board(match, state, names, viewer, recent, tappable=offer.play) if moves else "",
-        "last_words": last_words(state, names, viewer, recent) if moves else "",
+        "last_words": last_words(state, names, viewer, recent) if moves else taken_back_words(names, viewer, recent),
         "game_end": game_end(match, state, names, sides, recent) if moves else "",
         "taps": _taps(state) if offer.play else None,
         "results": result_lines(games_played(games, forfeit), names),
@@ -702,7 +702,7 @@ def last_words(state: MatchState, names: tuple[str, str], viewer: int, recent: l
     sides (:func:`_taken_back_words`)."""
     last = recent[0] if recent else None
     if last is not None and last.kind == Action.Kind.CORRECTION:
-        return _taken_back_words(last, names, viewer)
+        return taken_back_words(names, viewer, recent)
     if last is None or last.side not in (0, 1) or last.side == viewer or last.game_number != state.game_number:
         return ""
     name = names[0 if last.side == 0 else 1]
@@ -727,10 +727,13 @@ def last_words(state: MatchState, names: tuple[str, str], viewer: int, recent: l
     return words.get(last.kind, "")
 
 
-def _taken_back_words(row: Action, names: tuple[str, str], viewer: int) -> str:
-    """A take-back (or a director's undo) of an entry, told to both phones: "Alice took back the play 24/21 6/5.",
-    "You took back the play 24/21 6/5.", "The director took back Alice's roll 3-1."; "" for a correction that put
-    a result in another's place (the game's result line says it)."""
+def taken_back_words(names: tuple[str, str], viewer: int, recent: list[Action]) -> str:
+    """The last entry of the log taken back (or undone by a director), told to both phones: "Alice took back the
+    play 24/21 6/5.", "You took back the result of game 2.", "The director took back Alice's roll 3-1."; "" when
+    the last row is no take-back, or a correction that put a result in another's place (the result says it)."""
+    row = recent[0] if recent else None
+    if row is None or row.kind != Action.Kind.CORRECTION:
+        return ""
     undone = row.undoes
     if undone is None or undone.side not in (0, 1) or "replacement" in (row.data or {}):
         return ""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from html import escape
 from html.parser import HTMLParser
 from typing import Any
 
@@ -905,6 +906,9 @@ def test_a_result_is_taken_back_until_the_opponent_confirms_it(
         ok(entering.post("take-back"), match)
     pairing.refresh_from_db()
     assert (pairing.status, pairing.confirmation, current(match).score) == ("ready", "", (0, 0))
+    name = escape(match.player1.display_name)
+    assert '<p class="entry-last">You took back the result of game 1.</p>' in entering.page()
+    assert f'<p class="entry-last">{name} took back the result of game 1.</p>' in other.page(), "the opponent is told"
     finish_by_scoresheet(entering, match, 0, django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=True):
         other.client.post(f"/play/pairings/{pairing.pk}/confirm/")
