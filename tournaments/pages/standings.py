@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy
 
 from tournaments.models import Division, Round, Standing
 from tournaments.pages.words import TIEBREAK_COLUMNS, StrOrPromise, TiebreakColumn
-from tournaments.selectors.common import SIDE_POOL, Payouts, payouts_of, standings_table
+from tournaments.selectors.common import SIDE_POOL, Payouts, main_place_of, payouts_of, standings_table
 from tournaments.selectors.playoffs import PlayoffView, playoffs_of
 from tournaments.selectors.public import (
     standings_rounds,
@@ -78,7 +78,10 @@ def standings_view(division: Division, asked: int | None) -> StandingsView:
         StandingRow(
             row,
             [row.tiebreaks.get(t.code, "") for t in tiebreaks],
-            [row.places.get(f, "") for f, _ in flights],
+            [
+                main_place_of(division, row) if latest and f == Round.Bracket.MAIN else row.places.get(f, "")
+                for f, _ in flights
+            ],
             prize_cells(payouts, row.entry_id),
         )
         for row in found

@@ -182,7 +182,11 @@ def display_page(
     unsettled = {d.pk for d, view in playoffs if not view.finished}
     table = [
         DisplayStanding(
-            _division_heading(division, unsettled), place_of(row), row.entry.player.display_name, row.wins, row.losses
+            _division_heading(division, unsettled),
+            place_of(division, row),
+            row.entry.player.display_name,
+            row.wins,
+            row.losses,
         )
         for division, rows_of in standings
         for row in rows_of

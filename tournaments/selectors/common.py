@@ -93,12 +93,24 @@ def _parse_place(text: str) -> Place | None:
         return None
 
 
-def place_of(row: Standing) -> str:
-    """The place a row of the standings holds, as the pages show it wherever one column says it (the venue
-    display): its place in the main draw where it has one, as the division page's Place column says it ("3-4":
-    the players out in the same round share the places they span; an elimination, a Swiss into a knockout once
-    drawn), else its rank (a Swiss, a round robin, a player of a knockout still in play)."""
-    return str(row.places.get(Round.Bracket.MAIN) or row.rank)
+def place_of(division: Division, row: Standing) -> str:
+    """The place a row of the latest standings holds, as the pages show it wherever one column says it (the venue
+    display): its place in the main draw as the division page's Place column says it (:func:`main_place_of`),
+    else its rank (a Swiss, a round robin)."""
+    return main_place_of(division, row) or str(row.rank)
+
+
+def main_place_of(division: Division, row: Standing) -> str:
+    """The main draw's place of a row of the latest standings: the place it holds ("3-4": the players out in the
+    same round share the places they span; an elimination, a Swiss into a knockout once drawn), or "in play" for
+    a player of a bracket under way still playing for one (the ranks put every such player first until then);
+    "" where the division has no such place."""
+    held = str(row.places.get(Round.Bracket.MAIN, ""))
+    if held or not division.has_bracket or division.status != Division.Status.RUNNING:
+        return held
+    if row.entry.status in (Entry.Status.WITHDRAWN, Entry.Status.ELIMINATED):
+        return held
+    return _("in play")
 
 
 def flight_places_of(division: Division, rows: list[Standing], flight: str) -> dict[int, Place]:

@@ -29,7 +29,7 @@ def test_the_knockouts_bracket_shows_every_box_whole_on_a_desktop(
         reverse("tournaments:division-detail", args=[day.event.slug, day.division.slug]), viewport=viewport
     )
     slots = page.locator("#bracket .bracket-slot")
-    expect(page.locator("#bracket .bracket-hint-wide")).to_contain_text("scroll sideways to see them all")
+    expect(page.locator("#bracket .bracket-hint-wide")).to_contain_text("scroll sideways when they do not all fit")
     expect(page.locator("#bracket .bracket-hint-narrow")).to_be_hidden()
     expect(slots).to_have_count(3)
     expect(page.locator("#bracket .slot-said").first).to_have_text("1st in the Swiss standings, 3 wins")

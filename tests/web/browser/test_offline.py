@@ -200,6 +200,8 @@ def test_two_phones_ride_out_a_dropped_wifi_and_the_log_is_what_they_entered(roo
         "No connection: your entry waits on this phone. The page catches up once it is sent."
     )
     expect(alice.locator(".connection-status")).to_contain_text("Reconnecting", timeout=LIVE)
+    banner = alice.locator(".connection-status").bounding_box()
+    assert banner is not None and banner["height"] <= 48, f"two short lines at most on a phone: {banner}"
     expect(alice.locator("#entry-prompt")).to_have_text("Waiting for Bob.")
     room.shot(bob, "bob-offline-double-waiting")
     room.shot(alice, "alice-offline-reconnecting")
@@ -540,9 +542,9 @@ def test_the_room_s_live_pages_say_reconnecting_and_catch_up(room: Pages, direct
     winner = pairing.entry_a.player.display_name
     for page in (display, division, player):
         expect(page.locator(".connection-status")).to_contain_text("Reconnecting", timeout=LIVE)
-    # "as it was at 21:37:51": the event's time on a 24-hour clock, as the page's own times (it said "04:07:51 PM",
+    # "Shown as at 21:37:51": the event's time on a 24-hour clock, as the page's own times (it said "04:07:51 PM",
     # the browser's).
-    said = re.search(r"as it was at (\d\d):(\d\d):\d\d:", display.locator(".connection-status").inner_text())
+    said = re.search(r"Shown as at (\d\d):(\d\d):\d\d:", display.locator(".connection-status").inner_text())
     assert said is not None, display.locator(".connection-status").inner_text()
     kolkata = dt.datetime.now(zoneinfo.ZoneInfo("Asia/Kolkata"))
     apart = (kolkata.hour * 60 + kolkata.minute - int(said.group(1)) * 60 - int(said.group(2))) % 1440
