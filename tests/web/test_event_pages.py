@@ -358,6 +358,22 @@ def test_a_division_before_its_start_and_an_event_without_divisions(
     assert "No division has been set up yet" in html_of(client, event_url(empty))
 
 
+def test_the_event_page_says_what_each_running_divisions_matches_are_doing(
+    client: Client, division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """Beside the current rounds: how many matches are being played and how many are to play (it said only the
+    round's name, the same before its first match began and with one match left)."""
+    division = division_of("single", 8, entry_mode="scoresheet", match_length=3)
+    assert "division-now" not in html_of(client, event_url(division.event)), "nothing to say before the start"
+    services.start_division(division, actor=as_director)
+    html = html_of(client, event_url(division.event))
+    assert 'Main round 1<span class="division-now">4 matches to play</span>' in html
+    one_game(pairing(division, "main-1-0"))
+    services.sync_division(division.pk)  # the follow-up of the game entered
+    html = html_of(client, event_url(division.event))
+    assert 'Main round 1<span class="division-now">1 match being played, 3 to play</span>' in html
+
+
 def test_a_casual_division_says_so(client: Client, division_of: Callable[..., Division], as_director: Actor) -> None:
     division = division_of("round-robin", 4, entry_mode="scoresheet", match_length=3, casual=True)
     services.start_division(division, actor=as_director)

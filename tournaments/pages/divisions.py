@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from tournaments.core import (
@@ -69,6 +69,7 @@ class DivisionSummary:
     lengths: str = ""
     # "to be settled by a playoff (A v B)": the champion, while a playoff for the tie at 1st is to be played
     champion_playoff: str = ""
+    now: str = ""  # while it runs: "2 matches being played, 3 to play"
 
 
 def division_summaries(event: Event) -> list[DivisionSummary]:
@@ -92,9 +93,28 @@ def division_summaries(event: Event) -> list[DivisionSummary]:
                 champions=champions.get(d.pk, []),
                 lengths=lengths_words(d),
                 champion_playoff=_champion_playoff(unsettled.get(d.pk, []), champions.get(d.pk, [])),
+                now=_now_words(d) if d.status == Division.Status.RUNNING else "",
             )
         )
     return out
+
+
+def _now_words(division: Division) -> str:
+    """What a running division's matches are doing, as the event's page says it beside its current rounds: "2
+    matches being played, 3 to play" (annotated by ``divisions_with_players``); "" when none is."""
+    playing, waiting = getattr(division, "being_played", 0), getattr(division, "to_play", 0)
+    words = []
+    if playing:
+        words.append(
+            ngettext("%(count)s match being played", "%(count)s matches being played", playing) % {"count": playing}
+        )
+    if waiting:
+        words.append(
+            ngettext("%(count)s to play", "%(count)s to play", waiting) % {"count": waiting}
+            if playing
+            else ngettext("%(count)s match to play", "%(count)s matches to play", waiting) % {"count": waiting}
+        )
+    return ", ".join(words)
 
 
 def _champion_playoff(playoffs: list[Playoff], champions: list[tuple[StrOrPromise, list[Entry]]]) -> str:

@@ -184,9 +184,15 @@ def standings_rounds(division: Division) -> list[int]:
 
 
 def divisions_with_players(event: Event) -> list[Division]:
-    """The event's divisions in order, each with ``players``: its entries not withdrawn (one query)."""
+    """The event's divisions in order, each with ``players``: its entries not withdrawn; ``being_played`` and
+    ``to_play``: its matches under way, and those whose players are known and have not begun (one query)."""
     playing = Q(entries__status__in=[s for s in Entry.Status.values if s != Entry.Status.WITHDRAWN])
-    return list(event.divisions.annotate(players=Count("entries", filter=playing)).order_by("id"))
+    counted = event.divisions.annotate(
+        players=Count("entries", filter=playing, distinct=True),
+        being_played=Count("pairings", filter=Q(pairings__status=Pairing.Status.PLAYING), distinct=True),
+        to_play=Count("pairings", filter=Q(pairings__status=Pairing.Status.READY), distinct=True),
+    )
+    return list(counted.order_by("id"))
 
 
 def rounds_in_play(division_ids: Sequence[int]) -> dict[int, list[tuple[str, int | None, int]]]:
