@@ -699,7 +699,7 @@ def _recent(match: Match) -> list[Action]:
 def last_words(state: MatchState, names: tuple[str, str], viewer: int, recent: list[Action]) -> str:
     """What the other side did last in this game, in words: "Bruno played 6-5: 24/18 18/13.", "Bruno doubled to
     2.", "Bruno took."; "" when the viewer acted last (or the game has not begun). A take-back is told to both
-    sides (:func:`_taken_back_words`)."""
+    sides (:func:`taken_back_words`)."""
     last = recent[0] if recent else None
     if last is not None and last.kind == Action.Kind.CORRECTION:
         return taken_back_words(names, viewer, recent)
