@@ -138,7 +138,7 @@ def test_a_day_of_two_divisions_run_from_the_pages(pages: Pages, django_user_mod
     page.wait_for_url("**/manage/club-day/")
     event = Event.objects.get(slug="club-day")
     dashboard = page.url
-    page.locator("summary", has_text="give its tables").click()
+    page.locator("summary", has_text="Give the venue's tables").click()
     tables = page.locator("#form-set-tables")
     tables.get_by_label("The venue's tables").fill("3")
     tables.get_by_role("button", name="Save the tables").click()
