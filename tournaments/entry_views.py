@@ -199,9 +199,9 @@ def next_match(request: HttpRequest) -> HttpResponse:
         return _refused(request, None, message, 403, heading=_("No entry link open on this phone"))
     rows = [_next_row(player, next_for(player), user) for player in players.values()]
     for row in rows:
-        row["confirm"] = _results_to_confirm(row["player"])  # type: ignore[arg-type]
-    for row in rows:
         held = last_match.get(row["player"].pk)  # type: ignore[attr-defined]
+        confirm = _results_to_confirm(row["player"], holds_link=held is not None, held_matches=held_matches)  # type: ignore[arg-type]
+        row["confirm"] = confirm
         _offer_entry(row, held is not None, held_matches)
         if held is not None and _next_match_id(row) != held:
             row["back_url"] = reverse("entry:match", args=[held])
@@ -239,12 +239,14 @@ def _next_match_id(row: dict[str, object]) -> int | None:
     return getattr(row["pairing"], "match_id", None)
 
 
-def _results_to_confirm(player: Player) -> list[dict[str, str]]:
+def _results_to_confirm(player: Player, *, holds_link: bool, held_matches: set[int]) -> list[dict[str, str]]:
     """The results waiting for ``player``'s confirmation (a round's pairing, a playoff's match whose side asked is
     his), each as "Confirm or dispute your result against X (round N)" with its match's entry page: shown before
-    his next match, as the opponent who entered it waits for his answer."""
+    his next match, as the opponent who entered it waits for his answer. A phone that holds another link of his
+    and not this match's takes it in one tap (``enter_url``, as "Enter this match"): the entry page alone refused
+    it."""
     awaiting = Pairing.Confirmation.AWAITING
-    asked: list[tuple[Match, str]] = []
+    asked: list[tuple[Match, str, str]] = []
     pairings = (
         Pairing.objects.filter(confirmation=awaiting, match__isnull=False)
         .filter(Q(confirmation_side=0, match__player1=player) | Q(confirmation_side=1, match__player2=player))
@@ -253,7 +255,8 @@ def _results_to_confirm(player: Player) -> list[dict[str, str]]:
     )
     for pairing in pairings:
         assert pairing.match is not None
-        asked.append((pairing.match, round_words(pairing.round, pairing.division)))
+        enter = reverse("pairing_entry:enter", args=[pairing.pk])
+        asked.append((pairing.match, round_words(pairing.round, pairing.division), enter))
     mine = Q()
     for which in ("first", "final"):
         for side, field in ((0, "player1"), (1, "player2")):
@@ -266,13 +269,17 @@ def _results_to_confirm(player: Player) -> list[dict[str, str]]:
                 continue
             state, asked_side = playoff.confirmation_of(match.pk)
             if state == awaiting and asked_side is not None and match.player(asked_side).pk == player.pk:
-                asked.append((match, playoff_words(playoff, match.pk)))
+                enter = reverse("pairing_entry:playoff-enter", args=[match.pk])
+                asked.append((match, playoff_words(playoff, match.pk), enter))
     items = []
-    for match, where in asked:
+    for match, where, enter in asked:
         side = 0 if match.player1_id == player.pk else 1
         words = {"opponent": match.player(1 - side).display_name, "round": where[:1].lower() + where[1:]}
         said = _("Confirm or dispute your result against %(opponent)s (%(round)s):") % words
-        items.append({"words": said, "url": reverse("entry:match", args=[match.pk])})
+        item = {"words": said, "url": reverse("entry:match", args=[match.pk])}
+        if holds_link and match.pk not in held_matches:
+            item["enter_url"] = enter
+        items.append(item)
     return items
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from common.actor import Actor
-from tests.tournaments.services.support import enter_win, link
+from tests.tournaments.services.support import enter_win, link, play_round
 from tests.web.test_entry_pages import Phone
 from tests.web.test_playoff_pages import _entered_by_side_0 as entered_by_side_0
 from tests.web.test_playoff_phones import name_of, next_page, phone_of
@@ -36,6 +36,29 @@ def test_a_result_waiting_for_his_confirmation_comes_first_with_a_link_to_its_en
     assert f'<a href="/play/match/{pairing.match_id}/">Open it</a>' in asked
     entered = next_page(phone_of(division, pairing.entry_a.pk))
     assert "Confirm or dispute" not in entered  # he entered it: the opponent is the one asked
+
+
+def test_a_phone_with_his_earlier_link_takes_the_link_of_the_result_to_confirm_in_one_tap(
+    division_of: Callable[..., Division], as_director: Actor
+) -> None:
+    """He played round 2 without opening its link: "Open it" went to a page his phone could not open (403, "open
+    your entry link again"); it takes the link, as "Enter this match" does, and opens the result to confirm."""
+    division = division_of("swiss", 4, rounds_planned=2, entry_mode="scoresheet", match_length=1)
+    services.start_division(division, actor=as_director)
+    play_round(division, 1, as_director)
+    services.pair_next_round(division, actor=as_director)
+    second = Pairing.objects.filter(division=division, round__number=2).order_by("pk").first()
+    assert second is not None and second.match is not None and second.entry_a and second.entry_b
+    enter_win(second, second.entry_a, actor=link(second.match, 0))
+    phone = phone_of(division, second.entry_b.pk)  # his round-1 link only
+
+    asked = next_page(phone)
+    assert f'<form method="post" action="/play/pairings/{second.pk}/enter/"' in asked
+    assert phone.client.get(f"/play/match/{second.match_id}/").status_code == 403, "the page alone refuses him"
+    response = phone.client.post(f"/play/pairings/{second.pk}/enter/")
+    assert (response.status_code, response["Location"]) == (303, f"/play/match/{second.match_id}/")
+    page = phone.client.get(f"/play/match/{second.match_id}/")
+    assert page.status_code == 200 and "Is it right?" in page.content.decode()
 
 
 def test_a_playoff_result_waiting_for_his_confirmation_is_asked_too(
