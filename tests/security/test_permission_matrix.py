@@ -146,6 +146,8 @@ PAGE_MATRIX: dict[tuple[str, str], tuple[int | str, ...]] = {
     ("director:event", "POST seat-match"):          (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:event-venue-live", "GET"):           (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
     ("director:event-venue-live", "POST"):          (LOGIN, 405, LOGIN, LOGIN, LOGIN, LOGIN, 405, 405, 405),
+    ("director:event-results-live", "GET"):         (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
+    ("director:event-results-live", "POST"):        (LOGIN, 405, LOGIN, LOGIN, LOGIN, LOGIN, 405, 405, 405),
     ("director:division", "GET"):                   (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 200, 200),
     ("director:division", "POST register"):         (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
     ("director:division", "POST import"):           (LOGIN, 403, LOGIN, LOGIN, LOGIN, LOGIN, 403, 302, 302),
@@ -449,7 +451,7 @@ def _page(name: str, division: str = "", key: str = "") -> Callable[[World], str
     def url(w: World) -> str:
         if name == "home":
             return reverse("director:home")
-        if name in ("event", "event-venue-live", "cash-sheet"):
+        if name in ("event", "event-venue-live", "event-results-live", "cash-sheet"):
             return reverse(f"director:{name}", args=[w.event.slug])
         found = getattr(w, division)
         if name == "match":
@@ -516,6 +518,8 @@ PAGE_CALLS: dict[tuple[str, str], Call] = {
     ),
     ("director:event-venue-live", "GET"): Call("live", _page("event-venue-live")),
     ("director:event-venue-live", "POST"): Call("live", _page("event-venue-live")),
+    ("director:event-results-live", "GET"): Call("live", _page("event-results-live")),
+    ("director:event-results-live", "POST"): Call("live", _page("event-results-live")),
     ("director:division", "GET"): Call("live", _page("division", "moves")),
     ("director:division", "POST register"): Call("live", _page("division", "reg"), _form("register", name="Newcomer")),
     ("director:division", "POST import"): Call(

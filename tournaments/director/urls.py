@@ -13,6 +13,7 @@ urlpatterns = [
     path("", events.home, name="home"),
     path("<slug:event>/", events.event_page, name="event"),
     path("<slug:event>/live/venue/", events.event_venue_live, name="event-venue-live"),
+    path("<slug:event>/live/results/", events.event_results_live, name="event-results-live"),
     path("<slug:event>/cash/", money.cash_sheet, name="cash-sheet"),
     path("<slug:event>/<slug:division>/", divisions.division_page, name="division"),
     path("<slug:event>/<slug:division>/match/<slug:key>/", matches.match_page, name="match"),

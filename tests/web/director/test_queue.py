@@ -153,3 +153,29 @@ def test_a_stepladders_matches_say_which_they_are(
     [item] = director_queue(division.event)
     assert item.playoff is not None and item.playoff.stage == "final"
     assert item.playoff.match.match_id == playoff.final_match_id
+
+
+def test_the_queue_follows_the_results_without_a_reload(
+    division_of: Callable[..., Division], as_director: Actor, dora: Any
+) -> None:
+    """The dashboard polls its queue alone, as it polls the tables: a result entered, then disputed, from a phone
+    shows within seconds (a director watching the dashboard saw "No result is waiting" until he reloaded)."""
+    division = division_of("swiss", 4, name="Novice", entry_mode="scoresheet", match_length=1)
+    services.start_division(division, actor=as_director)
+    pairing = Pairing.objects.get(division=division, round__number=1, board=1)
+    director = client_for(dora)
+    live = f"/manage/{division.event.slug}/live/results/"
+    assert f'hx-get="{live}"' in director.get(f"/manage/{division.event.slug}/").content.decode()
+    empty = director.get(live)
+    assert empty.status_code == 200 and "No result is waiting for a confirmation" in empty.content.decode()
+    assert director.get(live, headers={"if-none-match": empty["ETag"]}).status_code == 304, "nothing changed"
+
+    awaiting(pairing)
+    entered_page = director.get(live, headers={"if-none-match": empty["ETag"]})
+    assert entered_page.status_code == 200 and entered_page["ETag"] != empty["ETag"]
+    waiting_for = Match.objects.select_related("player2").get(pk=pairing.match_id).player2.display_name
+    assert f"awaiting confirmation by {waiting_for}" in entered_page.content.decode()
+
+    services.dispute_result(pairing, actor=link(pairing.match_id, 1), reason="I won it")
+    disputed = director.get(live, headers={"if-none-match": entered_page["ETag"]})
+    assert disputed.status_code == 200 and "I won it" in disputed.content.decode()

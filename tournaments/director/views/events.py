@@ -35,6 +35,7 @@ from tournaments.director.views.matches import confirm, pairing_names
 from tournaments.models import Event, Pairing, Playoff
 from tournaments.selectors import clubs as club_reads
 from tournaments.selectors import director as reads
+from tournaments.selectors.common import QueueItem
 from tournaments.selectors.director import DirectorBoard
 from tournaments.selectors.playoffs import unsettled_playoffs
 from tournaments.selectors.venue import Venue, venue_of
@@ -204,7 +205,7 @@ def event_page(request: HttpRequest, event: str) -> HttpResponse:
         **_venue_context(found, venue),
         "divisions": divisions,
         "tables_form": form_for(page, failed, EVENT_ACTIONS, "set-tables", initial={"tables": _tables_text(venue)}),
-        "queue": selectors.director_queue(found),
+        **_results_context(found),
         "directors": reads.event_directors(found),
         "division_form": form_for(page, failed, EVENT_ACTIONS, "create-division"),
         "director_form": form_for(page, failed, EVENT_ACTIONS, "add-director"),
@@ -257,12 +258,49 @@ def event_venue_live(request: HttpRequest, event: str) -> HttpResponse:
     when the director's copy is current (two queries)."""
     found = directed_event(request, event)
     context = _venue_context(found, venue_of(found))
-    if not_modified(request, context["venue_etag"]):
+    return _live_part(request, "director/_venue_live.html", context, context["venue_etag"])
+
+
+def _live_part(request: HttpRequest, template: str, context: dict[str, Any], etag: str) -> HttpResponse:
+    """A part of the dashboard its page polls: 304 when the director's copy (``etag``) is current, else the part."""
+    if not_modified(request, etag):
         response: HttpResponse = HttpResponseNotModified()
     else:
-        response = render(request, "director/_venue_live.html", context)
-    response["ETag"] = context["venue_etag"]
+        response = render(request, template, context)
+    response["ETag"] = etag
     return response
+
+
+def _results_context(event: Event) -> dict[str, Any]:
+    queue = selectors.director_queue(event)
+    return {"queue": queue, "results_etag": _results_etag(queue)}
+
+
+def _results_etag(queue: list[QueueItem]) -> str:
+    """The ETag of the dashboard's results queue: a digest of what each item shows (its forms' CSRF tokens aside):
+    a pairing's row changes its ``updated_at`` with every result written, a playoff's match its own fields."""
+
+    def shown(item: QueueItem) -> tuple[object, ...]:
+        said = (item.division.name, item.confirmation, item.dispute, item.since)
+        if item.pairing is not None:
+            p = item.pairing
+            names = tuple(e.player.display_name if e else "" for e in (p.entry_a, p.entry_b))
+            return (*said, p.pk, p.updated_at, p.score_a, p.score_b, p.confirmation_side, p.table_label, *names)
+        assert item.playoff is not None
+        return (*said, repr(item.playoff.match))
+
+    digest = hashlib.sha256(repr([shown(item) for item in queue]).encode()).hexdigest()
+    return f'"{digest[:24]}"'
+
+
+@director_page
+@require_GET
+def event_results_live(request: HttpRequest, event: str) -> HttpResponse:
+    """``/manage/<event>/live/results/``: the dashboard's results waiting for a confirmation or disputed, alone,
+    which its page polls as it polls the tables; 304 when the director's copy is current."""
+    found = directed_event(request, event)
+    context = {"event": found, "poll_trigger": f"every {VENUE_POLL_SECONDS}s", **_results_context(found)}
+    return _live_part(request, "director/_results_queue.html", context, context["results_etag"])
 
 
 def _tables_text(venue: Venue) -> str:
