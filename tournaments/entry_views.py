@@ -200,8 +200,9 @@ def next_match(request: HttpRequest) -> HttpResponse:
     rows = [_next_row(player, next_for(player), user) for player in players.values()]
     for row in rows:
         held = last_match.get(row["player"].pk)  # type: ignore[attr-defined]
-        confirm = _results_to_confirm(row["player"], holds_link=held is not None, held_matches=held_matches)  # type: ignore[arg-type]
-        row["confirm"] = confirm
+        asked = row["player"]
+        assert isinstance(asked, Player)
+        row["confirm"] = _results_to_confirm(asked, holds_link=held is not None, held_matches=held_matches)
         _offer_entry(row, held is not None, held_matches)
         if held is not None and _next_match_id(row) != held:
             row["back_url"] = reverse("entry:match", args=[held])
