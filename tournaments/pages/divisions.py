@@ -102,7 +102,7 @@ def division_summaries(event: Event) -> list[DivisionSummary]:
 def _now_words(division: Division) -> str:
     """What a running division's matches are doing, as the event's page says it beside its current rounds: "2
     matches being played, 3 to play" (annotated by ``divisions_with_players``); "" when none is."""
-    playing, waiting = getattr(division, "being_played", 0), getattr(division, "to_play", 0)
+    playing, waiting = getattr(division, "being_played", None) or 0, getattr(division, "to_play", None) or 0
     words = []
     if playing:
         words.append(

@@ -185,12 +185,14 @@ def standings_rounds(division: Division) -> list[int]:
 
 def divisions_with_players(event: Event) -> list[Division]:
     """The event's divisions in order, each with ``players``: its entries not withdrawn; ``being_played`` and
-    ``to_play``: its matches under way, and those whose players are known and have not begun (one query)."""
+    ``to_play``: its matches under way, and those whose players are known and have not begun, each a subquery (no
+    join of the entries with the pairings) or None for none (one query)."""
     playing = Q(entries__status__in=[s for s in Entry.Status.values if s != Entry.Status.WITHDRAWN])
+    pairings = Pairing.objects.all()
     counted = event.divisions.annotate(
-        players=Count("entries", filter=playing, distinct=True),
-        being_played=Count("pairings", filter=Q(pairings__status=Pairing.Status.PLAYING), distinct=True),
-        to_play=Count("pairings", filter=Q(pairings__status=Pairing.Status.READY), distinct=True),
+        players=Count("entries", filter=playing),
+        being_played=_per_division(pairings.filter(status=Pairing.Status.PLAYING), Count("id")),
+        to_play=_per_division(pairings.filter(status=Pairing.Status.READY), Count("id")),
     )
     return list(counted.order_by("id"))
 
